@@ -9,7 +9,7 @@ export interface paths {
         };
         /**
          * List the asset register
-         * @description The company's assets (deleted ones are gone), by tag, each with its current holder. The register - with purchase costs - is for owner, admin and hr; managers and employees see the assets they hold through `GET /api/assets/assignments`.
+         * @description The company's assets (deleted ones are gone, but for tombstones in a walk with `include_deleted=true`), by tag, each with its current holder. The register - with purchase costs - is for owner, admin and hr; managers and employees see the assets they hold through `GET /api/assets/assignments`.
          */
         get: operations["listAssets"];
         put?: never;
@@ -4473,6 +4473,12 @@ export interface components {
             /** @description Who holds the asset now; null unless `status` is `assigned`. */
             current_holder: components["schemas"]["AssetHolder"] | null;
             /**
+             * Format: date-time
+             * @description Only on a tombstone (a deleted record, listed with `include_deleted=true`): when it was deleted. Absent on live records.
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            deleted_at?: string;
+            /**
              * Format: uuid
              * @example a67c622f-81cf-40db-b91f-4063160984fb
              */
@@ -5379,6 +5385,12 @@ export interface components {
             current_company: string | null;
             /** @example Software Engineer */
             current_title: string | null;
+            /**
+             * Format: date-time
+             * @description Only on a tombstone (a deleted record, listed with `include_deleted=true`): when it was deleted. Absent on live records.
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            deleted_at?: string;
             /**
              * @description The posting's department.
              * @example Engineering
@@ -6291,6 +6303,12 @@ export interface components {
              * @example 1ce24ac9-b237-4f7b-a478-7aed2d7e5fb8
              */
             branch_id: string | null;
+            /**
+             * Format: date-time
+             * @description Only on a tombstone (a deleted record, listed with `include_deleted=true`): when it was deleted. Absent on live records.
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            deleted_at?: string;
             /** @example Engineering */
             department: string;
             /** @example Senior Software Engineer */
@@ -7519,6 +7537,12 @@ export interface components {
              * @example 2026-11-20T09:15:00.000Z
              */
             created_at: string;
+            /**
+             * Format: date-time
+             * @description Only on a tombstone (a deleted record, listed with `include_deleted=true`): when it was deleted. Absent on live records.
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            deleted_at?: string;
             /** @example Since this morning the laptop cannot join the office network; other devices can. */
             description: string;
             /**
@@ -12073,6 +12097,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+        Cursor: string;
         /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
         EmployeeId: string;
         /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
@@ -12085,16 +12111,25 @@ export interface components {
          */
         IdempotencyKey: string;
         IdPath: string;
+        /** @description `true`: deleted (soft-deleted) records come too, as tombstones - the record as it was, with its `deleted_at` - so a sync can remove them; a deletion is a change, so a walk meets it after the record's earlier changes. Starts a walk in the order of change (`page` is refused). Default `false`: live records only. */
+        IncludeDeleted: boolean;
         /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
         Limit: number;
         /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
         LinkToken: string;
         /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
         Page: number;
+        /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+        SortChanged: "changed";
         /** @description Only requests in this state. */
         StatusFilter: components["schemas"]["RequestStatus"];
         /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
         ToDateFilter: string;
+        /**
+         * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+         * @example 2026-11-28T09:30:00Z
+         */
+        UpdatedSince: string;
     };
     requestBodies: never;
     headers: {
@@ -12145,15 +12180,26 @@ export interface operations {
             query?: {
                 category_id?: string;
                 condition?: components["schemas"]["AssetCondition"];
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Assets the employee holds now. */
                 employee_id?: string;
+                /** @description `true`: deleted (soft-deleted) records come too, as tombstones - the record as it was, with its `deleted_at` - so a sync can remove them; a deletion is a change, so a walk meets it after the record's earlier changes. Starts a walk in the order of change (`page` is refused). Default `false`: live records only. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
                 /** @description Case-insensitive match on asset tag, name or serial number. */
                 search?: string;
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
                 status?: components["schemas"]["AssetStatus"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -12174,7 +12220,12 @@ export interface operations {
                         data: components["schemas"]["Asset"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -13862,6 +13913,8 @@ export interface operations {
                 /** @description Exact action, e.g. `auth.sign_in_failed`, or a prefix ending in `.` such as `member.`. */
                 action?: string;
                 actor_user_id?: string;
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 entity_id?: string;
                 entity_type?: string;
                 /** @description Inclusive start date (UTC). */
@@ -13870,8 +13923,15 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
                 /** @description Inclusive end date (UTC). */
                 to?: string;
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -13892,7 +13952,12 @@ export interface operations {
                         data: components["schemas"]["AuditLogEntry"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -15820,11 +15885,15 @@ export interface operations {
     listEmployees: {
         parameters: {
             query?: {
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /**
                  * @description Exact department name.
                  * @example Engineering
                  */
                 department?: string;
+                /** @description `true`: deleted (soft-deleted) records come too, as tombstones - the record as it was, with its `deleted_at` - so a sync can remove them; a deletion is a change, so a walk meets it after the record's earlier changes. Starts a walk in the order of change (`page` is refused). Default `false`: live records only. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
@@ -15836,9 +15905,14 @@ export interface operations {
                  * @example sharma
                  */
                 search?: string;
-                /** @description Order of the page: `name` (last name, first name), `employee_code`, `joining_date` or `created_at`; a leading `-` sorts descending. Ties are broken by id, so pages are stable. */
-                sort?: "name" | "-name" | "employee_code" | "-employee_code" | "joining_date" | "-joining_date" | "created_at" | "-created_at";
+                /** @description Order of the page: `name` (last name, first name), `employee_code`, `joining_date` or `created_at`; a leading `-` sorts descending. Ties are broken by id, so pages are stable. `changed`: in the order of change, oldest change first - the order of a walk by `cursor`, which it starts (pages by number are refused with it). */
+                sort?: "name" | "-name" | "employee_code" | "-employee_code" | "joining_date" | "-joining_date" | "created_at" | "-created_at" | "changed";
                 status?: components["schemas"]["EmployeeStatus"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -15859,7 +15933,12 @@ export interface operations {
                         data: components["schemas"]["EmployeeDirectoryEntry"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -16046,10 +16125,19 @@ export interface operations {
     getEmployeeActivityLog: {
         parameters: {
             query?: {
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path: {
@@ -16073,7 +16161,12 @@ export interface operations {
                         data: components["schemas"]["AuditLogEntry"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -16546,6 +16639,10 @@ export interface operations {
             query?: {
                 assignee_user_id?: string;
                 category?: components["schemas"]["HelpdeskCategory"];
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description `true`: deleted (soft-deleted) records come too, as tombstones - the record as it was, with its `deleted_at` - so a sync can remove them; a deletion is a change, so a walk meets it after the record's earlier changes. Starts a walk in the order of change (`page` is refused). Default `false`: live records only. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
@@ -16553,7 +16650,14 @@ export interface operations {
                 priority?: components["schemas"]["HelpdeskPriority"];
                 /** @description Case-insensitive match on title or ticket number. */
                 search?: string;
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
                 status?: components["schemas"]["HelpdeskStatus"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -16574,7 +16678,12 @@ export interface operations {
                         data: components["schemas"]["HelpdeskTicket"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -18129,6 +18238,8 @@ export interface operations {
     listLeaveLedger: {
         parameters: {
             query?: {
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
                 employee_id?: components["parameters"]["EmployeeIdFilter"];
                 entry_type?: "allocation" | "accrual" | "carry_forward" | "expiry" | "taken" | "cancelled" | "encashed" | "comp_off" | "adjustment";
@@ -18139,6 +18250,13 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Default the current period (404 when there is none). */
                 period_id?: string;
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -18159,7 +18277,12 @@ export interface operations {
                         data: components["schemas"]["LeaveLedgerEntry"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -18587,6 +18710,8 @@ export interface operations {
     listLeaveRequests: {
         parameters: {
             query?: {
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
                 employee_id?: components["parameters"]["EmployeeIdFilter"];
                 /** @description Only records whose date range ends on or after this date (ranges overlapping [from_date, to_date]). */
@@ -18596,10 +18721,17 @@ export interface operations {
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
                 /** @description Only requests in this state. */
                 status?: components["parameters"]["StatusFilter"];
                 /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
                 to_date?: components["parameters"]["ToDateFilter"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -18620,7 +18752,12 @@ export interface operations {
                         data: components["schemas"]["LeaveRequest"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -19015,12 +19152,21 @@ export interface operations {
     listNotifications: {
         parameters: {
             query?: {
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
                 /** @description Only unread ones when true. */
                 unread?: boolean;
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -19041,7 +19187,12 @@ export interface operations {
                         data: components["schemas"]["Notification"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                         /** Format: int64 */
                         unread_count: number;
                     };
@@ -19661,13 +19812,22 @@ export interface operations {
         parameters: {
             query?: {
                 category_id?: string;
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
                 employee_id?: components["parameters"]["EmployeeIdFilter"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
                 status?: components["schemas"]["ExpenseClaimStatus"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -19688,7 +19848,12 @@ export interface operations {
                         data: components["schemas"]["ExpenseClaim"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -20129,13 +20294,22 @@ export interface operations {
     listLoanAdvances: {
         parameters: {
             query?: {
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
                 employee_id?: components["parameters"]["EmployeeIdFilter"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
                 status?: components["schemas"]["LoanStatus"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -20156,7 +20330,12 @@ export interface operations {
                         data: components["schemas"]["LoanAdvance"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -20398,10 +20577,19 @@ export interface operations {
     listMySalary: {
         parameters: {
             query?: {
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
                 page?: components["parameters"]["Page"];
+                /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
+                sort?: components["parameters"]["SortChanged"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -20422,7 +20610,12 @@ export interface operations {
                         data: components["schemas"]["SalarySlipSummary"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };
@@ -21303,6 +21496,10 @@ export interface operations {
     listCandidates: {
         parameters: {
             query?: {
+                /** @description Where a walk of this list goes on: the `next_cursor` of the page before, as it was given (an opaque base64url string, issue 32). A walk goes through the list in the order of change (its records' change stamps, oldest change first; see `sort=changed`), so a record changed or deleted while a client walks comes again further on and none is skipped. The cursor is bound to the list, the company and the other query parameters of the request that returned it (`limit` excepted): a cursor sent with other filters, `sort`, `updated_since` or `include_deleted`, with `page`, to another list, in another company, or altered, is a 400 naming `query.cursor` (start a new walk without `cursor`). It does not expire: keep the last one and send it later to get what changed since (it is signed with the server's `SESSION_SECRET`; rotating that secret ends every walk with that 400). */
+                cursor?: components["parameters"]["Cursor"];
+                /** @description `true`: deleted (soft-deleted) records come too, as tombstones - the record as it was, with its `deleted_at` - so a sync can remove them; a deletion is a change, so a walk meets it after the record's earlier changes. Starts a walk in the order of change (`page` is refused). Default `false`: live records only. */
+                include_deleted?: components["parameters"]["IncludeDeleted"];
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
                 /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
@@ -21312,10 +21509,15 @@ export interface operations {
                 search?: string;
                 /** @description Candidates with this skill (case-insensitive). */
                 skill?: string;
-                /** @description `newest` (default), `oldest`, `name`, or `screening_score` (highest first, unscreened last). */
-                sort?: "newest" | "oldest" | "name" | "screening_score";
+                /** @description `newest` (default), `oldest`, `name`, or `screening_score` (highest first, unscreened last). `changed`: in the order of change, oldest change first - the order of a walk by `cursor`, which it starts (pages by number are refused with it). */
+                sort?: "newest" | "oldest" | "name" | "screening_score" | "changed";
                 source?: components["schemas"]["CandidateSource"];
                 stage?: components["schemas"]["CandidateStage"];
+                /**
+                 * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.
+                 * @example 2026-11-28T09:30:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
             };
             header?: never;
             path?: never;
@@ -21336,7 +21538,12 @@ export interface operations {
                         data: components["schemas"]["Candidate"][];
                         /** @example OK */
                         message: string;
-                        pagination: components["schemas"]["Pagination"];
+                        /**
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
+                         */
+                        next_cursor: string | null;
+                        pagination?: components["schemas"]["Pagination"];
                     };
                 };
             };

@@ -208,7 +208,8 @@ function successEnvelopeShape() {
           required[1] === "message" &&
           props.message?.type === "string" &&
           Object.keys(props.message).every((k) => k === "type" || k === "example") &&
-          (!pagination || (props.pagination.$ref === PAGINATION_REF && required.includes("pagination")));
+          // a list walked by cursor (x-cursor, cursorLists) has no pagination on a walk's pages
+          (!pagination || (props.pagination.$ref === PAGINATION_REF && (required.includes("pagination") || "next_cursor" in props)));
         if (!ok)
           report({
             message:
@@ -353,6 +354,73 @@ function standardResponses() {
             if (idempotent && !response.headers["Idempotent-Replayed"])
               response.headers["Idempotent-Replayed"] = { $ref: "#/components/headers/IdempotentReplayed" };
           }
+        }
+      },
+    },
+  };
+}
+
+/**
+ * Lists walked by cursor (issue 32; src/http/cursor.ts enforces it, src/db/keyset.ts queries it):
+ * an operation with `x-cursor: { tombstones: <boolean> }` gets the query parameters `cursor`
+ * (components/parameters/Cursor), `updated_since` (UpdatedSince), `include_deleted`
+ * (IncludeDeleted, where `tombstones: true`: the list's records are soft-deleted) and `changed` as
+ * a value of its `sort` (or the SortChanged parameter where it has none); its 200 gets the
+ * required `next_cursor` field, and `pagination` is no longer required (a walk's pages have none);
+ * with `tombstones: true` the list's item schema gets the optional `deleted_at` of a tombstone.
+ */
+function cursorLists() {
+  const ref = (name) => ({ $ref: `#/components/parameters/${name}` });
+  const SORT_WORDS =
+    " `changed`: in the order of change, oldest change first - the order of a walk by `cursor`, which it starts" +
+    " (pages by number are refused with it).";
+  return {
+    PathItem: {
+      leave(pathItem, ctx) {
+        for (const [method, op] of Object.entries(pathItem)) {
+          if (!op || typeof op !== "object" || !("x-cursor" in op)) continue;
+          const spec = op["x-cursor"];
+          const at = ctx.location.child([method, "x-cursor"]);
+          if (method !== "get" || typeof spec !== "object" || spec === null || typeof spec.tombstones !== "boolean") {
+            ctx.report({ message: "`x-cursor` is `{ tombstones: true | false }`, on a GET list.", location: at });
+            continue;
+          }
+          const schema = op.responses?.["200"]?.content?.["application/json"]?.schema;
+          if (!schema?.properties?.pagination) {
+            ctx.report({ message: "`x-cursor` is for paginated lists (`x-paginated: true`).", location: at });
+            continue;
+          }
+          op.parameters ??= [];
+          const names = ["Cursor", "UpdatedSince", ...(spec.tombstones ? ["IncludeDeleted"] : [])];
+          for (const name of names) if (!op.parameters.some((p) => p.$ref === ref(name).$ref)) op.parameters.push(ref(name));
+          const sort = op.parameters.find((p) => p.name === "sort" && p.in === "query");
+          if (!sort) op.parameters.push(ref("SortChanged"));
+          else if (Array.isArray(sort.schema?.enum) && !sort.schema.enum.includes("changed")) {
+            sort.schema.enum.push("changed");
+            sort.description = `${sort.description ?? "Order of the list."}${SORT_WORDS}`;
+          }
+          // a tombstone is the record with its `deleted_at` (absent on live records)
+          const items = schema.properties.data?.items;
+          const item = items?.$ref ? ctx.resolve(items).node : items;
+          if (spec.tombstones && item?.properties)
+            item.properties.deleted_at ??= {
+              type: "string",
+              format: "date-time",
+              maxLength: 35,
+              example: "2026-11-25T10:30:00.000Z",
+              description:
+                "Only on a tombstone (a deleted record, listed with `include_deleted=true`): when it was deleted. Absent on live records.",
+            };
+          schema.required = [...schema.required.filter((f) => f !== "pagination"), "next_cursor"];
+          schema.properties.next_cursor = {
+            type: ["string", "null"],
+            maxLength: 300,
+            description:
+              "On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the " +
+              "next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for " +
+              "now). `null` on a page by number.",
+            example: "AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9",
+          };
         }
       },
     },
@@ -602,6 +670,7 @@ export default function hrmsPlugin() {
       oas3: {
         "standard-responses": standardResponses,
         "path-file-names": pathFileNames,
+        "cursor-lists": cursorLists,
         "query-encoding": queryEncoding,
         "format-limits": formatLimits,
         examples,

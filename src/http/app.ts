@@ -47,6 +47,7 @@ import { uploadGate } from "./uploads.ts";
 import { rememberWrite, runRead } from "./read-routing.ts";
 import { idempotently } from "./idempotency.ts";
 import { conditionally, tagged } from "./conditional.ts";
+import { type CursorSpec, walkOf } from "./cursor.ts";
 import { RequestRateLimits, requestRateLimits } from "./rate-limit.ts";
 import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
 
@@ -201,13 +202,15 @@ type AuthorizedRequest = Request & { [AUTHORIZED]?: AuthContext | null };
 const authorizedBefore = (req: Request) => (req as AuthorizedRequest)[AUTHORIZED];
 
 /** The Express handler of one operation: identity and guards, the handler, the envelope. */
-function operationHandler(id: OperationId, readReplica: boolean, idempotent: boolean, conditions: Conditions = {}) {
+function operationHandler(id: OperationId, readReplica: boolean, idempotent: boolean, conditions: Conditions = {}, cursor?: CursorSpec) {
   const meta = operationTable[id];
   const handler = handlers[id] as (ctx: HandlerContext<OperationId>) => Promise<any>;
   const changesState = STATE_CHANGING.has(meta.method.toUpperCase());
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const auth = meta.public ? null : (authorizedBefore(req) ?? (await authorize(req, meta)));
+      // issue 32: a list declared x-cursor pages by number or walks by cursor (src/http/cursor.ts)
+      const walk = cursor && auth ? walkOf(req, id, auth.tenantId, cursor) : null;
       const ctx = {
         operationId: id,
         params: req.params,
@@ -219,6 +222,7 @@ function operationHandler(id: OperationId, readReplica: boolean, idempotent: boo
         res,
         ip: req.ip ?? "",
         requestId: res.getHeader("X-Request-Id") as string,
+        walk,
       } as unknown as HandlerContext<OperationId>;
       // mail the operation queued is delivered once it has finished (src/platform/mail/outbox.ts)
       // reads the document marks x-read-replica may run on the replica (src/http/read-routing.ts)
@@ -266,7 +270,12 @@ function dispatch(ids: OperationId[], matchers: Matcher[]) {
     readId: m.ifMatch ? reads.get(m.path) : undefined,
   });
   const byId = new Map(matchers.map((m) => [m.id, m]));
-  const run = new Map(ids.map((id) => [id, operationHandler(id, readReplica.has(id), idempotent.has(id), conditionsOf(byId.get(id)!))]));
+  const run = new Map(
+    ids.map((id) => {
+      const m = byId.get(id)!;
+      return [id, operationHandler(id, readReplica.has(id), idempotent.has(id), conditionsOf(m), m.cursor)];
+    }),
+  );
   return (req: Request, res: Response, next: NextFunction) => {
     const op = operationOf(req);
     if (!op) return next();
@@ -288,6 +297,7 @@ type DocOperation = {
   "x-read-replica"?: boolean;
   "x-etag"?: boolean;
   "x-if-match"?: string;
+  "x-cursor"?: CursorSpec;
   operationId?: string;
 };
 
@@ -352,6 +362,8 @@ function operationMatchers(ids: OperationId[]) {
       idempotent,
       etag,
       ifMatch,
+      // a list walked by cursor (issue 32, openapi/plugins/hrms.js)
+      cursor: op?.["x-cursor"],
     };
   });
 }

@@ -1,5 +1,7 @@
-// Success envelopes, produced here and only here: `{ data, message }`, lists add `pagination`.
+// Success envelopes, produced here and only here: `{ data, message }`, lists add `pagination`; lists
+// walked by cursor (`x-cursor`, src/http/cursor.ts) answer with `listed`: `next_cursor` beside it.
 import type { Response } from "express";
+import type { Walk, WalkKey } from "../db/keyset.ts";
 export interface PageQuery {
   page?: number;
   limit?: number;
@@ -39,6 +41,33 @@ export function paginated<T, E extends object = Record<never, never>>(data: T[],
       pagination: paginationOf(page, total),
       ...(extra ?? ({} as E)),
     },
+  };
+}
+
+/**
+ * What a list use case of an `x-cursor` list answers: a page by number with its total, or a page of
+ * a walk with the key of its last row (src/db/keyset.ts, lastKey).
+ */
+export type Listing<T> = PageListing<T> | { rows: T[]; walk: Walk; last: WalkKey | null };
+
+/** A page by number of a list: its rows (JSON-ready), the page asked for and the total count. */
+export interface PageListing<T> {
+  rows: T[];
+  page: Page;
+  total: number;
+}
+
+/**
+ * The one list shape of a list walked by cursor: a page by number is `paginated` with
+ * `next_cursor: null`; a page of a walk has `next_cursor` (to continue, or to come back later) and
+ * no `pagination` (counting the whole list on every page would cost what the walk saves).
+ */
+export function listed<T, E extends object = Record<never, never>>(l: Listing<T>, message = "OK", extra?: E) {
+  if ("walk" in l)
+    return { status: 200 as const, body: { data: l.rows, message, next_cursor: l.walk.cursorAfter(l.last), ...(extra ?? ({} as E)) } };
+  return {
+    status: 200 as const,
+    body: { data: l.rows, message, pagination: paginationOf(l.page, l.total), next_cursor: null, ...(extra ?? ({} as E)) },
   };
 }
 

@@ -1,6 +1,7 @@
 // Handler types, derived from the generated OpenAPI types: each handler receives its typed path
 // parameters, query and body, and must return one of its documented success responses.
 import type { Request, Response } from "express";
+import type { Walk } from "../db/keyset.ts";
 import type { operations } from "../../generated/api-types.ts";
 import type { AreaOperations, OperationId } from "../../generated/registry.ts";
 
@@ -61,6 +62,8 @@ export interface HandlerContext<K extends OperationId> {
   res: Response;
   ip: string;
   requestId: string;
+  /** The walk of a list declared `x-cursor` (src/http/cursor.ts); null when it pages by number, or for other operations. */
+  walk: Walk | null;
 }
 
 export type Handler<K extends OperationId> = (ctx: HandlerContext<K>) => Promise<Reply<K>>;

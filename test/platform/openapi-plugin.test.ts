@@ -192,6 +192,57 @@ describe("openapi plugin, when bundling", () => {
   });
 });
 
+describe("openapi plugin, lists walked by cursor (x-cursor)", () => {
+  /** The fixture with the cursor parameters as components and the cursor-lists decorator on. */
+  const cursorFixture = (extra = "") =>
+    fixture((d) => {
+      mkdirSync(path.join(d, "components/parameters"), { recursive: true });
+      const names = ["Cursor", "UpdatedSince", "IncludeDeleted", "SortChanged"];
+      for (const name of names)
+        copyFileSync(
+          path.join(root, "openapi/components/parameters", `${name}.yaml`),
+          path.join(d, "components/parameters", `${name}.yaml`),
+        );
+      const root_ = path.join(d, "openapi.yaml");
+      const parameters = names.map((n) => `    ${n}: { $ref: ./components/parameters/${n}.yaml }`).join("\n");
+      writeFileSync(root_, readFileSync(root_, "utf8").replace("components:\n", `components:\n  parameters:\n${parameters}\n`));
+      const file = path.join(d, "paths/api_things.yaml");
+      writeFileSync(
+        file,
+        readFileSync(file, "utf8").replace("  operationId: listThings\n", "  operationId: listThings\n  x-cursor: { tombstones: true }\n") +
+          extra,
+      );
+      const config = path.join(d, "redocly.yaml");
+      writeFileSync(config, `${readFileSync(config, "utf8")}  hrms/cursor-lists: on\n`);
+    });
+
+  it("adds cursor, updated_since, include_deleted and sort=changed, next_cursor, and deleted_at on the items", async () => {
+    const dir = cursorFixture();
+    const r = await bundle(dir);
+    expect(r.code, r.output).toBe(0);
+    const doc = JSON.parse(readFileSync(path.join(dir, "bundle.json"), "utf8"));
+    const op = doc.paths["/api/things"].get;
+    expect(op.parameters.map((p: { $ref: string }) => p.$ref)).toEqual(
+      ["Cursor", "UpdatedSince", "IncludeDeleted", "SortChanged"].map((n) => `#/components/parameters/${n}`),
+    );
+    const schema = op.responses["200"].content["application/json"].schema;
+    expect(schema.required).toEqual(["data", "message", "unread_count", "next_cursor"]);
+    expect(schema.properties.next_cursor.type).toEqual(["string", "null"]);
+    expect(doc.components.schemas.Thing.properties.deleted_at).toMatchObject({ type: "string", format: "date-time" });
+  });
+
+  it("refuses x-cursor on a write", async () => {
+    const r = await bundle(
+      cursorFixture(
+        "put:\n  operationId: putThing\n  x-cursor: { tombstones: true }\n" +
+          '  responses:\n    "200":\n      description: Done.\n      x-data: null\n',
+      ),
+    );
+    expect(r.code).not.toBe(0);
+    expect(r.output).toContain("`x-cursor` is `{ tombstones: true | false }`, on a GET list.");
+  });
+});
+
 describe("openapi plugin, lint rule hrms/success-envelope", () => {
   it("accepts the envelopes of the bundle and refuses another success body", async () => {
     const dir = fixture();

@@ -6184,7 +6184,8 @@ export const AssetScalarFieldEnum = {
   created_by: 'created_by',
   created_at: 'created_at',
   updated_at: 'updated_at',
-  deleted_at: 'deleted_at'
+  deleted_at: 'deleted_at',
+  changed_at: 'changed_at'
 } as const
 
 export type AssetScalarFieldEnum = (typeof AssetScalarFieldEnum)[keyof typeof AssetScalarFieldEnum]
@@ -6278,7 +6279,8 @@ export const AttendanceRecordScalarFieldEnum = {
   source: 'source',
   notes: 'notes',
   created_at: 'created_at',
-  updated_at: 'updated_at'
+  updated_at: 'updated_at',
+  changed_at: 'changed_at'
 } as const
 
 export type AttendanceRecordScalarFieldEnum = (typeof AttendanceRecordScalarFieldEnum)[keyof typeof AttendanceRecordScalarFieldEnum]
@@ -6338,7 +6340,8 @@ export const EmployeeScalarFieldEnum = {
   search_text: 'search_text',
   created_at: 'created_at',
   updated_at: 'updated_at',
-  deleted_at: 'deleted_at'
+  deleted_at: 'deleted_at',
+  changed_at: 'changed_at'
 } as const
 
 export type EmployeeScalarFieldEnum = (typeof EmployeeScalarFieldEnum)[keyof typeof EmployeeScalarFieldEnum]
@@ -6474,7 +6477,8 @@ export const HelpdeskTicketScalarFieldEnum = {
   closed_at: 'closed_at',
   created_at: 'created_at',
   updated_at: 'updated_at',
-  deleted_at: 'deleted_at'
+  deleted_at: 'deleted_at',
+  changed_at: 'changed_at'
 } as const
 
 export type HelpdeskTicketScalarFieldEnum = (typeof HelpdeskTicketScalarFieldEnum)[keyof typeof HelpdeskTicketScalarFieldEnum]
@@ -6703,7 +6707,8 @@ export const LeaveLedgerEntryScalarFieldEnum = {
   reason: 'reason',
   dedupe_key: 'dedupe_key',
   created_by: 'created_by',
-  created_at: 'created_at'
+  created_at: 'created_at',
+  changed_at: 'changed_at'
 } as const
 
 export type LeaveLedgerEntryScalarFieldEnum = (typeof LeaveLedgerEntryScalarFieldEnum)[keyof typeof LeaveLedgerEntryScalarFieldEnum]
@@ -6754,7 +6759,8 @@ export const LeaveRequestScalarFieldEnum = {
   cancelled_by: 'cancelled_by',
   cancelled_at: 'cancelled_at',
   created_at: 'created_at',
-  updated_at: 'updated_at'
+  updated_at: 'updated_at',
+  changed_at: 'changed_at'
 } as const
 
 export type LeaveRequestScalarFieldEnum = (typeof LeaveRequestScalarFieldEnum)[keyof typeof LeaveRequestScalarFieldEnum]
@@ -6990,7 +6996,8 @@ export const PayrollSlipScalarFieldEnum = {
   leave_encashment: 'leave_encashment',
   employer_cost: 'employer_cost',
   details: 'details',
-  created_at: 'created_at'
+  created_at: 'created_at',
+  changed_at: 'changed_at'
 } as const
 
 export type PayrollSlipScalarFieldEnum = (typeof PayrollSlipScalarFieldEnum)[keyof typeof PayrollSlipScalarFieldEnum]
@@ -7019,7 +7026,8 @@ export const LoanAdvanceScalarFieldEnum = {
   cancelled_at: 'cancelled_at',
   closed_at: 'closed_at',
   created_at: 'created_at',
-  updated_at: 'updated_at'
+  updated_at: 'updated_at',
+  changed_at: 'changed_at'
 } as const
 
 export type LoanAdvanceScalarFieldEnum = (typeof LoanAdvanceScalarFieldEnum)[keyof typeof LoanAdvanceScalarFieldEnum]
@@ -7063,7 +7071,8 @@ export const ExpenseClaimScalarFieldEnum = {
   paid_at: 'paid_at',
   paid_settlement_id: 'paid_settlement_id',
   created_at: 'created_at',
-  updated_at: 'updated_at'
+  updated_at: 'updated_at',
+  changed_at: 'changed_at'
 } as const
 
 export type ExpenseClaimScalarFieldEnum = (typeof ExpenseClaimScalarFieldEnum)[keyof typeof ExpenseClaimScalarFieldEnum]
@@ -7236,7 +7245,8 @@ export const AuditLogScalarFieldEnum = {
   request_id: 'request_id',
   actor_credential_id: 'actor_credential_id',
   actor_credential_name: 'actor_credential_name',
-  created_at: 'created_at'
+  created_at: 'created_at',
+  changed_at: 'changed_at'
 } as const
 
 export type AuditLogScalarFieldEnum = (typeof AuditLogScalarFieldEnum)[keyof typeof AuditLogScalarFieldEnum]
@@ -7251,7 +7261,8 @@ export const NotificationScalarFieldEnum = {
   body: 'body',
   link: 'link',
   read_at: 'read_at',
-  created_at: 'created_at'
+  created_at: 'created_at',
+  changed_at: 'changed_at'
 } as const
 
 export type NotificationScalarFieldEnum = (typeof NotificationScalarFieldEnum)[keyof typeof NotificationScalarFieldEnum]
@@ -7451,7 +7462,8 @@ export const CandidateScalarFieldEnum = {
   created_by: 'created_by',
   created_at: 'created_at',
   updated_at: 'updated_at',
-  deleted_at: 'deleted_at'
+  deleted_at: 'deleted_at',
+  changed_at: 'changed_at'
 } as const
 
 export type CandidateScalarFieldEnum = (typeof CandidateScalarFieldEnum)[keyof typeof CandidateScalarFieldEnum]

@@ -174,7 +174,8 @@ export const AssetScalarFieldEnum = {
   created_by: 'created_by',
   created_at: 'created_at',
   updated_at: 'updated_at',
-  deleted_at: 'deleted_at'
+  deleted_at: 'deleted_at',
+  changed_at: 'changed_at'
 } as const
 
 export type AssetScalarFieldEnum = (typeof AssetScalarFieldEnum)[keyof typeof AssetScalarFieldEnum]
@@ -268,7 +269,8 @@ export const AttendanceRecordScalarFieldEnum = {
   source: 'source',
   notes: 'notes',
   created_at: 'created_at',
-  updated_at: 'updated_at'
+  updated_at: 'updated_at',
+  changed_at: 'changed_at'
 } as const
 
 export type AttendanceRecordScalarFieldEnum = (typeof AttendanceRecordScalarFieldEnum)[keyof typeof AttendanceRecordScalarFieldEnum]
@@ -328,7 +330,8 @@ export const EmployeeScalarFieldEnum = {
   search_text: 'search_text',
   created_at: 'created_at',
   updated_at: 'updated_at',
-  deleted_at: 'deleted_at'
+  deleted_at: 'deleted_at',
+  changed_at: 'changed_at'
 } as const
 
 export type EmployeeScalarFieldEnum = (typeof EmployeeScalarFieldEnum)[keyof typeof EmployeeScalarFieldEnum]
@@ -464,7 +467,8 @@ export const HelpdeskTicketScalarFieldEnum = {
   closed_at: 'closed_at',
   created_at: 'created_at',
   updated_at: 'updated_at',
-  deleted_at: 'deleted_at'
+  deleted_at: 'deleted_at',
+  changed_at: 'changed_at'
 } as const
 
 export type HelpdeskTicketScalarFieldEnum = (typeof HelpdeskTicketScalarFieldEnum)[keyof typeof HelpdeskTicketScalarFieldEnum]
@@ -693,7 +697,8 @@ export const LeaveLedgerEntryScalarFieldEnum = {
   reason: 'reason',
   dedupe_key: 'dedupe_key',
   created_by: 'created_by',
-  created_at: 'created_at'
+  created_at: 'created_at',
+  changed_at: 'changed_at'
 } as const
 
 export type LeaveLedgerEntryScalarFieldEnum = (typeof LeaveLedgerEntryScalarFieldEnum)[keyof typeof LeaveLedgerEntryScalarFieldEnum]
@@ -744,7 +749,8 @@ export const LeaveRequestScalarFieldEnum = {
   cancelled_by: 'cancelled_by',
   cancelled_at: 'cancelled_at',
   created_at: 'created_at',
-  updated_at: 'updated_at'
+  updated_at: 'updated_at',
+  changed_at: 'changed_at'
 } as const
 
 export type LeaveRequestScalarFieldEnum = (typeof LeaveRequestScalarFieldEnum)[keyof typeof LeaveRequestScalarFieldEnum]
@@ -980,7 +986,8 @@ export const PayrollSlipScalarFieldEnum = {
   leave_encashment: 'leave_encashment',
   employer_cost: 'employer_cost',
   details: 'details',
-  created_at: 'created_at'
+  created_at: 'created_at',
+  changed_at: 'changed_at'
 } as const
 
 export type PayrollSlipScalarFieldEnum = (typeof PayrollSlipScalarFieldEnum)[keyof typeof PayrollSlipScalarFieldEnum]
@@ -1009,7 +1016,8 @@ export const LoanAdvanceScalarFieldEnum = {
   cancelled_at: 'cancelled_at',
   closed_at: 'closed_at',
   created_at: 'created_at',
-  updated_at: 'updated_at'
+  updated_at: 'updated_at',
+  changed_at: 'changed_at'
 } as const
 
 export type LoanAdvanceScalarFieldEnum = (typeof LoanAdvanceScalarFieldEnum)[keyof typeof LoanAdvanceScalarFieldEnum]
@@ -1053,7 +1061,8 @@ export const ExpenseClaimScalarFieldEnum = {
   paid_at: 'paid_at',
   paid_settlement_id: 'paid_settlement_id',
   created_at: 'created_at',
-  updated_at: 'updated_at'
+  updated_at: 'updated_at',
+  changed_at: 'changed_at'
 } as const
 
 export type ExpenseClaimScalarFieldEnum = (typeof ExpenseClaimScalarFieldEnum)[keyof typeof ExpenseClaimScalarFieldEnum]
@@ -1226,7 +1235,8 @@ export const AuditLogScalarFieldEnum = {
   request_id: 'request_id',
   actor_credential_id: 'actor_credential_id',
   actor_credential_name: 'actor_credential_name',
-  created_at: 'created_at'
+  created_at: 'created_at',
+  changed_at: 'changed_at'
 } as const
 
 export type AuditLogScalarFieldEnum = (typeof AuditLogScalarFieldEnum)[keyof typeof AuditLogScalarFieldEnum]
@@ -1241,7 +1251,8 @@ export const NotificationScalarFieldEnum = {
   body: 'body',
   link: 'link',
   read_at: 'read_at',
-  created_at: 'created_at'
+  created_at: 'created_at',
+  changed_at: 'changed_at'
 } as const
 
 export type NotificationScalarFieldEnum = (typeof NotificationScalarFieldEnum)[keyof typeof NotificationScalarFieldEnum]
@@ -1441,7 +1452,8 @@ export const CandidateScalarFieldEnum = {
   created_by: 'created_by',
   created_at: 'created_at',
   updated_at: 'updated_at',
-  deleted_at: 'deleted_at'
+  deleted_at: 'deleted_at',
+  changed_at: 'changed_at'
 } as const
 
 export type CandidateScalarFieldEnum = (typeof CandidateScalarFieldEnum)[keyof typeof CandidateScalarFieldEnum]

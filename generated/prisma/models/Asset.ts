@@ -53,6 +53,7 @@ export type AssetMinAggregateOutputType = {
   created_at: Date | null
   updated_at: Date | null
   deleted_at: Date | null
+  changed_at: Date | null
 }
 
 export type AssetMaxAggregateOutputType = {
@@ -72,6 +73,7 @@ export type AssetMaxAggregateOutputType = {
   created_at: Date | null
   updated_at: Date | null
   deleted_at: Date | null
+  changed_at: Date | null
 }
 
 export type AssetCountAggregateOutputType = {
@@ -91,6 +93,7 @@ export type AssetCountAggregateOutputType = {
   created_at: number
   updated_at: number
   deleted_at: number
+  changed_at: number
   _all: number
 }
 
@@ -120,6 +123,7 @@ export type AssetMinAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
 }
 
 export type AssetMaxAggregateInputType = {
@@ -139,6 +143,7 @@ export type AssetMaxAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
 }
 
 export type AssetCountAggregateInputType = {
@@ -158,6 +163,7 @@ export type AssetCountAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -264,6 +270,7 @@ export type AssetGroupByOutputType = {
   created_at: Date
   updated_at: Date
   deleted_at: Date | null
+  changed_at: Date
   _count: AssetCountAggregateOutputType | null
   _avg: AssetAvgAggregateOutputType | null
   _sum: AssetSumAggregateOutputType | null
@@ -306,6 +313,7 @@ export type AssetWhereInput = {
   created_at?: Prisma.DateTimeFilter<"Asset"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Asset"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Asset"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"Asset"> | Date | string
   category?: Prisma.XOR<Prisma.AssetCategoryScalarRelationFilter, Prisma.AssetCategoryWhereInput>
   assignments?: Prisma.AssetAssignmentListRelationFilter
   damage_reports?: Prisma.AssetDamageReportListRelationFilter
@@ -328,6 +336,7 @@ export type AssetOrderByWithRelationInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   category?: Prisma.AssetCategoryOrderByWithRelationInput
   assignments?: Prisma.AssetAssignmentOrderByRelationAggregateInput
   damage_reports?: Prisma.AssetDamageReportOrderByRelationAggregateInput
@@ -356,6 +365,7 @@ export type AssetWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"Asset"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Asset"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Asset"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"Asset"> | Date | string
   category?: Prisma.XOR<Prisma.AssetCategoryScalarRelationFilter, Prisma.AssetCategoryWhereInput>
   assignments?: Prisma.AssetAssignmentListRelationFilter
   damage_reports?: Prisma.AssetDamageReportListRelationFilter
@@ -378,6 +388,7 @@ export type AssetOrderByWithAggregationInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.AssetCountOrderByAggregateInput
   _avg?: Prisma.AssetAvgOrderByAggregateInput
   _max?: Prisma.AssetMaxOrderByAggregateInput
@@ -405,6 +416,7 @@ export type AssetScalarWhereWithAggregatesInput = {
   created_at?: Prisma.DateTimeWithAggregatesFilter<"Asset"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"Asset"> | Date | string
   deleted_at?: Prisma.DateTimeNullableWithAggregatesFilter<"Asset"> | Date | string | null
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"Asset"> | Date | string
 }
 
 export type AssetCreateInput = {
@@ -422,6 +434,7 @@ export type AssetCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   category: Prisma.AssetCategoryCreateNestedOneWithoutAssetsInput
   assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutAssetInput
   damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutAssetInput
@@ -444,6 +457,7 @@ export type AssetUncheckedCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutAssetInput
   damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutAssetInput
 }
@@ -463,6 +477,7 @@ export type AssetUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   category?: Prisma.AssetCategoryUpdateOneRequiredWithoutAssetsNestedInput
   assignments?: Prisma.AssetAssignmentUpdateManyWithoutAssetNestedInput
   damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutAssetNestedInput
@@ -485,6 +500,7 @@ export type AssetUncheckedUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutAssetNestedInput
   damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutAssetNestedInput
 }
@@ -506,6 +522,7 @@ export type AssetCreateManyInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type AssetUpdateManyMutationInput = {
@@ -523,6 +540,7 @@ export type AssetUpdateManyMutationInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AssetUncheckedUpdateManyInput = {
@@ -542,6 +560,7 @@ export type AssetUncheckedUpdateManyInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AssetListRelationFilter = {
@@ -586,6 +605,7 @@ export type AssetCountOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type AssetAvgOrderByAggregateInput = {
@@ -609,6 +629,7 @@ export type AssetMaxOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type AssetMinOrderByAggregateInput = {
@@ -628,6 +649,7 @@ export type AssetMinOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type AssetSumOrderByAggregateInput = {
@@ -732,6 +754,7 @@ export type AssetCreateWithoutCategoryInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutAssetInput
   damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutAssetInput
 }
@@ -751,6 +774,7 @@ export type AssetUncheckedCreateWithoutCategoryInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutAssetInput
   damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutAssetInput
 }
@@ -801,6 +825,7 @@ export type AssetScalarWhereInput = {
   created_at?: Prisma.DateTimeFilter<"Asset"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Asset"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Asset"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"Asset"> | Date | string
 }
 
 export type AssetCreateWithoutAssignmentsInput = {
@@ -818,6 +843,7 @@ export type AssetCreateWithoutAssignmentsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   category: Prisma.AssetCategoryCreateNestedOneWithoutAssetsInput
   damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutAssetInput
 }
@@ -839,6 +865,7 @@ export type AssetUncheckedCreateWithoutAssignmentsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutAssetInput
 }
 
@@ -873,6 +900,7 @@ export type AssetUpdateWithoutAssignmentsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   category?: Prisma.AssetCategoryUpdateOneRequiredWithoutAssetsNestedInput
   damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutAssetNestedInput
 }
@@ -894,6 +922,7 @@ export type AssetUncheckedUpdateWithoutAssignmentsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutAssetNestedInput
 }
 
@@ -912,6 +941,7 @@ export type AssetCreateWithoutDamage_reportsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   category: Prisma.AssetCategoryCreateNestedOneWithoutAssetsInput
   assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutAssetInput
 }
@@ -933,6 +963,7 @@ export type AssetUncheckedCreateWithoutDamage_reportsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutAssetInput
 }
 
@@ -967,6 +998,7 @@ export type AssetUpdateWithoutDamage_reportsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   category?: Prisma.AssetCategoryUpdateOneRequiredWithoutAssetsNestedInput
   assignments?: Prisma.AssetAssignmentUpdateManyWithoutAssetNestedInput
 }
@@ -988,6 +1020,7 @@ export type AssetUncheckedUpdateWithoutDamage_reportsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutAssetNestedInput
 }
 
@@ -1006,6 +1039,7 @@ export type AssetCreateManyCategoryInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type AssetUpdateWithoutCategoryInput = {
@@ -1023,6 +1057,7 @@ export type AssetUpdateWithoutCategoryInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   assignments?: Prisma.AssetAssignmentUpdateManyWithoutAssetNestedInput
   damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutAssetNestedInput
 }
@@ -1042,6 +1077,7 @@ export type AssetUncheckedUpdateWithoutCategoryInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutAssetNestedInput
   damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutAssetNestedInput
 }
@@ -1061,6 +1097,7 @@ export type AssetUncheckedUpdateManyWithoutCategoryInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -1120,6 +1157,7 @@ export type AssetSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
   category?: boolean | Prisma.AssetCategoryDefaultArgs<ExtArgs>
   assignments?: boolean | Prisma.Asset$assignmentsArgs<ExtArgs>
   damage_reports?: boolean | Prisma.Asset$damage_reportsArgs<ExtArgs>
@@ -1143,6 +1181,7 @@ export type AssetSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
   category?: boolean | Prisma.AssetCategoryDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["asset"]>
 
@@ -1163,6 +1202,7 @@ export type AssetSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
   category?: boolean | Prisma.AssetCategoryDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["asset"]>
 
@@ -1183,9 +1223,10 @@ export type AssetSelectScalar = {
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
 }
 
-export type AssetOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "asset_tag" | "name" | "category_id" | "serial_number" | "purchase_date" | "purchase_cost" | "warranty_expires_on" | "condition" | "status" | "notes" | "created_by" | "created_at" | "updated_at" | "deleted_at", ExtArgs["result"]["asset"]>
+export type AssetOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "asset_tag" | "name" | "category_id" | "serial_number" | "purchase_date" | "purchase_cost" | "warranty_expires_on" | "condition" | "status" | "notes" | "created_by" | "created_at" | "updated_at" | "deleted_at" | "changed_at", ExtArgs["result"]["asset"]>
 export type AssetInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   category?: boolean | Prisma.AssetCategoryDefaultArgs<ExtArgs>
   assignments?: boolean | Prisma.Asset$assignmentsArgs<ExtArgs>
@@ -1223,6 +1264,7 @@ export type $AssetPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
     created_at: Date
     updated_at: Date
     deleted_at: Date | null
+    changed_at: Date
   }, ExtArgs["result"]["asset"]>
   composites: {}
 }
@@ -1665,6 +1707,7 @@ export interface AssetFieldRefs {
   readonly created_at: Prisma.FieldRef<"Asset", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"Asset", 'DateTime'>
   readonly deleted_at: Prisma.FieldRef<"Asset", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"Asset", 'DateTime'>
 }
     
 

@@ -50,6 +50,7 @@ export type AttendanceRecordMinAggregateOutputType = {
   notes: string | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type AttendanceRecordMaxAggregateOutputType = {
@@ -67,6 +68,7 @@ export type AttendanceRecordMaxAggregateOutputType = {
   notes: string | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type AttendanceRecordCountAggregateOutputType = {
@@ -84,6 +86,7 @@ export type AttendanceRecordCountAggregateOutputType = {
   notes: number
   created_at: number
   updated_at: number
+  changed_at: number
   _all: number
 }
 
@@ -111,6 +114,7 @@ export type AttendanceRecordMinAggregateInputType = {
   notes?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type AttendanceRecordMaxAggregateInputType = {
@@ -128,6 +132,7 @@ export type AttendanceRecordMaxAggregateInputType = {
   notes?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type AttendanceRecordCountAggregateInputType = {
@@ -145,6 +150,7 @@ export type AttendanceRecordCountAggregateInputType = {
   notes?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -249,6 +255,7 @@ export type AttendanceRecordGroupByOutputType = {
   notes: string | null
   created_at: Date
   updated_at: Date
+  changed_at: Date
   _count: AttendanceRecordCountAggregateOutputType | null
   _avg: AttendanceRecordAvgAggregateOutputType | null
   _sum: AttendanceRecordSumAggregateOutputType | null
@@ -289,6 +296,7 @@ export type AttendanceRecordWhereInput = {
   notes?: Prisma.StringNullableFilter<"AttendanceRecord"> | string | null
   created_at?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
 }
 
@@ -307,6 +315,7 @@ export type AttendanceRecordOrderByWithRelationInput = {
   notes?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
 }
 
@@ -330,6 +339,7 @@ export type AttendanceRecordWhereUniqueInput = Prisma.AtLeast<{
   notes?: Prisma.StringNullableFilter<"AttendanceRecord"> | string | null
   created_at?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
 }, "tenant_id_id" | "tenant_id_employee_id_date">
 
@@ -348,6 +358,7 @@ export type AttendanceRecordOrderByWithAggregationInput = {
   notes?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.AttendanceRecordCountOrderByAggregateInput
   _avg?: Prisma.AttendanceRecordAvgOrderByAggregateInput
   _max?: Prisma.AttendanceRecordMaxOrderByAggregateInput
@@ -373,6 +384,7 @@ export type AttendanceRecordScalarWhereWithAggregatesInput = {
   notes?: Prisma.StringNullableWithAggregatesFilter<"AttendanceRecord"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"AttendanceRecord"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"AttendanceRecord"> | Date | string
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"AttendanceRecord"> | Date | string
 }
 
 export type AttendanceRecordCreateInput = {
@@ -388,6 +400,7 @@ export type AttendanceRecordCreateInput = {
   notes?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutAttendance_recordsInput
 }
 
@@ -406,6 +419,7 @@ export type AttendanceRecordUncheckedCreateInput = {
   notes?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type AttendanceRecordUpdateInput = {
@@ -421,6 +435,7 @@ export type AttendanceRecordUpdateInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutAttendance_recordsNestedInput
 }
 
@@ -439,6 +454,7 @@ export type AttendanceRecordUncheckedUpdateInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AttendanceRecordCreateManyInput = {
@@ -456,6 +472,7 @@ export type AttendanceRecordCreateManyInput = {
   notes?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type AttendanceRecordUpdateManyMutationInput = {
@@ -471,6 +488,7 @@ export type AttendanceRecordUpdateManyMutationInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AttendanceRecordUncheckedUpdateManyInput = {
@@ -488,6 +506,7 @@ export type AttendanceRecordUncheckedUpdateManyInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AttendanceRecordTenant_idEmployee_idDateCompoundUniqueInput = {
@@ -516,6 +535,7 @@ export type AttendanceRecordCountOrderByAggregateInput = {
   notes?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type AttendanceRecordAvgOrderByAggregateInput = {
@@ -537,6 +557,7 @@ export type AttendanceRecordMaxOrderByAggregateInput = {
   notes?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type AttendanceRecordMinOrderByAggregateInput = {
@@ -554,6 +575,7 @@ export type AttendanceRecordMinOrderByAggregateInput = {
   notes?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type AttendanceRecordSumOrderByAggregateInput = {
@@ -625,6 +647,7 @@ export type AttendanceRecordCreateWithoutEmployeeInput = {
   notes?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type AttendanceRecordUncheckedCreateWithoutEmployeeInput = {
@@ -640,6 +663,7 @@ export type AttendanceRecordUncheckedCreateWithoutEmployeeInput = {
   notes?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type AttendanceRecordCreateOrConnectWithoutEmployeeInput = {
@@ -686,6 +710,7 @@ export type AttendanceRecordScalarWhereInput = {
   notes?: Prisma.StringNullableFilter<"AttendanceRecord"> | string | null
   created_at?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"AttendanceRecord"> | Date | string
 }
 
 export type AttendanceRecordCreateManyEmployeeInput = {
@@ -701,6 +726,7 @@ export type AttendanceRecordCreateManyEmployeeInput = {
   notes?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type AttendanceRecordUpdateWithoutEmployeeInput = {
@@ -716,6 +742,7 @@ export type AttendanceRecordUpdateWithoutEmployeeInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AttendanceRecordUncheckedUpdateWithoutEmployeeInput = {
@@ -731,6 +758,7 @@ export type AttendanceRecordUncheckedUpdateWithoutEmployeeInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AttendanceRecordUncheckedUpdateManyWithoutEmployeeInput = {
@@ -746,6 +774,7 @@ export type AttendanceRecordUncheckedUpdateManyWithoutEmployeeInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -765,6 +794,7 @@ export type AttendanceRecordSelect<ExtArgs extends runtime.Types.Extensions.Inte
   notes?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["attendanceRecord"]>
 
@@ -783,6 +813,7 @@ export type AttendanceRecordSelectCreateManyAndReturn<ExtArgs extends runtime.Ty
   notes?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["attendanceRecord"]>
 
@@ -801,6 +832,7 @@ export type AttendanceRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.Ty
   notes?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["attendanceRecord"]>
 
@@ -819,9 +851,10 @@ export type AttendanceRecordSelectScalar = {
   notes?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
 }
 
-export type AttendanceRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "date" | "check_in" | "check_out" | "worked_hours" | "status" | "late" | "early_exit" | "source" | "notes" | "created_at" | "updated_at", ExtArgs["result"]["attendanceRecord"]>
+export type AttendanceRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "date" | "check_in" | "check_out" | "worked_hours" | "status" | "late" | "early_exit" | "source" | "notes" | "created_at" | "updated_at" | "changed_at", ExtArgs["result"]["attendanceRecord"]>
 export type AttendanceRecordInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
 }
@@ -852,6 +885,7 @@ export type $AttendanceRecordPayload<ExtArgs extends runtime.Types.Extensions.In
     notes: string | null
     created_at: Date
     updated_at: Date
+    changed_at: Date
   }, ExtArgs["result"]["attendanceRecord"]>
   composites: {}
 }
@@ -1290,6 +1324,7 @@ export interface AttendanceRecordFieldRefs {
   readonly notes: Prisma.FieldRef<"AttendanceRecord", 'String'>
   readonly created_at: Prisma.FieldRef<"AttendanceRecord", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"AttendanceRecord", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"AttendanceRecord", 'DateTime'>
 }
     
 

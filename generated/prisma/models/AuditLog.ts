@@ -38,6 +38,7 @@ export type AuditLogMinAggregateOutputType = {
   actor_credential_id: string | null
   actor_credential_name: string | null
   created_at: Date | null
+  changed_at: Date | null
 }
 
 export type AuditLogMaxAggregateOutputType = {
@@ -53,6 +54,7 @@ export type AuditLogMaxAggregateOutputType = {
   actor_credential_id: string | null
   actor_credential_name: string | null
   created_at: Date | null
+  changed_at: Date | null
 }
 
 export type AuditLogCountAggregateOutputType = {
@@ -69,6 +71,7 @@ export type AuditLogCountAggregateOutputType = {
   actor_credential_id: number
   actor_credential_name: number
   created_at: number
+  changed_at: number
   _all: number
 }
 
@@ -86,6 +89,7 @@ export type AuditLogMinAggregateInputType = {
   actor_credential_id?: true
   actor_credential_name?: true
   created_at?: true
+  changed_at?: true
 }
 
 export type AuditLogMaxAggregateInputType = {
@@ -101,6 +105,7 @@ export type AuditLogMaxAggregateInputType = {
   actor_credential_id?: true
   actor_credential_name?: true
   created_at?: true
+  changed_at?: true
 }
 
 export type AuditLogCountAggregateInputType = {
@@ -117,6 +122,7 @@ export type AuditLogCountAggregateInputType = {
   actor_credential_id?: true
   actor_credential_name?: true
   created_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -206,6 +212,7 @@ export type AuditLogGroupByOutputType = {
   actor_credential_id: string | null
   actor_credential_name: string | null
   created_at: Date
+  changed_at: Date
   _count: AuditLogCountAggregateOutputType | null
   _min: AuditLogMinAggregateOutputType | null
   _max: AuditLogMaxAggregateOutputType | null
@@ -243,6 +250,7 @@ export type AuditLogWhereInput = {
   actor_credential_id?: Prisma.UuidNullableFilter<"AuditLog"> | string | null
   actor_credential_name?: Prisma.StringNullableFilter<"AuditLog"> | string | null
   created_at?: Prisma.DateTimeFilter<"AuditLog"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"AuditLog"> | Date | string
 }
 
 export type AuditLogOrderByWithRelationInput = {
@@ -259,6 +267,7 @@ export type AuditLogOrderByWithRelationInput = {
   actor_credential_id?: Prisma.SortOrderInput | Prisma.SortOrder
   actor_credential_name?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type AuditLogWhereUniqueInput = Prisma.AtLeast<{
@@ -279,6 +288,7 @@ export type AuditLogWhereUniqueInput = Prisma.AtLeast<{
   actor_credential_id?: Prisma.UuidNullableFilter<"AuditLog"> | string | null
   actor_credential_name?: Prisma.StringNullableFilter<"AuditLog"> | string | null
   created_at?: Prisma.DateTimeFilter<"AuditLog"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"AuditLog"> | Date | string
 }, "tenant_id_id">
 
 export type AuditLogOrderByWithAggregationInput = {
@@ -295,6 +305,7 @@ export type AuditLogOrderByWithAggregationInput = {
   actor_credential_id?: Prisma.SortOrderInput | Prisma.SortOrder
   actor_credential_name?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.AuditLogCountOrderByAggregateInput
   _max?: Prisma.AuditLogMaxOrderByAggregateInput
   _min?: Prisma.AuditLogMinOrderByAggregateInput
@@ -317,6 +328,7 @@ export type AuditLogScalarWhereWithAggregatesInput = {
   actor_credential_id?: Prisma.UuidNullableWithAggregatesFilter<"AuditLog"> | string | null
   actor_credential_name?: Prisma.StringNullableWithAggregatesFilter<"AuditLog"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"AuditLog"> | Date | string
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"AuditLog"> | Date | string
 }
 
 export type AuditLogCreateInput = {
@@ -333,6 +345,7 @@ export type AuditLogCreateInput = {
   actor_credential_id?: string | null
   actor_credential_name?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type AuditLogUncheckedCreateInput = {
@@ -349,6 +362,7 @@ export type AuditLogUncheckedCreateInput = {
   actor_credential_id?: string | null
   actor_credential_name?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type AuditLogUpdateInput = {
@@ -365,6 +379,7 @@ export type AuditLogUpdateInput = {
   actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_credential_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AuditLogUncheckedUpdateInput = {
@@ -381,6 +396,7 @@ export type AuditLogUncheckedUpdateInput = {
   actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_credential_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AuditLogCreateManyInput = {
@@ -397,6 +413,7 @@ export type AuditLogCreateManyInput = {
   actor_credential_id?: string | null
   actor_credential_name?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type AuditLogUpdateManyMutationInput = {
@@ -413,6 +430,7 @@ export type AuditLogUpdateManyMutationInput = {
   actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_credential_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AuditLogUncheckedUpdateManyInput = {
@@ -429,6 +447,7 @@ export type AuditLogUncheckedUpdateManyInput = {
   actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_credential_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type AuditLogTenant_idIdCompoundUniqueInput = {
@@ -450,6 +469,7 @@ export type AuditLogCountOrderByAggregateInput = {
   actor_credential_id?: Prisma.SortOrder
   actor_credential_name?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type AuditLogMaxOrderByAggregateInput = {
@@ -465,6 +485,7 @@ export type AuditLogMaxOrderByAggregateInput = {
   actor_credential_id?: Prisma.SortOrder
   actor_credential_name?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type AuditLogMinOrderByAggregateInput = {
@@ -480,6 +501,7 @@ export type AuditLogMinOrderByAggregateInput = {
   actor_credential_id?: Prisma.SortOrder
   actor_credential_name?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 
@@ -498,6 +520,7 @@ export type AuditLogSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   actor_credential_id?: boolean
   actor_credential_name?: boolean
   created_at?: boolean
+  changed_at?: boolean
 }, ExtArgs["result"]["auditLog"]>
 
 export type AuditLogSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -514,6 +537,7 @@ export type AuditLogSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   actor_credential_id?: boolean
   actor_credential_name?: boolean
   created_at?: boolean
+  changed_at?: boolean
 }, ExtArgs["result"]["auditLog"]>
 
 export type AuditLogSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -530,6 +554,7 @@ export type AuditLogSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   actor_credential_id?: boolean
   actor_credential_name?: boolean
   created_at?: boolean
+  changed_at?: boolean
 }, ExtArgs["result"]["auditLog"]>
 
 export type AuditLogSelectScalar = {
@@ -546,9 +571,10 @@ export type AuditLogSelectScalar = {
   actor_credential_id?: boolean
   actor_credential_name?: boolean
   created_at?: boolean
+  changed_at?: boolean
 }
 
-export type AuditLogOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "actor_user_id" | "actor_email" | "action" | "entity_type" | "entity_id" | "changes" | "ip" | "request_id" | "actor_credential_id" | "actor_credential_name" | "created_at", ExtArgs["result"]["auditLog"]>
+export type AuditLogOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "actor_user_id" | "actor_email" | "action" | "entity_type" | "entity_id" | "changes" | "ip" | "request_id" | "actor_credential_id" | "actor_credential_name" | "created_at" | "changed_at", ExtArgs["result"]["auditLog"]>
 
 export type $AuditLogPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "AuditLog"
@@ -570,6 +596,7 @@ export type $AuditLogPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     actor_credential_id: string | null
     actor_credential_name: string | null
     created_at: Date
+    changed_at: Date
   }, ExtArgs["result"]["auditLog"]>
   composites: {}
 }
@@ -1006,6 +1033,7 @@ export interface AuditLogFieldRefs {
   readonly actor_credential_id: Prisma.FieldRef<"AuditLog", 'String'>
   readonly actor_credential_name: Prisma.FieldRef<"AuditLog", 'String'>
   readonly created_at: Prisma.FieldRef<"AuditLog", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"AuditLog", 'DateTime'>
 }
     
 

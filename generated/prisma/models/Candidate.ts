@@ -68,6 +68,7 @@ export type CandidateMinAggregateOutputType = {
   created_at: Date | null
   updated_at: Date | null
   deleted_at: Date | null
+  changed_at: Date | null
 }
 
 export type CandidateMaxAggregateOutputType = {
@@ -98,6 +99,7 @@ export type CandidateMaxAggregateOutputType = {
   created_at: Date | null
   updated_at: Date | null
   deleted_at: Date | null
+  changed_at: Date | null
 }
 
 export type CandidateCountAggregateOutputType = {
@@ -129,6 +131,7 @@ export type CandidateCountAggregateOutputType = {
   created_at: number
   updated_at: number
   deleted_at: number
+  changed_at: number
   _all: number
 }
 
@@ -175,6 +178,7 @@ export type CandidateMinAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
 }
 
 export type CandidateMaxAggregateInputType = {
@@ -205,6 +209,7 @@ export type CandidateMaxAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
 }
 
 export type CandidateCountAggregateInputType = {
@@ -236,6 +241,7 @@ export type CandidateCountAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -354,6 +360,7 @@ export type CandidateGroupByOutputType = {
   created_at: Date
   updated_at: Date
   deleted_at: Date | null
+  changed_at: Date
   _count: CandidateCountAggregateOutputType | null
   _avg: CandidateAvgAggregateOutputType | null
   _sum: CandidateSumAggregateOutputType | null
@@ -408,6 +415,7 @@ export type CandidateWhereInput = {
   created_at?: Prisma.DateTimeFilter<"Candidate"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Candidate"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Candidate"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"Candidate"> | Date | string
   posting?: Prisma.XOR<Prisma.JobPostingScalarRelationFilter, Prisma.JobPostingWhereInput>
   employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
   interviews?: Prisma.InterviewListRelationFilter
@@ -445,6 +453,7 @@ export type CandidateOrderByWithRelationInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   posting?: Prisma.JobPostingOrderByWithRelationInput
   employee?: Prisma.EmployeeOrderByWithRelationInput
   interviews?: Prisma.InterviewOrderByRelationAggregateInput
@@ -488,6 +497,7 @@ export type CandidateWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"Candidate"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Candidate"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Candidate"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"Candidate"> | Date | string
   posting?: Prisma.XOR<Prisma.JobPostingScalarRelationFilter, Prisma.JobPostingWhereInput>
   employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
   interviews?: Prisma.InterviewListRelationFilter
@@ -525,6 +535,7 @@ export type CandidateOrderByWithAggregationInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.CandidateCountOrderByAggregateInput
   _avg?: Prisma.CandidateAvgOrderByAggregateInput
   _max?: Prisma.CandidateMaxOrderByAggregateInput
@@ -564,6 +575,7 @@ export type CandidateScalarWhereWithAggregatesInput = {
   created_at?: Prisma.DateTimeWithAggregatesFilter<"Candidate"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"Candidate"> | Date | string
   deleted_at?: Prisma.DateTimeNullableWithAggregatesFilter<"Candidate"> | Date | string | null
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"Candidate"> | Date | string
 }
 
 export type CandidateCreateInput = {
@@ -592,6 +604,7 @@ export type CandidateCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
   employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
@@ -629,6 +642,7 @@ export type CandidateUncheckedCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
@@ -661,6 +675,7 @@ export type CandidateUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
   employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
@@ -698,6 +713,7 @@ export type CandidateUncheckedUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
@@ -733,6 +749,7 @@ export type CandidateCreateManyInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type CandidateUpdateManyMutationInput = {
@@ -761,6 +778,7 @@ export type CandidateUpdateManyMutationInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type CandidateUncheckedUpdateManyInput = {
@@ -792,6 +810,7 @@ export type CandidateUncheckedUpdateManyInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type CandidateListRelationFilter = {
@@ -849,6 +868,7 @@ export type CandidateCountOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type CandidateAvgOrderByAggregateInput = {
@@ -886,6 +906,7 @@ export type CandidateMaxOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type CandidateMinOrderByAggregateInput = {
@@ -916,6 +937,7 @@ export type CandidateMinOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type CandidateSumOrderByAggregateInput = {
@@ -1112,6 +1134,7 @@ export type CandidateCreateWithoutEmployeeInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
@@ -1146,6 +1169,7 @@ export type CandidateUncheckedCreateWithoutEmployeeInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
@@ -1210,6 +1234,7 @@ export type CandidateScalarWhereInput = {
   created_at?: Prisma.DateTimeFilter<"Candidate"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Candidate"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Candidate"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"Candidate"> | Date | string
 }
 
 export type CandidateCreateWithoutPostingInput = {
@@ -1238,6 +1263,7 @@ export type CandidateCreateWithoutPostingInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
@@ -1272,6 +1298,7 @@ export type CandidateUncheckedCreateWithoutPostingInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
@@ -1330,6 +1357,7 @@ export type CandidateCreateWithoutInterviewsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
   employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
@@ -1366,6 +1394,7 @@ export type CandidateUncheckedCreateWithoutInterviewsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
@@ -1413,6 +1442,7 @@ export type CandidateUpdateWithoutInterviewsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
   employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
@@ -1449,6 +1479,7 @@ export type CandidateUncheckedUpdateWithoutInterviewsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
@@ -1480,6 +1511,7 @@ export type CandidateCreateWithoutInterview_sessionsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
   employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
@@ -1516,6 +1548,7 @@ export type CandidateUncheckedCreateWithoutInterview_sessionsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
@@ -1563,6 +1596,7 @@ export type CandidateUpdateWithoutInterview_sessionsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
   employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
@@ -1599,6 +1633,7 @@ export type CandidateUncheckedUpdateWithoutInterview_sessionsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
@@ -1630,6 +1665,7 @@ export type CandidateCreateWithoutOffersInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
   employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
@@ -1666,6 +1702,7 @@ export type CandidateUncheckedCreateWithoutOffersInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
@@ -1713,6 +1750,7 @@ export type CandidateUpdateWithoutOffersInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
   employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
@@ -1749,6 +1787,7 @@ export type CandidateUncheckedUpdateWithoutOffersInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
@@ -1780,6 +1819,7 @@ export type CandidateCreateWithoutTalent_poolInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
   employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
@@ -1816,6 +1856,7 @@ export type CandidateUncheckedCreateWithoutTalent_poolInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
@@ -1863,6 +1904,7 @@ export type CandidateUpdateWithoutTalent_poolInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
   employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
@@ -1899,6 +1941,7 @@ export type CandidateUncheckedUpdateWithoutTalent_poolInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
@@ -1931,6 +1974,7 @@ export type CandidateCreateManyEmployeeInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type CandidateUpdateWithoutEmployeeInput = {
@@ -1959,6 +2003,7 @@ export type CandidateUpdateWithoutEmployeeInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
@@ -1993,6 +2038,7 @@ export type CandidateUncheckedUpdateWithoutEmployeeInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
@@ -2026,6 +2072,7 @@ export type CandidateUncheckedUpdateManyWithoutEmployeeInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type CandidateCreateManyPostingInput = {
@@ -2055,6 +2102,7 @@ export type CandidateCreateManyPostingInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type CandidateUpdateWithoutPostingInput = {
@@ -2083,6 +2131,7 @@ export type CandidateUpdateWithoutPostingInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
@@ -2117,6 +2166,7 @@ export type CandidateUncheckedUpdateWithoutPostingInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
@@ -2150,6 +2200,7 @@ export type CandidateUncheckedUpdateManyWithoutPostingInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -2239,6 +2290,7 @@ export type CandidateSelect<ExtArgs extends runtime.Types.Extensions.InternalArg
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
   posting?: boolean | Prisma.JobPostingDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.Candidate$employeeArgs<ExtArgs>
   interviews?: boolean | Prisma.Candidate$interviewsArgs<ExtArgs>
@@ -2277,6 +2329,7 @@ export type CandidateSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ext
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
   posting?: boolean | Prisma.JobPostingDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.Candidate$employeeArgs<ExtArgs>
 }, ExtArgs["result"]["candidate"]>
@@ -2310,6 +2363,7 @@ export type CandidateSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ext
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
   posting?: boolean | Prisma.JobPostingDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.Candidate$employeeArgs<ExtArgs>
 }, ExtArgs["result"]["candidate"]>
@@ -2343,9 +2397,10 @@ export type CandidateSelectScalar = {
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
 }
 
-export type CandidateOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "posting_id" | "first_name" | "last_name" | "email" | "phone" | "source" | "current_company" | "current_title" | "experience_years" | "expected_salary" | "notice_period_days" | "skills" | "resume_file_id" | "resume_text" | "notes" | "stage" | "stage_changed_at" | "rejection_reason" | "screening_score" | "screened_at" | "employee_id" | "converted_at" | "created_by" | "created_at" | "updated_at" | "deleted_at", ExtArgs["result"]["candidate"]>
+export type CandidateOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "posting_id" | "first_name" | "last_name" | "email" | "phone" | "source" | "current_company" | "current_title" | "experience_years" | "expected_salary" | "notice_period_days" | "skills" | "resume_file_id" | "resume_text" | "notes" | "stage" | "stage_changed_at" | "rejection_reason" | "screening_score" | "screened_at" | "employee_id" | "converted_at" | "created_by" | "created_at" | "updated_at" | "deleted_at" | "changed_at", ExtArgs["result"]["candidate"]>
 export type CandidateInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   posting?: boolean | Prisma.JobPostingDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.Candidate$employeeArgs<ExtArgs>
@@ -2403,6 +2458,7 @@ export type $CandidatePayload<ExtArgs extends runtime.Types.Extensions.InternalA
     created_at: Date
     updated_at: Date
     deleted_at: Date | null
+    changed_at: Date
   }, ExtArgs["result"]["candidate"]>
   composites: {}
 }
@@ -2860,6 +2916,7 @@ export interface CandidateFieldRefs {
   readonly created_at: Prisma.FieldRef<"Candidate", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"Candidate", 'DateTime'>
   readonly deleted_at: Prisma.FieldRef<"Candidate", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"Candidate", 'DateTime'>
 }
     
 

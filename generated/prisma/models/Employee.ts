@@ -56,6 +56,7 @@ export type EmployeeMinAggregateOutputType = {
   created_at: Date | null
   updated_at: Date | null
   deleted_at: Date | null
+  changed_at: Date | null
 }
 
 export type EmployeeMaxAggregateOutputType = {
@@ -90,6 +91,7 @@ export type EmployeeMaxAggregateOutputType = {
   created_at: Date | null
   updated_at: Date | null
   deleted_at: Date | null
+  changed_at: Date | null
 }
 
 export type EmployeeCountAggregateOutputType = {
@@ -124,6 +126,7 @@ export type EmployeeCountAggregateOutputType = {
   created_at: number
   updated_at: number
   deleted_at: number
+  changed_at: number
   _all: number
 }
 
@@ -160,6 +163,7 @@ export type EmployeeMinAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
 }
 
 export type EmployeeMaxAggregateInputType = {
@@ -194,6 +198,7 @@ export type EmployeeMaxAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
 }
 
 export type EmployeeCountAggregateInputType = {
@@ -228,6 +233,7 @@ export type EmployeeCountAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -335,6 +341,7 @@ export type EmployeeGroupByOutputType = {
   created_at: Date
   updated_at: Date
   deleted_at: Date | null
+  changed_at: Date
   _count: EmployeeCountAggregateOutputType | null
   _min: EmployeeMinAggregateOutputType | null
   _max: EmployeeMaxAggregateOutputType | null
@@ -390,6 +397,7 @@ export type EmployeeWhereInput = {
   created_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Employee"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   manager?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
   reports?: Prisma.EmployeeListRelationFilter
   branch?: Prisma.XOR<Prisma.BranchNullableScalarRelationFilter, Prisma.BranchWhereInput> | null
@@ -449,6 +457,7 @@ export type EmployeeOrderByWithRelationInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   manager?: Prisma.EmployeeOrderByWithRelationInput
   reports?: Prisma.EmployeeOrderByRelationAggregateInput
   branch?: Prisma.BranchOrderByWithRelationInput
@@ -514,6 +523,7 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Employee"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   manager?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
   reports?: Prisma.EmployeeListRelationFilter
   branch?: Prisma.XOR<Prisma.BranchNullableScalarRelationFilter, Prisma.BranchWhereInput> | null
@@ -573,6 +583,7 @@ export type EmployeeOrderByWithAggregationInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.EmployeeCountOrderByAggregateInput
   _max?: Prisma.EmployeeMaxOrderByAggregateInput
   _min?: Prisma.EmployeeMinOrderByAggregateInput
@@ -613,6 +624,7 @@ export type EmployeeScalarWhereWithAggregatesInput = {
   created_at?: Prisma.DateTimeWithAggregatesFilter<"Employee"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"Employee"> | Date | string
   deleted_at?: Prisma.DateTimeNullableWithAggregatesFilter<"Employee"> | Date | string | null
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"Employee"> | Date | string
 }
 
 export type EmployeeCreateInput = {
@@ -643,6 +655,7 @@ export type EmployeeCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -702,6 +715,7 @@ export type EmployeeUncheckedCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -754,6 +768,7 @@ export type EmployeeUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -813,6 +828,7 @@ export type EmployeeUncheckedUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -869,6 +885,7 @@ export type EmployeeCreateManyInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type EmployeeUpdateManyMutationInput = {
@@ -899,6 +916,7 @@ export type EmployeeUpdateManyMutationInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type EmployeeUncheckedUpdateManyInput = {
@@ -933,6 +951,7 @@ export type EmployeeUncheckedUpdateManyInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type EmployeeScalarRelationFilter = {
@@ -1002,6 +1021,7 @@ export type EmployeeCountOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type EmployeeMaxOrderByAggregateInput = {
@@ -1036,6 +1056,7 @@ export type EmployeeMaxOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type EmployeeMinOrderByAggregateInput = {
@@ -1070,6 +1091,7 @@ export type EmployeeMinOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type EmployeeCreateNestedOneWithoutAsset_assignmentsInput = {
@@ -1542,6 +1564,7 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -1600,6 +1623,7 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -1667,6 +1691,7 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -1725,6 +1750,7 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -1776,6 +1802,7 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -1834,6 +1861,7 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -1901,6 +1929,7 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -1959,6 +1988,7 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2010,6 +2040,7 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -2068,6 +2099,7 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2135,6 +2167,7 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -2193,6 +2226,7 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2244,6 +2278,7 @@ export type EmployeeCreateWithoutReportsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
@@ -2302,6 +2337,7 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2358,6 +2394,7 @@ export type EmployeeCreateWithoutManagerInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
@@ -2414,6 +2451,7 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2487,6 +2525,7 @@ export type EmployeeUpdateWithoutReportsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
@@ -2545,6 +2584,7 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2619,6 +2659,7 @@ export type EmployeeScalarWhereInput = {
   created_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"Employee"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"Employee"> | Date | string
 }
 
 export type EmployeeCreateWithoutDocumentsInput = {
@@ -2649,6 +2690,7 @@ export type EmployeeCreateWithoutDocumentsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -2707,6 +2749,7 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2774,6 +2817,7 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -2832,6 +2876,7 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2883,6 +2928,7 @@ export type EmployeeCreateWithoutExitInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -2941,6 +2987,7 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3008,6 +3055,7 @@ export type EmployeeUpdateWithoutExitInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -3066,6 +3114,7 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3117,6 +3166,7 @@ export type EmployeeCreateWithoutBranchInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
@@ -3173,6 +3223,7 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3251,6 +3302,7 @@ export type EmployeeCreateWithoutWork_locationInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -3307,6 +3359,7 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3385,6 +3438,7 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -3443,6 +3497,7 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3510,6 +3565,7 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -3568,6 +3624,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3619,6 +3676,7 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -3677,6 +3735,7 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3744,6 +3803,7 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -3802,6 +3862,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3853,6 +3914,7 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -3911,6 +3973,7 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3978,6 +4041,7 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -4036,6 +4100,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4087,6 +4152,7 @@ export type EmployeeCreateWithoutLeave_balance_totalsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -4145,6 +4211,7 @@ export type EmployeeUncheckedCreateWithoutLeave_balance_totalsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4212,6 +4279,7 @@ export type EmployeeUpdateWithoutLeave_balance_totalsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -4270,6 +4338,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4321,6 +4390,7 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -4379,6 +4449,7 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4446,6 +4517,7 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -4504,6 +4576,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4555,6 +4628,7 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -4613,6 +4687,7 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4680,6 +4755,7 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -4738,6 +4814,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4789,6 +4866,7 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -4847,6 +4925,7 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4914,6 +4993,7 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -4972,6 +5052,7 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5023,6 +5104,7 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -5081,6 +5163,7 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5148,6 +5231,7 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -5206,6 +5290,7 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5257,6 +5342,7 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -5315,6 +5401,7 @@ export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5382,6 +5469,7 @@ export type EmployeeUpdateWithoutSalary_setupsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -5440,6 +5528,7 @@ export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5491,6 +5580,7 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -5549,6 +5639,7 @@ export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5616,6 +5707,7 @@ export type EmployeeUpdateWithoutPayroll_slipsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -5674,6 +5766,7 @@ export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5725,6 +5818,7 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -5783,6 +5877,7 @@ export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5850,6 +5945,7 @@ export type EmployeeUpdateWithoutLoan_advancesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -5908,6 +6004,7 @@ export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5959,6 +6056,7 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -6017,6 +6115,7 @@ export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6084,6 +6183,7 @@ export type EmployeeUpdateWithoutExpense_claimsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -6142,6 +6242,7 @@ export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6193,6 +6294,7 @@ export type EmployeeCreateWithoutFinal_settlementsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -6251,6 +6353,7 @@ export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6318,6 +6421,7 @@ export type EmployeeUpdateWithoutFinal_settlementsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -6376,6 +6480,7 @@ export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6427,6 +6532,7 @@ export type EmployeeCreateWithoutMembershipsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -6485,6 +6591,7 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6552,6 +6659,7 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -6610,6 +6718,7 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6661,6 +6770,7 @@ export type EmployeeCreateWithoutInvitationsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -6719,6 +6829,7 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6786,6 +6897,7 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -6844,6 +6956,7 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6895,6 +7008,7 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
   reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
@@ -6953,6 +7067,7 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
@@ -7020,6 +7135,7 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -7078,6 +7194,7 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7131,6 +7248,7 @@ export type EmployeeCreateManyManagerInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type EmployeeUpdateWithoutManagerInput = {
@@ -7161,6 +7279,7 @@ export type EmployeeUpdateWithoutManagerInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
@@ -7217,6 +7336,7 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7271,6 +7391,7 @@ export type EmployeeUncheckedUpdateManyWithoutManagerInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type EmployeeCreateManyBranchInput = {
@@ -7303,6 +7424,7 @@ export type EmployeeCreateManyBranchInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type EmployeeUpdateWithoutBranchInput = {
@@ -7333,6 +7455,7 @@ export type EmployeeUpdateWithoutBranchInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
@@ -7389,6 +7512,7 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7443,6 +7567,7 @@ export type EmployeeUncheckedUpdateManyWithoutBranchInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type EmployeeCreateManyWork_locationInput = {
@@ -7475,6 +7600,7 @@ export type EmployeeCreateManyWork_locationInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type EmployeeUpdateWithoutWork_locationInput = {
@@ -7505,6 +7631,7 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
   reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
@@ -7561,6 +7688,7 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7615,6 +7743,7 @@ export type EmployeeUncheckedUpdateManyWithoutWork_locationInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -7860,6 +7989,7 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
   manager?: boolean | Prisma.Employee$managerArgs<ExtArgs>
   reports?: boolean | Prisma.Employee$reportsArgs<ExtArgs>
   branch?: boolean | Prisma.Employee$branchArgs<ExtArgs>
@@ -7920,6 +8050,7 @@ export type EmployeeSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
   manager?: boolean | Prisma.Employee$managerArgs<ExtArgs>
   branch?: boolean | Prisma.Employee$branchArgs<ExtArgs>
   work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
@@ -7957,6 +8088,7 @@ export type EmployeeSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
   manager?: boolean | Prisma.Employee$managerArgs<ExtArgs>
   branch?: boolean | Prisma.Employee$branchArgs<ExtArgs>
   work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
@@ -7994,9 +8126,10 @@ export type EmployeeSelectScalar = {
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
 }
 
-export type EmployeeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_code" | "first_name" | "last_name" | "email" | "phone" | "department" | "designation" | "joining_date" | "date_of_birth" | "gender" | "employment_type" | "status" | "reports_to" | "branch_id" | "work_location_id" | "bank_name" | "bank_account_number" | "bank_ifsc" | "bank_iban" | "bank_routing_code" | "labour_card_number" | "pan_number" | "uan" | "esi_number" | "state" | "search_text" | "created_at" | "updated_at" | "deleted_at", ExtArgs["result"]["employee"]>
+export type EmployeeOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_code" | "first_name" | "last_name" | "email" | "phone" | "department" | "designation" | "joining_date" | "date_of_birth" | "gender" | "employment_type" | "status" | "reports_to" | "branch_id" | "work_location_id" | "bank_name" | "bank_account_number" | "bank_ifsc" | "bank_iban" | "bank_routing_code" | "labour_card_number" | "pan_number" | "uan" | "esi_number" | "state" | "search_text" | "created_at" | "updated_at" | "deleted_at" | "changed_at", ExtArgs["result"]["employee"]>
 export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   manager?: boolean | Prisma.Employee$managerArgs<ExtArgs>
   reports?: boolean | Prisma.Employee$reportsArgs<ExtArgs>
@@ -8103,6 +8236,7 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     created_at: Date
     updated_at: Date
     deleted_at: Date | null
+    changed_at: Date
   }, ExtArgs["result"]["employee"]>
   composites: {}
 }
@@ -8582,6 +8716,7 @@ export interface EmployeeFieldRefs {
   readonly created_at: Prisma.FieldRef<"Employee", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"Employee", 'DateTime'>
   readonly deleted_at: Prisma.FieldRef<"Employee", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"Employee", 'DateTime'>
 }
     
 

@@ -57,6 +57,7 @@ export type ExpenseClaimMinAggregateOutputType = {
   paid_settlement_id: string | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type ExpenseClaimMaxAggregateOutputType = {
@@ -81,6 +82,7 @@ export type ExpenseClaimMaxAggregateOutputType = {
   paid_settlement_id: string | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type ExpenseClaimCountAggregateOutputType = {
@@ -105,6 +107,7 @@ export type ExpenseClaimCountAggregateOutputType = {
   paid_settlement_id: number
   created_at: number
   updated_at: number
+  changed_at: number
   _all: number
 }
 
@@ -139,6 +142,7 @@ export type ExpenseClaimMinAggregateInputType = {
   paid_settlement_id?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type ExpenseClaimMaxAggregateInputType = {
@@ -163,6 +167,7 @@ export type ExpenseClaimMaxAggregateInputType = {
   paid_settlement_id?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type ExpenseClaimCountAggregateInputType = {
@@ -187,6 +192,7 @@ export type ExpenseClaimCountAggregateInputType = {
   paid_settlement_id?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -298,6 +304,7 @@ export type ExpenseClaimGroupByOutputType = {
   paid_settlement_id: string | null
   created_at: Date
   updated_at: Date
+  changed_at: Date
   _count: ExpenseClaimCountAggregateOutputType | null
   _avg: ExpenseClaimAvgAggregateOutputType | null
   _sum: ExpenseClaimSumAggregateOutputType | null
@@ -345,6 +352,7 @@ export type ExpenseClaimWhereInput = {
   paid_settlement_id?: Prisma.UuidNullableFilter<"ExpenseClaim"> | string | null
   created_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   category?: Prisma.XOR<Prisma.ExpenseCategoryScalarRelationFilter, Prisma.ExpenseCategoryWhereInput>
   paid_run?: Prisma.XOR<Prisma.PayrollRunNullableScalarRelationFilter, Prisma.PayrollRunWhereInput> | null
@@ -373,6 +381,7 @@ export type ExpenseClaimOrderByWithRelationInput = {
   paid_settlement_id?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
   category?: Prisma.ExpenseCategoryOrderByWithRelationInput
   paid_run?: Prisma.PayrollRunOrderByWithRelationInput
@@ -406,6 +415,7 @@ export type ExpenseClaimWhereUniqueInput = Prisma.AtLeast<{
   paid_settlement_id?: Prisma.UuidNullableFilter<"ExpenseClaim"> | string | null
   created_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   category?: Prisma.XOR<Prisma.ExpenseCategoryScalarRelationFilter, Prisma.ExpenseCategoryWhereInput>
   paid_run?: Prisma.XOR<Prisma.PayrollRunNullableScalarRelationFilter, Prisma.PayrollRunWhereInput> | null
@@ -434,6 +444,7 @@ export type ExpenseClaimOrderByWithAggregationInput = {
   paid_settlement_id?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.ExpenseClaimCountOrderByAggregateInput
   _avg?: Prisma.ExpenseClaimAvgOrderByAggregateInput
   _max?: Prisma.ExpenseClaimMaxOrderByAggregateInput
@@ -466,6 +477,7 @@ export type ExpenseClaimScalarWhereWithAggregatesInput = {
   paid_settlement_id?: Prisma.UuidNullableWithAggregatesFilter<"ExpenseClaim"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"ExpenseClaim"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"ExpenseClaim"> | Date | string
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"ExpenseClaim"> | Date | string
 }
 
 export type ExpenseClaimCreateInput = {
@@ -485,6 +497,7 @@ export type ExpenseClaimCreateInput = {
   paid_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
   category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
@@ -513,6 +526,7 @@ export type ExpenseClaimUncheckedCreateInput = {
   paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type ExpenseClaimUpdateInput = {
@@ -532,6 +546,7 @@ export type ExpenseClaimUpdateInput = {
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
   category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
@@ -560,6 +575,7 @@ export type ExpenseClaimUncheckedUpdateInput = {
   paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type ExpenseClaimCreateManyInput = {
@@ -584,6 +600,7 @@ export type ExpenseClaimCreateManyInput = {
   paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type ExpenseClaimUpdateManyMutationInput = {
@@ -603,6 +620,7 @@ export type ExpenseClaimUpdateManyMutationInput = {
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type ExpenseClaimUncheckedUpdateManyInput = {
@@ -627,6 +645,7 @@ export type ExpenseClaimUncheckedUpdateManyInput = {
   paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type ExpenseClaimListRelationFilter = {
@@ -671,6 +690,7 @@ export type ExpenseClaimCountOrderByAggregateInput = {
   paid_settlement_id?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type ExpenseClaimAvgOrderByAggregateInput = {
@@ -699,6 +719,7 @@ export type ExpenseClaimMaxOrderByAggregateInput = {
   paid_settlement_id?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type ExpenseClaimMinOrderByAggregateInput = {
@@ -723,6 +744,7 @@ export type ExpenseClaimMinOrderByAggregateInput = {
   paid_settlement_id?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type ExpenseClaimSumOrderByAggregateInput = {
@@ -914,6 +936,7 @@ export type ExpenseClaimCreateWithoutEmployeeInput = {
   paid_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
   paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
@@ -939,6 +962,7 @@ export type ExpenseClaimUncheckedCreateWithoutEmployeeInput = {
   paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type ExpenseClaimCreateOrConnectWithoutEmployeeInput = {
@@ -992,6 +1016,7 @@ export type ExpenseClaimScalarWhereInput = {
   paid_settlement_id?: Prisma.UuidNullableFilter<"ExpenseClaim"> | string | null
   created_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"ExpenseClaim"> | Date | string
 }
 
 export type ExpenseClaimCreateWithoutCategoryInput = {
@@ -1011,6 +1036,7 @@ export type ExpenseClaimCreateWithoutCategoryInput = {
   paid_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
   paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
@@ -1036,6 +1062,7 @@ export type ExpenseClaimUncheckedCreateWithoutCategoryInput = {
   paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type ExpenseClaimCreateOrConnectWithoutCategoryInput = {
@@ -1081,6 +1108,7 @@ export type ExpenseClaimCreateWithoutPaid_runInput = {
   paid_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
   category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
   paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
@@ -1106,6 +1134,7 @@ export type ExpenseClaimUncheckedCreateWithoutPaid_runInput = {
   paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type ExpenseClaimCreateOrConnectWithoutPaid_runInput = {
@@ -1151,6 +1180,7 @@ export type ExpenseClaimCreateWithoutPaid_settlementInput = {
   paid_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
   category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
@@ -1176,6 +1206,7 @@ export type ExpenseClaimUncheckedCreateWithoutPaid_settlementInput = {
   paid_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type ExpenseClaimCreateOrConnectWithoutPaid_settlementInput = {
@@ -1224,6 +1255,7 @@ export type ExpenseClaimCreateManyEmployeeInput = {
   paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type ExpenseClaimUpdateWithoutEmployeeInput = {
@@ -1243,6 +1275,7 @@ export type ExpenseClaimUpdateWithoutEmployeeInput = {
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
   paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
@@ -1268,6 +1301,7 @@ export type ExpenseClaimUncheckedUpdateWithoutEmployeeInput = {
   paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type ExpenseClaimUncheckedUpdateManyWithoutEmployeeInput = {
@@ -1290,6 +1324,7 @@ export type ExpenseClaimUncheckedUpdateManyWithoutEmployeeInput = {
   paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type ExpenseClaimCreateManyCategoryInput = {
@@ -1312,6 +1347,7 @@ export type ExpenseClaimCreateManyCategoryInput = {
   paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type ExpenseClaimUpdateWithoutCategoryInput = {
@@ -1331,6 +1367,7 @@ export type ExpenseClaimUpdateWithoutCategoryInput = {
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
   paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
@@ -1356,6 +1393,7 @@ export type ExpenseClaimUncheckedUpdateWithoutCategoryInput = {
   paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type ExpenseClaimUncheckedUpdateManyWithoutCategoryInput = {
@@ -1378,6 +1416,7 @@ export type ExpenseClaimUncheckedUpdateManyWithoutCategoryInput = {
   paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type ExpenseClaimCreateManyPaid_runInput = {
@@ -1400,6 +1439,7 @@ export type ExpenseClaimCreateManyPaid_runInput = {
   paid_settlement_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type ExpenseClaimUpdateWithoutPaid_runInput = {
@@ -1419,6 +1459,7 @@ export type ExpenseClaimUpdateWithoutPaid_runInput = {
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
   category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
   paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
@@ -1444,6 +1485,7 @@ export type ExpenseClaimUncheckedUpdateWithoutPaid_runInput = {
   paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type ExpenseClaimUncheckedUpdateManyWithoutPaid_runInput = {
@@ -1466,6 +1508,7 @@ export type ExpenseClaimUncheckedUpdateManyWithoutPaid_runInput = {
   paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type ExpenseClaimCreateManyPaid_settlementInput = {
@@ -1488,6 +1531,7 @@ export type ExpenseClaimCreateManyPaid_settlementInput = {
   paid_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type ExpenseClaimUpdateWithoutPaid_settlementInput = {
@@ -1507,6 +1551,7 @@ export type ExpenseClaimUpdateWithoutPaid_settlementInput = {
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
   category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
@@ -1532,6 +1577,7 @@ export type ExpenseClaimUncheckedUpdateWithoutPaid_settlementInput = {
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type ExpenseClaimUncheckedUpdateManyWithoutPaid_settlementInput = {
@@ -1554,6 +1600,7 @@ export type ExpenseClaimUncheckedUpdateManyWithoutPaid_settlementInput = {
   paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -1580,6 +1627,7 @@ export type ExpenseClaimSelect<ExtArgs extends runtime.Types.Extensions.Internal
   paid_settlement_id?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
@@ -1608,6 +1656,7 @@ export type ExpenseClaimSelectCreateManyAndReturn<ExtArgs extends runtime.Types.
   paid_settlement_id?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
@@ -1636,6 +1685,7 @@ export type ExpenseClaimSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.
   paid_settlement_id?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
@@ -1664,9 +1714,10 @@ export type ExpenseClaimSelectScalar = {
   paid_settlement_id?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
 }
 
-export type ExpenseClaimOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "claim_number" | "employee_id" | "category_id" | "amount" | "expense_date" | "description" | "receipt_file_id" | "status" | "requested_by" | "decided_by" | "decided_at" | "decision_comment" | "cancelled_by" | "cancelled_at" | "paid_run_id" | "paid_at" | "paid_settlement_id" | "created_at" | "updated_at", ExtArgs["result"]["expenseClaim"]>
+export type ExpenseClaimOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "claim_number" | "employee_id" | "category_id" | "amount" | "expense_date" | "description" | "receipt_file_id" | "status" | "requested_by" | "decided_by" | "decided_at" | "decision_comment" | "cancelled_by" | "cancelled_at" | "paid_run_id" | "paid_at" | "paid_settlement_id" | "created_at" | "updated_at" | "changed_at", ExtArgs["result"]["expenseClaim"]>
 export type ExpenseClaimInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
@@ -1719,6 +1770,7 @@ export type $ExpenseClaimPayload<ExtArgs extends runtime.Types.Extensions.Intern
     paid_settlement_id: string | null
     created_at: Date
     updated_at: Date
+    changed_at: Date
   }, ExtArgs["result"]["expenseClaim"]>
   composites: {}
 }
@@ -2167,6 +2219,7 @@ export interface ExpenseClaimFieldRefs {
   readonly paid_settlement_id: Prisma.FieldRef<"ExpenseClaim", 'String'>
   readonly created_at: Prisma.FieldRef<"ExpenseClaim", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"ExpenseClaim", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"ExpenseClaim", 'DateTime'>
 }
     
 

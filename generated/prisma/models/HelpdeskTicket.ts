@@ -41,6 +41,7 @@ export type HelpdeskTicketMinAggregateOutputType = {
   created_at: Date | null
   updated_at: Date | null
   deleted_at: Date | null
+  changed_at: Date | null
 }
 
 export type HelpdeskTicketMaxAggregateOutputType = {
@@ -60,6 +61,7 @@ export type HelpdeskTicketMaxAggregateOutputType = {
   created_at: Date | null
   updated_at: Date | null
   deleted_at: Date | null
+  changed_at: Date | null
 }
 
 export type HelpdeskTicketCountAggregateOutputType = {
@@ -79,6 +81,7 @@ export type HelpdeskTicketCountAggregateOutputType = {
   created_at: number
   updated_at: number
   deleted_at: number
+  changed_at: number
   _all: number
 }
 
@@ -100,6 +103,7 @@ export type HelpdeskTicketMinAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
 }
 
 export type HelpdeskTicketMaxAggregateInputType = {
@@ -119,6 +123,7 @@ export type HelpdeskTicketMaxAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
 }
 
 export type HelpdeskTicketCountAggregateInputType = {
@@ -138,6 +143,7 @@ export type HelpdeskTicketCountAggregateInputType = {
   created_at?: true
   updated_at?: true
   deleted_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -230,6 +236,7 @@ export type HelpdeskTicketGroupByOutputType = {
   created_at: Date
   updated_at: Date
   deleted_at: Date | null
+  changed_at: Date
   _count: HelpdeskTicketCountAggregateOutputType | null
   _min: HelpdeskTicketMinAggregateOutputType | null
   _max: HelpdeskTicketMaxAggregateOutputType | null
@@ -270,6 +277,7 @@ export type HelpdeskTicketWhereInput = {
   created_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"HelpdeskTicket"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
   messages?: Prisma.HelpdeskMessageListRelationFilter
 }
 
@@ -290,6 +298,7 @@ export type HelpdeskTicketOrderByWithRelationInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   messages?: Prisma.HelpdeskMessageOrderByRelationAggregateInput
 }
 
@@ -315,6 +324,7 @@ export type HelpdeskTicketWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"HelpdeskTicket"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
   messages?: Prisma.HelpdeskMessageListRelationFilter
 }, "tenant_id_id" | "tenant_id_ticket_number">
 
@@ -335,6 +345,7 @@ export type HelpdeskTicketOrderByWithAggregationInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.HelpdeskTicketCountOrderByAggregateInput
   _max?: Prisma.HelpdeskTicketMaxOrderByAggregateInput
   _min?: Prisma.HelpdeskTicketMinOrderByAggregateInput
@@ -360,6 +371,7 @@ export type HelpdeskTicketScalarWhereWithAggregatesInput = {
   created_at?: Prisma.DateTimeWithAggregatesFilter<"HelpdeskTicket"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"HelpdeskTicket"> | Date | string
   deleted_at?: Prisma.DateTimeNullableWithAggregatesFilter<"HelpdeskTicket"> | Date | string | null
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"HelpdeskTicket"> | Date | string
 }
 
 export type HelpdeskTicketCreateInput = {
@@ -379,6 +391,7 @@ export type HelpdeskTicketCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   messages?: Prisma.HelpdeskMessageCreateNestedManyWithoutTicketInput
 }
 
@@ -399,6 +412,7 @@ export type HelpdeskTicketUncheckedCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
   messages?: Prisma.HelpdeskMessageUncheckedCreateNestedManyWithoutTicketInput
 }
 
@@ -419,6 +433,7 @@ export type HelpdeskTicketUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   messages?: Prisma.HelpdeskMessageUpdateManyWithoutTicketNestedInput
 }
 
@@ -439,6 +454,7 @@ export type HelpdeskTicketUncheckedUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   messages?: Prisma.HelpdeskMessageUncheckedUpdateManyWithoutTicketNestedInput
 }
 
@@ -459,6 +475,7 @@ export type HelpdeskTicketCreateManyInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type HelpdeskTicketUpdateManyMutationInput = {
@@ -478,6 +495,7 @@ export type HelpdeskTicketUpdateManyMutationInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type HelpdeskTicketUncheckedUpdateManyInput = {
@@ -497,6 +515,7 @@ export type HelpdeskTicketUncheckedUpdateManyInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type HelpdeskTicketTenant_idTicket_numberCompoundUniqueInput = {
@@ -526,6 +545,7 @@ export type HelpdeskTicketCountOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type HelpdeskTicketMaxOrderByAggregateInput = {
@@ -545,6 +565,7 @@ export type HelpdeskTicketMaxOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type HelpdeskTicketMinOrderByAggregateInput = {
@@ -564,6 +585,7 @@ export type HelpdeskTicketMinOrderByAggregateInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type HelpdeskTicketScalarRelationFilter = {
@@ -602,6 +624,7 @@ export type HelpdeskTicketCreateWithoutMessagesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type HelpdeskTicketUncheckedCreateWithoutMessagesInput = {
@@ -621,6 +644,7 @@ export type HelpdeskTicketUncheckedCreateWithoutMessagesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  changed_at?: Date | string
 }
 
 export type HelpdeskTicketCreateOrConnectWithoutMessagesInput = {
@@ -656,6 +680,7 @@ export type HelpdeskTicketUpdateWithoutMessagesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type HelpdeskTicketUncheckedUpdateWithoutMessagesInput = {
@@ -675,6 +700,7 @@ export type HelpdeskTicketUncheckedUpdateWithoutMessagesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -725,6 +751,7 @@ export type HelpdeskTicketSelect<ExtArgs extends runtime.Types.Extensions.Intern
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
   messages?: boolean | Prisma.HelpdeskTicket$messagesArgs<ExtArgs>
   _count?: boolean | Prisma.HelpdeskTicketCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["helpdeskTicket"]>
@@ -746,6 +773,7 @@ export type HelpdeskTicketSelectCreateManyAndReturn<ExtArgs extends runtime.Type
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
 }, ExtArgs["result"]["helpdeskTicket"]>
 
 export type HelpdeskTicketSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -765,6 +793,7 @@ export type HelpdeskTicketSelectUpdateManyAndReturn<ExtArgs extends runtime.Type
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
 }, ExtArgs["result"]["helpdeskTicket"]>
 
 export type HelpdeskTicketSelectScalar = {
@@ -784,9 +813,10 @@ export type HelpdeskTicketSelectScalar = {
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  changed_at?: boolean
 }
 
-export type HelpdeskTicketOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "ticket_number" | "title" | "category" | "priority" | "description" | "status" | "requester_user_id" | "requester_employee_id" | "assignee_user_id" | "resolved_at" | "closed_at" | "created_at" | "updated_at" | "deleted_at", ExtArgs["result"]["helpdeskTicket"]>
+export type HelpdeskTicketOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "ticket_number" | "title" | "category" | "priority" | "description" | "status" | "requester_user_id" | "requester_employee_id" | "assignee_user_id" | "resolved_at" | "closed_at" | "created_at" | "updated_at" | "deleted_at" | "changed_at", ExtArgs["result"]["helpdeskTicket"]>
 export type HelpdeskTicketInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   messages?: boolean | Prisma.HelpdeskTicket$messagesArgs<ExtArgs>
   _count?: boolean | Prisma.HelpdeskTicketCountOutputTypeDefaultArgs<ExtArgs>
@@ -816,6 +846,7 @@ export type $HelpdeskTicketPayload<ExtArgs extends runtime.Types.Extensions.Inte
     created_at: Date
     updated_at: Date
     deleted_at: Date | null
+    changed_at: Date
   }, ExtArgs["result"]["helpdeskTicket"]>
   composites: {}
 }
@@ -1256,6 +1287,7 @@ export interface HelpdeskTicketFieldRefs {
   readonly created_at: Prisma.FieldRef<"HelpdeskTicket", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"HelpdeskTicket", 'DateTime'>
   readonly deleted_at: Prisma.FieldRef<"HelpdeskTicket", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"HelpdeskTicket", 'DateTime'>
 }
     
 

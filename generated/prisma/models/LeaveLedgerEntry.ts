@@ -52,6 +52,7 @@ export type LeaveLedgerEntryMinAggregateOutputType = {
   dedupe_key: string | null
   created_by: string | null
   created_at: Date | null
+  changed_at: Date | null
 }
 
 export type LeaveLedgerEntryMaxAggregateOutputType = {
@@ -70,6 +71,7 @@ export type LeaveLedgerEntryMaxAggregateOutputType = {
   dedupe_key: string | null
   created_by: string | null
   created_at: Date | null
+  changed_at: Date | null
 }
 
 export type LeaveLedgerEntryCountAggregateOutputType = {
@@ -88,6 +90,7 @@ export type LeaveLedgerEntryCountAggregateOutputType = {
   dedupe_key: number
   created_by: number
   created_at: number
+  changed_at: number
   _all: number
 }
 
@@ -116,6 +119,7 @@ export type LeaveLedgerEntryMinAggregateInputType = {
   dedupe_key?: true
   created_by?: true
   created_at?: true
+  changed_at?: true
 }
 
 export type LeaveLedgerEntryMaxAggregateInputType = {
@@ -134,6 +138,7 @@ export type LeaveLedgerEntryMaxAggregateInputType = {
   dedupe_key?: true
   created_by?: true
   created_at?: true
+  changed_at?: true
 }
 
 export type LeaveLedgerEntryCountAggregateInputType = {
@@ -152,6 +157,7 @@ export type LeaveLedgerEntryCountAggregateInputType = {
   dedupe_key?: true
   created_by?: true
   created_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -257,6 +263,7 @@ export type LeaveLedgerEntryGroupByOutputType = {
   dedupe_key: string | null
   created_by: string | null
   created_at: Date
+  changed_at: Date
   _count: LeaveLedgerEntryCountAggregateOutputType | null
   _avg: LeaveLedgerEntryAvgAggregateOutputType | null
   _sum: LeaveLedgerEntrySumAggregateOutputType | null
@@ -298,6 +305,7 @@ export type LeaveLedgerEntryWhereInput = {
   dedupe_key?: Prisma.StringNullableFilter<"LeaveLedgerEntry"> | string | null
   created_by?: Prisma.UuidNullableFilter<"LeaveLedgerEntry"> | string | null
   created_at?: Prisma.DateTimeFilter<"LeaveLedgerEntry"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LeaveLedgerEntry"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
@@ -319,6 +327,7 @@ export type LeaveLedgerEntryOrderByWithRelationInput = {
   dedupe_key?: Prisma.SortOrderInput | Prisma.SortOrder
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
   leave_type?: Prisma.LeaveTypeOrderByWithRelationInput
   period?: Prisma.LeavePeriodOrderByWithRelationInput
@@ -345,6 +354,7 @@ export type LeaveLedgerEntryWhereUniqueInput = Prisma.AtLeast<{
   dedupe_key?: Prisma.StringNullableFilter<"LeaveLedgerEntry"> | string | null
   created_by?: Prisma.UuidNullableFilter<"LeaveLedgerEntry"> | string | null
   created_at?: Prisma.DateTimeFilter<"LeaveLedgerEntry"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LeaveLedgerEntry"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
@@ -366,6 +376,7 @@ export type LeaveLedgerEntryOrderByWithAggregationInput = {
   dedupe_key?: Prisma.SortOrderInput | Prisma.SortOrder
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.LeaveLedgerEntryCountOrderByAggregateInput
   _avg?: Prisma.LeaveLedgerEntryAvgOrderByAggregateInput
   _max?: Prisma.LeaveLedgerEntryMaxOrderByAggregateInput
@@ -392,6 +403,7 @@ export type LeaveLedgerEntryScalarWhereWithAggregatesInput = {
   dedupe_key?: Prisma.StringNullableWithAggregatesFilter<"LeaveLedgerEntry"> | string | null
   created_by?: Prisma.UuidNullableWithAggregatesFilter<"LeaveLedgerEntry"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"LeaveLedgerEntry"> | Date | string
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"LeaveLedgerEntry"> | Date | string
 }
 
 export type LeaveLedgerEntryCreateInput = {
@@ -406,6 +418,7 @@ export type LeaveLedgerEntryCreateInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_ledger_entriesInput
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutLedger_entriesInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutLedger_entriesInput
@@ -427,6 +440,7 @@ export type LeaveLedgerEntryUncheckedCreateInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveLedgerEntryUpdateInput = {
@@ -441,6 +455,7 @@ export type LeaveLedgerEntryUpdateInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_ledger_entriesNestedInput
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutLedger_entriesNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutLedger_entriesNestedInput
@@ -462,6 +477,7 @@ export type LeaveLedgerEntryUncheckedUpdateInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveLedgerEntryCreateManyInput = {
@@ -480,6 +496,7 @@ export type LeaveLedgerEntryCreateManyInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveLedgerEntryUpdateManyMutationInput = {
@@ -494,6 +511,7 @@ export type LeaveLedgerEntryUpdateManyMutationInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveLedgerEntryUncheckedUpdateManyInput = {
@@ -512,6 +530,7 @@ export type LeaveLedgerEntryUncheckedUpdateManyInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveLedgerEntryListRelationFilter = {
@@ -550,6 +569,7 @@ export type LeaveLedgerEntryCountOrderByAggregateInput = {
   dedupe_key?: Prisma.SortOrder
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LeaveLedgerEntryAvgOrderByAggregateInput = {
@@ -572,6 +592,7 @@ export type LeaveLedgerEntryMaxOrderByAggregateInput = {
   dedupe_key?: Prisma.SortOrder
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LeaveLedgerEntryMinOrderByAggregateInput = {
@@ -590,6 +611,7 @@ export type LeaveLedgerEntryMinOrderByAggregateInput = {
   dedupe_key?: Prisma.SortOrder
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LeaveLedgerEntrySumOrderByAggregateInput = {
@@ -734,6 +756,7 @@ export type LeaveLedgerEntryCreateWithoutEmployeeInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutLedger_entriesInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutLedger_entriesInput
 }
@@ -752,6 +775,7 @@ export type LeaveLedgerEntryUncheckedCreateWithoutEmployeeInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveLedgerEntryCreateOrConnectWithoutEmployeeInput = {
@@ -799,6 +823,7 @@ export type LeaveLedgerEntryScalarWhereInput = {
   dedupe_key?: Prisma.StringNullableFilter<"LeaveLedgerEntry"> | string | null
   created_by?: Prisma.UuidNullableFilter<"LeaveLedgerEntry"> | string | null
   created_at?: Prisma.DateTimeFilter<"LeaveLedgerEntry"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LeaveLedgerEntry"> | Date | string
 }
 
 export type LeaveLedgerEntryCreateWithoutLeave_typeInput = {
@@ -813,6 +838,7 @@ export type LeaveLedgerEntryCreateWithoutLeave_typeInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_ledger_entriesInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutLedger_entriesInput
 }
@@ -831,6 +857,7 @@ export type LeaveLedgerEntryUncheckedCreateWithoutLeave_typeInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveLedgerEntryCreateOrConnectWithoutLeave_typeInput = {
@@ -871,6 +898,7 @@ export type LeaveLedgerEntryCreateWithoutPeriodInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_ledger_entriesInput
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutLedger_entriesInput
 }
@@ -889,6 +917,7 @@ export type LeaveLedgerEntryUncheckedCreateWithoutPeriodInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveLedgerEntryCreateOrConnectWithoutPeriodInput = {
@@ -931,6 +960,7 @@ export type LeaveLedgerEntryCreateManyEmployeeInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveLedgerEntryUpdateWithoutEmployeeInput = {
@@ -945,6 +975,7 @@ export type LeaveLedgerEntryUpdateWithoutEmployeeInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutLedger_entriesNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutLedger_entriesNestedInput
 }
@@ -963,6 +994,7 @@ export type LeaveLedgerEntryUncheckedUpdateWithoutEmployeeInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeInput = {
@@ -979,6 +1011,7 @@ export type LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveLedgerEntryCreateManyLeave_typeInput = {
@@ -995,6 +1028,7 @@ export type LeaveLedgerEntryCreateManyLeave_typeInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveLedgerEntryUpdateWithoutLeave_typeInput = {
@@ -1009,6 +1043,7 @@ export type LeaveLedgerEntryUpdateWithoutLeave_typeInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_ledger_entriesNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutLedger_entriesNestedInput
 }
@@ -1027,6 +1062,7 @@ export type LeaveLedgerEntryUncheckedUpdateWithoutLeave_typeInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveLedgerEntryUncheckedUpdateManyWithoutLeave_typeInput = {
@@ -1043,6 +1079,7 @@ export type LeaveLedgerEntryUncheckedUpdateManyWithoutLeave_typeInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveLedgerEntryCreateManyPeriodInput = {
@@ -1059,6 +1096,7 @@ export type LeaveLedgerEntryCreateManyPeriodInput = {
   dedupe_key?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveLedgerEntryUpdateWithoutPeriodInput = {
@@ -1073,6 +1111,7 @@ export type LeaveLedgerEntryUpdateWithoutPeriodInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_ledger_entriesNestedInput
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutLedger_entriesNestedInput
 }
@@ -1091,6 +1130,7 @@ export type LeaveLedgerEntryUncheckedUpdateWithoutPeriodInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveLedgerEntryUncheckedUpdateManyWithoutPeriodInput = {
@@ -1107,6 +1147,7 @@ export type LeaveLedgerEntryUncheckedUpdateManyWithoutPeriodInput = {
   dedupe_key?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -1127,6 +1168,7 @@ export type LeaveLedgerEntrySelect<ExtArgs extends runtime.Types.Extensions.Inte
   dedupe_key?: boolean
   created_by?: boolean
   created_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1148,6 +1190,7 @@ export type LeaveLedgerEntrySelectCreateManyAndReturn<ExtArgs extends runtime.Ty
   dedupe_key?: boolean
   created_by?: boolean
   created_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1169,6 +1212,7 @@ export type LeaveLedgerEntrySelectUpdateManyAndReturn<ExtArgs extends runtime.Ty
   dedupe_key?: boolean
   created_by?: boolean
   created_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1190,9 +1234,10 @@ export type LeaveLedgerEntrySelectScalar = {
   dedupe_key?: boolean
   created_by?: boolean
   created_at?: boolean
+  changed_at?: boolean
 }
 
-export type LeaveLedgerEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "leave_type_id" | "period_id" | "entry_type" | "days" | "effective_date" | "expires_on" | "reference_type" | "reference_id" | "reason" | "dedupe_key" | "created_by" | "created_at", ExtArgs["result"]["leaveLedgerEntry"]>
+export type LeaveLedgerEntryOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "leave_type_id" | "period_id" | "entry_type" | "days" | "effective_date" | "expires_on" | "reference_type" | "reference_id" | "reason" | "dedupe_key" | "created_by" | "created_at" | "changed_at", ExtArgs["result"]["leaveLedgerEntry"]>
 export type LeaveLedgerEntryInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
@@ -1232,6 +1277,7 @@ export type $LeaveLedgerEntryPayload<ExtArgs extends runtime.Types.Extensions.In
     dedupe_key: string | null
     created_by: string | null
     created_at: Date
+    changed_at: Date
   }, ExtArgs["result"]["leaveLedgerEntry"]>
   composites: {}
 }
@@ -1673,6 +1719,7 @@ export interface LeaveLedgerEntryFieldRefs {
   readonly dedupe_key: Prisma.FieldRef<"LeaveLedgerEntry", 'String'>
   readonly created_by: Prisma.FieldRef<"LeaveLedgerEntry", 'String'>
   readonly created_at: Prisma.FieldRef<"LeaveLedgerEntry", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"LeaveLedgerEntry", 'DateTime'>
 }
     
 

@@ -56,6 +56,7 @@ export type LeaveRequestMinAggregateOutputType = {
   cancelled_at: Date | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type LeaveRequestMaxAggregateOutputType = {
@@ -80,6 +81,7 @@ export type LeaveRequestMaxAggregateOutputType = {
   cancelled_at: Date | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type LeaveRequestCountAggregateOutputType = {
@@ -104,6 +106,7 @@ export type LeaveRequestCountAggregateOutputType = {
   cancelled_at: number
   created_at: number
   updated_at: number
+  changed_at: number
   _all: number
 }
 
@@ -138,6 +141,7 @@ export type LeaveRequestMinAggregateInputType = {
   cancelled_at?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type LeaveRequestMaxAggregateInputType = {
@@ -162,6 +166,7 @@ export type LeaveRequestMaxAggregateInputType = {
   cancelled_at?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type LeaveRequestCountAggregateInputType = {
@@ -186,6 +191,7 @@ export type LeaveRequestCountAggregateInputType = {
   cancelled_at?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -297,6 +303,7 @@ export type LeaveRequestGroupByOutputType = {
   cancelled_at: Date | null
   created_at: Date
   updated_at: Date
+  changed_at: Date
   _count: LeaveRequestCountAggregateOutputType | null
   _avg: LeaveRequestAvgAggregateOutputType | null
   _sum: LeaveRequestSumAggregateOutputType | null
@@ -344,6 +351,7 @@ export type LeaveRequestWhereInput = {
   cancelled_at?: Prisma.DateTimeNullableFilter<"LeaveRequest"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"LeaveRequest"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"LeaveRequest"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LeaveRequest"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
@@ -371,6 +379,7 @@ export type LeaveRequestOrderByWithRelationInput = {
   cancelled_at?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
   leave_type?: Prisma.LeaveTypeOrderByWithRelationInput
   period?: Prisma.LeavePeriodOrderByWithRelationInput
@@ -402,6 +411,7 @@ export type LeaveRequestWhereUniqueInput = Prisma.AtLeast<{
   cancelled_at?: Prisma.DateTimeNullableFilter<"LeaveRequest"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"LeaveRequest"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"LeaveRequest"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LeaveRequest"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
@@ -429,6 +439,7 @@ export type LeaveRequestOrderByWithAggregationInput = {
   cancelled_at?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.LeaveRequestCountOrderByAggregateInput
   _avg?: Prisma.LeaveRequestAvgOrderByAggregateInput
   _max?: Prisma.LeaveRequestMaxOrderByAggregateInput
@@ -461,6 +472,7 @@ export type LeaveRequestScalarWhereWithAggregatesInput = {
   cancelled_at?: Prisma.DateTimeNullableWithAggregatesFilter<"LeaveRequest"> | Date | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"LeaveRequest"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"LeaveRequest"> | Date | string
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"LeaveRequest"> | Date | string
 }
 
 export type LeaveRequestCreateInput = {
@@ -481,6 +493,7 @@ export type LeaveRequestCreateInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_requestsInput
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutRequestsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutRequestsInput
@@ -508,6 +521,7 @@ export type LeaveRequestUncheckedCreateInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveRequestUpdateInput = {
@@ -528,6 +542,7 @@ export type LeaveRequestUpdateInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_requestsNestedInput
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutRequestsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutRequestsNestedInput
@@ -555,6 +570,7 @@ export type LeaveRequestUncheckedUpdateInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveRequestCreateManyInput = {
@@ -579,6 +595,7 @@ export type LeaveRequestCreateManyInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveRequestUpdateManyMutationInput = {
@@ -599,6 +616,7 @@ export type LeaveRequestUpdateManyMutationInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveRequestUncheckedUpdateManyInput = {
@@ -623,6 +641,7 @@ export type LeaveRequestUncheckedUpdateManyInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveRequestListRelationFilter = {
@@ -662,6 +681,7 @@ export type LeaveRequestCountOrderByAggregateInput = {
   cancelled_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LeaveRequestAvgOrderByAggregateInput = {
@@ -690,6 +710,7 @@ export type LeaveRequestMaxOrderByAggregateInput = {
   cancelled_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LeaveRequestMinOrderByAggregateInput = {
@@ -714,6 +735,7 @@ export type LeaveRequestMinOrderByAggregateInput = {
   cancelled_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LeaveRequestSumOrderByAggregateInput = {
@@ -864,6 +886,7 @@ export type LeaveRequestCreateWithoutEmployeeInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutRequestsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutRequestsInput
 }
@@ -888,6 +911,7 @@ export type LeaveRequestUncheckedCreateWithoutEmployeeInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveRequestCreateOrConnectWithoutEmployeeInput = {
@@ -941,6 +965,7 @@ export type LeaveRequestScalarWhereInput = {
   cancelled_at?: Prisma.DateTimeNullableFilter<"LeaveRequest"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"LeaveRequest"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"LeaveRequest"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LeaveRequest"> | Date | string
 }
 
 export type LeaveRequestCreateWithoutLeave_typeInput = {
@@ -961,6 +986,7 @@ export type LeaveRequestCreateWithoutLeave_typeInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_requestsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutRequestsInput
 }
@@ -985,6 +1011,7 @@ export type LeaveRequestUncheckedCreateWithoutLeave_typeInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveRequestCreateOrConnectWithoutLeave_typeInput = {
@@ -1031,6 +1058,7 @@ export type LeaveRequestCreateWithoutPeriodInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_requestsInput
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutRequestsInput
 }
@@ -1055,6 +1083,7 @@ export type LeaveRequestUncheckedCreateWithoutPeriodInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveRequestCreateOrConnectWithoutPeriodInput = {
@@ -1103,6 +1132,7 @@ export type LeaveRequestCreateManyEmployeeInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveRequestUpdateWithoutEmployeeInput = {
@@ -1123,6 +1153,7 @@ export type LeaveRequestUpdateWithoutEmployeeInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutRequestsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutRequestsNestedInput
 }
@@ -1147,6 +1178,7 @@ export type LeaveRequestUncheckedUpdateWithoutEmployeeInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveRequestUncheckedUpdateManyWithoutEmployeeInput = {
@@ -1169,6 +1201,7 @@ export type LeaveRequestUncheckedUpdateManyWithoutEmployeeInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveRequestCreateManyLeave_typeInput = {
@@ -1191,6 +1224,7 @@ export type LeaveRequestCreateManyLeave_typeInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveRequestUpdateWithoutLeave_typeInput = {
@@ -1211,6 +1245,7 @@ export type LeaveRequestUpdateWithoutLeave_typeInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_requestsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutRequestsNestedInput
 }
@@ -1235,6 +1270,7 @@ export type LeaveRequestUncheckedUpdateWithoutLeave_typeInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveRequestUncheckedUpdateManyWithoutLeave_typeInput = {
@@ -1257,6 +1293,7 @@ export type LeaveRequestUncheckedUpdateManyWithoutLeave_typeInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveRequestCreateManyPeriodInput = {
@@ -1279,6 +1316,7 @@ export type LeaveRequestCreateManyPeriodInput = {
   cancelled_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveRequestUpdateWithoutPeriodInput = {
@@ -1299,6 +1337,7 @@ export type LeaveRequestUpdateWithoutPeriodInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_requestsNestedInput
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutRequestsNestedInput
 }
@@ -1323,6 +1362,7 @@ export type LeaveRequestUncheckedUpdateWithoutPeriodInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveRequestUncheckedUpdateManyWithoutPeriodInput = {
@@ -1345,6 +1385,7 @@ export type LeaveRequestUncheckedUpdateManyWithoutPeriodInput = {
   cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -1371,6 +1412,7 @@ export type LeaveRequestSelect<ExtArgs extends runtime.Types.Extensions.Internal
   cancelled_at?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1398,6 +1440,7 @@ export type LeaveRequestSelectCreateManyAndReturn<ExtArgs extends runtime.Types.
   cancelled_at?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1425,6 +1468,7 @@ export type LeaveRequestSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.
   cancelled_at?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1452,9 +1496,10 @@ export type LeaveRequestSelectScalar = {
   cancelled_at?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
 }
 
-export type LeaveRequestOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "leave_type_id" | "period_id" | "from_date" | "to_date" | "half_day_start" | "half_day_end" | "days" | "reason" | "attachment_file_id" | "status" | "requested_by" | "decided_by" | "decided_at" | "decision_comment" | "cancelled_by" | "cancelled_at" | "created_at" | "updated_at", ExtArgs["result"]["leaveRequest"]>
+export type LeaveRequestOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "leave_type_id" | "period_id" | "from_date" | "to_date" | "half_day_start" | "half_day_end" | "days" | "reason" | "attachment_file_id" | "status" | "requested_by" | "decided_by" | "decided_at" | "decision_comment" | "cancelled_by" | "cancelled_at" | "created_at" | "updated_at" | "changed_at", ExtArgs["result"]["leaveRequest"]>
 export type LeaveRequestInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
@@ -1500,6 +1545,7 @@ export type $LeaveRequestPayload<ExtArgs extends runtime.Types.Extensions.Intern
     cancelled_at: Date | null
     created_at: Date
     updated_at: Date
+    changed_at: Date
   }, ExtArgs["result"]["leaveRequest"]>
   composites: {}
 }
@@ -1947,6 +1993,7 @@ export interface LeaveRequestFieldRefs {
   readonly cancelled_at: Prisma.FieldRef<"LeaveRequest", 'DateTime'>
   readonly created_at: Prisma.FieldRef<"LeaveRequest", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"LeaveRequest", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"LeaveRequest", 'DateTime'>
 }
     
 

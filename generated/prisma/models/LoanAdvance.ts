@@ -69,6 +69,7 @@ export type LoanAdvanceMinAggregateOutputType = {
   closed_at: Date | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type LoanAdvanceMaxAggregateOutputType = {
@@ -95,6 +96,7 @@ export type LoanAdvanceMaxAggregateOutputType = {
   closed_at: Date | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type LoanAdvanceCountAggregateOutputType = {
@@ -121,6 +123,7 @@ export type LoanAdvanceCountAggregateOutputType = {
   closed_at: number
   created_at: number
   updated_at: number
+  changed_at: number
   _all: number
 }
 
@@ -167,6 +170,7 @@ export type LoanAdvanceMinAggregateInputType = {
   closed_at?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type LoanAdvanceMaxAggregateInputType = {
@@ -193,6 +197,7 @@ export type LoanAdvanceMaxAggregateInputType = {
   closed_at?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type LoanAdvanceCountAggregateInputType = {
@@ -219,6 +224,7 @@ export type LoanAdvanceCountAggregateInputType = {
   closed_at?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -332,6 +338,7 @@ export type LoanAdvanceGroupByOutputType = {
   closed_at: Date | null
   created_at: Date
   updated_at: Date
+  changed_at: Date
   _count: LoanAdvanceCountAggregateOutputType | null
   _avg: LoanAdvanceAvgAggregateOutputType | null
   _sum: LoanAdvanceSumAggregateOutputType | null
@@ -381,6 +388,7 @@ export type LoanAdvanceWhereInput = {
   closed_at?: Prisma.DateTimeNullableFilter<"LoanAdvance"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"LoanAdvance"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"LoanAdvance"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LoanAdvance"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   loan_type?: Prisma.XOR<Prisma.LoanTypeScalarRelationFilter, Prisma.LoanTypeWhereInput>
   schedule?: Prisma.LoanInstallmentListRelationFilter
@@ -410,6 +418,7 @@ export type LoanAdvanceOrderByWithRelationInput = {
   closed_at?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
   loan_type?: Prisma.LoanTypeOrderByWithRelationInput
   schedule?: Prisma.LoanInstallmentOrderByRelationAggregateInput
@@ -444,6 +453,7 @@ export type LoanAdvanceWhereUniqueInput = Prisma.AtLeast<{
   closed_at?: Prisma.DateTimeNullableFilter<"LoanAdvance"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"LoanAdvance"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"LoanAdvance"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LoanAdvance"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   loan_type?: Prisma.XOR<Prisma.LoanTypeScalarRelationFilter, Prisma.LoanTypeWhereInput>
   schedule?: Prisma.LoanInstallmentListRelationFilter
@@ -473,6 +483,7 @@ export type LoanAdvanceOrderByWithAggregationInput = {
   closed_at?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.LoanAdvanceCountOrderByAggregateInput
   _avg?: Prisma.LoanAdvanceAvgOrderByAggregateInput
   _max?: Prisma.LoanAdvanceMaxOrderByAggregateInput
@@ -507,6 +518,7 @@ export type LoanAdvanceScalarWhereWithAggregatesInput = {
   closed_at?: Prisma.DateTimeNullableWithAggregatesFilter<"LoanAdvance"> | Date | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"LoanAdvance"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"LoanAdvance"> | Date | string
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"LoanAdvance"> | Date | string
 }
 
 export type LoanAdvanceCreateInput = {
@@ -530,6 +542,7 @@ export type LoanAdvanceCreateInput = {
   closed_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLoan_advancesInput
   loan_type: Prisma.LoanTypeCreateNestedOneWithoutLoansInput
   schedule?: Prisma.LoanInstallmentCreateNestedManyWithoutLoanInput
@@ -559,6 +572,7 @@ export type LoanAdvanceUncheckedCreateInput = {
   closed_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   schedule?: Prisma.LoanInstallmentUncheckedCreateNestedManyWithoutLoanInput
 }
 
@@ -583,6 +597,7 @@ export type LoanAdvanceUpdateInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLoan_advancesNestedInput
   loan_type?: Prisma.LoanTypeUpdateOneRequiredWithoutLoansNestedInput
   schedule?: Prisma.LoanInstallmentUpdateManyWithoutLoanNestedInput
@@ -612,6 +627,7 @@ export type LoanAdvanceUncheckedUpdateInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   schedule?: Prisma.LoanInstallmentUncheckedUpdateManyWithoutLoanNestedInput
 }
 
@@ -639,6 +655,7 @@ export type LoanAdvanceCreateManyInput = {
   closed_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LoanAdvanceUpdateManyMutationInput = {
@@ -662,6 +679,7 @@ export type LoanAdvanceUpdateManyMutationInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LoanAdvanceUncheckedUpdateManyInput = {
@@ -688,6 +706,7 @@ export type LoanAdvanceUncheckedUpdateManyInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LoanAdvanceListRelationFilter = {
@@ -734,6 +753,7 @@ export type LoanAdvanceCountOrderByAggregateInput = {
   closed_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LoanAdvanceAvgOrderByAggregateInput = {
@@ -769,6 +789,7 @@ export type LoanAdvanceMaxOrderByAggregateInput = {
   closed_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LoanAdvanceMinOrderByAggregateInput = {
@@ -795,6 +816,7 @@ export type LoanAdvanceMinOrderByAggregateInput = {
   closed_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LoanAdvanceSumOrderByAggregateInput = {
@@ -930,6 +952,7 @@ export type LoanAdvanceCreateWithoutEmployeeInput = {
   closed_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   loan_type: Prisma.LoanTypeCreateNestedOneWithoutLoansInput
   schedule?: Prisma.LoanInstallmentCreateNestedManyWithoutLoanInput
 }
@@ -956,6 +979,7 @@ export type LoanAdvanceUncheckedCreateWithoutEmployeeInput = {
   closed_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   schedule?: Prisma.LoanInstallmentUncheckedCreateNestedManyWithoutLoanInput
 }
 
@@ -1012,6 +1036,7 @@ export type LoanAdvanceScalarWhereInput = {
   closed_at?: Prisma.DateTimeNullableFilter<"LoanAdvance"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"LoanAdvance"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"LoanAdvance"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LoanAdvance"> | Date | string
 }
 
 export type LoanAdvanceCreateWithoutLoan_typeInput = {
@@ -1035,6 +1060,7 @@ export type LoanAdvanceCreateWithoutLoan_typeInput = {
   closed_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLoan_advancesInput
   schedule?: Prisma.LoanInstallmentCreateNestedManyWithoutLoanInput
 }
@@ -1061,6 +1087,7 @@ export type LoanAdvanceUncheckedCreateWithoutLoan_typeInput = {
   closed_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   schedule?: Prisma.LoanInstallmentUncheckedCreateNestedManyWithoutLoanInput
 }
 
@@ -1111,6 +1138,7 @@ export type LoanAdvanceCreateWithoutScheduleInput = {
   closed_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLoan_advancesInput
   loan_type: Prisma.LoanTypeCreateNestedOneWithoutLoansInput
 }
@@ -1139,6 +1167,7 @@ export type LoanAdvanceUncheckedCreateWithoutScheduleInput = {
   closed_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LoanAdvanceCreateOrConnectWithoutScheduleInput = {
@@ -1178,6 +1207,7 @@ export type LoanAdvanceUpdateWithoutScheduleInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLoan_advancesNestedInput
   loan_type?: Prisma.LoanTypeUpdateOneRequiredWithoutLoansNestedInput
 }
@@ -1206,6 +1236,7 @@ export type LoanAdvanceUncheckedUpdateWithoutScheduleInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LoanAdvanceCreateManyEmployeeInput = {
@@ -1230,6 +1261,7 @@ export type LoanAdvanceCreateManyEmployeeInput = {
   closed_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LoanAdvanceUpdateWithoutEmployeeInput = {
@@ -1253,6 +1285,7 @@ export type LoanAdvanceUpdateWithoutEmployeeInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   loan_type?: Prisma.LoanTypeUpdateOneRequiredWithoutLoansNestedInput
   schedule?: Prisma.LoanInstallmentUpdateManyWithoutLoanNestedInput
 }
@@ -1279,6 +1312,7 @@ export type LoanAdvanceUncheckedUpdateWithoutEmployeeInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   schedule?: Prisma.LoanInstallmentUncheckedUpdateManyWithoutLoanNestedInput
 }
 
@@ -1304,6 +1338,7 @@ export type LoanAdvanceUncheckedUpdateManyWithoutEmployeeInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LoanAdvanceCreateManyLoan_typeInput = {
@@ -1328,6 +1363,7 @@ export type LoanAdvanceCreateManyLoan_typeInput = {
   closed_at?: Date | string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LoanAdvanceUpdateWithoutLoan_typeInput = {
@@ -1351,6 +1387,7 @@ export type LoanAdvanceUpdateWithoutLoan_typeInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLoan_advancesNestedInput
   schedule?: Prisma.LoanInstallmentUpdateManyWithoutLoanNestedInput
 }
@@ -1377,6 +1414,7 @@ export type LoanAdvanceUncheckedUpdateWithoutLoan_typeInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   schedule?: Prisma.LoanInstallmentUncheckedUpdateManyWithoutLoanNestedInput
 }
 
@@ -1402,6 +1440,7 @@ export type LoanAdvanceUncheckedUpdateManyWithoutLoan_typeInput = {
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -1459,6 +1498,7 @@ export type LoanAdvanceSelect<ExtArgs extends runtime.Types.Extensions.InternalA
   closed_at?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   loan_type?: boolean | Prisma.LoanTypeDefaultArgs<ExtArgs>
   schedule?: boolean | Prisma.LoanAdvance$scheduleArgs<ExtArgs>
@@ -1489,6 +1529,7 @@ export type LoanAdvanceSelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   closed_at?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   loan_type?: boolean | Prisma.LoanTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["loanAdvance"]>
@@ -1517,6 +1558,7 @@ export type LoanAdvanceSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   closed_at?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   loan_type?: boolean | Prisma.LoanTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["loanAdvance"]>
@@ -1545,9 +1587,10 @@ export type LoanAdvanceSelectScalar = {
   closed_at?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
 }
 
-export type LoanAdvanceOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "loan_number" | "employee_id" | "loan_type_id" | "amount" | "installments" | "interest_rate" | "total_repayable" | "installment_amount" | "start_month" | "reason" | "status" | "repaid_amount" | "requested_by" | "decided_by" | "decided_at" | "decision_comment" | "cancelled_by" | "cancelled_at" | "closed_at" | "created_at" | "updated_at", ExtArgs["result"]["loanAdvance"]>
+export type LoanAdvanceOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "loan_number" | "employee_id" | "loan_type_id" | "amount" | "installments" | "interest_rate" | "total_repayable" | "installment_amount" | "start_month" | "reason" | "status" | "repaid_amount" | "requested_by" | "decided_by" | "decided_at" | "decision_comment" | "cancelled_by" | "cancelled_at" | "closed_at" | "created_at" | "updated_at" | "changed_at", ExtArgs["result"]["loanAdvance"]>
 export type LoanAdvanceInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   loan_type?: boolean | Prisma.LoanTypeDefaultArgs<ExtArgs>
@@ -1594,6 +1637,7 @@ export type $LoanAdvancePayload<ExtArgs extends runtime.Types.Extensions.Interna
     closed_at: Date | null
     created_at: Date
     updated_at: Date
+    changed_at: Date
   }, ExtArgs["result"]["loanAdvance"]>
   composites: {}
 }
@@ -2043,6 +2087,7 @@ export interface LoanAdvanceFieldRefs {
   readonly closed_at: Prisma.FieldRef<"LoanAdvance", 'DateTime'>
   readonly created_at: Prisma.FieldRef<"LoanAdvance", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"LoanAdvance", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"LoanAdvance", 'DateTime'>
 }
     
 

@@ -34,6 +34,7 @@ export type NotificationMinAggregateOutputType = {
   link: string | null
   read_at: Date | null
   created_at: Date | null
+  changed_at: Date | null
 }
 
 export type NotificationMaxAggregateOutputType = {
@@ -46,6 +47,7 @@ export type NotificationMaxAggregateOutputType = {
   link: string | null
   read_at: Date | null
   created_at: Date | null
+  changed_at: Date | null
 }
 
 export type NotificationCountAggregateOutputType = {
@@ -58,6 +60,7 @@ export type NotificationCountAggregateOutputType = {
   link: number
   read_at: number
   created_at: number
+  changed_at: number
   _all: number
 }
 
@@ -72,6 +75,7 @@ export type NotificationMinAggregateInputType = {
   link?: true
   read_at?: true
   created_at?: true
+  changed_at?: true
 }
 
 export type NotificationMaxAggregateInputType = {
@@ -84,6 +88,7 @@ export type NotificationMaxAggregateInputType = {
   link?: true
   read_at?: true
   created_at?: true
+  changed_at?: true
 }
 
 export type NotificationCountAggregateInputType = {
@@ -96,6 +101,7 @@ export type NotificationCountAggregateInputType = {
   link?: true
   read_at?: true
   created_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -181,6 +187,7 @@ export type NotificationGroupByOutputType = {
   link: string | null
   read_at: Date | null
   created_at: Date
+  changed_at: Date
   _count: NotificationCountAggregateOutputType | null
   _min: NotificationMinAggregateOutputType | null
   _max: NotificationMaxAggregateOutputType | null
@@ -214,6 +221,7 @@ export type NotificationWhereInput = {
   link?: Prisma.StringNullableFilter<"Notification"> | string | null
   read_at?: Prisma.DateTimeNullableFilter<"Notification"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"Notification"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"Notification"> | Date | string
 }
 
 export type NotificationOrderByWithRelationInput = {
@@ -226,6 +234,7 @@ export type NotificationOrderByWithRelationInput = {
   link?: Prisma.SortOrderInput | Prisma.SortOrder
   read_at?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type NotificationWhereUniqueInput = Prisma.AtLeast<{
@@ -242,6 +251,7 @@ export type NotificationWhereUniqueInput = Prisma.AtLeast<{
   link?: Prisma.StringNullableFilter<"Notification"> | string | null
   read_at?: Prisma.DateTimeNullableFilter<"Notification"> | Date | string | null
   created_at?: Prisma.DateTimeFilter<"Notification"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"Notification"> | Date | string
 }, "tenant_id_id">
 
 export type NotificationOrderByWithAggregationInput = {
@@ -254,6 +264,7 @@ export type NotificationOrderByWithAggregationInput = {
   link?: Prisma.SortOrderInput | Prisma.SortOrder
   read_at?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.NotificationCountOrderByAggregateInput
   _max?: Prisma.NotificationMaxOrderByAggregateInput
   _min?: Prisma.NotificationMinOrderByAggregateInput
@@ -272,6 +283,7 @@ export type NotificationScalarWhereWithAggregatesInput = {
   link?: Prisma.StringNullableWithAggregatesFilter<"Notification"> | string | null
   read_at?: Prisma.DateTimeNullableWithAggregatesFilter<"Notification"> | Date | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"Notification"> | Date | string
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"Notification"> | Date | string
 }
 
 export type NotificationCreateInput = {
@@ -284,6 +296,7 @@ export type NotificationCreateInput = {
   link?: string | null
   read_at?: Date | string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type NotificationUncheckedCreateInput = {
@@ -296,6 +309,7 @@ export type NotificationUncheckedCreateInput = {
   link?: string | null
   read_at?: Date | string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type NotificationUpdateInput = {
@@ -308,6 +322,7 @@ export type NotificationUpdateInput = {
   link?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   read_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type NotificationUncheckedUpdateInput = {
@@ -320,6 +335,7 @@ export type NotificationUncheckedUpdateInput = {
   link?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   read_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type NotificationCreateManyInput = {
@@ -332,6 +348,7 @@ export type NotificationCreateManyInput = {
   link?: string | null
   read_at?: Date | string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type NotificationUpdateManyMutationInput = {
@@ -344,6 +361,7 @@ export type NotificationUpdateManyMutationInput = {
   link?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   read_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type NotificationUncheckedUpdateManyInput = {
@@ -356,6 +374,7 @@ export type NotificationUncheckedUpdateManyInput = {
   link?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   read_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type NotificationTenant_idIdCompoundUniqueInput = {
@@ -373,6 +392,7 @@ export type NotificationCountOrderByAggregateInput = {
   link?: Prisma.SortOrder
   read_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type NotificationMaxOrderByAggregateInput = {
@@ -385,6 +405,7 @@ export type NotificationMaxOrderByAggregateInput = {
   link?: Prisma.SortOrder
   read_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type NotificationMinOrderByAggregateInput = {
@@ -397,6 +418,7 @@ export type NotificationMinOrderByAggregateInput = {
   link?: Prisma.SortOrder
   read_at?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 
@@ -411,6 +433,7 @@ export type NotificationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   link?: boolean
   read_at?: boolean
   created_at?: boolean
+  changed_at?: boolean
 }, ExtArgs["result"]["notification"]>
 
 export type NotificationSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -423,6 +446,7 @@ export type NotificationSelectCreateManyAndReturn<ExtArgs extends runtime.Types.
   link?: boolean
   read_at?: boolean
   created_at?: boolean
+  changed_at?: boolean
 }, ExtArgs["result"]["notification"]>
 
 export type NotificationSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -435,6 +459,7 @@ export type NotificationSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.
   link?: boolean
   read_at?: boolean
   created_at?: boolean
+  changed_at?: boolean
 }, ExtArgs["result"]["notification"]>
 
 export type NotificationSelectScalar = {
@@ -447,9 +472,10 @@ export type NotificationSelectScalar = {
   link?: boolean
   read_at?: boolean
   created_at?: boolean
+  changed_at?: boolean
 }
 
-export type NotificationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "user_id" | "kind" | "title" | "body" | "link" | "read_at" | "created_at", ExtArgs["result"]["notification"]>
+export type NotificationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "user_id" | "kind" | "title" | "body" | "link" | "read_at" | "created_at" | "changed_at", ExtArgs["result"]["notification"]>
 
 export type $NotificationPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Notification"
@@ -464,6 +490,7 @@ export type $NotificationPayload<ExtArgs extends runtime.Types.Extensions.Intern
     link: string | null
     read_at: Date | null
     created_at: Date
+    changed_at: Date
   }, ExtArgs["result"]["notification"]>
   composites: {}
 }
@@ -896,6 +923,7 @@ export interface NotificationFieldRefs {
   readonly link: Prisma.FieldRef<"Notification", 'String'>
   readonly read_at: Prisma.FieldRef<"Notification", 'DateTime'>
   readonly created_at: Prisma.FieldRef<"Notification", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"Notification", 'DateTime'>
 }
     
 

@@ -86,6 +86,7 @@ export type PayrollSlipMinAggregateOutputType = {
   leave_encashment: runtime.Decimal | null
   employer_cost: runtime.Decimal | null
   created_at: Date | null
+  changed_at: Date | null
 }
 
 export type PayrollSlipMaxAggregateOutputType = {
@@ -114,6 +115,7 @@ export type PayrollSlipMaxAggregateOutputType = {
   leave_encashment: runtime.Decimal | null
   employer_cost: runtime.Decimal | null
   created_at: Date | null
+  changed_at: Date | null
 }
 
 export type PayrollSlipCountAggregateOutputType = {
@@ -143,6 +145,7 @@ export type PayrollSlipCountAggregateOutputType = {
   employer_cost: number
   details: number
   created_at: number
+  changed_at: number
   _all: number
 }
 
@@ -205,6 +208,7 @@ export type PayrollSlipMinAggregateInputType = {
   leave_encashment?: true
   employer_cost?: true
   created_at?: true
+  changed_at?: true
 }
 
 export type PayrollSlipMaxAggregateInputType = {
@@ -233,6 +237,7 @@ export type PayrollSlipMaxAggregateInputType = {
   leave_encashment?: true
   employer_cost?: true
   created_at?: true
+  changed_at?: true
 }
 
 export type PayrollSlipCountAggregateInputType = {
@@ -262,6 +267,7 @@ export type PayrollSlipCountAggregateInputType = {
   employer_cost?: true
   details?: true
   created_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -378,6 +384,7 @@ export type PayrollSlipGroupByOutputType = {
   employer_cost: runtime.Decimal
   details: runtime.JsonValue
   created_at: Date
+  changed_at: Date
   _count: PayrollSlipCountAggregateOutputType | null
   _avg: PayrollSlipAvgAggregateOutputType | null
   _sum: PayrollSlipSumAggregateOutputType | null
@@ -430,6 +437,7 @@ export type PayrollSlipWhereInput = {
   employer_cost?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonFilter<"PayrollSlip">
   created_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
   run?: Prisma.XOR<Prisma.PayrollRunScalarRelationFilter, Prisma.PayrollRunWhereInput>
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
 }
@@ -461,6 +469,7 @@ export type PayrollSlipOrderByWithRelationInput = {
   employer_cost?: Prisma.SortOrder
   details?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   run?: Prisma.PayrollRunOrderByWithRelationInput
   employee?: Prisma.EmployeeOrderByWithRelationInput
 }
@@ -498,6 +507,7 @@ export type PayrollSlipWhereUniqueInput = Prisma.AtLeast<{
   employer_cost?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonFilter<"PayrollSlip">
   created_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
   run?: Prisma.XOR<Prisma.PayrollRunScalarRelationFilter, Prisma.PayrollRunWhereInput>
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
 }, "tenant_id_id" | "tenant_id_run_id_employee_id" | "tenant_id_slip_number">
@@ -529,6 +539,7 @@ export type PayrollSlipOrderByWithAggregationInput = {
   employer_cost?: Prisma.SortOrder
   details?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.PayrollSlipCountOrderByAggregateInput
   _avg?: Prisma.PayrollSlipAvgOrderByAggregateInput
   _max?: Prisma.PayrollSlipMaxOrderByAggregateInput
@@ -566,6 +577,7 @@ export type PayrollSlipScalarWhereWithAggregatesInput = {
   employer_cost?: Prisma.DecimalWithAggregatesFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonWithAggregatesFilter<"PayrollSlip">
   created_at?: Prisma.DateTimeWithAggregatesFilter<"PayrollSlip"> | Date | string
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"PayrollSlip"> | Date | string
 }
 
 export type PayrollSlipCreateInput = {
@@ -592,6 +604,7 @@ export type PayrollSlipCreateInput = {
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
+  changed_at?: Date | string
   run: Prisma.PayrollRunCreateNestedOneWithoutSlipsInput
   employee: Prisma.EmployeeCreateNestedOneWithoutPayroll_slipsInput
 }
@@ -623,6 +636,7 @@ export type PayrollSlipUncheckedCreateInput = {
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type PayrollSlipUpdateInput = {
@@ -649,6 +663,7 @@ export type PayrollSlipUpdateInput = {
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   run?: Prisma.PayrollRunUpdateOneRequiredWithoutSlipsNestedInput
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutPayroll_slipsNestedInput
 }
@@ -680,6 +695,7 @@ export type PayrollSlipUncheckedUpdateInput = {
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type PayrollSlipCreateManyInput = {
@@ -709,6 +725,7 @@ export type PayrollSlipCreateManyInput = {
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type PayrollSlipUpdateManyMutationInput = {
@@ -735,6 +752,7 @@ export type PayrollSlipUpdateManyMutationInput = {
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type PayrollSlipUncheckedUpdateManyInput = {
@@ -764,6 +782,7 @@ export type PayrollSlipUncheckedUpdateManyInput = {
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type PayrollSlipListRelationFilter = {
@@ -819,6 +838,7 @@ export type PayrollSlipCountOrderByAggregateInput = {
   employer_cost?: Prisma.SortOrder
   details?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type PayrollSlipAvgOrderByAggregateInput = {
@@ -863,6 +883,7 @@ export type PayrollSlipMaxOrderByAggregateInput = {
   leave_encashment?: Prisma.SortOrder
   employer_cost?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type PayrollSlipMinOrderByAggregateInput = {
@@ -891,6 +912,7 @@ export type PayrollSlipMinOrderByAggregateInput = {
   leave_encashment?: Prisma.SortOrder
   employer_cost?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type PayrollSlipSumOrderByAggregateInput = {
@@ -1017,6 +1039,7 @@ export type PayrollSlipCreateWithoutEmployeeInput = {
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
+  changed_at?: Date | string
   run: Prisma.PayrollRunCreateNestedOneWithoutSlipsInput
 }
 
@@ -1045,6 +1068,7 @@ export type PayrollSlipUncheckedCreateWithoutEmployeeInput = {
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type PayrollSlipCreateOrConnectWithoutEmployeeInput = {
@@ -1103,6 +1127,7 @@ export type PayrollSlipScalarWhereInput = {
   employer_cost?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonFilter<"PayrollSlip">
   created_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
 }
 
 export type PayrollSlipCreateWithoutRunInput = {
@@ -1129,6 +1154,7 @@ export type PayrollSlipCreateWithoutRunInput = {
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutPayroll_slipsInput
 }
 
@@ -1157,6 +1183,7 @@ export type PayrollSlipUncheckedCreateWithoutRunInput = {
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type PayrollSlipCreateOrConnectWithoutRunInput = {
@@ -1210,6 +1237,7 @@ export type PayrollSlipCreateManyEmployeeInput = {
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type PayrollSlipUpdateWithoutEmployeeInput = {
@@ -1236,6 +1264,7 @@ export type PayrollSlipUpdateWithoutEmployeeInput = {
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   run?: Prisma.PayrollRunUpdateOneRequiredWithoutSlipsNestedInput
 }
 
@@ -1264,6 +1293,7 @@ export type PayrollSlipUncheckedUpdateWithoutEmployeeInput = {
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type PayrollSlipUncheckedUpdateManyWithoutEmployeeInput = {
@@ -1291,6 +1321,7 @@ export type PayrollSlipUncheckedUpdateManyWithoutEmployeeInput = {
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type PayrollSlipCreateManyRunInput = {
@@ -1318,6 +1349,7 @@ export type PayrollSlipCreateManyRunInput = {
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type PayrollSlipUpdateWithoutRunInput = {
@@ -1344,6 +1376,7 @@ export type PayrollSlipUpdateWithoutRunInput = {
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutPayroll_slipsNestedInput
 }
 
@@ -1372,6 +1405,7 @@ export type PayrollSlipUncheckedUpdateWithoutRunInput = {
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type PayrollSlipUncheckedUpdateManyWithoutRunInput = {
@@ -1399,6 +1433,7 @@ export type PayrollSlipUncheckedUpdateManyWithoutRunInput = {
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -1430,6 +1465,7 @@ export type PayrollSlipSelect<ExtArgs extends runtime.Types.Extensions.InternalA
   employer_cost?: boolean
   details?: boolean
   created_at?: boolean
+  changed_at?: boolean
   run?: boolean | Prisma.PayrollRunDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["payrollSlip"]>
@@ -1461,6 +1497,7 @@ export type PayrollSlipSelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   employer_cost?: boolean
   details?: boolean
   created_at?: boolean
+  changed_at?: boolean
   run?: boolean | Prisma.PayrollRunDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["payrollSlip"]>
@@ -1492,6 +1529,7 @@ export type PayrollSlipSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   employer_cost?: boolean
   details?: boolean
   created_at?: boolean
+  changed_at?: boolean
   run?: boolean | Prisma.PayrollRunDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["payrollSlip"]>
@@ -1523,9 +1561,10 @@ export type PayrollSlipSelectScalar = {
   employer_cost?: boolean
   details?: boolean
   created_at?: boolean
+  changed_at?: boolean
 }
 
-export type PayrollSlipOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "run_id" | "employee_id" | "slip_number" | "employee_code" | "employee_name" | "department" | "designation" | "pay_start" | "pay_end" | "days_in_period" | "payable_days" | "lop_days" | "gross" | "total_deductions" | "net_pay" | "pf_employee" | "esi_employee" | "professional_tax" | "loan_deduction" | "reimbursements" | "leave_encashment" | "employer_cost" | "details" | "created_at", ExtArgs["result"]["payrollSlip"]>
+export type PayrollSlipOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "run_id" | "employee_id" | "slip_number" | "employee_code" | "employee_name" | "department" | "designation" | "pay_start" | "pay_end" | "days_in_period" | "payable_days" | "lop_days" | "gross" | "total_deductions" | "net_pay" | "pf_employee" | "esi_employee" | "professional_tax" | "loan_deduction" | "reimbursements" | "leave_encashment" | "employer_cost" | "details" | "created_at" | "changed_at", ExtArgs["result"]["payrollSlip"]>
 export type PayrollSlipInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   run?: boolean | Prisma.PayrollRunDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
@@ -1572,6 +1611,7 @@ export type $PayrollSlipPayload<ExtArgs extends runtime.Types.Extensions.Interna
     employer_cost: runtime.Decimal
     details: runtime.JsonValue
     created_at: Date
+    changed_at: Date
   }, ExtArgs["result"]["payrollSlip"]>
   composites: {}
 }
@@ -2023,6 +2063,7 @@ export interface PayrollSlipFieldRefs {
   readonly employer_cost: Prisma.FieldRef<"PayrollSlip", 'Decimal'>
   readonly details: Prisma.FieldRef<"PayrollSlip", 'Json'>
   readonly created_at: Prisma.FieldRef<"PayrollSlip", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"PayrollSlip", 'DateTime'>
 }
     
 

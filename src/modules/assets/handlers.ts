@@ -1,12 +1,12 @@
 // Assets (module `assets`): handlers translate HTTP to one use case and back; the rules live in
 // categories.ts, register.ts (the asset master), assignments.ts, returns.ts and damage.ts, the
 // JSON shapes in views.ts, the row locks' SQL in queries.ts.
-import { ack, created, ok, paginated } from "../../http/envelope.ts";
+import { ack, created, listed, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { assignAsset, listAssignments } from "./assignments.ts";
 import { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from "./categories.ts";
 import { listDamageReports, reportDamage, resolveDamage } from "./damage.ts";
-import { assetById, editAsset, findAssets, registerAsset, removeAsset } from "./register.ts";
+import { assetById, editAsset, assetList, registerAsset, removeAsset } from "./register.ts";
 import { decideReturn, listReturnRequests, requestReturn } from "./returns.ts";
 
 export const handlers = {
@@ -28,9 +28,8 @@ export const handlers = {
     return ack("Asset category deleted");
   },
 
-  async listAssets({ query }) {
-    const { rows, page, total } = await findAssets(query);
-    return paginated(rows, page, total);
+  async listAssets({ query, walk }) {
+    return listed(await assetList(query, walk));
   },
   async createAsset({ body, auth }) {
     return created(await registerAsset(auth, body), "Asset added to the register");

@@ -1,6 +1,7 @@
 // The assets area's raw SQL (src/db/sql.ts): the row locks that need more than lockRow - the asset
 // with the state its transitions check, and the category held (shared) while an asset joins it.
-import { query, sql, tenant } from "../../db/sql.ts";
+import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
+import { query, read, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 import type { AssetCondition, AssetStatus } from "./common.ts";
 
@@ -30,4 +31,10 @@ export async function shareLockCategory(tx: ScopedTx, id: string): Promise<boole
     tx,
   );
   return rows.length > 0;
+}
+
+/** The next `n` keys of a walk of the register (src/db/keyset.ts walkPage; the list's filters are applied to them). */
+export function assetKeys(w: Walk, after: WalkKey | null, n: number): Promise<ScannedKey[]> {
+  return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM assets
+      WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: true })} ORDER BY ${walkOrder()} LIMIT ${n}`);
 }

@@ -2,7 +2,9 @@
 // condition, and the few status changes hr may make by hand (retire, mark lost).
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { type Listing, pageOf, type PageQuery } from "../../http/envelope.ts";
+import { type Walk, walkPage, withDeletedAt } from "../../db/keyset.ts";
+import { assetKeys } from "./queries.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { parseDate, type DateString } from "../../lib/dates.ts";
@@ -27,10 +29,28 @@ export interface AssetInput {
   notes?: string | null;
 }
 
-export async function findAssets(
-  query: PageQuery & { status?: AssetStatus; condition?: AssetCondition; category_id?: string; employee_id?: string; search?: string },
-) {
-  const page = pageOf(query);
+type AssetQuery = PageQuery & {
+  status?: AssetStatus;
+  condition?: AssetCondition;
+  category_id?: string;
+  employee_id?: string;
+  search?: string;
+};
+
+/** The register: a page by number (findAssets), or a page of a walk in the order of change (issue 32), with tombstones on request. */
+export async function assetList(query: AssetQuery, walk: Walk | null): Promise<Listing<ReturnType<typeof assetJson>>> {
+  if (!walk) return findAssets(query);
+  const where = assetFilter(query);
+  if (walk.includeDeleted) delete where.deleted_at;
+  const { rows, last } = await walkPage(
+    walk,
+    (after, n) => assetKeys(walk, after, n),
+    (ids) => db.asset.findMany({ where: { ...where, id: { in: ids } }, include: assetInclude }),
+  );
+  return { rows: rows.map((a) => withDeletedAt(assetJson(a), a.deleted_at)), walk, last };
+}
+
+function assetFilter(query: AssetQuery): Prisma.AssetWhereInput {
   const where: Prisma.AssetWhereInput = { deleted_at: null };
   if (query.status) where.status = query.status;
   if (query.condition) where.condition = query.condition;
@@ -42,6 +62,12 @@ export async function findAssets(
       { name: { contains: query.search, mode: "insensitive" } },
       { serial_number: { contains: query.search, mode: "insensitive" } },
     ];
+  return where;
+}
+
+export async function findAssets(query: AssetQuery) {
+  const page = pageOf(query);
+  const where = assetFilter(query);
   const [rows, total] = await Promise.all([
     db.asset.findMany({ where, include: assetInclude, orderBy: [{ asset_tag: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
     db.asset.count({ where }),

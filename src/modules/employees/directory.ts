@@ -1,14 +1,17 @@
 // The employee list (directory): every live employee of the company, filtered, searched and
 // sorted - the one hot query of this area (its statements and the indexes they use: queries.ts).
-import { pageOf } from "../../http/envelope.ts";
+import { lastKey, type Walk } from "../../db/keyset.ts";
+import { type Listing, pageOf } from "../../http/envelope.ts";
 import type { QueryParams } from "../../http/types.ts";
-import { containsPattern, directorySearchPage, directoryPage, directoryTotal, type DirectoryFilter } from "./queries.ts";
+import { containsPattern, directorySearchPage, directoryPage, directoryTotal, directoryWalk, type DirectoryFilter } from "./queries.ts";
 import { directoryJson } from "./views.ts";
 
 export type EmployeeListQuery = QueryParams<"listEmployees">;
 
-/** A page of the directory with its exact total. */
-export async function employeeDirectory(q: EmployeeListQuery) {
+type Entry = ReturnType<typeof directoryJson>;
+
+/** A page of the directory with its exact total, or a page of a walk in the order of change (`walk`). */
+export async function employeeDirectory(q: EmployeeListQuery, walk: Walk | null = null): Promise<Listing<Entry>> {
   const page = pageOf(q);
   const search = q.search !== undefined && q.search.trim() !== "";
   const filter: DirectoryFilter = {
@@ -16,8 +19,14 @@ export async function employeeDirectory(q: EmployeeListQuery) {
     status: q.status,
     reports_to: q.reports_to,
     pattern: search ? containsPattern(q.search!) : undefined,
-    sort: q.sort ?? "name",
+    // `changed` is the order of a walk (walkOf makes it one)
+    sort: q.sort === undefined || q.sort === "changed" ? "name" : q.sort,
   };
+  if (walk) {
+    const rows = await directoryWalk(filter, walk);
+    const entries = rows.map((r) => (r.deleted_at ? { ...directoryJson(r), deleted_at: r.deleted_at.toISOString() } : directoryJson(r)));
+    return { rows: entries, walk, last: lastKey(rows) };
+  }
   if (search) {
     const rows = await directorySearchPage(filter, page);
     // past the last page the window has no row: count on its own

@@ -2,7 +2,7 @@
 // activity log (profile.ts), documents (documents.ts), resignation and exit (exits.ts); row-level
 // access in access.ts, JSON shapes in views.ts, raw SQL in queries.ts. Handlers translate HTTP to
 // one use case and back.
-import { ack, created, ok, paginated } from "../../http/envelope.ts";
+import { ack, created, listed, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { sendStoredFile } from "../../platform/storage/files.ts";
 import { employeeDirectory } from "./directory.ts";
@@ -12,9 +12,8 @@ import { employeeActivity, employeeProfile } from "./profile.ts";
 import { addEmployee, changeEmployee, removeEmployee } from "./records.ts";
 
 export const handlers = {
-  async listEmployees({ query }) {
-    const { rows, page, total } = await employeeDirectory(query);
-    return paginated(rows, page, total);
+  async listEmployees({ query, walk }) {
+    return listed(await employeeDirectory(query, walk));
   },
 
   async createEmployee({ body }) {
@@ -54,9 +53,8 @@ export const handlers = {
     return { sent: true as const };
   },
 
-  async getEmployeeActivityLog({ params, query, auth }) {
-    const { rows, page, total } = await employeeActivity(auth, params.employeeId, query);
-    return paginated(rows, page, total);
+  async getEmployeeActivityLog({ params, query, auth, walk }) {
+    return listed(await employeeActivity(auth, params.employeeId, query, walk));
   },
 
   async submitResignation({ params, body, auth }) {

@@ -4,12 +4,13 @@ import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
 import type { OperationId } from "../../../generated/registry.ts";
 import { auditEntryJson } from "../../platform/audit.ts";
 import { db } from "../../db/tenancy.ts";
-import { type PageQuery, pageOf } from "../../http/envelope.ts";
+import { type Listing, type PageQuery, pageOf } from "../../http/envelope.ts";
+import { type Walk, walkPage } from "../../db/keyset.ts";
 import { notFound } from "../../platform/errors.ts";
 import { mayCall } from "../../http/guards.ts";
 import type { AuthContext, Role } from "../../http/types.ts";
 import { accessTo, loadVisibleEmployee } from "./access.ts";
-import { employeeWithUser, type EmployeeWithUser } from "./queries.ts";
+import { activityKeys, employeeWithUser, type EmployeeWithUser } from "./queries.ts";
 import { directoryJson, employeeJson, type ExitWithChecklist } from "./views.ts";
 
 /** The exit record: only employees on notice or exited have one. */
@@ -55,7 +56,12 @@ const ACTOR_DETAIL_ROLES: readonly Role[] = ["owner", "admin"];
  * A page of the employee's activity log (newest first), for callers who may see the complete
  * record; entries about records the caller may not read are left out (and not counted).
  */
-export async function employeeActivity(auth: AuthContext, id: string, query: PageQuery) {
+export async function employeeActivity(
+  auth: AuthContext,
+  id: string,
+  query: PageQuery,
+  walk: Walk | null = null,
+): Promise<Listing<ReturnType<typeof auditEntryJson>>> {
   await loadVisibleEmployee(auth, id);
   const page = pageOf(query);
   const hidden = READ_ELSEWHERE.filter((r) => !mayCall(auth, r.readBy));
@@ -64,10 +70,19 @@ export async function employeeActivity(auth: AuthContext, id: string, query: Pag
     entity_id: id,
     ...(hidden.length ? { NOT: hidden.map((r) => ({ action: { startsWith: r.actionPrefix } })) } : {}),
   };
+  const actorDetails = ACTOR_DETAIL_ROLES.includes(auth.role);
+  // a walk in the order of change (issue 32): the log only grows, so its new entries
+  if (walk) {
+    const { rows, last } = await walkPage(
+      walk,
+      (after, n) => activityKeys(walk, after, n),
+      (ids) => db.auditLog.findMany({ where: { ...where, id: { in: ids } } }),
+    );
+    return { rows: rows.map((r) => auditEntryJson(r, { actorDetails })), walk, last };
+  }
   const [rows, total] = await Promise.all([
     db.auditLog.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
     db.auditLog.count({ where }),
   ]);
-  const actorDetails = ACTOR_DETAIL_ROLES.includes(auth.role);
   return { rows: rows.map((r) => auditEntryJson(r, { actorDetails })), page, total };
 }

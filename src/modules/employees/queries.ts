@@ -19,6 +19,7 @@ import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
 import { execute, join, query, read, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
+import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
 
 type Client = ScopedTx | typeof db;
 
@@ -141,6 +142,21 @@ export function directorySearchPage(f: DirectoryFilter, page: Page): Promise<(Di
       SELECT ${E_COLUMNS}, page.total FROM page JOIN employees e ON e.tenant_id = ${tenant}::uuid AND e.id = page.id ORDER BY page.n`);
 }
 
+/**
+ * A page of a walk of the list in the order of change (issue 32; src/db/keyset.ts): the filters of
+ * the page by number (but `sort`), tombstones with `include_deleted`, read along
+ * employees_change_idx from the cursor's key - a deep page costs what the first does.
+ */
+export function directoryWalk(f: DirectoryFilter, w: Walk): Promise<(DirectoryRow & { walk_xid: string; deleted_at: Date | null })[]> {
+  const conds = [walkAnd(w, { softDeleted: true })];
+  if (f.department !== undefined) conds.push(sql`department = ${f.department}`);
+  if (f.status !== undefined) conds.push(sql`status = ${f.status}`);
+  if (f.reports_to !== undefined) conds.push(sql`reports_to = ${f.reports_to}::uuid`);
+  if (f.pattern !== undefined) conds.push(sql`search_text LIKE ${f.pattern}`);
+  return read(sql`SELECT ${COLUMNS}, deleted_at, ${walkKey()} FROM employees WHERE tenant_id = ${tenant}::uuid
+      AND ${join(conds, " AND ")} ORDER BY ${walkOrder()} LIMIT ${w.limit}`);
+}
+
 // ───────────────────────────── the profile read ─────────────────────────────
 
 /**
@@ -180,6 +196,7 @@ const EMPLOYEE_COLUMN: Record<Prisma.EmployeeScalarFieldEnum, Sql> = {
   created_at: sql`e."created_at"`,
   updated_at: sql`e."updated_at"`,
   deleted_at: sql`e."deleted_at"`,
+  changed_at: sql`e."changed_at"`,
 };
 const EMPLOYEE_COLUMNS = join(Object.values(EMPLOYEE_COLUMN));
 
@@ -234,4 +251,10 @@ export async function isAboveInChain(tx: ScopedTx, managerId: string, employeeId
     tx,
   );
   return cycle.length > 0;
+}
+
+/** The next `n` keys of a walk of an employee's activity log (src/db/keyset.ts walkPage; the list's filters are applied to them). */
+export function activityKeys(w: Walk, after: WalkKey | null, n: number): Promise<ScannedKey[]> {
+  return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM audit_logs
+      WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: false })} ORDER BY ${walkOrder()} LIMIT ${n}`);
 }

@@ -1,15 +1,13 @@
 // Helpdesk: tickets with a real status machine, assignment to agents, and a conversation. Each
 // handler translates HTTP to one use case (tickets.ts, messages.ts) and back.
-import { ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
+import { ack, created, listed, ok, pageOf, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { messagePage, postMessage } from "./messages.ts";
-import { changeTicket, discardTicket, raiseTicket, ticketById, ticketPage } from "./tickets.ts";
+import { changeTicket, discardTicket, raiseTicket, ticketById, ticketList } from "./tickets.ts";
 
 export const handlers = {
-  async listHelpdeskTickets({ query, auth }) {
-    const page = pageOf(query);
-    const { rows, total } = await ticketPage(auth, query, page);
-    return paginated(rows, page, total);
+  async listHelpdeskTickets({ query, auth, walk }) {
+    return listed(await ticketList(auth, query, walk));
   },
 
   async createHelpdeskTicket({ body, auth }) {

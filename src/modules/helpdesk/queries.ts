@@ -1,5 +1,6 @@
-// The helpdesk area's raw SQL (src/db/sql.ts): a ticket's row lock.
-import { query, sql, tenant } from "../../db/sql.ts";
+// The helpdesk area's raw SQL (src/db/sql.ts): a ticket's row lock, the keys of a walk of the tickets.
+import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
+import { query, read, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 
 /**
@@ -14,4 +15,10 @@ export async function lockTicketStatus(tx: ScopedTx, id: string): Promise<string
     tx,
   );
   return row?.status ?? null;
+}
+
+/** The next `n` keys of a walk of the tickets (src/db/keyset.ts walkPage; the list's filters are applied to them). */
+export function ticketKeys(w: Walk, after: WalkKey | null, n: number): Promise<ScannedKey[]> {
+  return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM helpdesk_tickets
+      WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: true })} ORDER BY ${walkOrder()} LIMIT ${n}`);
 }

@@ -4,16 +4,51 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx, byId, type ScopedTx } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import { type Listing, type Page, pageOf } from "../../http/envelope.ts";
+import { type Walk, walkPage, withDeletedAt } from "../../db/keyset.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { notify } from "../../platform/notify.ts";
 import { hrMemberIds, isHr, userNames } from "../shared/access.ts";
-import { lockTicketStatus } from "./queries.ts";
+import { lockTicketStatus, ticketKeys } from "./queries.ts";
 import { canTransition, requesterMayChange, ticketStatus } from "./rules.ts";
 import { ticketJson, type TicketJson, ticketsJson, visibleTicket } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
+
+/**
+ * A page of the tickets the caller may see, newest first, filtered - or a page of a walk in the
+ * order of change (`walk`, issue 32), deleted tickets as tombstones with include_deleted.
+ */
+export async function ticketList(
+  auth: AuthContext,
+  q: QueryParams<"listHelpdeskTickets">,
+  walk: Walk | null,
+): Promise<Listing<TicketJson>> {
+  const where = ticketFilter(auth, q);
+  if (walk) {
+    if (walk.includeDeleted) delete where.deleted_at;
+    const { rows, last } = await walkPage(
+      walk,
+      (after, n) => ticketKeys(walk, after, n),
+      (ids) => db.helpdeskTicket.findMany({ where: { ...where, id: { in: ids } } }),
+    );
+    const json = await ticketsJson(auth, rows);
+    return { rows: json.map((t, i) => withDeletedAt(t, rows[i].deleted_at)), walk, last };
+  }
+  const page = pageOf(q);
+  return { ...(await ticketPage(auth, q, page)), page };
+}
+
+function ticketFilter(auth: AuthContext, q: QueryParams<"listHelpdeskTickets">): Prisma.HelpdeskTicketWhereInput {
+  const where: Prisma.HelpdeskTicketWhereInput = { deleted_at: null, ...(isHr(auth) ? {} : { requester_user_id: auth.userId }) };
+  if (q.status) where.status = q.status;
+  if (q.priority) where.priority = q.priority;
+  if (q.category) where.category = q.category;
+  if (q.assignee_user_id) where.assignee_user_id = q.assignee_user_id;
+  if (q.search) where.OR = [{ title: { contains: q.search, mode: "insensitive" } }, { ticket_number: { equals: q.search.toUpperCase() } }];
+  return where;
+}
 
 /** A page of the tickets the caller may see, newest first, filtered. */
 export async function ticketPage(
@@ -21,12 +56,7 @@ export async function ticketPage(
   q: QueryParams<"listHelpdeskTickets">,
   page: Page,
 ): Promise<{ rows: TicketJson[]; total: number }> {
-  const where: Prisma.HelpdeskTicketWhereInput = { deleted_at: null, ...(isHr(auth) ? {} : { requester_user_id: auth.userId }) };
-  if (q.status) where.status = q.status;
-  if (q.priority) where.priority = q.priority;
-  if (q.category) where.category = q.category;
-  if (q.assignee_user_id) where.assignee_user_id = q.assignee_user_id;
-  if (q.search) where.OR = [{ title: { contains: q.search, mode: "insensitive" } }, { ticket_number: { equals: q.search.toUpperCase() } }];
+  const where = ticketFilter(auth, q);
   const [rows, total] = await Promise.all([
     db.helpdeskTicket.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
     db.helpdeskTicket.count({ where }),

@@ -15,9 +15,11 @@ import { employeeScopeSql } from "../shared/queries.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { days, dayString } from "./days.ts";
 import { ledgerJson, type Listing } from "./json.ts";
+import type { Listing as PageOrWalk } from "../../http/envelope.ts";
+import { type Walk, walkPage } from "../../db/keyset.ts";
 import { accountKey, availability, availableOf, belowMinimumReason, lapsedDays, minimumBalance, openLapses } from "./ledger.ts";
 import { namedOrCurrentPeriod } from "./periods.ts";
-import { balancesPage } from "./queries.ts";
+import { balancesPage, ledgerKeys } from "./queries.ts";
 
 type LedgerJson = ReturnType<typeof ledgerJson>;
 
@@ -70,15 +72,35 @@ async function completeRows(parts: string[], check: Set<string>, today: DateStri
   return JSON.stringify(rows).slice(1, -1);
 }
 
-export async function ledgerPage(auth: AuthContext, query: QueryParams<"listLeaveLedger">): Promise<Listing<LedgerJson>> {
-  const page = pageOf(query);
+/** The ledger list: a page by number, or a page of a walk in the order of change (issue 32: new entries, as the ledger only grows). */
+export async function ledgerList(
+  auth: AuthContext,
+  query: QueryParams<"listLeaveLedger">,
+  walk: Walk | null,
+): Promise<PageOrWalk<LedgerJson>> {
+  if (!walk) return ledgerPage(auth, query);
+  const where = await ledgerFilter(auth, query);
+  const { rows, last } = await walkPage(
+    walk,
+    (after, n) => ledgerKeys(walk, after, n),
+    (ids) => db.leaveLedgerEntry.findMany({ where: { ...where, id: { in: ids } } }),
+  );
+  return { rows: rows.map(ledgerJson), walk, last };
+}
+
+async function ledgerFilter(auth: AuthContext, query: QueryParams<"listLeaveLedger">): Promise<Prisma.LeaveLedgerEntryWhereInput> {
   const [period, scope] = await Promise.all([namedOrCurrentPeriod(db, query.period_id), visibleEmployees(auth)]);
-  const where: Prisma.LeaveLedgerEntryWhereInput = {
+  return {
     period_id: period.id,
     ...employeeFilter(scope, query.employee_id),
     ...(query.leave_type_id ? { leave_type_id: query.leave_type_id } : {}),
     ...(query.entry_type ? { entry_type: query.entry_type } : {}),
   };
+}
+
+export async function ledgerPage(auth: AuthContext, query: QueryParams<"listLeaveLedger">): Promise<Listing<LedgerJson>> {
+  const page = pageOf(query);
+  const where = await ledgerFilter(auth, query);
   const [rows, total] = await Promise.all([
     db.leaveLedgerEntry.findMany({
       where,

@@ -2,10 +2,10 @@
 // requests and approvals, encashment, work from home and working on holidays. Each handler turns
 // HTTP into one call of a use case (the sibling modules hold the rules) and its result into the
 // response envelope.
-import { ack, created, ok, paginated, sendPaginatedJson } from "../../http/envelope.ts";
+import { ack, created, listed, ok, paginated, sendPaginatedJson } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { allocateLeave, allocationPage } from "./allocations.ts";
-import { adjustBalance, balancePage, ledgerPage } from "./balances.ts";
+import { adjustBalance, balancePage, ledgerList } from "./balances.ts";
 import { decideEncashment, encashmentById, encashmentPage, requestEncashment, withdrawEncashment } from "./encashments.ts";
 import {
   decideHolidayWorkClaim,
@@ -18,7 +18,7 @@ import { addHoliday, addHolidays, changeHoliday, holidayById, holidayPage, remov
 import { addLeaveType, changeLeaveType, leaveTypeById, leaveTypePage, removeLeaveType } from "./leave-types.ts";
 import { addPeriod, changePeriod, periodById, periodPage, removePeriod } from "./periods.ts";
 import { addPolicy, changePolicy, policyById, policyPage, removePolicy } from "./policies.ts";
-import { decideLeaveRequest, leaveRequestById, leaveRequestPage, submitLeaveRequest, withdrawLeaveRequest } from "./requests.ts";
+import { decideLeaveRequest, leaveRequestById, leaveRequestList, submitLeaveRequest, withdrawLeaveRequest } from "./requests.ts";
 import { decideWfhRequest, submitWfhRequest, wfhRequestById, wfhRequestPage, withdrawWfhRequest } from "./wfh.ts";
 
 export const handlers = {
@@ -115,18 +115,16 @@ export const handlers = {
     const r = await balancePage(auth, query);
     return sendPaginatedJson(res, r.rowsJson, r.page, r.total);
   },
-  async listLeaveLedger({ query, auth }) {
-    const r = await ledgerPage(auth, query);
-    return paginated(r.rows, r.page, r.total);
+  async listLeaveLedger({ query, auth, walk }) {
+    return listed(await ledgerList(auth, query, walk));
   },
   async createLeaveAdjustment({ body, auth }) {
     return created(await adjustBalance(auth, body), "Balance adjusted");
   },
 
   // ── leave requests
-  async listLeaveRequests({ query, auth }) {
-    const r = await leaveRequestPage(auth, query);
-    return paginated(r.rows, r.page, r.total);
+  async listLeaveRequests({ query, auth, walk }) {
+    return listed(await leaveRequestList(auth, query, walk));
   },
   async createLeaveRequest({ body, auth }) {
     return created(await submitLeaveRequest(auth, body), "Leave request submitted");

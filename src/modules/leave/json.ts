@@ -1,6 +1,5 @@
 // Rows → documented JSON shapes of the leave area.
 import type { components } from "../../../generated/api-types.ts";
-import type { Page } from "../../http/envelope.ts";
 import { toDateString, toDateStringOrNull } from "../../lib/dates.ts";
 import { moneyStringOrNull } from "../../lib/money.ts";
 import { fullName } from "../shared/people.ts";
@@ -8,12 +7,8 @@ import { dayString, dayStringOrNull, type DayValue } from "./days.ts";
 
 type S = components["schemas"];
 
-/** A page of a list: its rows (JSON-ready), the page asked for and the total count. */
-export interface Listing<T> {
-  rows: T[];
-  page: Page;
-  total: number;
-}
+/** A page of a list: its rows (JSON-ready), the page asked for and the total count (the one shape, src/http/envelope.ts). */
+export type { PageListing as Listing } from "../../http/envelope.ts";
 type Dec = DayValue;
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);

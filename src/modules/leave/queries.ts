@@ -5,7 +5,8 @@
 //   - balancesPage: the leave balances page in one prepared statement, planned once (a measured hot path)
 //   - timeOffRows: approved leave, work from home and holidays for attendance's day view, in one
 //     prepared statement (a measured hot path)
-import { empty, execute, query, readGenericPlan, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
+import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
+import { empty, execute, query, read, readGenericPlan, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import type { DateString } from "../../lib/dates.ts";
 import * as clock from "../../lib/clock.ts";
@@ -261,4 +262,16 @@ export async function timeOffRows(employeeIds: readonly string[], from: DateStri
                       AND NOT h.is_optional)
     )::text AS data`);
   return JSON.parse(r.data) as TimeOffRows;
+}
+
+/** The next `n` keys of a walk of the leave requests (src/db/keyset.ts walkPage; the list's filters are applied to them). */
+export function leaveRequestKeys(w: Walk, after: WalkKey | null, n: number): Promise<ScannedKey[]> {
+  return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM leave_requests
+      WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: false })} ORDER BY ${walkOrder()} LIMIT ${n}`);
+}
+
+/** The next `n` keys of a walk of the leave ledger (src/db/keyset.ts walkPage; the list's filters are applied to them). */
+export function ledgerKeys(w: Walk, after: WalkKey | null, n: number): Promise<ScannedKey[]> {
+  return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM leave_ledger_entries
+      WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: false })} ORDER BY ${walkOrder()} LIMIT ${n}`);
 }

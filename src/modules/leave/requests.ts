@@ -26,6 +26,9 @@ import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts"
 import { overlaps } from "./calendar.ts";
 import { type Decimal, type DayValue, days, dayString, fromHalves } from "./days.ts";
 import { employeeName, leaveRequestJson, type Listing } from "./json.ts";
+import type { Listing as PageOrWalk } from "../../http/envelope.ts";
+import { type Walk, walkPage } from "../../db/keyset.ts";
+import { leaveRequestKeys } from "./queries.ts";
 import { availability, minimumBalance, postEntries } from "./ledger.ts";
 import { employeeCalendar, type OffCalendar } from "./off-days.ts";
 import { periodFor } from "./periods.ts";
@@ -166,16 +169,36 @@ async function loadVisible(auth: AuthContext, id: string) {
   return r;
 }
 
-export async function leaveRequestPage(auth: AuthContext, query: QueryParams<"listLeaveRequests">): Promise<Listing<LeaveRequestJson>> {
-  const page = pageOf(query);
+/** The leave requests list: a page by number, or a page of a walk in the order of change (issue 32). */
+export async function leaveRequestList(
+  auth: AuthContext,
+  query: QueryParams<"listLeaveRequests">,
+  walk: Walk | null,
+): Promise<PageOrWalk<LeaveRequestJson>> {
+  if (!walk) return leaveRequestPage(auth, query);
+  const where = await leaveRequestFilter(auth, query);
+  const { rows, last } = await walkPage(
+    walk,
+    (after, n) => leaveRequestKeys(walk, after, n),
+    (ids) => db.leaveRequest.findMany({ where: { ...where, id: { in: ids } }, include }),
+  );
+  return { rows: rows.map(leaveRequestJson), walk, last };
+}
+
+async function leaveRequestFilter(auth: AuthContext, query: QueryParams<"listLeaveRequests">): Promise<Prisma.LeaveRequestWhereInput> {
   const scope = await visibleEmployees(auth);
-  const where: Prisma.LeaveRequestWhereInput = {
+  return {
     ...employeeFilter(scope, query.employee_id),
     ...(query.status ? { status: query.status } : {}),
     ...(query.leave_type_id ? { leave_type_id: query.leave_type_id } : {}),
     ...(query.from_date ? { to_date: { gte: parseDate(query.from_date) } } : {}),
     ...(query.to_date ? { from_date: { lte: parseDate(query.to_date) } } : {}),
   };
+}
+
+export async function leaveRequestPage(auth: AuthContext, query: QueryParams<"listLeaveRequests">): Promise<Listing<LeaveRequestJson>> {
+  const page = pageOf(query);
+  const where = await leaveRequestFilter(auth, query);
   const [rows, total] = await Promise.all([
     db.leaveRequest.findMany({
       where,

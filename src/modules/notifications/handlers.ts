@@ -1,14 +1,13 @@
 // In-app notifications of the signed-in user in the active tenant. Each handler translates HTTP
 // to one use case (inbox.ts) and back.
-import { ok, pageOf, paginated } from "../../http/envelope.ts";
+import { listed, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
-import { inboxPage, markAllRead, markRead } from "./inbox.ts";
+import { inboxList, markAllRead, markRead } from "./inbox.ts";
 
 export const handlers = {
-  async listNotifications({ query, auth }) {
-    const page = pageOf(query);
-    const { rows, total, unread } = await inboxPage(auth, page, { unreadOnly: query.unread });
-    return paginated(rows, page, total, "OK", { unread_count: unread });
+  async listNotifications({ query, auth, walk }) {
+    const { listing, unread } = await inboxList(auth, query, walk);
+    return listed(listing, "OK", { unread_count: unread });
   },
 
   async markNotificationRead({ params, auth }) {

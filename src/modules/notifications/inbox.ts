@@ -1,7 +1,9 @@
 // The signed-in user's in-app notifications in the active tenant: a page of them (unread only on
 // request) with the unread count, and marking them read.
 import { db, byId } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import { type Listing, type Page, pageOf } from "../../http/envelope.ts";
+import { type Walk, walkPage } from "../../db/keyset.ts";
+import { notificationKeys } from "./queries.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import type { NotificationKind } from "../../platform/notify.ts";
@@ -29,6 +31,32 @@ function notificationJson(n: {
 type NotificationJson = ReturnType<typeof notificationJson>;
 
 /** A page of the caller's notifications, newest first, and how many are unread. */
+/**
+ * The caller's notifications: a page by number (newest first), or a page of a walk in the order of
+ * change (issue 32: new notifications, and those marked read since), with the unread count.
+ */
+export async function inboxList(
+  auth: AuthContext,
+  q: { page?: number; limit?: number; unread?: boolean },
+  walk: Walk | null,
+): Promise<{ listing: Listing<NotificationJson>; unread: number }> {
+  if (!walk) {
+    const page = pageOf(q);
+    const { rows, total, unread } = await inboxPage(auth, page, { unreadOnly: q.unread });
+    return { listing: { rows, page, total }, unread };
+  }
+  const where = { user_id: auth.userId, ...(q.unread ? { read_at: null } : {}) };
+  const [{ rows, last }, unread] = await Promise.all([
+    walkPage(
+      walk,
+      (after, n) => notificationKeys(walk, after, n),
+      (ids) => db.notification.findMany({ where: { ...where, id: { in: ids } } }),
+    ),
+    db.notification.count({ where: { user_id: auth.userId, read_at: null } }),
+  ]);
+  return { listing: { rows: rows.map(notificationJson), walk, last }, unread };
+}
+
 export async function inboxPage(
   auth: AuthContext,
   page: Page,

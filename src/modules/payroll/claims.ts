@@ -6,7 +6,9 @@ import { uploadOf } from "../../platform/storage/files.ts";
 import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import { type Listing, type Page, pageOf } from "../../http/envelope.ts";
+import { type Walk, walkPage } from "../../db/keyset.ts";
+import { claimKeys } from "./queries/loans.ts";
 import { badRequest, conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
@@ -105,14 +107,38 @@ async function checkClaim(
 }
 
 /** A page of the claims the caller may see, newest first. */
+/** The claims list: a page by number (newest first), or a page of a walk in the order of change (issue 32). */
+export async function claimList(
+  auth: AuthContext,
+  filter: QueryParams<"listExpenseClaims">,
+  walk: Walk | null,
+): Promise<Listing<ClaimJson>> {
+  if (!walk) {
+    const page = pageOf(filter);
+    return { ...(await claimsPage(auth, filter, page)), page };
+  }
+  const where = await claimFilter(auth, filter);
+  const { rows, last } = await walkPage(
+    walk,
+    (after, n) => claimKeys(walk, after, n),
+    (ids) => db.expenseClaim.findMany({ where: { ...where, id: { in: ids } }, include }),
+  );
+  return { rows: rows.map(claimJson), walk, last };
+}
+
+async function claimFilter(auth: AuthContext, filter: QueryParams<"listExpenseClaims">): Promise<Prisma.ExpenseClaimWhereInput> {
+  const where: Prisma.ExpenseClaimWhereInput = { ...employeeFilter(await visibleEmployees(auth), filter.employee_id) };
+  if (filter.status) where.status = filter.status;
+  if (filter.category_id) where.category_id = filter.category_id;
+  return where;
+}
+
 export async function claimsPage(
   auth: AuthContext,
   filter: QueryParams<"listExpenseClaims">,
   page: Page,
 ): Promise<{ rows: ClaimJson[]; total: number }> {
-  const where: Prisma.ExpenseClaimWhereInput = { ...employeeFilter(await visibleEmployees(auth), filter.employee_id) };
-  if (filter.status) where.status = filter.status;
-  if (filter.category_id) where.category_id = filter.category_id;
+  const where = await claimFilter(auth, filter);
   const [rows, total] = await Promise.all([
     db.expenseClaim.findMany({ where, include, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
     db.expenseClaim.count({ where }),

@@ -2,13 +2,13 @@
 // The rules live in the use-case modules: components.ts, salary-setup.ts, statutory.ts,
 // catalogs.ts, runs.ts (with calculation.ts and jobs.ts), my-salary.ts, wps.ts, loans.ts, claims.ts,
 // settlements.ts (full and final settlements).
-import { accepted, ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
+import { accepted, ack, created, listed, ok, pageOf, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers, HandlerContext } from "../../http/types.ts";
 import { expenseCategories, loanTypes } from "./catalogs.ts";
-import { cancelClaim, claimById, claimsPage, reviseClaim, submitClaim } from "./claims.ts";
+import { cancelClaim, claimById, claimList, reviseClaim, submitClaim } from "./claims.ts";
 import { addComponent, changeComponent, componentById, componentList, removeComponent } from "./components.ts";
-import { applyForLoan, cancelLoan, deferInstallment, loanById, loansPage, reviseLoan } from "./loans.ts";
-import { mySlip, mySlipPdf, mySlips, runEmployeeSlipPdf } from "./my-salary.ts";
+import { applyForLoan, cancelLoan, deferInstallment, loanById, loanList, reviseLoan } from "./loans.ts";
+import { mySlip, mySlipList, mySlipPdf, runEmployeeSlipPdf } from "./my-salary.ts";
 import { changeRun, discardRun, openRun, processRun, runBreakdown, runById, runSlip, runsPage } from "./runs.ts";
 import { salarySetupOf, saveSalarySetup } from "./salary-setup.ts";
 import {
@@ -153,10 +153,8 @@ export const handlers = {
   },
 
   // the employee's own slips
-  async listMySalary({ query, auth }) {
-    const page = pageOf(query);
-    const { rows, total } = await mySlips(auth, page);
-    return paginated(rows, page, total);
+  async listMySalary({ query, auth, walk }) {
+    return listed(await mySlipList(auth, query, walk));
   },
   async getMySalarySlip({ params, auth }) {
     return ok(await mySlip(auth, params.draftId));
@@ -187,10 +185,8 @@ export const handlers = {
   },
 
   // loans and advances
-  async listLoanAdvances({ query, auth }) {
-    const page = pageOf(query);
-    const { rows, total } = await loansPage(auth, query, page);
-    return paginated(rows, page, total);
+  async listLoanAdvances({ query, auth, walk }) {
+    return listed(await loanList(auth, query, walk));
   },
   async createLoanAdvance({ body, auth }) {
     return created(await applyForLoan(auth, body), "Loan application submitted");
@@ -209,10 +205,8 @@ export const handlers = {
   },
 
   // expense claims
-  async listExpenseClaims({ query, auth }) {
-    const page = pageOf(query);
-    const { rows, total } = await claimsPage(auth, query, page);
-    return paginated(rows, page, total);
+  async listExpenseClaims({ query, auth, walk }) {
+    return listed(await claimList(auth, query, walk));
   },
   async createExpenseClaim({ body, auth }) {
     return created(await submitClaim(auth, body), "Expense claim submitted");

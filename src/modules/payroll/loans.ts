@@ -6,7 +6,8 @@ import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import { type Listing, type Page, pageOf } from "../../http/envelope.ts";
+import { type Walk, walkPage } from "../../db/keyset.ts";
 import { badRequest, conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
@@ -19,7 +20,7 @@ import { type Notice, notifyEmployee } from "../shared/notices.ts";
 import { targetEmployee } from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { oneOf } from "./json.ts";
-import { deferPendingInstallments } from "./queries/loans.ts";
+import { deferPendingInstallments, loanKeys } from "./queries/loans.ts";
 import * as clock from "../../lib/clock.ts";
 
 const include = {
@@ -125,16 +126,36 @@ function checkLimits(
 type LoanJson = ReturnType<typeof loanJson>;
 
 /** A page of loans, newest first: hr/admin/owner every one (or one employee's), everyone else their own. */
-export async function loansPage(
-  auth: AuthContext,
-  filter: QueryParams<"listLoanAdvances">,
-  page: Page,
-): Promise<{ rows: LoanJson[]; total: number }> {
+/** The loans list: a page by number (newest first), or a page of a walk in the order of change (issue 32). */
+export async function loanList(auth: AuthContext, filter: QueryParams<"listLoanAdvances">, walk: Walk | null): Promise<Listing<LoanJson>> {
+  if (!walk) {
+    const page = pageOf(filter);
+    return { ...(await loansPage(auth, filter, page)), page };
+  }
+  const where = loanFilter(auth, filter);
+  const { rows, last } = await walkPage(
+    walk,
+    (after, n) => loanKeys(walk, after, n),
+    (ids) => db.loanAdvance.findMany({ where: { ...where, id: { in: ids } }, include }),
+  );
+  return { rows: rows.map(loanJson), walk, last };
+}
+
+function loanFilter(auth: AuthContext, filter: QueryParams<"listLoanAdvances">): Prisma.LoanAdvanceWhereInput {
   const where: Prisma.LoanAdvanceWhereInput = {};
   if (!isHr(auth))
     where.employee_id = auth.employeeId && (!filter.employee_id || filter.employee_id === auth.employeeId) ? auth.employeeId : { in: [] };
   else if (filter.employee_id) where.employee_id = filter.employee_id;
   if (filter.status) where.status = filter.status;
+  return where;
+}
+
+export async function loansPage(
+  auth: AuthContext,
+  filter: QueryParams<"listLoanAdvances">,
+  page: Page,
+): Promise<{ rows: LoanJson[]; total: number }> {
+  const where = loanFilter(auth, filter);
   const [rows, total] = await Promise.all([
     db.loanAdvance.findMany({ where, include, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
     db.loanAdvance.count({ where }),

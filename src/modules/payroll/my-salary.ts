@@ -3,12 +3,39 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { activeTenant } from "../../db/central.ts";
 import { db } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import { type Listing, type Page, pageOf } from "../../http/envelope.ts";
+import { type Walk, walkPage } from "../../db/keyset.ts";
+import { slipKeys } from "./queries/runs.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import { toDateString } from "../../lib/dates.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { slipJson, slipSummaryJson } from "./json.ts";
 import { payslipPdf } from "./payslip-pdf.ts";
+
+/**
+ * The caller's slips: a page by number, or a page of a walk in the order of change (issue 32; a
+ * run's slips are written in the transaction that processes it, so a slip appears in the walk when
+ * its run is processed).
+ */
+export async function mySlipList(
+  auth: AuthContext,
+  q: { page?: number; limit?: number },
+  walk: Walk | null,
+): Promise<Listing<SlipSummary>> {
+  if (!walk) {
+    const page = pageOf(q);
+    return { ...(await mySlips(auth, page)), page };
+  }
+  if (!auth.employeeId) return { rows: [], walk, last: null };
+  const where: Prisma.PayrollSlipWhereInput = { employee_id: auth.employeeId, run: { status: "processed" } };
+  const { rows, last } = await walkPage(
+    walk,
+    (after, n) => slipKeys(walk, after, n),
+    (ids) => db.payrollSlip.findMany({ where: { ...where, id: { in: ids } }, include: { run: true } }),
+  );
+  return { rows: rows.map((s) => slipSummaryJson(s, s.run)), walk, last };
+}
+type SlipSummary = ReturnType<typeof slipSummaryJson>;
 
 /** A page of the caller's slips, newest month first (none without a linked employee record). */
 export async function mySlips(auth: AuthContext, page: Page): Promise<{ rows: ReturnType<typeof slipSummaryJson>[]; total: number }> {

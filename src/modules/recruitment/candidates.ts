@@ -4,7 +4,8 @@
 import type { Candidate, JobPosting, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { type Listing, pageOf, type PageQuery } from "../../http/envelope.ts";
+import { type Walk, walkPage, withDeletedAt } from "../../db/keyset.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { notify } from "../../platform/notify.ts";
@@ -21,7 +22,7 @@ import {
   trimOrNull,
   userNames,
 } from "./common.ts";
-import { lockCandidate, lockPosting } from "./queries.ts";
+import { candidateKeys, lockCandidate, lockPosting } from "./queries.ts";
 import { ACTIVE_STAGES, CANDIDATE_MOVES, checkMove, type CandidateStage, type CandidateSource } from "./states.ts";
 import { isHr } from "../shared/access.ts";
 import * as clock from "../../lib/clock.ts";
@@ -98,12 +99,38 @@ const ORDER: Record<Sort, Prisma.CandidateOrderByWithRelationInput[]> = {
   screening_score: [{ screening_score: { sort: "desc", nulls: "last" } }, { created_at: "desc" }, { id: "desc" }],
 };
 
-export async function findCandidates(
+type CandidateQuery = PageQuery & {
+  posting_id?: string;
+  stage?: CandidateStage;
+  source?: string;
+  skill?: string;
+  search?: string;
+  sort?: Sort | "changed";
+};
+
+/**
+ * The candidates list: a page by number (findCandidates), or a page of a walk in the order of
+ * change (issue 32), deleted candidates as tombstones with include_deleted.
+ */
+export async function candidateList(
   auth: AuthContext,
-  query: PageQuery & { posting_id?: string; stage?: CandidateStage; source?: string; skill?: string; search?: string; sort?: Sort },
-) {
-  const page = pageOf(query);
-  const and: Prisma.CandidateWhereInput[] = [await candidateScope(auth)];
+  query: CandidateQuery,
+  walk: Walk | null,
+): Promise<Listing<ReturnType<typeof candidateJson>>> {
+  if (!walk) return findCandidates(auth, { ...query, sort: query.sort === "changed" ? undefined : query.sort });
+  const where = await candidateFilter(auth, query, walk.includeDeleted);
+  const { rows, last } = await walkPage(
+    walk,
+    (after, n) => candidateKeys(walk, after, n),
+    (ids) => db.candidate.findMany({ where: { AND: [where, { id: { in: ids } }] }, include: candidateInclude }),
+  );
+  return { rows: rows.map((c) => withDeletedAt(candidateJson(c), c.deleted_at)), walk, last };
+}
+
+async function candidateFilter(auth: AuthContext, query: CandidateQuery, includeDeleted = false): Promise<Prisma.CandidateWhereInput> {
+  const scope = await candidateScope(auth);
+  if (includeDeleted) delete scope.deleted_at;
+  const and: Prisma.CandidateWhereInput[] = [scope];
   if (query.posting_id) and.push({ posting_id: query.posting_id });
   if (query.stage) and.push({ stage: query.stage });
   if (query.source) and.push({ source: query.source });
@@ -126,7 +153,15 @@ export async function findCandidates(
       ],
     });
   }
-  const where: Prisma.CandidateWhereInput = { AND: and };
+  return { AND: and };
+}
+
+export async function findCandidates(
+  auth: AuthContext,
+  query: PageQuery & { posting_id?: string; stage?: CandidateStage; source?: string; skill?: string; search?: string; sort?: Sort },
+) {
+  const page = pageOf(query);
+  const where = await candidateFilter(auth, query);
   const [rows, total] = await Promise.all([
     db.candidate.findMany({ where, include: candidateInclude, orderBy: ORDER[query.sort ?? "newest"], skip: page.skip, take: page.limit }),
     db.candidate.count({ where }),

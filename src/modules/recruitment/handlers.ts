@@ -3,10 +3,10 @@
 // (+ conversion.ts), interviews.ts, sessions.ts, offers.ts (+ public.ts for the candidate's links),
 // talent-pool.ts, letters.ts / pdf.ts (templates and PDFs), ai.ts (+ ai/ providers); the state
 // machines in states.ts, the row locks in queries.ts.
-import { ack, created, ok, paginated } from "../../http/envelope.ts";
+import { ack, created, listed, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { draftContent, draftInterviewQuestions, draftJobDescription, scoreResume } from "./ai.ts";
-import { addCandidate, candidateById, changeCandidate, findCandidates, removeCandidate } from "./candidates.ts";
+import { addCandidate, candidateById, changeCandidate, candidateList, removeCandidate } from "./candidates.ts";
 import { convertToEmployee } from "./conversion.ts";
 import { changeInterview, findInterviews, interviewById, removeInterview, scheduleInterview } from "./interviews.ts";
 import { previewTemplatePdf } from "./letters.ts";
@@ -71,9 +71,8 @@ export const handlers = {
     return ack("Job posting deleted");
   },
 
-  async listCandidates({ query, auth }) {
-    const { rows, page, total } = await findCandidates(auth, query);
-    return paginated(rows, page, total);
+  async listCandidates({ query, auth, walk }) {
+    return listed(await candidateList(auth, query, walk));
   },
   async createCandidate({ body, auth }) {
     return created(await addCandidate(auth, body), "Candidate added");

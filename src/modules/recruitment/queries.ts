@@ -2,7 +2,8 @@
 // row for the rest of the transaction (SELECT … FOR UPDATE) and returns its state column, so that
 // concurrent transitions of one record are serialised and each sees the other's result; null when
 // the record does not exist, is deleted or is another company's.
-import { query, type Sql, sql, tenant } from "../../db/sql.ts";
+import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
+import { query, read, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 import type { CandidateStage, InterviewStatus, OfferStatus, PostingStatus, RequisitionStatus, SessionStatus } from "./states.ts";
 
@@ -53,4 +54,10 @@ export function lockOffer(tx: ScopedTx, id: string): Promise<OfferStatus | null>
     tx,
     sql`SELECT status AS state FROM job_offers WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid AND deleted_at IS NULL FOR UPDATE`,
   );
+}
+
+/** The next `n` keys of a walk of the candidates (src/db/keyset.ts walkPage; the list's filters are applied to them). */
+export function candidateKeys(w: Walk, after: WalkKey | null, n: number): Promise<ScannedKey[]> {
+  return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM candidates
+      WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: true })} ORDER BY ${walkOrder()} LIMIT ${n}`);
 }

@@ -2,13 +2,30 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { auditEntryJson } from "../../platform/audit.ts";
 import { db } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import { type Listing, type Page, pageOf } from "../../http/envelope.ts";
+import { type Walk, walkPage } from "../../db/keyset.ts";
+import { auditKeys } from "./queries.ts";
 import type { QueryParams } from "../../http/types.ts";
 
-export async function activityPage(
+/** The activity log: a page by number (newest first), or a page of a walk in the order of change (issue 32: new entries). */
+export async function activityList(
   q: QueryParams<"listActivityLog">,
-  page: Page,
-): Promise<{ rows: ReturnType<typeof auditEntryJson>[]; total: number }> {
+  walk: Walk | null,
+): Promise<Listing<ReturnType<typeof auditEntryJson>>> {
+  if (!walk) {
+    const page = pageOf(q);
+    return { ...(await activityPage(q, page)), page };
+  }
+  const where = activityFilter(q);
+  const { rows, last } = await walkPage(
+    walk,
+    (after, n) => auditKeys(walk, after, n),
+    (ids) => db.auditLog.findMany({ where: { ...where, id: { in: ids } } }),
+  );
+  return { rows: rows.map((r) => auditEntryJson(r)), walk, last };
+}
+
+function activityFilter(q: QueryParams<"listActivityLog">): Prisma.AuditLogWhereInput {
   const where: Prisma.AuditLogWhereInput = {};
   if (q.action) where.action = q.action.endsWith(".") ? { startsWith: q.action } : q.action;
   if (q.actor_user_id) where.actor_user_id = q.actor_user_id;
@@ -19,6 +36,14 @@ export async function activityPage(
       ...(q.from ? { gte: new Date(`${q.from}T00:00:00Z`) } : {}),
       ...(q.to ? { lt: new Date(new Date(`${q.to}T00:00:00Z`).getTime() + 86400000) } : {}),
     };
+  return where;
+}
+
+export async function activityPage(
+  q: QueryParams<"listActivityLog">,
+  page: Page,
+): Promise<{ rows: ReturnType<typeof auditEntryJson>[]; total: number }> {
+  const where = activityFilter(q);
   const [rows, total] = await Promise.all([
     db.auditLog.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
     db.auditLog.count({ where }),

@@ -1,6 +1,7 @@
 // The settings area's raw SQL (src/db/sql.ts): the company row (the active tenant's) inside a
 // transaction - locked while it changes, and read back after the change.
-import { empty, query, sql, tenant } from "../../db/sql.ts";
+import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
+import { empty, query, read, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 
 export interface CompanyRow {
@@ -25,4 +26,10 @@ export async function companyRow(tx: ScopedTx, opts: { lock?: boolean } = {}): P
     tx,
   );
   return row;
+}
+
+/** The next `n` keys of a walk of the activity log (src/db/keyset.ts walkPage; the list's filters are applied to them). */
+export function auditKeys(w: Walk, after: WalkKey | null, n: number): Promise<ScannedKey[]> {
+  return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM audit_logs
+      WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: false })} ORDER BY ${walkOrder()} LIMIT ${n}`);
 }

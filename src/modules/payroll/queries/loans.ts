@@ -1,5 +1,6 @@
 // The raw SQL of loans beyond the ORM: deferring moves every pending installment one month on.
-import { execute, sql, tenant } from "../../../db/sql.ts";
+import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../../db/keyset.ts";
+import { execute, read, sql, tenant } from "../../../db/sql.ts";
 import type { ScopedTx } from "../../../db/tenancy.ts";
 
 type Client = Pick<ScopedTx, "$queryRaw" | "$executeRaw">;
@@ -12,4 +13,16 @@ export function deferPendingInstallments(client: Client, loanId: string, nextId:
          WHERE tenant_id = ${tenant}::uuid AND loan_id = ${loanId}::uuid AND status = 'pending'`,
     client,
   );
+}
+
+/** The next `n` keys of a walk of the loans and advances (src/db/keyset.ts walkPage; the list's filters are applied to them). */
+export function loanKeys(w: Walk, after: WalkKey | null, n: number): Promise<ScannedKey[]> {
+  return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM loan_advances
+      WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: false })} ORDER BY ${walkOrder()} LIMIT ${n}`);
+}
+
+/** The next `n` keys of a walk of the expense claims (src/db/keyset.ts walkPage; the list's filters are applied to them). */
+export function claimKeys(w: Walk, after: WalkKey | null, n: number): Promise<ScannedKey[]> {
+  return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM expense_claims
+      WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: false })} ORDER BY ${walkOrder()} LIMIT ${n}`);
 }

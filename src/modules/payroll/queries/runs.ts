@@ -1,6 +1,7 @@
 // The raw SQL of runs beyond the ORM: the run row lock that does not wait for a running job, the
 // per-run lock of a background execution, and the slips of a WPS file with their bank details.
-import { query, sql, tenant } from "../../../db/sql.ts";
+import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../../db/keyset.ts";
+import { query, read, sql, tenant } from "../../../db/sql.ts";
 import type { ScopedTx } from "../../../db/tenancy.ts";
 
 type Client = Pick<ScopedTx, "$queryRaw" | "$executeRaw">;
@@ -55,4 +56,10 @@ export function wpsSlips(client: Client, runId: string): Promise<WpsSlipRow[]> {
          ORDER BY s.employee_code`,
     client,
   );
+}
+
+/** The next `n` keys of a walk of the salary slips (src/db/keyset.ts walkPage; the list's filters are applied to them). */
+export function slipKeys(w: Walk, after: WalkKey | null, n: number): Promise<ScannedKey[]> {
+  return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM payroll_slips
+      WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: false })} ORDER BY ${walkOrder()} LIMIT ${n}`);
 }

@@ -1,0 +1,121 @@
+// Keyset walks over change stamps (issue 32 part 4): the one query shape every list walked by cursor
+// uses (src/http/cursor.ts decodes the cursor into a Walk; an area's query file adds walkAnd,
+// walkOrder and walkKey to its own statement).
+//
+// A stamped table has `change_xid` (xid8) and `changed_at` (timestamptz), set by the trigger
+// change_stamp() on every INSERT and UPDATE (prisma/migrations/20261129100000_change_stamps), and
+// an index (tenant_id, change_xid, id) without a `deleted_at IS NULL` predicate. A walk reads in
+// (change_xid, id) order from just after its last key, so a page deep in the list costs what the
+// first does (an index range scan of `limit` entries), and it returns only rows whose change_xid is
+// below BOUND: every change below it is final, and every transaction that may still commit rows in
+// this database has an id at or above it, so no row can later appear at a key the walk has passed.
+// (A stamp taken from the clock or a sequence would need a hold-back window: such a stamp is taken
+// before its transaction commits, so a row could commit behind a cursor.) The cost: a write
+// transaction of this database still open holds every walk back to its start until it ends
+// (DATABASE_TRANSACTION_TIMEOUT_MS for most of the server's; a payroll run, an attendance import or
+// a bulk allocation longer) - the walk then gives short pages and goes on once it has ended. The
+// cluster's other databases' transactions are left out of the bound (BOUND).
+import { empty, join, type Sql, sql } from "./sql.ts";
+
+/** The last row of a page: where the next page starts. */
+export interface WalkKey {
+  /** change_xid as decimal text */
+  xid: string;
+  id: string;
+}
+
+/** A walk of a list in the order of change, as the request's cursor and parameters give it. */
+export interface Walk {
+  /** Continue after this key (null: from the start). */
+  after: WalkKey | null;
+  limit: number;
+  /** `updated_since`: rows changed at or after this instant only. */
+  updatedSince: Date | null;
+  /** `include_deleted=true`: tombstones (soft-deleted rows) come too. */
+  includeDeleted: boolean;
+  /** The cursor that continues the walk after `key` (null: the page was empty; continue from where it began). */
+  cursorAfter(key: WalkKey | null): string;
+}
+
+/**
+ * Below it every change is final (committed or rolled back) for the reading snapshot: the least of
+ * the snapshot's xmax (transactions begun after it) and of the transactions in progress in it
+ * (pg_snapshot_xip) - but those pg_stat_activity shows running in another database of the cluster,
+ * which cannot write this database's tables (a transaction ended since, or whose backend is not
+ * shown, counts as this database's: the bound only errs early). So another database's long
+ * transaction (or CREATE DATABASE) does not hold walks back; this database's do. An initplan:
+ * evaluated once per statement, so the bound is an index condition.
+ */
+const BOUND = sql`(SELECT least(pg_snapshot_xmax(q.s), (SELECT min(x) FROM pg_snapshot_xip(q.s) AS x WHERE NOT EXISTS (
+    SELECT 1 FROM pg_stat_get_activity(NULL) a WHERE a.backend_xid = xid(x)
+       AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))))
+  FROM (SELECT pg_current_snapshot() AS s) q)`;
+
+/**
+ * The walk's conditions on a stamped table (`t`: the table's alias with its dot, e.g. sql`e.`):
+ * past the cursor, below BOUND, changed since, and live unless tombstones are asked
+ * for (`softDeleted`: the table has `deleted_at`).
+ */
+export function walkAnd(w: Walk, opts: { t?: Sql; softDeleted: boolean }): Sql {
+  const t = opts.t ?? empty;
+  const conds = [sql`${t}change_xid < ${BOUND}`];
+  if (w.after) conds.push(sql`(${t}change_xid, ${t}id) > (${w.after.xid}::xid8, ${w.after.id}::uuid)`);
+  if (w.updatedSince) conds.push(sql`${t}changed_at >= ${w.updatedSince}::timestamptz`);
+  if (opts.softDeleted && !w.includeDeleted) conds.push(sql`${t}deleted_at IS NULL`);
+  return join(conds, " AND ");
+}
+
+/** The walk's order (the keyset index's columns after the tenant). */
+export const walkOrder = (t: Sql = empty): Sql => sql`${t}change_xid, ${t}id`;
+
+/** The row's key as a column `walk_xid` (with its `id`, what lastKey reads). */
+export const walkKey = (t: Sql = empty): Sql => sql`${t}change_xid::text AS walk_xid`;
+
+/** The key of the last row of a page (null for an empty page). */
+export function lastKey(rows: readonly { id: string; walk_xid: string }[]): WalkKey | null {
+  const last = rows.at(-1);
+  return last ? { xid: last.walk_xid, id: last.id } : null;
+}
+
+/** A key as a scan of a stamped table returns it (walkKey's column and the row's id). */
+export type ScannedKey = { id: string; walk_xid: string };
+
+/**
+ * A page of a walk of a list whose filters are a Prisma `where` (the lists that read through the
+ * ORM): the keys are scanned in walk order from the stamped table (`scan`, a statement of the area's
+ * query file with walkAnd/walkOrder/walkKey and the tenant, no other filter), `load` reads the rows
+ * of those ids that pass the list's filters, and the page is the first `limit` of them in key order.
+ * A scan that finds too few passing rows reads on, chunk by chunk, until the page is full or the
+ * keys run out; the cursor is then the last key scanned, so the rows the filters left out are not
+ * read again. A row changed between its scan and its load is returned as it is now, and comes again
+ * at its new key: repeated, never missed.
+ */
+export async function walkPage<R extends { id: string }>(
+  w: Walk,
+  scan: (after: WalkKey | null, n: number) => Promise<ScannedKey[]>,
+  load: (ids: string[]) => Promise<R[]>,
+): Promise<{ rows: R[]; last: WalkKey | null }> {
+  const chunk = Math.max(2 * w.limit, 100);
+  const rows: R[] = [];
+  let after = w.after;
+  let last: WalkKey | null = null;
+  for (;;) {
+    const keys = await scan(after, chunk);
+    if (!keys.length) return { rows, last };
+    const passing = new Map((await load(keys.map((k) => k.id))).map((r) => [r.id, r]));
+    for (const k of keys) {
+      last = { xid: k.walk_xid, id: k.id };
+      const row = passing.get(k.id);
+      if (!row) continue;
+      rows.push(row);
+      if (rows.length === w.limit) return { rows, last };
+    }
+    if (keys.length < chunk) return { rows, last };
+    after = last;
+  }
+}
+
+/** A row's JSON as a tombstone when it is deleted: with its `deleted_at` (walks with include_deleted). */
+export function withDeletedAt<J extends object>(json: J, deletedAt: Date | null | undefined): J & { deleted_at?: string } {
+  return deletedAt ? { ...json, deleted_at: deletedAt.toISOString() } : json;
+}
