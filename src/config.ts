@@ -449,6 +449,17 @@ export interface Config {
   readonly webhookRetryHours: number;
   /** `WEBHOOK_CONCURRENCY`: deliveries one worker process sends at once. */
   readonly webhookConcurrency: number;
+  /**
+   * `WEBHOOK_CONCURRENCY_PER_ENDPOINT`: deliveries one worker process sends at once to the same
+   * endpoint (the rest of a claimed batch for it waits its turn; a slow endpoint does not take
+   * every slot of WEBHOOK_CONCURRENCY).
+   */
+  readonly webhookConcurrencyPerEndpoint: number;
+  /**
+   * `OAUTH_TOKEN_TTL_SECONDS`: how long an access token of the OAuth 2.0 client-credentials grant
+   * (`POST /api/oauth/token`) lives (never beyond its credential's own expiry); no refresh token.
+   */
+  readonly oauthTokenTtlSeconds: number;
   /** `EVENT_RETENTION_DAYS`: events (the feed, replay) and the delivery log are kept this many days, then pruned (hourly). */
   readonly eventRetentionDays: number;
   // ─── sync and safe writes (issue 32; docs/integrations-sync.md) ───
@@ -831,6 +842,8 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     webhookTimeoutMs: durationMs(r, "WEBHOOK_TIMEOUT_MS", 10_000),
     webhookRetryHours: integer(r, "WEBHOOK_RETRY_HOURS", 72, 1, 24 * 30, "a positive integer of hours up to 720"),
     webhookConcurrency: integer(r, "WEBHOOK_CONCURRENCY", 8, 1, 256, "an integer from 1 to 256"),
+    webhookConcurrencyPerEndpoint: integer(r, "WEBHOOK_CONCURRENCY_PER_ENDPOINT", 4, 1, 256, "an integer from 1 to 256"),
+    oauthTokenTtlSeconds: integer(r, "OAUTH_TOKEN_TTL_SECONDS", 3600, 60, 86_400, "an integer of seconds from 60 to 86400"),
     eventRetentionDays: integer(r, "EVENT_RETENTION_DAYS", 30, 30, 3650, "an integer of days from 30 to 3650"),
     // ─── sync and safe writes (issue 32) ───
     idempotencyKeyTtlHours: integer(r, "IDEMPOTENCY_KEY_TTL_HOURS", 24, 1, 24 * 30, "a positive integer of hours up to 720"),
