@@ -19158,9 +19158,9 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description The credential's prefix (with `client_secret` */
+                    /** @description The credential's prefix (with `client_secret`, instead of HTTP Basic). */
                     client_id?: string;
-                    /** @description The credential's secret (with `client_id` */
+                    /** @description The credential's secret (with `client_id`, instead of HTTP Basic). */
                     client_secret?: string;
                     /** @description `client_credentials`. */
                     grant_type?: string;

@@ -51,7 +51,11 @@ describe("issueOAuthToken: the client-credentials grant", () => {
     const c = await credential(o, ["employees:read", "employees:write"]);
     const res = await fetch(`${base}${TOKEN}`, {
       method: "POST",
-      headers: { Authorization: basic(c.clientId, c.secret), "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
+      headers: {
+        Authorization: basic(c.clientId, c.secret),
+        "Content-Type": "application/x-www-form-urlencoded",
+        Accept: "application/json",
+      },
       body: new URLSearchParams({ grant_type: "client_credentials" }),
     });
     expect(res.status).toBe(200);
@@ -107,7 +111,12 @@ describe("issueOAuthToken: the client-credentials grant", () => {
     const o = await signupTenant(t);
     const c = await credential(o, ["employees:read"]);
     const auth = basic(c.clientId, c.secret);
-    const lacking = await t.request().post(TOKEN).set("Authorization", auth).type("form").send({ grant_type: "client_credentials", scope: "payroll:write" });
+    const lacking = await t
+      .request()
+      .post(TOKEN)
+      .set("Authorization", auth)
+      .type("form")
+      .send({ grant_type: "client_credentials", scope: "payroll:write" });
     expect(expectOAuthError(lacking, 400, "invalid_scope").error_description).toContain("payroll:write");
     expectOAuthError(
       await t.request().post(TOKEN).set("Authorization", auth).type("form").send({ grant_type: "client_credentials", scope: "a  b" }),
@@ -139,7 +148,13 @@ describe("issueOAuthToken: the client-credentials grant", () => {
     expectOAuthError(await post(), 400, "invalid_request");
     // garbage bytes, a broken percent-escape, an overlong value
     expectOAuthError(await post().type("form").send("%%%=%zz&\u0000"), 400, "invalid_request");
-    expectOAuthError(await post().type("form").send(`grant_type=${"x".repeat(500)}`), 400, "invalid_request");
+    expectOAuthError(
+      await post()
+        .type("form")
+        .send(`grant_type=${"x".repeat(500)}`),
+      400,
+      "invalid_request",
+    );
     // Basic and body credentials at once
     expectOAuthError(await post().type("form").send({ grant_type: "client_credentials", client_secret: c.secret }), 400, "invalid_request");
     // a Basic value that is not base64 of id:secret, a broken escape inside it
@@ -173,10 +188,15 @@ describe("issueOAuthToken: the client-credentials grant", () => {
       basic(c.clientId, "not-a-secret"),
       `Bearer ${c.secret}`,
     ];
-    for (const a of tries) expectOAuthError(await t.request().post(TOKEN).set("Authorization", a).type("form").send(grant), 401, "invalid_client");
+    for (const a of tries)
+      expectOAuthError(await t.request().post(TOKEN).set("Authorization", a).type("form").send(grant), 401, "invalid_client");
     expectOAuthError(await t.request().post(TOKEN).type("form").send(grant), 401, "invalid_client");
     expectOAuthError(
-      await t.request().post(TOKEN).type("form").send({ ...grant, client_id: c.clientId, client_secret: wrong }),
+      await t
+        .request()
+        .post(TOKEN)
+        .type("form")
+        .send({ ...grant, client_id: c.clientId, client_secret: wrong }),
       401,
       "invalid_client",
     );
@@ -185,14 +205,27 @@ describe("issueOAuthToken: the client-credentials grant", () => {
   it("a revoked credential gets no token and its tokens stop at once", async () => {
     const o = await signupTenant(t);
     const c = await credential(o, ["employees:read"]);
-    const token = (await t.request().post(TOKEN).set("Authorization", basic(c.clientId, c.secret)).type("form").send({ grant_type: "client_credentials" }).expect(200)).body.access_token;
+    const token = (
+      await t
+        .request()
+        .post(TOKEN)
+        .set("Authorization", basic(c.clientId, c.secret))
+        .type("form")
+        .send({ grant_type: "client_credentials" })
+        .expect(200)
+    ).body.access_token;
     await t.request().get("/api/employees").set(bearer(token)).expect(200);
     await o.agent.delete(`/api/integrations/credentials/${c.id}`).expect(200);
     const after = await t.request().get("/api/employees").set(bearer(token));
     expect(after.status).toBe(401);
     expect(after.body.code).toBe("unauthenticated");
     expectOAuthError(
-      await t.request().post(TOKEN).set("Authorization", basic(c.clientId, c.secret)).type("form").send({ grant_type: "client_credentials" }),
+      await t
+        .request()
+        .post(TOKEN)
+        .set("Authorization", basic(c.clientId, c.secret))
+        .type("form")
+        .send({ grant_type: "client_credentials" }),
       401,
       "invalid_client",
     );
@@ -202,7 +235,15 @@ describe("issueOAuthToken: the client-credentials grant", () => {
     const o = await signupTenant(t);
     const c = await credential(o, ["employees:read"]);
     const issue = async (id: string, secret: string) =>
-      (await t.request().post(TOKEN).set("Authorization", basic(id, secret)).type("form").send({ grant_type: "client_credentials" }).expect(200)).body;
+      (
+        await t
+          .request()
+          .post(TOKEN)
+          .set("Authorization", basic(id, secret))
+          .type("form")
+          .send({ grant_type: "client_credentials" })
+          .expect(200)
+      ).body;
     const first = await issue(c.clientId, c.secret);
     clock.setClock(new Date(clock.nowMs() + 3599_000));
     await t.request().get("/api/employees").set(bearer(first.access_token)).expect(200);
@@ -226,7 +267,15 @@ describe("issueOAuthToken: the client-credentials grant", () => {
   it("a credential's expiry bounds its token's", async () => {
     const o = await signupTenant(t);
     const c = await credential(o, ["employees:read"], { expires_at: new Date(clock.nowMs() + 120_000).toISOString() });
-    const body = (await t.request().post(TOKEN).set("Authorization", basic(c.clientId, c.secret)).type("form").send({ grant_type: "client_credentials" }).expect(200)).body;
+    const body = (
+      await t
+        .request()
+        .post(TOKEN)
+        .set("Authorization", basic(c.clientId, c.secret))
+        .type("form")
+        .send({ grant_type: "client_credentials" })
+        .expect(200)
+    ).body;
     expect(body.expires_in).toBeGreaterThan(100);
     expect(body.expires_in).toBeLessThanOrEqual(120);
   });

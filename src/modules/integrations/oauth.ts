@@ -48,7 +48,10 @@ function clientCredentials(authorization: string | undefined, body: TokenRequest
     if (space < 0 || authorization.slice(0, space).toLowerCase() !== "basic" || authorization.length > 1000)
       throw new OAuthError("invalid_client", "Authenticate the client with HTTP Basic (client_id:client_secret)");
     if (body.client_secret !== undefined)
-      throw new OAuthError("invalid_request", "Authenticate the client one way: HTTP Basic or client_id/client_secret in the body, not both");
+      throw new OAuthError(
+        "invalid_request",
+        "Authenticate the client one way: HTTP Basic or client_id/client_secret in the body, not both",
+      );
     const decoded = Buffer.from(authorization.slice(space + 1).trim(), "base64").toString("utf8");
     const colon = decoded.indexOf(":");
     if (colon < 0) throw new OAuthError("invalid_client", "The Basic credentials are not client_id:client_secret");
@@ -91,12 +94,18 @@ export async function issueAccessToken(authorization: string | undefined, body: 
   // any lookup: that reveals only that it is malformed); the client id is compared after it
   const cred = SECRET_SHAPE.test(client.secret) ? await credentialFor(client.secret) : null;
   if (!cred || !idMatches(client.id, client.secret))
-    throw new OAuthError("invalid_client", "Client authentication failed: unknown client, wrong secret, or a revoked or expired credential");
+    throw new OAuthError(
+      "invalid_client",
+      "Client authentication failed: unknown client, wrong secret, or a revoked or expired credential",
+    );
   if (body.grant_type !== "client_credentials")
     throw new OAuthError("unsupported_grant_type", "Only the client_credentials grant is supported");
   const scopes = grantedScopes(body.scope, cred);
   const now = clock.nowMs();
-  const ttlMs = Math.min(config().oauthTokenTtlSeconds * 1000, cred.validUntil ? cred.validUntil.getTime() - now : Number.POSITIVE_INFINITY);
+  const ttlMs = Math.min(
+    config().oauthTokenTtlSeconds * 1000,
+    cred.validUntil ? cred.validUntil.getTime() - now : Number.POSITIVE_INFINITY,
+  );
   const expiresIn = Math.max(1, Math.floor(ttlMs / 1000));
   const token = `hrmsat_${randomBytes(32).toString("base64url")}`;
   const info = requestContext.getStore();
@@ -121,7 +130,12 @@ export async function issueAccessToken(authorization: string | undefined, body: 
           action: "api_credential.token_issued",
           entity_type: "api_credential",
           entity_id: cred.id,
-          changes: { token_id: t.id, scopes, expires_at: t.expires_at.toISOString(), client_authentication: client.basic ? "basic" : "body" },
+          changes: {
+            token_id: t.id,
+            scopes,
+            expires_at: t.expires_at.toISOString(),
+            client_authentication: client.basic ? "basic" : "body",
+          },
         },
         tx,
       );
