@@ -19180,14 +19180,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description `hrmsat_<43 characters>`: send it as `Authorization: Bearer <access_token>`. */
+                        /**
+                         * @description `hrmsat_<43 characters>`: send it as `Authorization: Bearer <access_token>`.
+                         * @example hrmsat_q3Zk8vN1rT0yW5uB7cE2xL9mH4pJ6sA1dF8gK3nV0bM
+                         */
                         access_token: string;
                         /**
                          * Format: int64
                          * @description Seconds until the token expires.
                          */
                         expires_in: number;
-                        /** @description The token's scopes, space-separated. */
+                        /**
+                         * @description The token's scopes, space-separated.
+                         * @example employees:read leave:read
+                         */
                         scope: string;
                         /** @constant */
                         token_type: "Bearer";

@@ -8,7 +8,8 @@
 // 2. Due deliveries are claimed with a lease (`locked_until`, `attempts + 1` in the same statement:
 //    an attempt is counted exactly once, and only one process sends a delivery at a time; a
 //    process that dies mid-send leaves the lease to expire and the delivery is sent again, with the
-//    same `webhook-id`, so receivers can deduplicate) and sent WEBHOOK_CONCURRENCY at a time.
+//    same `webhook-id`, so receivers can deduplicate) in batches (FOR UPDATE SKIP LOCKED), and sent
+//    concurrently: WEBHOOK_CONCURRENCY at a time per process, WEBHOOK_CONCURRENCY_PER_ENDPOINT to one endpoint.
 // 3. Each request is signed per Standard Webhooks v1: `webhook-id` (the event's id, the same on
 //    every attempt and replay), `webhook-timestamp` (seconds, the machine's clock: receivers check
 //    it against theirs), `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with
@@ -41,8 +42,12 @@ const LOG_RESPONSE_CHARS = 1024;
 const BASE_BACKOFF_S = 5;
 const MAX_BACKOFF_S = 6 * 3600;
 const MAX_RETRY_AFTER_S = 24 * 3600;
-/** A claimed delivery is another process's again after this (the send takes at most WEBHOOK_TIMEOUT_MS). */
-const LEASE_S = 120;
+/**
+ * A claimed delivery is another process's again after this many seconds: longer than it can wait
+ * in its batch (at most two rounds of sends to the process's bound, two to its endpoint's) plus
+ * its own send (each at most WEBHOOK_TIMEOUT_MS), with room for recording it.
+ */
+export const leaseSeconds = (timeoutMs: number): number => Math.ceil((6 * timeoutMs) / 1000) + 30;
 /** How long one run of the job keeps sending before it leaves the rest to the next. */
 const RUN_BUDGET_MS = 50_000;
 const SEQUENCER_LOCK = 31_0031; // pg advisory lock key of the sequencer (issue 31)
@@ -243,13 +248,25 @@ interface Claimed {
   created_at: Date;
 }
 
-async function claim(limit: number): Promise<Claimed[]> {
+/**
+ * Claims a batch of due deliveries - at most `limit`, at most `perEndpoint` of one endpoint - in
+ * one statement: rows another process holds are skipped (FOR UPDATE SKIP LOCKED), each claimed one
+ * gets a lease and its attempt counted. Candidates are locked four times the batch deep so that one
+ * busy endpoint does not fill it; those not taken are free again when the statement ends.
+ */
+async function claim(limit: number, perEndpoint: number, leaseS: number): Promise<Claimed[]> {
   // cross-tenant: the worker sends every company's due deliveries
   const { rows } = await getPool().query<Claimed>(
-    `WITH due AS (
-       SELECT tenant_id, id FROM webhook_deliveries
+    `WITH candidates AS (
+       SELECT tenant_id, id, endpoint_id, next_attempt_at FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-        ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED
+        ORDER BY next_attempt_at LIMIT $1 * 4 FOR UPDATE SKIP LOCKED
+     ), due AS (
+       SELECT tenant_id, id FROM (
+         SELECT tenant_id, id, next_attempt_at,
+                row_number() OVER (PARTITION BY tenant_id, endpoint_id ORDER BY next_attempt_at, id) AS n
+           FROM candidates) c
+        WHERE n <= $3 ORDER BY next_attempt_at LIMIT $1
      ), claimed AS (
        UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2), attempts = d.attempts + 1,
               first_attempt_at = coalesce(d.first_attempt_at, now())
@@ -261,7 +278,7 @@ async function claim(limit: number): Promise<Claimed[]> {
        FROM claimed c
        JOIN webhook_endpoints w ON w.tenant_id = c.tenant_id AND w.id = c.endpoint_id
        JOIN events e ON e.tenant_id = c.tenant_id AND e.id = c.event_id`,
-    [limit, LEASE_S],
+    [limit, leaseS, perEndpoint],
   );
   return rows;
 }
@@ -433,7 +450,14 @@ async function record(d: Claimed, r: SendResult): Promise<void> {
   if (disabled) jobs.kick("mail.deliver");
 }
 
-/** The job: sequence, then send what is due (WEBHOOK_CONCURRENCY at once) until nothing is or the run's budget is spent. */
+/**
+ * The job: sequence, then send what is due until nothing is or the run's budget is spent. Due
+ * deliveries are claimed in batches (`claim`: twice WEBHOOK_CONCURRENCY, at most twice
+ * WEBHOOK_CONCURRENCY_PER_ENDPOINT of one endpoint) and sent concurrently, at most
+ * WEBHOOK_CONCURRENCY at once in this process and WEBHOOK_CONCURRENCY_PER_ENDPOINT to one endpoint;
+ * the next batch is claimed when the last one has all started, so a process holds few leases it
+ * is not using. What a run has claimed it sends, even past its budget.
+ */
 export async function deliverDueWebhooks(): Promise<number> {
   const client = await getPool().connect();
   try {
@@ -441,21 +465,63 @@ export async function deliverDueWebhooks(): Promise<number> {
   } finally {
     client.release();
   }
-  const concurrency = config().webhookConcurrency;
+  const { webhookConcurrency: concurrency, webhookConcurrencyPerEndpoint: perEndpoint, webhookTimeoutMs } = config();
+  const batch = concurrency * 2;
+  const leaseS = leaseSeconds(webhookTimeoutMs);
   // machine time: the run's budget
   const until = Date.now() + RUN_BUDGET_MS;
+  const waiting: Claimed[] = [];
+  const busy = new Map<string, number>(); // sends in flight per endpoint
+  let active = 0;
   let sent = 0;
-  const worker = async () => {
-    // machine time: the run's budget
-    while (Date.now() < until) {
-      const [d] = await claim(1);
-      if (!d) return;
-      await send(d).catch((err) => logger.warn({ err: (err as Error).message, delivery: d.id }, "webhook delivery not recorded"));
-      sent++;
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return sent;
+  let claiming = false;
+  let exhausted = false;
+  return new Promise<number>((resolve) => {
+    const pump = () => {
+      for (let i = 0; i < waiting.length && active < concurrency; ) {
+        const d = waiting[i];
+        const n = busy.get(d.endpoint_id) ?? 0;
+        if (n >= perEndpoint) {
+          i++;
+          continue;
+        }
+        waiting.splice(i, 1);
+        active++;
+        busy.set(d.endpoint_id, n + 1);
+        send(d)
+          .catch((err) => logger.warn({ err: (err as Error).message, delivery: d.id }, "webhook delivery not recorded"))
+          .finally(() => {
+            active--;
+            sent++;
+            const left = (busy.get(d.endpoint_id) ?? 1) - 1;
+            if (left) busy.set(d.endpoint_id, left);
+            else busy.delete(d.endpoint_id);
+            pump();
+          });
+      }
+      // machine time: the run's budget
+      const open = !exhausted && Date.now() < until;
+      if (open && !claiming && !waiting.length && active < concurrency) {
+        claiming = true;
+        claim(batch, perEndpoint * 2, leaseS).then(
+          (rows) => {
+            claiming = false;
+            if (!rows.length) exhausted = true;
+            waiting.push(...rows);
+            pump();
+          },
+          (err) => {
+            claiming = false;
+            exhausted = true;
+            logger.warn({ err: (err as Error).message }, "webhook deliveries not claimed");
+            pump();
+          },
+        );
+      }
+      if (!claiming && !active && !waiting.length && !(open && !exhausted)) resolve(sent);
+    };
+    pump();
+  });
 }
 
 /** Events, the delivery log and finished deliveries older than EVENT_RETENTION_DAYS (hourly). */
