@@ -50,6 +50,8 @@ const MAX_RETRY_AFTER_S = 24 * 3600;
 export const leaseSeconds = (timeoutMs: number): number => Math.ceil((6 * timeoutMs) / 1000) + 30;
 /** How long one run of the job keeps sending before it leaves the rest to the next. */
 const RUN_BUDGET_MS = 50_000;
+/** Tries to record a sent delivery's outcome (0.5 + 1 + 2 + 4 s apart: well within its lease). */
+const RECORD_TRIES = 5;
 const SEQUENCER_LOCK = 31_0031; // pg advisory lock key of the sequencer (issue 31)
 
 // ─── where a delivery may go ───
@@ -372,7 +374,16 @@ async function send(d: Claimed): Promise<void> {
     },
     body,
   );
-  await record(d, result);
+  // the receiver has it now: a failure to record it (the pool busy, the database briefly away) is
+  // retried while the lease holds, or the delivery would be sent again
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await record(d, result);
+    } catch (err) {
+      if (attempt >= RECORD_TRIES) throw err;
+      await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+    }
+  }
 }
 
 async function record(d: Claimed, r: SendResult): Promise<void> {
