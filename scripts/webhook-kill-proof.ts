@@ -13,7 +13,7 @@
 //     lease to expire, and the other process sends it again with the same `webhook-id` - the
 //     receiver deduplicates by it (docs/integrations.md). At most the deliveries the killed process
 //     had in flight can come twice (WEBHOOK_CONCURRENCY, 8): more fails the check.
-// Environment: KILL_PROOF_UPDATES (1000), KILL_PROOF_CLIENTS (4), RECEIVER_DELAY_MS (20),
+// Environment: KILL_PROOF_UPDATES (1000), KILL_PROOF_CLIENTS (4), RECEIVER_DELAY_MS (100),
 // KILL_PROOF_WAIT_S (240: the longest to wait for every delivery after the burst).
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync } from "node:fs";
@@ -60,6 +60,8 @@ export interface KillProofReport {
   distinct: number;
   lost: number;
   duplicates: number;
+  /** deliveries the killed process had claimed and not recorded: taken over by the other after their lease */
+  orphaned: number;
   inFlightAtKill: number;
   killedAt: string;
   deliveredAfterS: number;
@@ -73,7 +75,7 @@ export async function runWebhookKillProof(opts: { log?: (s: string) => void } = 
   const log = opts.log ?? ((s: string) => console.log(s));
   const updates = Number(process.env.KILL_PROOF_UPDATES ?? 1000);
   const clients = Number(process.env.KILL_PROOF_CLIENTS ?? 4);
-  const delayMs = Number(process.env.RECEIVER_DELAY_MS ?? 20);
+  const delayMs = Number(process.env.RECEIVER_DELAY_MS ?? 100);
   const waitS = Number(process.env.KILL_PROOF_WAIT_S ?? 240);
   const problems: string[] = [];
   const checks: KillProofReport["checks"] = [];
@@ -202,7 +204,8 @@ export async function runWebhookKillProof(opts: { log?: (s: string) => void } = 
           if (attempt === 2) failed++;
           target = 1;
         }
-        if (++done === Math.floor(updates * 0.4)) {
+        // the kill: past 40 % of the burst, at a moment deliveries are open at the receiver
+        if (++done >= Math.floor(updates * 0.4) && alive[0] && (open >= 2 || done >= updates * 0.8)) {
           // the kill, in the middle of the burst and of its deliveries
           inFlightAtKill = open;
           process.kill(state.servers[0].pid, "SIGKILL");
@@ -246,6 +249,11 @@ export async function runWebhookKillProof(opts: { log?: (s: string) => void } = 
     const [{ failedDeliveries }] = await query(
       `SELECT count(*) FILTER (WHERE status <> 'succeeded')::int AS "failedDeliveries" FROM webhook_deliveries`,
     );
+    // claims that died with the killed process: counted attempts never recorded (sent again after the lease)
+    const [{ orphaned }] = await query(
+      `SELECT count(*)::int AS orphaned FROM webhook_deliveries d
+        WHERE d.attempts > (SELECT count(*) FROM webhook_attempts a WHERE a.tenant_id = d.tenant_id AND a.delivery_id = d.id)`,
+    );
     check(
       "no event lost",
       lost.length === 0 && expected.length > 0,
@@ -263,6 +271,7 @@ export async function runWebhookKillProof(opts: { log?: (s: string) => void } = 
       distinct: seen.size,
       lost: lost.length,
       duplicates,
+      orphaned,
       inFlightAtKill,
       killedAt,
       deliveredAfterS,
@@ -284,7 +293,7 @@ export async function runWebhookKillProof(opts: { log?: (s: string) => void } = 
 export function formatKillProof(r: KillProofReport): string {
   return [
     `events committed ${r.events}; webhook-ids received ${r.distinct} distinct, ${r.received} requests; lost ${r.lost}; ` +
-      `received twice ${r.duplicates}`,
+      `received twice ${r.duplicates}; claims of the killed process taken over after their lease ${r.orphaned}`,
     `kill: ${r.killedAt}, ${r.inFlightAtKill} deliveries open at the receiver; all delivered ${r.deliveredAfterS} s after the burst began`,
     `updates ${r.updates.ok} answered 2xx, ${r.updates.failed} failed; load ${r.load}`,
     ...r.checks.map((c) => `  ${c.result.padEnd(4)} ${c.check}: ${c.details}`),
