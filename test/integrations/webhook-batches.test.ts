@@ -45,7 +45,12 @@ afterAll(async () => {
 });
 
 async function endpointWithPings(o: TenantSession, path: string, pings: number) {
-  const ep = (await o.agent.post("/api/integrations/webhooks").send({ url: `${base}${path}` }).expect(201)).body.data.endpoint;
+  const ep = (
+    await o.agent
+      .post("/api/integrations/webhooks")
+      .send({ url: `${base}${path}` })
+      .expect(201)
+  ).body.data.endpoint;
   for (let i = 0; i < pings; i++) await o.agent.post(`/api/integrations/webhooks/${ep.id}/test`).expect(202);
   return ep.id as string;
 }

@@ -36,6 +36,7 @@ import { getPool } from "../../db/client.ts";
 import { logger } from "../../log.ts";
 import { jobs } from "../jobs/queue.ts";
 import { recordWebhookAttempt } from "../metrics.ts";
+import { openSecret } from "./secret-box.ts";
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 const LOG_RESPONSE_CHARS = 1024;
@@ -361,10 +362,18 @@ async function send(d: Claimed): Promise<void> {
   const body = JSON.stringify({ type: d.type, timestamp: d.created_at.toISOString(), data: d.data });
   // machine time: receivers check webhook-timestamp against their own clock
   const timestamp = Math.floor(Date.now() / 1000);
-  const secrets = [d.secret];
-  // machine time: the grace of a rotated secret
-  if (d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > Date.now())
-    secrets.push(d.previous_secret);
+  // stored encrypted with WEBHOOK_SECRET_KEY (secret-box.ts), opened only to sign
+  let secrets: string[];
+  try {
+    secrets = [openSecret(d.secret)];
+    // machine time: the grace of a rotated secret
+    if (d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > Date.now())
+      secrets.push(openSecret(d.previous_secret));
+  } catch (err) {
+    // not sent: a failed attempt in the log (retried as any other), not a lease left to expire
+    const error = `not sent: the signing secret cannot be opened (${(err as Error).message.slice(0, 200)})`;
+    return record(d, { status: null, body: null, error, retryAfterS: null, ms: 0 });
+  }
   const result = await post(
     d.url,
     {
