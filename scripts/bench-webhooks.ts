@@ -174,9 +174,9 @@ try {
   }
   const cpuCost = cost(median(rounds.with.map((x) => x.cpu)), median(rounds.without.map((x) => x.cpu)));
   const lat = [median(rounds.with.map((x) => x.mean)), median(rounds.without.map((x) => x.mean))];
-  const thr = [median(rounds.without.map((x) => x.rate)), median(rounds.with.map((x) => x.rate))];
+  const thr = [median(rounds.with.map((x) => x.rate)), median(rounds.without.map((x) => x.rate))];
   console.log(
-    `  cost of the endpoint (medians): latency ${cost(lat[0], lat[1])}, throughput -${cost(thr[0], thr[1])}, CPU per update ${cpuCost}` +
+    `  cost of the endpoint (medians): latency ${cost(lat[0], lat[1])}, throughput ${cost(thr[0], thr[1])}, CPU per update ${cpuCost}` +
       " (CPU includes sending the deliveries)",
   );
   const paired = rounds.with.map((w, i) => ((w.mean - rounds.without[i].mean) / rounds.without[i].mean) * 100);
