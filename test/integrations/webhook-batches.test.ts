@@ -78,3 +78,40 @@ describe("createWebhookEndpoint, testWebhookEndpoint: deliveries claimed in batc
     expect({ pending, attempts }).toEqual({ pending: 0, attempts: 1 });
   });
 });
+
+describe("testWebhookEndpoint: a slow endpoint does not hold up the others", () => {
+  it("deliveries to a fast endpoint go on while a slow one's wait for their turn", async () => {
+    const o = await signupTenant(t);
+    const order: string[] = [];
+    const slow = http.createServer((req, res) => {
+      order.push("slow");
+      req.resume();
+      req.on("end", () => setTimeout(() => res.writeHead(200).end("ok"), 2500));
+    });
+    await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
+    try {
+      const slowUrl = `http://127.0.0.1:${(slow.address() as { port: number }).port}/slow`;
+      const ep = (await o.agent.post("/api/integrations/webhooks").send({ url: slowUrl }).expect(201)).body.data.endpoint;
+      for (let i = 0; i < 4; i++) await o.agent.post(`/api/integrations/webhooks/${ep.id}/test`).expect(202);
+      await endpointWithPings(o, "/fast", 12);
+      const fast = seen.get("/fast") ?? { now: 0, most: 0, ids: [] };
+      seen.set("/fast", fast);
+      const before = fast.ids.length;
+      // the order of arrivals: each fast one as it is answered
+      const watch = setInterval(() => {
+        while (order.filter((x) => x === "fast").length < fast.ids.length - before) order.push("fast");
+      }, 5);
+      const cfg = t.configWith({ webhookAllowLoopback: true, webhookConcurrency: 4, webhookConcurrencyPerEndpoint: 2 });
+      await jobs.runNow(DELIVER_JOB, cfg);
+      clearInterval(watch);
+      while (order.filter((x) => x === "fast").length < fast.ids.length - before) order.push("fast");
+      expect(order.filter((x) => x === "slow")).toHaveLength(4);
+      expect(fast.ids.length - before).toBe(12);
+      // every fast delivery was answered before the slow endpoint's third request (2 at a time there)
+      expect(order.lastIndexOf("fast")).toBeLessThan(order.indexOf("slow", order.indexOf("slow", order.indexOf("slow") + 1) + 1));
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+});

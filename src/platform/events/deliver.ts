@@ -257,12 +257,13 @@ interface Claimed {
  * gets a lease and its attempt counted. Candidates are locked four times the batch deep so that one
  * busy endpoint does not fill it; those not taken are free again when the statement ends.
  */
-async function claim(limit: number, perEndpoint: number, leaseS: number): Promise<Claimed[]> {
+async function claim(limit: number, perEndpoint: number, leaseS: number, skipEndpoints: string[]): Promise<Claimed[]> {
   // cross-tenant: the worker sends every company's due deliveries
   const { rows } = await getPool().query<Claimed>(
     `WITH candidates AS (
        SELECT tenant_id, id, endpoint_id, next_attempt_at FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+          AND NOT (endpoint_id = ANY ($4::uuid[]))
         ORDER BY next_attempt_at LIMIT $1 * 4 FOR UPDATE SKIP LOCKED
      ), due AS (
        SELECT tenant_id, id FROM (
@@ -281,7 +282,7 @@ async function claim(limit: number, perEndpoint: number, leaseS: number): Promis
        FROM claimed c
        JOIN webhook_endpoints w ON w.tenant_id = c.tenant_id AND w.id = c.endpoint_id
        JOIN events e ON e.tenant_id = c.tenant_id AND e.id = c.event_id`,
-    [limit, leaseS, perEndpoint],
+    [limit, leaseS, perEndpoint, skipEndpoints],
   );
   return rows;
 }
@@ -474,9 +475,11 @@ async function record(d: Claimed, r: SendResult): Promise<void> {
  * The job: sequence, then send what is due until nothing is or the run's budget is spent. Due
  * deliveries are claimed in batches (`claim`: twice WEBHOOK_CONCURRENCY, at most twice
  * WEBHOOK_CONCURRENCY_PER_ENDPOINT of one endpoint) and sent concurrently, at most
- * WEBHOOK_CONCURRENCY at once in this process and WEBHOOK_CONCURRENCY_PER_ENDPOINT to one endpoint;
- * the next batch is claimed when the last one has all started, so a process holds few leases it
- * is not using. What a run has claimed it sends, even past its budget.
+ * WEBHOOK_CONCURRENCY at once in this process and WEBHOOK_CONCURRENCY_PER_ENDPOINT to one endpoint.
+ * The next batch is claimed as soon as a slot is free and nothing claimed can take it - without the
+ * endpoints this run already holds twice WEBHOOK_CONCURRENCY_PER_ENDPOINT of (so a slow endpoint
+ * neither holds up the others nor gathers leases it cannot use: a claimed delivery waits at most
+ * two rounds of its endpoint's sends). What a run has claimed it sends, even past its budget.
  */
 export async function deliverDueWebhooks(): Promise<number> {
   const client = await getPool().connect();
@@ -496,6 +499,13 @@ export async function deliverDueWebhooks(): Promise<number> {
   let sent = 0;
   let claiming = false;
   let exhausted = false;
+  /** the last claim found nothing but the endpoints held: wait for a send to end before claiming again */
+  let dry = false;
+  const held = () => {
+    const n = new Map(busy);
+    for (const d of waiting) n.set(d.endpoint_id, (n.get(d.endpoint_id) ?? 0) + 1);
+    return [...n].filter(([, k]) => k >= perEndpoint * 2).map(([id]) => id);
+  };
   return new Promise<number>((resolve) => {
     const pump = () => {
       for (let i = 0; i < waiting.length && active < concurrency; ) {
@@ -513,6 +523,7 @@ export async function deliverDueWebhooks(): Promise<number> {
           .finally(() => {
             active--;
             sent++;
+            dry = false;
             const left = (busy.get(d.endpoint_id) ?? 1) - 1;
             if (left) busy.set(d.endpoint_id, left);
             else busy.delete(d.endpoint_id);
@@ -521,12 +532,16 @@ export async function deliverDueWebhooks(): Promise<number> {
       }
       // machine time: the run's budget
       const open = !exhausted && Date.now() < until;
-      if (open && !claiming && !waiting.length && active < concurrency) {
+      // a free slot that nothing claimed can take (the loop above started every row it could)
+      if (open && !claiming && !dry && active < concurrency) {
         claiming = true;
-        claim(batch, perEndpoint * 2, leaseS).then(
+        const skip = held();
+        claim(batch, perEndpoint * 2, leaseS, skip).then(
           (rows) => {
             claiming = false;
-            if (!rows.length) exhausted = true;
+            // nothing but the endpoints held: claim again once a send has ended (or at once if none is left)
+            if (!rows.length && skip.length) dry = active > 0 || waiting.length > 0;
+            else if (!rows.length) exhausted = true;
             waiting.push(...rows);
             pump();
           },
