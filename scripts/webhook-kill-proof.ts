@@ -123,6 +123,18 @@ export async function runWebhookKillProof(opts: { log?: (s: string) => void } = 
       DATABASE_POOL_SIZE: "10",
     },
   } as unknown as ClusterState;
+  // the server processes are detached: an interrupted proof stops them too
+  const stopAll = () => {
+    for (const s of state.servers as { pid: number }[])
+      try {
+        if (s.pid) process.kill(s.pid, "SIGKILL");
+      } catch {
+        /* gone already */
+      }
+    process.exit(130);
+  };
+  process.once("SIGINT", stopAll);
+  process.once("SIGTERM", stopAll);
   const db = new pg.Pool({ connectionString: scratch.url, max: 2 });
   db.on("error", () => {}); // the scratch database is dropped at the end
   const query = async (sql: string, params?: unknown[]) => (await db.query(sql, params)).rows;
@@ -281,6 +293,8 @@ export async function runWebhookKillProof(opts: { log?: (s: string) => void } = 
       load: load(),
     };
   } finally {
+    process.off("SIGINT", stopAll);
+    process.off("SIGTERM", stopAll);
     await Promise.all(state.servers.filter((s) => s.pid).map((s) => stopServer(s).catch(() => {})));
     app?.close();
     receiver.closeAllConnections();
