@@ -6,6 +6,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as clock from "../../src/lib/clock.ts";
+import { registerAllJobs } from "../../src/modules/jobs.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
 import { signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 
@@ -262,6 +264,21 @@ describe("issueOAuthToken: the client-credentials grant", () => {
     clock.setClock(new Date(clock.nowMs() + 601_000));
     expect((await t.request().get("/api/employees").set(bearer(old.access_token))).status).toBe(401);
     await t.request().get("/api/employees").set(bearer(fresh.access_token)).expect(200);
+  });
+
+  it("expired tokens are pruned a day after they expire (integrations.prune-events)", async () => {
+    registerAllJobs();
+    const o = await signupTenant(t);
+    const c = await credential(o, ["employees:read"]);
+    const issue = () =>
+      t.request().post(TOKEN).set("Authorization", basic(c.clientId, c.secret)).type("form").send({ grant_type: "client_credentials" });
+    await issue().expect(200);
+    clock.setClock(new Date(clock.nowMs() + 86_400_000 + 3_600_000 + 1000));
+    await issue().expect(200); // a live one, issued a day and an hour later
+    await jobs.runNow("integrations.prune-events", t.config);
+    const left = await t.query("SELECT expires_at FROM oauth_access_tokens WHERE credential_id = $1", [c.id]);
+    expect(left).toHaveLength(1);
+    expect(new Date(left[0].expires_at).getTime()).toBeGreaterThan(clock.nowMs());
   });
 
   it("a credential's expiry bounds its token's", async () => {

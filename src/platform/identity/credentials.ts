@@ -135,3 +135,9 @@ export async function rememberCredentialWrite(tenantId: string, id: string, lsn:
   // cross-tenant: by the credential's own key (its company is the request's)
   await getPool().query(`UPDATE api_credentials SET last_write_lsn = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, id, lsn]);
 }
+
+/** Access tokens of the OAuth grant that expired a day ago or more (they no longer work; hourly with the events' pruning). */
+export async function pruneAccessTokens(): Promise<void> {
+  // cross-tenant: expired tokens of every company
+  await getPool().query(`DELETE FROM oauth_access_tokens WHERE expires_at < $1`, [new Date(clock.nowMs() - 86_400_000)]);
+}
