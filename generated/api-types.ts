@@ -2186,6 +2186,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/oauth/token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * OAuth 2.0 token endpoint (client-credentials grant)
+         * @description The OAuth 2.0 client-credentials grant (RFC 6749 §4.4) for clients that expect it; an API credential's secret also works as a Bearer token directly. The body is `application/x-www-form-urlencoded` (RFC 6749 §4.4.2): `grant_type=client_credentials`, optionally `scope` (space-separated), and the client's authentication.
+         *
+         *     **Client authentication** (RFC 6749 §2.3.1): HTTP Basic (`Authorization: Basic base64(urlencode(client_id):urlencode(client_secret))`, recommended) or `client_id` and `client_secret` in the body - one of them, not both (400 `invalid_request`). **Decided:** the `client_id` is the credential's public prefix (`hrms_<10 characters>`, the `prefix` of `listApiCredentials`) and the `client_secret` is the credential's whole secret (`hrms_<prefix>_<43 characters>`, shown once when it was created or rotated), so no second secret exists to keep. During a rotation both secrets work, each with its own prefix as `client_id`. The secret is looked up by its hash in one query whatever the `client_id`, so the time of a refusal does not reveal whether a client id exists.
+         *
+         *     **Answer** (RFC 6749 §5.1, not the API's `{ data, message }` envelope, so that standard OAuth libraries read it): `access_token` (`hrmsat_<43 characters>`, stored hashed), `token_type: Bearer`, `expires_in` (seconds, `OAUTH_TOKEN_TTL_SECONDS`, an hour by default, never beyond the credential's own expiry), `scope` (what the token may do: the requested scopes, or all of the credential's). No refresh token: ask for a new token with the credential. Sent with `Cache-Control: no-store` and `Pragma: no-cache`. The token is used as `Authorization: Bearer <access_token>` on any operation a credential may call, with the credential's role and the token's scopes (a scope it lacks: 403 naming it). It stops working when it expires, when the credential is revoked or expires, and when the credential's secret it was issued with stops working (rotated, after the rotation's grace). Each issue is audited `api_credential.token_issued` under the credential's name.
+         *
+         *     **Errors** (RFC 6749 §5.2): **decided:** the body is the API's error envelope whose `error` is the RFC's error code and which adds `error_description` - `{ "error": "invalid_client", "error_description": "…", "status": 401, "code": "unauthenticated" }` - so an OAuth library reads `error`/`error_description` and the API's own clients read `status`/`code` as everywhere else. `invalid_request` (400: a missing or repeated parameter, a malformed body, two authentication methods, a body that is not a form), `invalid_client` (401 with `WWW-Authenticate: Basic`: unknown, wrong, revoked or expired client, or a client id that is not the secret's), `unsupported_grant_type` (400: any grant but `client_credentials`), `invalid_scope` (400: a scope the credential does not have, or not a scope at all). Never a 500 for what a client sends.
+         */
+        post: operations["issueOAuthToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payroll/draft-runs": {
         parameters: {
             query?: never;
@@ -6776,6 +6802,8 @@ export interface components {
              * @example Validation failed
              */
             error: string;
+            /** @description Only on the OAuth token endpoint (`issueOAuthToken`, RFC 6749 §5.2): there `error` is the RFC's error code (`invalid_client`…) and this says it in words. */
+            error_description?: string;
             /**
              * Format: int32
              * @description The HTTP status code.
@@ -11859,6 +11887,25 @@ export interface components {
                 [name: string]: unknown;
             };
             content?: never;
+        };
+        /** @description The client could not be authenticated (RFC 6749 §5.2 `invalid_client`): an unknown, wrong, revoked or expired client. `WWW-Authenticate: Basic` says how to authenticate. */
+        OAuthInvalidClient: {
+            headers: {
+                /** @description `Basic realm="hrms", charset="UTF-8"` */
+                "WWW-Authenticate"?: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": "invalid_client",
+                 *       "error_description": "Client authentication failed",
+                 *       "status": 401,
+                 *       "code": "unauthenticated"
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
         };
         /** @description The request body is larger than the operation's `x-body-limit` (bytes; JSON bodies, 64 KiB unless the operation declares more), or the uploaded file exceeds the upload limit. */
         PayloadTooLarge: {
@@ -19294,6 +19341,69 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    issueOAuthToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description The credential's prefix (with `client_secret`, instead of HTTP Basic). */
+                    client_id?: string;
+                    /** @description The credential's secret (with `client_id`, instead of HTTP Basic). */
+                    client_secret?: string;
+                    /** @description `client_credentials`. */
+                    grant_type?: string;
+                    /** @description Space-separated scopes, a subset of the credential's; all of them when absent. */
+                    scope?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description An access token (RFC 6749 §5.1), not enveloped. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description `hrmsat_<43 characters>`: send it as `Authorization: Bearer <access_token>`.
+                         * @example hrmsat_q3Zk8vN1rT0yW5uB7cE2xL9mH4pJ6sA1dF8gK3nV0bM
+                         */
+                        access_token: string;
+                        /**
+                         * Format: int64
+                         * @description Seconds until the token expires.
+                         */
+                        expires_in: number;
+                        /**
+                         * @description The token's scopes, space-separated.
+                         * @example employees:read leave:read
+                         */
+                        scope: string;
+                        /** @constant */
+                        token_type: "Bearer";
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["OAuthInvalidClient"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

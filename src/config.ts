@@ -459,6 +459,25 @@ export interface Config {
   readonly webhookRetryHours: number;
   /** `WEBHOOK_CONCURRENCY`: deliveries one worker process sends at once. */
   readonly webhookConcurrency: number;
+  /**
+   * `WEBHOOK_CONCURRENCY_PER_ENDPOINT`: deliveries one worker process sends at once to the same
+   * endpoint (the rest of a claimed batch for it waits its turn; a slow endpoint does not take
+   * every slot of WEBHOOK_CONCURRENCY).
+   */
+  readonly webhookConcurrencyPerEndpoint: number;
+  /**
+   * `WEBHOOK_SECRET_KEY`: 32 bytes (64 hex digits, or base64) that encrypt webhook endpoints'
+   * signing secrets at rest (AES-256-GCM; src/platform/events/secret-box.ts). Unset: secrets are
+   * stored as written. Secrets written before it was set stay readable and are encrypted when the
+   * endpoint's secret is next rotated; once set, it must stay (without it, encrypted secrets cannot
+   * sign and their deliveries fail).
+   */
+  readonly webhookSecretKey: string | undefined;
+  /**
+   * `OAUTH_TOKEN_TTL_SECONDS`: how long an access token of the OAuth 2.0 client-credentials grant
+   * (`POST /api/oauth/token`) lives (never beyond its credential's own expiry); no refresh token.
+   */
+  readonly oauthTokenTtlSeconds: number;
   /** `EVENT_RETENTION_DAYS`: events (the feed, replay) and the delivery log are kept this many days, then pruned (hourly). */
   readonly eventRetentionDays: number;
   // ─── sync and safe writes (issue 32; docs/integrations-sync.md) ───
@@ -527,6 +546,14 @@ function value(r: Reading, name: string): string | undefined {
 function reject(r: Reading, message: string): undefined {
   r.problems.push(new Error(message));
   return undefined;
+}
+
+/** An AES-256 key: 64 hex digits or the base64 of 32 bytes (returned as written). */
+function secretKey(r: Reading, name: string): string | undefined {
+  const v = value(r, name);
+  if (v === undefined) return undefined;
+  const bytes = /^[0-9a-fA-F]{64}$/.test(v) ? 32 : /^[A-Za-z0-9+/]{43}=?$/.test(v) ? Buffer.from(v, "base64").length : 0;
+  return bytes === 32 ? v : reject(r, `${name} must be 32 bytes: 64 hex digits or 44 base64 characters (openssl rand -base64 32)`);
 }
 
 /** A whole number in decimal digits within [min, max]. */
@@ -842,6 +869,9 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     webhookTimeoutMs: durationMs(r, "WEBHOOK_TIMEOUT_MS", 10_000),
     webhookRetryHours: integer(r, "WEBHOOK_RETRY_HOURS", 72, 1, 24 * 30, "a positive integer of hours up to 720"),
     webhookConcurrency: integer(r, "WEBHOOK_CONCURRENCY", 8, 1, 256, "an integer from 1 to 256"),
+    webhookConcurrencyPerEndpoint: integer(r, "WEBHOOK_CONCURRENCY_PER_ENDPOINT", 4, 1, 256, "an integer from 1 to 256"),
+    webhookSecretKey: secretKey(r, "WEBHOOK_SECRET_KEY"),
+    oauthTokenTtlSeconds: integer(r, "OAUTH_TOKEN_TTL_SECONDS", 3600, 60, 86_400, "an integer of seconds from 60 to 86400"),
     eventRetentionDays: integer(r, "EVENT_RETENTION_DAYS", 30, 30, 3650, "an integer of days from 30 to 3650"),
     // ─── sync and safe writes (issue 32) ───
     idempotencyKeyTtlHours: integer(r, "IDEMPOTENCY_KEY_TTL_HOURS", 24, 1, 24 * 30, "a positive integer of hours up to 720"),

@@ -142,6 +142,14 @@ export type HelpdeskMessage = Prisma.HelpdeskMessageModel
  */
 export type ApiCredential = Prisma.ApiCredentialModel
 /**
+ * Model OAuthAccessToken
+ * An access token of the OAuth 2.0 client-credentials grant (`POST /api/oauth/token`,
+ * src/platform/identity/oauth.ts): `hrmsat_<random>`, stored as its SHA-256 only, with the scopes
+ * it was narrowed to. It works while it has not expired, its credential is live, and the secret it
+ * was issued with (`secret_hash`) is still one of the credential's (a rotation's grace included).
+ */
+export type OAuthAccessToken = Prisma.OAuthAccessTokenModel
+/**
  * Model Event
  * The company's events (issue 31): written by `audit()` in the transaction of the change when its
  * action is an event type of the document's `webhooks` section (src/platform/events/events.ts).

@@ -5,7 +5,8 @@
 // Rules:    hrms/operation-access    every operation declares `x-public: true` or `x-roles`
 //           hrms/operation-id-casing operationId is camelCase
 //           hrms/error-envelope      every 4xx/5xx response uses the shared Error schema
-//           hrms/success-envelope    every 2xx application/json response is the success envelope:
+//           hrms/success-envelope    every 2xx application/json response is the success envelope
+//                                    (unless it says `x-unenveloped: <why>`: a standard's shape):
 //                                    components/schemas/Ack, or an object whose required `data`
 //                                    and `message` (a string) come first, with `pagination`
 //                                    (components/schemas/Pagination, required) if any
@@ -196,7 +197,7 @@ function successEnvelopeShape() {
         const code = String(key);
         if (!/^2/.test(code)) return;
         const schema = response.content?.["application/json"]?.schema;
-        if (!schema || schema.$ref === ACK_REF) return;
+        if (!schema || schema.$ref === ACK_REF || typeof response["x-unenveloped"] === "string") return;
         const props = schema.properties ?? {};
         const required = schema.required ?? [];
         const pagination = "pagination" in props;
@@ -586,6 +587,9 @@ function successWrapper() {
           for (const k of keys) report(`\`${k}\` declares a success payload; ${code} is no success response.`, ctx.location.child(k));
           return;
         }
+        // a success answer whose shape a standard fixes (the OAuth token response, RFC 6749 §5.1):
+        // `x-unenveloped: <why>` beside its own `content`
+        if (typeof response["x-unenveloped"] === "string" && response.content && !keys.length) return;
         if (!("x-data" in response)) {
           if (keys.length) report(`\`${keys[0]}\` needs \`x-data\` (the payload schema) beside it.`, ctx.location.child(keys[0]));
           if (response.content?.["application/json"])

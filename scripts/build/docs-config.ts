@@ -100,6 +100,7 @@ const READERS: Record<string, (c: Call) => string> = {
   durationMs: (c) => `milliseconds, ${c.arg(3)} to ${c.constant("MAX_DELAY_MS")}`,
   portNumber: (c) => `a port, ${c.arg(3)} to 65535`,
   optionalPort: () => "a port, 0 to 65535",
+  secretKey: () => "32 bytes: 64 hex digits or the base64 of 32 bytes",
   bool: (c) => {
     const [yes, no] = [c.constant("TRUE_WORDS"), c.constant("FALSE_WORDS")] as string[][];
     return `a boolean: ${yes.map((t, i) => `${code(t)}/${code(no[i])}`).join(", ")}, any case`;

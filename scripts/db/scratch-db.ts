@@ -13,7 +13,7 @@ export interface ScratchDatabase {
   drop: () => Promise<void>;
 }
 
-/** Creates (afresh) the database `hrms_<name>_<pid>`. */
+/** Creates (afresh) the database `hrms_<name>_<pid>` (SCRATCH_DB_PREFIX instead of `hrms_`, e.g. on a shared server). */
 export async function scratchDatabase(name: string): Promise<ScratchDatabase> {
   let adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
   let stopServer: (() => Promise<void>) | undefined;
@@ -25,7 +25,7 @@ export async function scratchDatabase(name: string): Promise<ScratchDatabase> {
     adminUrl = s.url;
     stopServer = s.stop;
   }
-  const dbName = `hrms_${name.replace(/\W/g, "_")}_${process.pid}`;
+  const dbName = `${(process.env.SCRATCH_DB_PREFIX ?? "hrms_").replace(/\W/g, "_")}${name.replace(/\W/g, "_")}_${process.pid}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);

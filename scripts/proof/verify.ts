@@ -28,6 +28,9 @@
 //   7d. rolling     - scripts/proof/rolling-verify.ts: every process of the cluster replaced in turn (SIGTERM,
 //                      drain, a new one, ready) under the load mix, an expand migration half-way:
 //                      no failed request, no lost session
+//   7e. webhooks    - scripts/proof/webhook-kill-proof.ts: two server processes, a burst of employee
+//                      updates, one process SIGKILLed mid-burst: every committed event reaches a
+//                      loopback receiver (none lost), duplicates counted (at least once)
 //   8. calendar      - scripts/proof/calendar-proof.ts: the whole suite at ten fixed instants
 //                      (CLOCK_START): every weekday in India, month, year and financial-year ends,
 //                      a leap day, the ESI periods' starts, the hours when India is a day ahead of UTC
@@ -43,6 +46,7 @@ import { formatEventLoop, runEventLoop } from "../measure/event-loop.ts";
 import { formatMetrics, runMetricsVerify } from "./metrics-verify.ts";
 import { formatDrill, runRestoreDrill } from "./restore-drill.ts";
 import { formatRolling, runRollingVerify } from "./rolling-verify.ts";
+import { formatKillProof, runWebhookKillProof } from "./webhook-kill-proof.ts";
 import { formatLoad, runLoad, table } from "../measure/load.ts";
 import { formatOverload, runOverload } from "../measure/overload.ts";
 import { runRecipeDrill } from "./recipe-drill.ts";
@@ -215,6 +219,18 @@ await step("rolling (a rolling upgrade under load)", async () => {
   return r.problems.length
     ? { result: "FAIL", details: r.problems[0].slice(0, 200) }
     : { result: "pass", details: `${r.checks[0].details.split(";")[0]}; load ${r.load}`.slice(0, 200) };
+});
+
+await step("webhooks (a process killed during deliveries)", async () => {
+  const r = await runWebhookKillProof();
+  console.log(formatKillProof(r));
+  if (r.problems.length) console.error(`webhook problems:\n  ${r.problems.join("\n  ")}`);
+  return r.problems.length
+    ? { result: "FAIL", details: r.problems[0].slice(0, 200) }
+    : {
+        result: "pass",
+        details: `${r.events} events, 0 lost, ${r.duplicates} received twice, ${r.orphaned} taken over after the kill; load ${r.load}`,
+      };
 });
 
 await step("calendar (the suite at 10 instants)", async () => {

@@ -42,7 +42,7 @@ import { AppError, type ErrorDetail } from "../platform/errors.ts";
 import { sendJson } from "./envelope.ts";
 import { authenticateBearer, authorize } from "./guards.ts";
 import { bearerSecret } from "../platform/identity/credentials.ts";
-import { jsonBodies, nulPaths } from "./body.ts";
+import { formBodies, jsonBodies, nulPaths } from "./body.ts";
 import { uploadGate } from "./uploads.ts";
 import { rememberWrite, runRead } from "./read-routing.ts";
 import { idempotently } from "./idempotency.ts";
@@ -107,7 +107,7 @@ function refuseBodiesOfBodilessWrites() {
   return (req: Request, _res: Response, next: NextFunction) => {
     const op = operationOf(req);
     const type = req.headers["content-type"];
-    if (!op || op.body || op.multipart || !STATE_CHANGING.has(op.method) || type === undefined) return next();
+    if (!op || op.body || op.multipart || op.form || !STATE_CHANGING.has(op.method) || type === undefined) return next();
     if (type.split(";", 1)[0].trim().toLowerCase() === "application/json") return next();
     next(new AppError("unsupported_media_type", "This operation takes no request body: send none, or application/json"));
   };
@@ -325,6 +325,8 @@ function operationMatchers(ids: OperationId[]) {
     if (jsonBody && !(Number.isInteger(bodyLimit) && (bodyLimit as number) > 0))
       throw new Error(`${id}: the bundled document gives its JSON body no x-body-limit (openapi/plugins/hrms.js)`);
     const multipart = Boolean(op?.requestBody?.content?.["multipart/form-data"]);
+    // a form body (the OAuth token request, RFC 6749 §4.4.2; src/http/body.ts formBodies)
+    const form = Boolean(op?.requestBody?.content?.["application/x-www-form-urlencoded"]);
     // a read that may run on the read replica (src/http/read-routing.ts): reads only
     const readReplica = op?.["x-read-replica"] === true;
     if (readReplica && meta.method.toUpperCase() !== "GET") throw new Error(`${id}: x-read-replica is for GET operations only`);
@@ -355,6 +357,7 @@ function operationMatchers(ids: OperationId[]) {
       // the billing webhook's signature is computed over the exact bytes received
       body: jsonBody ? { limit: bodyLimit as number, keepRaw: meta.area === "billing" } : null,
       multipart,
+      form,
       noInput,
       startsSession,
       readReplica,
@@ -687,6 +690,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     refuseMissingBody(),
     // the body arrives without an admission slot, within its client's budget and its deadline
     jsonBodies((req) => operationOf(req)?.body ?? null, admission.readingBody),
+    formBodies((req) => operationOf(req)?.form === true, admission.readingBody),
     // uploads: caller, concurrency, rates and quota before the body is read (src/http/uploads.ts)
     uploadGate({
       upload: (req) => {

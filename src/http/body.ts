@@ -123,3 +123,20 @@ export function nulPaths(root: unknown, at: string, out: string[] = [], max = 20
   }
   return out;
 }
+
+/** The most an `application/x-www-form-urlencoded` body may have (the OAuth token request, RFC 6749 §4.4.2). */
+export const FORM_BODY_LIMIT = 8192;
+
+/**
+ * Form bodies (`application/x-www-form-urlencoded`): read only for operations whose document
+ * declares one (`isForm`), up to FORM_BODY_LIMIT, UTF-8, flat (`extended: false`: a repeated
+ * parameter becomes an array, which the document's `type: string` refuses). Another media type is
+ * left unread for the validator's 415.
+ */
+export function formBodies(
+  isForm: (req: Request) => boolean,
+  reading: (reader: RequestHandler) => RequestHandler = (reader) => reader,
+): RequestHandler {
+  const parser = reading(express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT, parameterLimit: 50 }));
+  return (req: Request, res: Response, next: NextFunction) => (isForm(req) ? parser(req, res, next) : next());
+}

@@ -3,6 +3,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { logger } from "../log.ts";
 import { operationTable } from "../../generated/registry.ts";
+import { isTokenRequest, oauthErrorBody } from "./oauth-errors.ts";
 import { detailsInWords, nearestRoute } from "./validation-messages.ts";
 import {
   AppError,
@@ -222,7 +223,8 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
   for (const [k, v] of Object.entries(appErr.headers ?? {})) res.setHeader(k, v);
   // every 503 says when to come back (the document declares the header on each one)
   if (appErr.status === 503 && !res.getHeader("Retry-After")) res.setHeader("Retry-After", String(RETRY_AFTER_BUSY_S));
-  res.status(appErr.status).json(errorBody(appErr));
+  // the OAuth token endpoint answers in RFC 6749 §5.2's words within the envelope (src/http/oauth-errors.ts)
+  res.status(appErr.status).json(isTokenRequest(req) ? oauthErrorBody(appErr, errorBody(appErr)) : errorBody(appErr));
 };
 
 /** The error envelope of `e`: `{ error, status, code }`, and `details` where there are any. */

@@ -37,7 +37,9 @@ export type RequestBody<K extends OperationId> =
     ? B
     : Op<K> extends { requestBody?: { content: { "multipart/form-data": infer B } } }
       ? Omit<B, "file">
-      : undefined;
+      : Op<K> extends { requestBody?: { content: { "application/x-www-form-urlencoded": infer B } } }
+        ? B
+        : undefined;
 
 export type SuccessStatus<K extends OperationId> = Extract<keyof Op<K>["responses"], 200 | 201 | 202>;
 type JsonOf<R> = R extends { content: { "application/json": infer B } } ? B : never;

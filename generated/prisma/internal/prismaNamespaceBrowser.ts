@@ -71,6 +71,7 @@ export const ModelName = {
   HelpdeskTicket: 'HelpdeskTicket',
   HelpdeskMessage: 'HelpdeskMessage',
   ApiCredential: 'ApiCredential',
+  OAuthAccessToken: 'OAuthAccessToken',
   Event: 'Event',
   WebhookEndpoint: 'WebhookEndpoint',
   WebhookDelivery: 'WebhookDelivery',
@@ -507,6 +508,20 @@ export const ApiCredentialScalarFieldEnum = {
 } as const
 
 export type ApiCredentialScalarFieldEnum = (typeof ApiCredentialScalarFieldEnum)[keyof typeof ApiCredentialScalarFieldEnum]
+
+
+export const OAuthAccessTokenScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  credential_id: 'credential_id',
+  token_hash: 'token_hash',
+  secret_hash: 'secret_hash',
+  scopes: 'scopes',
+  expires_at: 'expires_at',
+  created_at: 'created_at'
+} as const
+
+export type OAuthAccessTokenScalarFieldEnum = (typeof OAuthAccessTokenScalarFieldEnum)[keyof typeof OAuthAccessTokenScalarFieldEnum]
 
 
 export const EventScalarFieldEnum = {

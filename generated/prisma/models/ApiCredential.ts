@@ -269,6 +269,7 @@ export type ApiCredentialWhereInput = {
   last_write_lsn?: Prisma.StringNullableFilter<"ApiCredential"> | string | null
   created_at?: Prisma.DateTimeFilter<"ApiCredential"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"ApiCredential"> | Date | string
+  access_tokens?: Prisma.OAuthAccessTokenListRelationFilter
 }
 
 export type ApiCredentialOrderByWithRelationInput = {
@@ -288,6 +289,7 @@ export type ApiCredentialOrderByWithRelationInput = {
   last_write_lsn?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  access_tokens?: Prisma.OAuthAccessTokenOrderByRelationAggregateInput
 }
 
 export type ApiCredentialWhereUniqueInput = Prisma.AtLeast<{
@@ -311,6 +313,7 @@ export type ApiCredentialWhereUniqueInput = Prisma.AtLeast<{
   last_write_lsn?: Prisma.StringNullableFilter<"ApiCredential"> | string | null
   created_at?: Prisma.DateTimeFilter<"ApiCredential"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"ApiCredential"> | Date | string
+  access_tokens?: Prisma.OAuthAccessTokenListRelationFilter
 }, "tenant_id_id">
 
 export type ApiCredentialOrderByWithAggregationInput = {
@@ -374,6 +377,7 @@ export type ApiCredentialCreateInput = {
   last_write_lsn?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  access_tokens?: Prisma.OAuthAccessTokenCreateNestedManyWithoutCredentialInput
 }
 
 export type ApiCredentialUncheckedCreateInput = {
@@ -393,6 +397,7 @@ export type ApiCredentialUncheckedCreateInput = {
   last_write_lsn?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  access_tokens?: Prisma.OAuthAccessTokenUncheckedCreateNestedManyWithoutCredentialInput
 }
 
 export type ApiCredentialUpdateInput = {
@@ -412,6 +417,7 @@ export type ApiCredentialUpdateInput = {
   last_write_lsn?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  access_tokens?: Prisma.OAuthAccessTokenUpdateManyWithoutCredentialNestedInput
 }
 
 export type ApiCredentialUncheckedUpdateInput = {
@@ -431,6 +437,7 @@ export type ApiCredentialUncheckedUpdateInput = {
   last_write_lsn?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  access_tokens?: Prisma.OAuthAccessTokenUncheckedUpdateManyWithoutCredentialNestedInput
 }
 
 export type ApiCredentialCreateManyInput = {
@@ -558,6 +565,11 @@ export type ApiCredentialMinOrderByAggregateInput = {
   updated_at?: Prisma.SortOrder
 }
 
+export type ApiCredentialScalarRelationFilter = {
+  is?: Prisma.ApiCredentialWhereInput
+  isNot?: Prisma.ApiCredentialWhereInput
+}
+
 export type ApiCredentialCreatescopesInput = {
   set: string[]
 }
@@ -567,6 +579,141 @@ export type ApiCredentialUpdatescopesInput = {
   push?: string | string[]
 }
 
+export type ApiCredentialCreateNestedOneWithoutAccess_tokensInput = {
+  create?: Prisma.XOR<Prisma.ApiCredentialCreateWithoutAccess_tokensInput, Prisma.ApiCredentialUncheckedCreateWithoutAccess_tokensInput>
+  connectOrCreate?: Prisma.ApiCredentialCreateOrConnectWithoutAccess_tokensInput
+  connect?: Prisma.ApiCredentialWhereUniqueInput
+}
+
+export type ApiCredentialUpdateOneRequiredWithoutAccess_tokensNestedInput = {
+  create?: Prisma.XOR<Prisma.ApiCredentialCreateWithoutAccess_tokensInput, Prisma.ApiCredentialUncheckedCreateWithoutAccess_tokensInput>
+  connectOrCreate?: Prisma.ApiCredentialCreateOrConnectWithoutAccess_tokensInput
+  upsert?: Prisma.ApiCredentialUpsertWithoutAccess_tokensInput
+  connect?: Prisma.ApiCredentialWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.ApiCredentialUpdateToOneWithWhereWithoutAccess_tokensInput, Prisma.ApiCredentialUpdateWithoutAccess_tokensInput>, Prisma.ApiCredentialUncheckedUpdateWithoutAccess_tokensInput>
+}
+
+export type ApiCredentialCreateWithoutAccess_tokensInput = {
+  tenant_id?: string
+  id?: string
+  name: string
+  role: string
+  scopes?: Prisma.ApiCredentialCreatescopesInput | string[]
+  prefix: string
+  secret_hash: string
+  previous_prefix?: string | null
+  previous_secret_hash?: string | null
+  previous_expires_at?: Date | string | null
+  expires_at?: Date | string | null
+  revoked_at?: Date | string | null
+  created_by: string
+  last_write_lsn?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type ApiCredentialUncheckedCreateWithoutAccess_tokensInput = {
+  tenant_id?: string
+  id?: string
+  name: string
+  role: string
+  scopes?: Prisma.ApiCredentialCreatescopesInput | string[]
+  prefix: string
+  secret_hash: string
+  previous_prefix?: string | null
+  previous_secret_hash?: string | null
+  previous_expires_at?: Date | string | null
+  expires_at?: Date | string | null
+  revoked_at?: Date | string | null
+  created_by: string
+  last_write_lsn?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type ApiCredentialCreateOrConnectWithoutAccess_tokensInput = {
+  where: Prisma.ApiCredentialWhereUniqueInput
+  create: Prisma.XOR<Prisma.ApiCredentialCreateWithoutAccess_tokensInput, Prisma.ApiCredentialUncheckedCreateWithoutAccess_tokensInput>
+}
+
+export type ApiCredentialUpsertWithoutAccess_tokensInput = {
+  update: Prisma.XOR<Prisma.ApiCredentialUpdateWithoutAccess_tokensInput, Prisma.ApiCredentialUncheckedUpdateWithoutAccess_tokensInput>
+  create: Prisma.XOR<Prisma.ApiCredentialCreateWithoutAccess_tokensInput, Prisma.ApiCredentialUncheckedCreateWithoutAccess_tokensInput>
+  where?: Prisma.ApiCredentialWhereInput
+}
+
+export type ApiCredentialUpdateToOneWithWhereWithoutAccess_tokensInput = {
+  where?: Prisma.ApiCredentialWhereInput
+  data: Prisma.XOR<Prisma.ApiCredentialUpdateWithoutAccess_tokensInput, Prisma.ApiCredentialUncheckedUpdateWithoutAccess_tokensInput>
+}
+
+export type ApiCredentialUpdateWithoutAccess_tokensInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.StringFieldUpdateOperationsInput | string
+  scopes?: Prisma.ApiCredentialUpdatescopesInput | string[]
+  prefix?: Prisma.StringFieldUpdateOperationsInput | string
+  secret_hash?: Prisma.StringFieldUpdateOperationsInput | string
+  previous_prefix?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previous_secret_hash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previous_expires_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  expires_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  revoked_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  last_write_lsn?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type ApiCredentialUncheckedUpdateWithoutAccess_tokensInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  role?: Prisma.StringFieldUpdateOperationsInput | string
+  scopes?: Prisma.ApiCredentialUpdatescopesInput | string[]
+  prefix?: Prisma.StringFieldUpdateOperationsInput | string
+  secret_hash?: Prisma.StringFieldUpdateOperationsInput | string
+  previous_prefix?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previous_secret_hash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  previous_expires_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  expires_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  revoked_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  last_write_lsn?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+
+/**
+ * Count Type ApiCredentialCountOutputType
+ */
+
+export type ApiCredentialCountOutputType = {
+  access_tokens: number
+}
+
+export type ApiCredentialCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  access_tokens?: boolean | ApiCredentialCountOutputTypeCountAccess_tokensArgs
+}
+
+/**
+ * ApiCredentialCountOutputType without action
+ */
+export type ApiCredentialCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ApiCredentialCountOutputType
+   */
+  select?: Prisma.ApiCredentialCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * ApiCredentialCountOutputType without action
+ */
+export type ApiCredentialCountOutputTypeCountAccess_tokensArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.OAuthAccessTokenWhereInput
+}
 
 
 export type ApiCredentialSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -586,6 +733,8 @@ export type ApiCredentialSelect<ExtArgs extends runtime.Types.Extensions.Interna
   last_write_lsn?: boolean
   created_at?: boolean
   updated_at?: boolean
+  access_tokens?: boolean | Prisma.ApiCredential$access_tokensArgs<ExtArgs>
+  _count?: boolean | Prisma.ApiCredentialCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["apiCredential"]>
 
 export type ApiCredentialSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -646,10 +795,18 @@ export type ApiCredentialSelectScalar = {
 }
 
 export type ApiCredentialOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "name" | "role" | "scopes" | "prefix" | "secret_hash" | "previous_prefix" | "previous_secret_hash" | "previous_expires_at" | "expires_at" | "revoked_at" | "created_by" | "last_write_lsn" | "created_at" | "updated_at", ExtArgs["result"]["apiCredential"]>
+export type ApiCredentialInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  access_tokens?: boolean | Prisma.ApiCredential$access_tokensArgs<ExtArgs>
+  _count?: boolean | Prisma.ApiCredentialCountOutputTypeDefaultArgs<ExtArgs>
+}
+export type ApiCredentialIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
+export type ApiCredentialIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
 
 export type $ApiCredentialPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "ApiCredential"
-  objects: {}
+  objects: {
+    access_tokens: Prisma.$OAuthAccessTokenPayload<ExtArgs>[]
+  }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
     id: string
@@ -1064,6 +1221,7 @@ readonly fields: ApiCredentialFieldRefs;
  */
 export interface Prisma__ApiCredentialClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  access_tokens<T extends Prisma.ApiCredential$access_tokensArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ApiCredential$access_tokensArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OAuthAccessTokenPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1126,6 +1284,10 @@ export type ApiCredentialFindUniqueArgs<ExtArgs extends runtime.Types.Extensions
    */
   omit?: Prisma.ApiCredentialOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApiCredentialInclude<ExtArgs> | null
+  /**
    * Filter, which ApiCredential to fetch.
    */
   where: Prisma.ApiCredentialWhereUniqueInput
@@ -1144,6 +1306,10 @@ export type ApiCredentialFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Ext
    */
   omit?: Prisma.ApiCredentialOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApiCredentialInclude<ExtArgs> | null
+  /**
    * Filter, which ApiCredential to fetch.
    */
   where: Prisma.ApiCredentialWhereUniqueInput
@@ -1161,6 +1327,10 @@ export type ApiCredentialFindFirstArgs<ExtArgs extends runtime.Types.Extensions.
    * Omit specific fields from the ApiCredential
    */
   omit?: Prisma.ApiCredentialOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApiCredentialInclude<ExtArgs> | null
   /**
    * Filter, which ApiCredential to fetch.
    */
@@ -1210,6 +1380,10 @@ export type ApiCredentialFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Exte
    */
   omit?: Prisma.ApiCredentialOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApiCredentialInclude<ExtArgs> | null
+  /**
    * Filter, which ApiCredential to fetch.
    */
   where?: Prisma.ApiCredentialWhereInput
@@ -1257,6 +1431,10 @@ export type ApiCredentialFindManyArgs<ExtArgs extends runtime.Types.Extensions.I
    * Omit specific fields from the ApiCredential
    */
   omit?: Prisma.ApiCredentialOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApiCredentialInclude<ExtArgs> | null
   /**
    * Filter, which ApiCredentials to fetch.
    */
@@ -1306,6 +1484,10 @@ export type ApiCredentialCreateArgs<ExtArgs extends runtime.Types.Extensions.Int
    */
   omit?: Prisma.ApiCredentialOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApiCredentialInclude<ExtArgs> | null
+  /**
    * The data needed to create a ApiCredential.
    */
   data: Prisma.XOR<Prisma.ApiCredentialCreateInput, Prisma.ApiCredentialUncheckedCreateInput>
@@ -1353,6 +1535,10 @@ export type ApiCredentialUpdateArgs<ExtArgs extends runtime.Types.Extensions.Int
    * Omit specific fields from the ApiCredential
    */
   omit?: Prisma.ApiCredentialOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApiCredentialInclude<ExtArgs> | null
   /**
    * The data needed to update a ApiCredential.
    */
@@ -1420,6 +1606,10 @@ export type ApiCredentialUpsertArgs<ExtArgs extends runtime.Types.Extensions.Int
    */
   omit?: Prisma.ApiCredentialOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApiCredentialInclude<ExtArgs> | null
+  /**
    * The filter to search for the ApiCredential to update in case it exists.
    */
   where: Prisma.ApiCredentialWhereUniqueInput
@@ -1446,6 +1636,10 @@ export type ApiCredentialDeleteArgs<ExtArgs extends runtime.Types.Extensions.Int
    */
   omit?: Prisma.ApiCredentialOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApiCredentialInclude<ExtArgs> | null
+  /**
    * Filter which ApiCredential to delete.
    */
   where: Prisma.ApiCredentialWhereUniqueInput
@@ -1466,6 +1660,30 @@ export type ApiCredentialDeleteManyArgs<ExtArgs extends runtime.Types.Extensions
 }
 
 /**
+ * ApiCredential.access_tokens
+ */
+export type ApiCredential$access_tokensArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the OAuthAccessToken
+   */
+  select?: Prisma.OAuthAccessTokenSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the OAuthAccessToken
+   */
+  omit?: Prisma.OAuthAccessTokenOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.OAuthAccessTokenInclude<ExtArgs> | null
+  where?: Prisma.OAuthAccessTokenWhereInput
+  orderBy?: Prisma.OAuthAccessTokenOrderByWithRelationInput | Prisma.OAuthAccessTokenOrderByWithRelationInput[]
+  cursor?: Prisma.OAuthAccessTokenWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.OAuthAccessTokenScalarFieldEnum | Prisma.OAuthAccessTokenScalarFieldEnum[]
+}
+
+/**
  * ApiCredential without action
  */
 export type ApiCredentialDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1477,4 +1695,8 @@ export type ApiCredentialDefaultArgs<ExtArgs extends runtime.Types.Extensions.In
    * Omit specific fields from the ApiCredential
    */
   omit?: Prisma.ApiCredentialOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ApiCredentialInclude<ExtArgs> | null
 }

@@ -4,6 +4,7 @@ import { accepted, ack, created, ok, pageOf, paginated } from "../../http/envelo
 import type { AreaHandlers } from "../../http/types.ts";
 import { credentialPage, issueApiCredential, replaceCredentialSecret, revokeCredential } from "./credentials.ts";
 import { eventsAfter } from "./events.ts";
+import { issueAccessToken } from "./oauth.ts";
 import {
   addWebhookEndpoint,
   attemptPage,
@@ -17,6 +18,12 @@ import {
 } from "./webhooks.ts";
 
 export const handlers = {
+  async issueOAuthToken({ req, res, body }) {
+    const token = await issueAccessToken(req.headers.authorization, body ?? {});
+    res.setHeader("Pragma", "no-cache"); // RFC 6749 §5.1, beside Cache-Control: no-store
+    return { status: 200, body: token };
+  },
+
   async listApiCredentials({ query }) {
     const page = pageOf(query);
     const { rows, total } = await credentialPage(page);

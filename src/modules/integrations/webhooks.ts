@@ -13,6 +13,7 @@ import { refusedUrl } from "../../platform/events/deliver.ts";
 import { DELIVER_JOB, recordEvent } from "../../platform/events/events.ts";
 import { kickAfterWork } from "../../platform/mail/outbox.ts";
 import { queueReplayRange } from "./queries.ts";
+import { sealSecret } from "../../platform/events/secret-box.ts";
 
 type CreateInput = RequestBody<"createWebhookEndpoint">;
 type UpdateInput = RequestBody<"updateWebhookEndpoint">;
@@ -69,7 +70,7 @@ export async function addWebhookEndpoint(input: CreateInput) {
   const secret = newSecret();
   const w = await tenantTx(async (tx) => {
     const w = await tx.webhookEndpoint.create({
-      data: { url: input.url, description: input.description ?? null, event_types: input.event_types ?? [], secret },
+      data: { url: input.url, description: input.description ?? null, event_types: input.event_types ?? [], secret: sealSecret(secret) },
     });
     await audit(
       {
@@ -123,7 +124,8 @@ export async function replaceWebhookSecret(id: string) {
     const until = new Date(clock.nowMs() + PREVIOUS_SECRET_GRACE_MS);
     const after = await tx.webhookEndpoint.update({
       where: byId(id),
-      data: { secret, previous_secret: w.secret, previous_secret_expires_at: until },
+      // the previous secret as stored (written before WEBHOOK_SECRET_KEY was set: as written, until it expires)
+      data: { secret: sealSecret(secret), previous_secret: w.secret, previous_secret_expires_at: until },
     });
     await audit(
       {

@@ -8,7 +8,8 @@
 // 2. Due deliveries are claimed with a lease (`locked_until`, `attempts + 1` in the same statement:
 //    an attempt is counted exactly once, and only one process sends a delivery at a time; a
 //    process that dies mid-send leaves the lease to expire and the delivery is sent again, with the
-//    same `webhook-id`, so receivers can deduplicate) and sent WEBHOOK_CONCURRENCY at a time.
+//    same `webhook-id`, so receivers can deduplicate) in batches (FOR UPDATE SKIP LOCKED), and sent
+//    concurrently: WEBHOOK_CONCURRENCY at a time per process, WEBHOOK_CONCURRENCY_PER_ENDPOINT to one endpoint.
 // 3. Each request is signed per Standard Webhooks v1: `webhook-id` (the event's id, the same on
 //    every attempt and replay), `webhook-timestamp` (seconds, the machine's clock: receivers check
 //    it against theirs), `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` with
@@ -35,16 +36,23 @@ import { getPool } from "../../db/client.ts";
 import { logger } from "../../log.ts";
 import { jobs } from "../jobs/queue.ts";
 import { recordWebhookAttempt } from "../metrics.ts";
+import { openSecret } from "./secret-box.ts";
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
 const LOG_RESPONSE_CHARS = 1024;
 const BASE_BACKOFF_S = 5;
 const MAX_BACKOFF_S = 6 * 3600;
 const MAX_RETRY_AFTER_S = 24 * 3600;
-/** A claimed delivery is another process's again after this (the send takes at most WEBHOOK_TIMEOUT_MS). */
-const LEASE_S = 120;
+/**
+ * A claimed delivery is another process's again after this many seconds: longer than it can wait
+ * in its batch (at most two rounds of sends to the process's bound, two to its endpoint's) plus
+ * its own send (each at most WEBHOOK_TIMEOUT_MS), with room for recording it.
+ */
+export const leaseSeconds = (timeoutMs: number): number => Math.ceil((6 * timeoutMs) / 1000) + 30;
 /** How long one run of the job keeps sending before it leaves the rest to the next. */
 const RUN_BUDGET_MS = 50_000;
+/** Tries to record a sent delivery's outcome (0.5 + 1 + 2 + 4 s apart: well within its lease). */
+const RECORD_TRIES = 5;
 const SEQUENCER_LOCK = 31_0031; // pg advisory lock key of the sequencer (issue 31)
 
 // ─── where a delivery may go ───
@@ -243,13 +251,26 @@ interface Claimed {
   created_at: Date;
 }
 
-async function claim(limit: number): Promise<Claimed[]> {
+/**
+ * Claims a batch of due deliveries - at most `limit`, at most `perEndpoint` of one endpoint - in
+ * one statement: rows another process holds are skipped (FOR UPDATE SKIP LOCKED), each claimed one
+ * gets a lease and its attempt counted. Candidates are locked four times the batch deep so that one
+ * busy endpoint does not fill it; those not taken are free again when the statement ends.
+ */
+async function claim(limit: number, perEndpoint: number, leaseS: number, skipEndpoints: string[]): Promise<Claimed[]> {
   // cross-tenant: the worker sends every company's due deliveries
   const { rows } = await getPool().query<Claimed>(
-    `WITH due AS (
-       SELECT tenant_id, id FROM webhook_deliveries
+    `WITH candidates AS (
+       SELECT tenant_id, id, endpoint_id, next_attempt_at FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-        ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED
+          AND NOT (endpoint_id = ANY ($4::uuid[]))
+        ORDER BY next_attempt_at LIMIT $1 * 4 FOR UPDATE SKIP LOCKED
+     ), due AS (
+       SELECT tenant_id, id FROM (
+         SELECT tenant_id, id, next_attempt_at,
+                row_number() OVER (PARTITION BY tenant_id, endpoint_id ORDER BY next_attempt_at, id) AS n
+           FROM candidates) c
+        WHERE n <= $3 ORDER BY next_attempt_at LIMIT $1
      ), claimed AS (
        UPDATE webhook_deliveries d SET locked_until = now() + make_interval(secs => $2), attempts = d.attempts + 1,
               first_attempt_at = coalesce(d.first_attempt_at, now())
@@ -261,7 +282,7 @@ async function claim(limit: number): Promise<Claimed[]> {
        FROM claimed c
        JOIN webhook_endpoints w ON w.tenant_id = c.tenant_id AND w.id = c.endpoint_id
        JOIN events e ON e.tenant_id = c.tenant_id AND e.id = c.event_id`,
-    [limit, LEASE_S],
+    [limit, leaseS, perEndpoint, skipEndpoints],
   );
   return rows;
 }
@@ -342,10 +363,18 @@ async function send(d: Claimed): Promise<void> {
   const body = JSON.stringify({ type: d.type, timestamp: d.created_at.toISOString(), data: d.data });
   // machine time: receivers check webhook-timestamp against their own clock
   const timestamp = Math.floor(Date.now() / 1000);
-  const secrets = [d.secret];
-  // machine time: the grace of a rotated secret
-  if (d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > Date.now())
-    secrets.push(d.previous_secret);
+  // stored encrypted with WEBHOOK_SECRET_KEY (secret-box.ts), opened only to sign
+  let secrets: string[];
+  try {
+    secrets = [openSecret(d.secret)];
+    // machine time: the grace of a rotated secret
+    if (d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > Date.now())
+      secrets.push(openSecret(d.previous_secret));
+  } catch (err) {
+    // not sent: a failed attempt in the log (retried as any other), not a lease left to expire
+    const error = `not sent: the signing secret cannot be opened (${(err as Error).message.slice(0, 200)})`;
+    return record(d, { status: null, body: null, error, retryAfterS: null, ms: 0 });
+  }
   const result = await post(
     d.url,
     {
@@ -355,7 +384,16 @@ async function send(d: Claimed): Promise<void> {
     },
     body,
   );
-  await record(d, result);
+  // the receiver has it now: a failure to record it (the pool busy, the database briefly away) is
+  // retried while the lease holds, or the delivery would be sent again
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await record(d, result);
+    } catch (err) {
+      if (attempt >= RECORD_TRIES) throw err;
+      await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+    }
+  }
 }
 
 async function record(d: Claimed, r: SendResult): Promise<void> {
@@ -433,7 +471,16 @@ async function record(d: Claimed, r: SendResult): Promise<void> {
   if (disabled) jobs.kick("mail.deliver");
 }
 
-/** The job: sequence, then send what is due (WEBHOOK_CONCURRENCY at once) until nothing is or the run's budget is spent. */
+/**
+ * The job: sequence, then send what is due until nothing is or the run's budget is spent. Due
+ * deliveries are claimed in batches (`claim`: twice WEBHOOK_CONCURRENCY, at most twice
+ * WEBHOOK_CONCURRENCY_PER_ENDPOINT of one endpoint) and sent concurrently, at most
+ * WEBHOOK_CONCURRENCY at once in this process and WEBHOOK_CONCURRENCY_PER_ENDPOINT to one endpoint.
+ * The next batch is claimed as soon as a slot is free and nothing claimed can take it - without the
+ * endpoints this run already holds twice WEBHOOK_CONCURRENCY_PER_ENDPOINT of (so a slow endpoint
+ * neither holds up the others nor gathers leases it cannot use: a claimed delivery waits at most
+ * two rounds of its endpoint's sends). What a run has claimed it sends, even past its budget.
+ */
 export async function deliverDueWebhooks(): Promise<number> {
   const client = await getPool().connect();
   try {
@@ -441,21 +488,75 @@ export async function deliverDueWebhooks(): Promise<number> {
   } finally {
     client.release();
   }
-  const concurrency = config().webhookConcurrency;
+  const { webhookConcurrency: concurrency, webhookConcurrencyPerEndpoint: perEndpoint, webhookTimeoutMs } = config();
+  const batch = concurrency * 2;
+  const leaseS = leaseSeconds(webhookTimeoutMs);
   // machine time: the run's budget
   const until = Date.now() + RUN_BUDGET_MS;
+  const waiting: Claimed[] = [];
+  const busy = new Map<string, number>(); // sends in flight per endpoint
+  let active = 0;
   let sent = 0;
-  const worker = async () => {
-    // machine time: the run's budget
-    while (Date.now() < until) {
-      const [d] = await claim(1);
-      if (!d) return;
-      await send(d).catch((err) => logger.warn({ err: (err as Error).message, delivery: d.id }, "webhook delivery not recorded"));
-      sent++;
-    }
+  let claiming = false;
+  let exhausted = false;
+  /** the last claim found nothing but the endpoints held: wait for a send to end before claiming again */
+  let dry = false;
+  const held = () => {
+    const n = new Map(busy);
+    for (const d of waiting) n.set(d.endpoint_id, (n.get(d.endpoint_id) ?? 0) + 1);
+    return [...n].filter(([, k]) => k >= perEndpoint * 2).map(([id]) => id);
   };
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return sent;
+  return new Promise<number>((resolve) => {
+    const pump = () => {
+      for (let i = 0; i < waiting.length && active < concurrency; ) {
+        const d = waiting[i];
+        const n = busy.get(d.endpoint_id) ?? 0;
+        if (n >= perEndpoint) {
+          i++;
+          continue;
+        }
+        waiting.splice(i, 1);
+        active++;
+        busy.set(d.endpoint_id, n + 1);
+        send(d)
+          .catch((err) => logger.warn({ err: (err as Error).message, delivery: d.id }, "webhook delivery not recorded"))
+          .finally(() => {
+            active--;
+            sent++;
+            dry = false;
+            const left = (busy.get(d.endpoint_id) ?? 1) - 1;
+            if (left) busy.set(d.endpoint_id, left);
+            else busy.delete(d.endpoint_id);
+            pump();
+          });
+      }
+      // machine time: the run's budget
+      const open = !exhausted && Date.now() < until;
+      // a free slot that nothing claimed can take (the loop above started every row it could)
+      if (open && !claiming && !dry && active < concurrency) {
+        claiming = true;
+        const skip = held();
+        claim(batch, perEndpoint * 2, leaseS, skip).then(
+          (rows) => {
+            claiming = false;
+            // nothing but the endpoints held: claim again once a send has ended (or at once if none is left)
+            if (!rows.length && skip.length) dry = active > 0 || waiting.length > 0;
+            else if (!rows.length) exhausted = true;
+            waiting.push(...rows);
+            pump();
+          },
+          (err) => {
+            claiming = false;
+            exhausted = true;
+            logger.warn({ err: (err as Error).message }, "webhook deliveries not claimed");
+            pump();
+          },
+        );
+      }
+      if (!claiming && !active && !waiting.length && !(open && !exhausted)) resolve(sent);
+    };
+    pump();
+  });
 }
 
 /** Events, the delivery log and finished deliveries older than EVENT_RETENTION_DAYS (hourly). */

@@ -17,7 +17,9 @@ import type { IdentityRow } from "./identity-cache.ts";
 
 const PREFIX_ALPHABET = "abcdefghijkmnpqrstuvwxyz23456789";
 /** `hrms_` + 10 characters of the prefix alphabet + `_` + 43 base64url characters (32 bytes). */
-const SECRET_SHAPE = /^hrms_[a-km-np-z2-9]{10}_[A-Za-z0-9_-]{43}$/;
+export const SECRET_SHAPE = /^hrms_[a-km-np-z2-9]{10}_[A-Za-z0-9_-]{43}$/;
+/** An access token of the OAuth 2.0 client-credentials grant (src/platform/identity/oauth.ts): `hrmsat_` + 43 base64url characters. */
+export const ACCESS_TOKEN_SHAPE = /^hrmsat_[A-Za-z0-9_-]{43}$/;
 /** The longest Authorization header looked at (a longer one is malformed). */
 const MAX_HEADER = 200;
 
@@ -48,7 +50,7 @@ export function bearerSecret(header: string | undefined): string | null | undefi
   const space = header.indexOf(" ");
   if (space < 0 || header.slice(0, space).toLowerCase() !== "bearer") return null;
   const value = header.slice(space + 1).trim();
-  return SECRET_SHAPE.test(value) ? value : null;
+  return SECRET_SHAPE.test(value) || ACCESS_TOKEN_SHAPE.test(value) ? value : null;
 }
 
 export interface CredentialIdentity {
@@ -62,6 +64,8 @@ export interface CredentialIdentity {
   lastWriteLsn: string | null;
   /** the membership as the guard needs it: the credential's role (capped by its creator's), the company's modules */
   row: IdentityRow;
+  /** until when the secret (or access token) presented keeps working, if it expires (OAuth tokens live no longer) */
+  validUntil: Date | null;
 }
 
 const RANK: Record<string, number> = { owner: 0, admin: 1, hr: 2, manager: 3, employee: 4 };
@@ -69,6 +73,8 @@ const RANK: Record<string, number> = { owner: 0, admin: 1, hr: 2, manager: 3, em
 // cross-tenant: the credential's company is what this lookup finds
 const LOOKUP = `
   SELECT c.tenant_id, c.id, c.name, c.role, c.scopes, c.created_by, c.last_write_lsn,
+         CASE WHEN c.secret_hash = $1 THEN c.expires_at
+              ELSE least(c.expires_at, c.previous_expires_at) END AS valid_until,
          m.role AS creator_role, t.modules, u.email,
          ARRAY(SELECT l.employee_id FROM employee_user_links l
                 WHERE l.tenant_id = c.tenant_id AND l.user_id = c.created_by ORDER BY l.employee_id)::text[] AS own_employee_ids
@@ -80,9 +86,35 @@ const LOOKUP = `
      AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > $2)
    LIMIT 1`;
 
-/** The credential a well-formed secret names, if it is live; null otherwise. */
+// cross-tenant: an OAuth access token's company is what this lookup finds. It works while it has
+// not expired, its credential is live, and the secret it was issued with is still one of the
+// credential's (a rotation's grace included); its scopes are those it was narrowed to that the
+// credential still has.
+const TOKEN_LOOKUP = `
+  SELECT c.tenant_id, c.id, c.name, c.role,
+         ARRAY(SELECT s FROM unnest(a.scopes) s WHERE s = ANY (c.scopes) ORDER BY s) AS scopes,
+         c.created_by, c.last_write_lsn, a.expires_at AS valid_until,
+         m.role AS creator_role, t.modules, u.email,
+         ARRAY(SELECT l.employee_id FROM employee_user_links l
+                WHERE l.tenant_id = c.tenant_id AND l.user_id = c.created_by ORDER BY l.employee_id)::text[] AS own_employee_ids
+    FROM oauth_access_tokens a
+    JOIN api_credentials c ON c.tenant_id = a.tenant_id AND c.id = a.credential_id
+    JOIN memberships m ON m.tenant_id = c.tenant_id AND m.user_id = c.created_by
+    JOIN tenants t ON t.id = c.tenant_id
+    JOIN users u ON u.id = c.created_by
+   WHERE a.token_hash = $1 AND a.expires_at > $2
+     AND (c.secret_hash = a.secret_hash OR (c.previous_secret_hash = a.secret_hash AND c.previous_expires_at > $2))
+     AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > $2)
+   LIMIT 1`;
+
+/**
+ * The credential a well-formed secret - or OAuth access token - names, if it is live; null
+ * otherwise. Either is looked up by its hash alone, so the time does not depend on whether a
+ * prefix or client id exists.
+ */
 export async function credentialFor(secret: string): Promise<CredentialIdentity | null> {
-  const { rows } = await getPool().query(LOOKUP, [secretHash(secret), clock.now()]);
+  const query = ACCESS_TOKEN_SHAPE.test(secret) ? TOKEN_LOOKUP : LOOKUP;
+  const { rows } = await getPool().query(query, [secretHash(secret), clock.now()]);
   if (!rows.length) return null;
   const r = rows[0];
   const role = RANK[r.creator_role] > RANK[r.role] ? r.creator_role : r.role;
@@ -93,6 +125,7 @@ export async function credentialFor(secret: string): Promise<CredentialIdentity 
     userId: r.created_by,
     scopes: r.scopes ?? [],
     lastWriteLsn: r.last_write_lsn,
+    validUntil: r.valid_until ?? null,
     row: { role, employee_id: null, modules: r.modules, email: r.email, name: r.name, own_employee_ids: r.own_employee_ids ?? [] },
   };
 }
@@ -101,4 +134,10 @@ export async function credentialFor(secret: string): Promise<CredentialIdentity 
 export async function rememberCredentialWrite(tenantId: string, id: string, lsn: string): Promise<void> {
   // cross-tenant: by the credential's own key (its company is the request's)
   await getPool().query(`UPDATE api_credentials SET last_write_lsn = $3 WHERE tenant_id = $1 AND id = $2`, [tenantId, id, lsn]);
+}
+
+/** Access tokens of the OAuth grant that expired a day ago or more (they no longer work; hourly with the events' pruning). */
+export async function pruneAccessTokens(): Promise<void> {
+  // cross-tenant: expired tokens of every company
+  await getPool().query(`DELETE FROM oauth_access_tokens WHERE expires_at < $1`, [new Date(clock.nowMs() - 86_400_000)]);
 }

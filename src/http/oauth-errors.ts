@@ -1,0 +1,48 @@
+// Errors of the OAuth token endpoint (issueOAuthToken, RFC 6749 §5.2), and how they coexist with
+// the API's one error envelope (src/http/error-middleware.ts): on that operation only, the
+// envelope's `error` is the RFC's error code and `error_description` says it in words, beside the
+// envelope's `status` and `code` - so an OAuth library and the API's own clients both read it.
+// Errors raised before the operation runs (the validator's 400, a body that is not a form) are
+// given the RFC's code here too.
+import type { Request } from "express";
+import { operationTable } from "../../generated/registry.ts";
+import { AppError, type ErrorCode } from "../platform/errors.ts";
+
+export type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
+
+const TOKEN_PATH = operationTable.issueOAuthToken.path;
+/** How to authenticate, sent with every `invalid_client` (RFC 6749 §5.2: 401 with WWW-Authenticate). */
+export const BASIC_CHALLENGE = 'Basic realm="hrms", charset="UTF-8"';
+
+/** An error of the token endpoint with the RFC's code. */
+export class OAuthError extends AppError {
+  constructor(
+    readonly oauthCode: OAuthErrorCode,
+    description: string,
+  ) {
+    const code: ErrorCode = oauthCode === "invalid_client" ? "unauthenticated" : "validation_failed";
+    super(code, description, undefined, oauthCode === "invalid_client" ? { "WWW-Authenticate": BASIC_CHALLENGE } : undefined);
+  }
+}
+
+/** Is this the token endpoint's request? (Its errors are in RFC 6749 §5.2's words.) */
+export const isTokenRequest = (req: Request): boolean => {
+  const p = req.path.length > 1 && req.path.endsWith("/") ? req.path.slice(0, -1) : req.path;
+  return req.method === "POST" && p === TOKEN_PATH;
+};
+
+/** The RFC's code for an error of the token request, or null to leave the envelope as it is (429, 5xx). */
+export function oauthCodeOf(e: AppError): OAuthErrorCode | null {
+  if (e instanceof OAuthError) return e.oauthCode;
+  if (e.status === 401) return "invalid_client";
+  if (e.status === 400 || e.status === 413 || e.status === 415) return "invalid_request";
+  return null;
+}
+
+/** The error body of the token endpoint: the envelope with `error` the RFC's code and `error_description`. */
+export function oauthErrorBody(e: AppError, envelope: Record<string, unknown>): Record<string, unknown> {
+  const code = oauthCodeOf(e);
+  if (!code) return envelope;
+  const { error: description, ...rest } = envelope;
+  return { error: code, error_description: description, ...rest };
+}
