@@ -39,6 +39,30 @@ export function registeredJobNames(): string[] {
   return [...definitions.keys()];
 }
 
+type QueueMaker = Pick<PgBoss, "createQueue" | "getQueue">;
+
+/**
+ * Creates a job's queue unless it exists. Processes starting at the same moment create the same
+ * queues at once; pg-boss's create_queue (an insert, then a partition attached to the job table)
+ * can then fail in one of them (a deadlock or a lock timeout), which left that process without the
+ * queue ("Queue ... not found") and its readiness at 503. A failure is retried a few times with a
+ * short random pause unless the queue is there by then; the last failure is thrown (the start fails
+ * loudly instead of serving without a worker).
+ */
+export async function ensureQueue(boss: QueueMaker, name: string, attempts = 5): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await boss.createQueue(name, { name, retryLimit: 10, retryDelay: 5, retryBackoff: true });
+      return;
+    } catch (err) {
+      if (await boss.getQueue(name).catch(() => null)) return;
+      if (attempt >= attempts) throw err;
+      logger.warn({ err: (err as Error).message, queue: name, attempt }, "could not create job queue; retrying");
+      await new Promise((r) => setTimeout(r, 50 * attempt + Math.floor(Math.random() * 100)));
+    }
+  }
+}
+
 class Jobs {
   private boss: PgBoss | undefined;
   /** this process's worker of each queue, woken at once by `kick` instead of at its next poll */
@@ -56,7 +80,7 @@ class Jobs {
     boss.on("error", (err) => logger.warn({ err: err.message }, "job queue error"));
     await boss.start();
     for (const def of definitions.values()) {
-      await boss.createQueue(def.name, { name: def.name, retryLimit: 10, retryDelay: 5, retryBackoff: true }).catch(() => {});
+      await ensureQueue(boss, def.name);
       const worker = await boss.work(def.name, { batchSize: 1, pollingIntervalSeconds: 2 }, async () => {
         await withConfig(cfg, def.handler);
       });
