@@ -128,10 +128,11 @@ describe("recruitment access", () => {
       "/api/recruitment/offers/{id}": offer.id,
       "/api/recruitment/offers/{id}/send": offer.id,
       "/api/recruitment/offers/{id}/send-appointment": offer.id,
+      "/api/recruitment/offers/{id}/pdf": offer.id,
       "/api/recruitment/talent-pool-candidates/{id}": talent.id,
     };
     const withId = ops.filter((id) => operationTable[id].path.includes("{id}"));
-    expect(withId.length).toBe(25); // 7 resources × GET/PUT/DELETE + convert + 3 sends
+    expect(withId.length).toBe(26); // 7 resources × GET/PUT/DELETE + convert + 3 sends + the offer's PDF
     const b = await recruitingCompany(t);
     for (const id of withId) {
       const own = ids[operationTable[id].path];

@@ -221,7 +221,7 @@ export type OAuthAccessTokenOrderByWithRelationInput = {
 }
 
 export type OAuthAccessTokenWhereUniqueInput = Prisma.AtLeast<{
-  token_hash?: string
+  tenant_id_token_hash?: Prisma.OAuthAccessTokenTenant_idToken_hashCompoundUniqueInput
   tenant_id_id?: Prisma.OAuthAccessTokenTenant_idIdCompoundUniqueInput
   AND?: Prisma.OAuthAccessTokenWhereInput | Prisma.OAuthAccessTokenWhereInput[]
   OR?: Prisma.OAuthAccessTokenWhereInput[]
@@ -229,12 +229,13 @@ export type OAuthAccessTokenWhereUniqueInput = Prisma.AtLeast<{
   tenant_id?: Prisma.UuidFilter<"OAuthAccessToken"> | string
   id?: Prisma.UuidFilter<"OAuthAccessToken"> | string
   credential_id?: Prisma.UuidFilter<"OAuthAccessToken"> | string
+  token_hash?: Prisma.StringFilter<"OAuthAccessToken"> | string
   secret_hash?: Prisma.StringFilter<"OAuthAccessToken"> | string
   scopes?: Prisma.StringNullableListFilter<"OAuthAccessToken">
   expires_at?: Prisma.DateTimeFilter<"OAuthAccessToken"> | Date | string
   created_at?: Prisma.DateTimeFilter<"OAuthAccessToken"> | Date | string
   credential?: Prisma.XOR<Prisma.ApiCredentialScalarRelationFilter, Prisma.ApiCredentialWhereInput>
-}, "tenant_id_id" | "token_hash">
+}, "tenant_id_id" | "tenant_id_token_hash">
 
 export type OAuthAccessTokenOrderByWithAggregationInput = {
   tenant_id?: Prisma.SortOrder
@@ -345,6 +346,11 @@ export type OAuthAccessTokenListRelationFilter = {
 
 export type OAuthAccessTokenOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type OAuthAccessTokenTenant_idToken_hashCompoundUniqueInput = {
+  tenant_id: string
+  token_hash: string
 }
 
 export type OAuthAccessTokenTenant_idIdCompoundUniqueInput = {

@@ -15,7 +15,10 @@ CREATE TABLE "oauth_access_tokens" (
 );
 
 -- CreateIndex
-CREATE UNIQUE INDEX "oauth_access_tokens_token_hash_key" ON "oauth_access_tokens"("token_hash");
+CREATE UNIQUE INDEX "oauth_access_tokens_tenant_id_token_hash_key" ON "oauth_access_tokens"("tenant_id", "token_hash");
+
+-- CreateIndex
+CREATE INDEX "oauth_access_tokens_token_hash_idx" ON "oauth_access_tokens"("token_hash");
 
 -- CreateIndex
 CREATE INDEX "oauth_access_tokens_expires_at_idx" ON "oauth_access_tokens"("expires_at");
