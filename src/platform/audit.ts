@@ -4,7 +4,7 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import { systemDb } from "../db/client.ts";
 import { db } from "../db/tenancy.ts";
 import { requestContext } from "../log.ts";
-import { type EventClient, isEventType, recordEvent } from "./events/events.ts";
+import { type EventClient, type EventsClient, isEventType, recordEvent, recordEvents } from "./events/events.ts";
 
 export interface AuditEntry {
   action: string;
@@ -48,6 +48,30 @@ export async function audit(entry: AuditEntry, client: AuditClient = db): Promis
     },
   });
   if (isEventType(entry.action)) await recordEvent(client, { type: entry.action, ...entry });
+}
+
+type AuditManyClient = {
+  auditLog: { createMany: (args: { data: Prisma.AuditLogUncheckedCreateInput[] }) => Promise<unknown> };
+} & EventsClient;
+
+/**
+ * Many entries at once in the active tenant (bulk imports): the rows `audit()` would write one by
+ * one - the same actor, an event for each action that is an event type - in two statements.
+ */
+export async function auditMany(entries: AuditEntry[], client: AuditManyClient): Promise<void> {
+  if (!entries.length) return;
+  const a = actor();
+  await client.auditLog.createMany({
+    data: entries.map((entry) => ({
+      ...a,
+      action: entry.action,
+      entity_type: entry.entity_type ?? null,
+      entity_id: entry.entity_id ?? null,
+      changes: changesJson(entry.changes),
+    })),
+  });
+  const events = entries.filter((e) => isEventType(e.action));
+  if (events.length) await recordEvents(client, events.map((e) => ({ type: e.action, ...e })));
 }
 
 /** Audit in explicit tenants (sign-in events, before a tenant is active). */

@@ -213,6 +213,17 @@ export async function drawCodeNumber(client: Client): Promise<number> {
   return last_value;
 }
 
+/** Draws `n` consecutive code numbers at once (bulk imports): the last of them. */
+export async function drawCodeNumbers(client: Client, n: number): Promise<number> {
+  const [{ last_value }] = await query<{ last_value: number }>(
+    sql`INSERT INTO employee_code_counters (tenant_id, last_value) VALUES (${tenant}::uuid, ${n}::int)
+      ON CONFLICT (tenant_id) DO UPDATE SET last_value = employee_code_counters.last_value + ${n}::int
+      RETURNING last_value`,
+    client,
+  );
+  return last_value;
+}
+
 /**
  * Serialises changes of reporting lines in a tenant so two concurrent updates cannot build a cycle
  * (the advisory key `<tenant>:employees.reports_to`, as before src/db/sql.ts's advisoryLock).

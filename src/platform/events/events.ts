@@ -42,3 +42,20 @@ export async function recordEvent(client: EventClient, e: EventInput): Promise<v
   });
   kickAfterWork(DELIVER_JOB);
 }
+
+export type EventsClient = { event: { createMany: (args: { data: any[] }) => Promise<unknown> } };
+
+/** Many events in one statement (audited bulk imports), then one kick of delivery. */
+export async function recordEvents(client: EventsClient, es: EventInput[]): Promise<void> {
+  if (!es.length) return;
+  const now = clock.now();
+  await client.event.createMany({
+    data: es.map((e) => ({
+      type: e.type,
+      data: { id: e.entity_id ?? null, entity_type: e.entity_type ?? null, changes: e.changes ?? null },
+      endpoint_id: null,
+      created_at: now,
+    })),
+  });
+  kickAfterWork(DELIVER_JOB);
+}

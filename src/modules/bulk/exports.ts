@@ -1,0 +1,72 @@
+// Bulk exports (issue 32 part 5): every matching row of a kind as CSV or NDJSON, streamed - read
+// in keyset batches by id, each batch written and the next read only once the socket has taken the
+// previous one (backpressure), so memory stays flat whatever the size. CSV is written by
+// csv-stringify, cells that a spreadsheet would run as a formula neutralised (OWASP CSV injection).
+import { once } from "node:events";
+import type { Response } from "express";
+import { stringify } from "csv-stringify/sync";
+import { KINDS, type KindName } from "./kinds.ts";
+
+/** Rows read per statement (and written per chunk). */
+const BATCH = 1000;
+
+export type ExportFormat = "csv" | "ndjson";
+
+/** CSV or NDJSON: the `format` parameter, else the Accept header, else CSV. */
+export function exportFormat(format: string | undefined, accept: string | undefined): ExportFormat {
+  if (format === "csv" || format === "ndjson") return format;
+  return accept?.includes("application/x-ndjson") ? "ndjson" : "csv";
+}
+
+const FORMULA_START = new Set(["=", "+", "-", "@", "\t", "\r"]);
+
+/**
+ * A cell as CSV text: lists and objects as JSON, null as an empty cell, and text that begins with
+ * `=`, `+`, `-`, `@`, a tab or a carriage return prefixed with `'` so that a spreadsheet shows it
+ * instead of evaluating it (OWASP "CSV Injection").
+ */
+export function csvCell(v: unknown): string {
+  if (v === null || v === undefined) return "";
+  const s = typeof v === "object" ? JSON.stringify(v) : String(v);
+  return s.length && FORMULA_START.has(s[0]) ? `'${s}` : s;
+}
+
+function csvChunk(columns: readonly string[], rows: Record<string, unknown>[], header: boolean): string {
+  return stringify(
+    rows.map((r) => columns.map((c) => csvCell(r[c]))),
+    { header, columns: header ? [...columns] : undefined, record_delimiter: "\r\n"},
+  );
+}
+
+/**
+ * Streams the export of `kind` to `res`. The first batch is read before anything is sent, so a
+ * refusal is still an error envelope; a failure later ends the response early (a short file
+ * rather than a wrong one: the client sees the connection cut without the final chunk).
+ */
+export async function streamExport(res: Response, kindName: KindName, format: ExportFormat, filter: Record<string, string | undefined>): Promise<void> {
+  const kind = KINDS[kindName];
+  const slug = kindName.replace("_", "-");
+  let batch = await kind.exportRows(filter, null, BATCH);
+  res.status(200);
+  res.setHeader("Content-Type", format === "csv" ? "text/csv; charset=utf-8" : "application/x-ndjson; charset=utf-8");
+  res.setHeader("Content-Disposition", `attachment; filename="${slug}.${format}"`);
+  res.setHeader("Cache-Control", "no-store");
+  let first = true;
+  let closed = false;
+  res.once("close", () => {
+    closed = true;
+  });
+  try {
+    for (;;) {
+      const text =
+        format === "csv" ? csvChunk(kind.exportColumns, batch, first) : batch.map((r) => `${JSON.stringify(r)}\n`).join("");
+      first = false;
+      if (text && !res.write(text)) await Promise.race([once(res, "drain"), once(res, "close")]);
+      if (closed || batch.length < BATCH) break;
+      batch = await kind.exportRows(filter, batch[batch.length - 1].id as string, BATCH);
+    }
+    res.end();
+  } catch (err) {
+    res.destroy(err as Error);
+  }
+}

@@ -1,0 +1,9 @@
+// The bulk area's background job (discovered by `make generate`, registered by src/modules/jobs.ts).
+import type { JobDefinition } from "../../platform/jobs/queue.ts";
+import { BULK_IMPORTS_JOB, runQueuedImports } from "./index.ts";
+
+export const jobs: JobDefinition[] = [
+  // Queued imports: kicked when one is queued, and swept every minute so an import queued while no
+  // worker ran (or whose worker died: its lease ran out) is run all the same.
+  { name: BULK_IMPORTS_JOB, cron: "* * * * *", run: () => runQueuedImports() },
+];
