@@ -99,11 +99,17 @@ function fieldOf(e: ErrorObject): string {
   return missing ? (at ? `${at}.${missing}` : missing) : at;
 }
 
+/** Ajv's message as the request validator words it (an enumeration lists its values). */
+function messageOf(e: ErrorObject): string | undefined {
+  const allowed = (e.params as { allowedValues?: unknown[] }).allowedValues;
+  return e.keyword === "enum" && allowed ? `${e.message}: ${allowed.join(", ")}` : e.message;
+}
+
 /** Checks one row (1-based `row`) against the kind's schema: its problems, none when valid. CSV rows are coerced in place. */
 export function checkRow(kind: Kind, format: "csv" | "json", row: number, value: Row): Problem[] {
   const validate = validatorOf(kind, format === "csv");
   if (validate(value)) return [];
-  const errors = (validate.errors ?? []).map((e) => ({ path: fieldOf(e), message: e.message, errorCode: `${e.keyword}.openapi.validation` }));
+  const errors = (validate.errors ?? []).map((e) => ({ path: fieldOf(e), message: messageOf(e), errorCode: `${e.keyword}.openapi.validation` }));
   return detailsInWords(errors, (e) => String(e.path)).map((d) => {
     const column = d.path ? d.path.split(".")[0] : null;
     return { row, column, path: d.path ? `rows[${row}].${d.path}` : `rows[${row}]`, message: d.message };
