@@ -71,7 +71,11 @@ export async function auditMany(entries: AuditEntry[], client: AuditManyClient):
     })),
   });
   const events = entries.filter((e) => isEventType(e.action));
-  if (events.length) await recordEvents(client, events.map((e) => ({ type: e.action, ...e })));
+  if (events.length)
+    await recordEvents(
+      client,
+      events.map((e) => ({ type: e.action, ...e })),
+    );
 }
 
 /** Audit in explicit tenants (sign-in events, before a tenant is active). */

@@ -22,7 +22,12 @@ const text = (req: import("supertest").Test) =>
 describe("exportEmployees: CSV and NDJSON", () => {
   it("exports every live employee as CSV (the create's columns), formula cells neutralised", async () => {
     const o = await signupTenant(t);
-    const evil = await createEmployee(o, { first_name: "=HYPERLINK(\"http://x\")", last_name: "@SUM(A1)", designation: "-2+3", phone: "+91 98765 43210" });
+    const evil = await createEmployee(o, {
+      first_name: '=HYPERLINK("http://x")',
+      last_name: "@SUM(A1)",
+      designation: "-2+3",
+      phone: "+91 98765 43210",
+    });
     const plain = await createEmployee(o, { first_name: "Plain", last_name: "Person, Jr." });
     const deleted = await createEmployee(o, { first_name: "Gone" });
     await o.agent.delete(`/api/employees/${deleted.id}`).expect(200);
@@ -34,7 +39,7 @@ describe("exportEmployees: CSV and NDJSON", () => {
     const byId = new Map(rows.map((r) => [r[0], Object.fromEntries(header.map((h, i) => [h, r[i]]))]));
     expect([...byId.keys()].sort()).toEqual([evil.id, plain.id].sort());
     expect(byId.get(evil.id)).toMatchObject({
-      first_name: "'=HYPERLINK(\"http://x\")",
+      first_name: '\'=HYPERLINK("http://x")',
       last_name: "'@SUM(A1)",
       designation: "'-2+3",
       phone: "'+91 98765 43210",
@@ -49,7 +54,10 @@ describe("exportEmployees: CSV and NDJSON", () => {
     const b = await createEmployee(o, { department: "Ops" });
     const res = await text(o.agent.get("/api/exports/employees?format=ndjson&department=Sales")).expect(200);
     expect(res.headers["content-type"]).toBe("application/x-ndjson; charset=utf-8");
-    const lines = (res.body as string).trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = (res.body as string)
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines).toEqual([expect.objectContaining({ id: a.id, first_name: "=cmd", department: "Sales", date_of_birth: null })]);
     const byAccept = await text(o.agent.get("/api/exports/employees").set("Accept", "application/x-ndjson")).expect(200);
     expect((byAccept.body as string).trimEnd().split("\n")).toHaveLength(2);
@@ -58,19 +66,31 @@ describe("exportEmployees: CSV and NDJSON", () => {
     await t.query("UPDATE employees SET updated_at = '2020-01-01T00:00:00Z' WHERE tenant_id = $1", [o.tenantId]);
     await t.query("UPDATE employees SET updated_at = '2026-06-01T00:00:00Z' WHERE id = $1", [b.id]);
     const since = await text(o.agent.get("/api/exports/employees?format=ndjson&updated_since=2026-01-01T00:00:00Z")).expect(200);
-    expect((since.body as string).trimEnd().split("\n").map((l) => JSON.parse(l).id)).toEqual([b.id]);
+    expect(
+      (since.body as string)
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([b.id]);
     expectError(await o.agent.get("/api/exports/employees?updated_since=yesterday"), 400, "validation_failed");
     expectError(await o.agent.get("/api/exports/employees?format=xlsx"), 400, "validation_failed");
   });
 
   it("walks more rows than one batch in id order, each once", async () => {
     const o = await signupTenant(t);
-    const values = Array.from({ length: 2100 }, (_, i) => `('${o.tenantId}', 'B-${i}', 'B${i}', 'Batch', 'b${i}.${o.tenantId}@example.test', 'Ops', 'X', '2024-01-01', '')`);
+    const values = Array.from(
+      { length: 2100 },
+      (_, i) => `('${o.tenantId}', 'B-${i}', 'B${i}', 'Batch', 'b${i}.${o.tenantId}@example.test', 'Ops', 'X', '2024-01-01', '')`,
+    );
     await t.query(
-      `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, department, designation, joining_date, search_text) VALUES ${values.join(",")}`,
+      `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, department, designation, joining_date, search_text)
+       VALUES ${values.join(",")}`,
     );
     const res = await text(o.agent.get("/api/exports/employees?format=ndjson")).expect(200);
-    const ids = (res.body as string).trimEnd().split("\n").map((l) => JSON.parse(l).id as string);
+    const ids = (res.body as string)
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l).id as string);
     expect(ids).toHaveLength(2100);
     expect(new Set(ids).size).toBe(2100);
     expect([...ids].sort()).toEqual(ids);
@@ -86,7 +106,12 @@ describe("exportHolidays, exportAttendanceRecords, exportLeaveAllocations: the o
     await o.agent.post("/api/holidays").send({ date: "2027-01-26", name: "Republic Day" }).expect(201);
     await o.agent.post("/api/holidays").send({ date: "2027-08-15", name: "Independence Day" }).expect(201);
     const res = await text(o.agent.get("/api/exports/holidays?format=ndjson&from_date=2027-06-01")).expect(200);
-    expect((res.body as string).trimEnd().split("\n").map((l) => JSON.parse(l).name)).toEqual(["Independence Day"]);
+    expect(
+      (res.body as string)
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).name),
+    ).toEqual(["Independence Day"]);
   });
 
   it("exports attendance records by employee", async () => {
@@ -95,12 +120,20 @@ describe("exportHolidays, exportAttendanceRecords, exportLeaveAllocations: the o
     const e2 = await insertEmployee(t, o.tenantId);
     await o.agent
       .post("/api/attendance/import")
-      .send({ records: [{ employee_id: e1, date: "2026-11-02", status: "absent" }, { employee_id: e2, date: "2026-11-02", status: "absent" }] })
+      .send({
+        records: [
+          { employee_id: e1, date: "2026-11-02", status: "absent" },
+          { employee_id: e2, date: "2026-11-02", status: "absent" },
+        ],
+      })
       .expect(200);
     const res = await text(o.agent.get(`/api/exports/attendance?format=ndjson&employee_id=${e1}`)).expect(200);
-    expect((res.body as string).trimEnd().split("\n").map((l) => JSON.parse(l))).toEqual([
-      expect.objectContaining({ employee_id: e1, date: "2026-11-02", status: "absent", source: "import" }),
-    ]);
+    expect(
+      (res.body as string)
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l)),
+    ).toEqual([expect.objectContaining({ employee_id: e1, date: "2026-11-02", status: "absent", source: "import" })]);
   });
 });
 
@@ -113,7 +146,12 @@ describe("exportEmployees: roles and isolation", () => {
     const hr = await addMember(t, o, "hr");
     const manager = await addMember(t, o, "manager", { employeeId: mine.id });
     const res = await text(hr.agent.get("/api/exports/employees?format=ndjson")).expect(200);
-    expect((res.body as string).trimEnd().split("\n").map((l) => JSON.parse(l).id)).toEqual([mine.id]);
+    expect(
+      (res.body as string)
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).id),
+    ).toEqual([mine.id]);
     expectError(await manager.agent.get("/api/exports/employees"), 403, "forbidden");
   });
 });

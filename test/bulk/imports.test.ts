@@ -12,7 +12,9 @@ const email = (tag: string) => `${tag}.${process.pid}.${Date.now()}.${n++}@examp
 
 const HEADER = "first_name,last_name,email,department,designation,joining_date,date_of_birth,phone";
 const line = (first: string, mail: string, extra: Partial<Record<"joining_date" | "date_of_birth" | "phone", string>> = {}) =>
-  [first, "Import", mail, "Engineering", "Engineer", extra.joining_date ?? "2024-01-15", extra.date_of_birth ?? "", extra.phone ?? ""].join(",");
+  [first, "Import", mail, "Engineering", "Engineer", extra.joining_date ?? "2024-01-15", extra.date_of_birth ?? "", extra.phone ?? ""].join(
+    ",",
+  );
 const csvOf = (...lines: string[]) => `${HEADER}\n${lines.join("\n")}\n`;
 
 async function employeeCount(tenantId: string): Promise<number> {
@@ -55,7 +57,14 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
     // without problems: 200, what would be imported, still nothing written
     const ok = await o.agent.post("/api/imports/employees?dry_run=true").send({ csv: csvOf(line("A", email("a")), line("B", email("b"))) });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ dry_run: true, status: "succeeded", total_rows: 2, imported_rows: 2, failed_rows: 0, problem_count: 0 });
+    expect(ok.body.data).toMatchObject({
+      dry_run: true,
+      status: "succeeded",
+      total_rows: 2,
+      imported_rows: 2,
+      failed_rows: 0,
+      problem_count: 0,
+    });
     expect(await employeeCount(o.tenantId)).toBe(before);
   });
 
@@ -74,7 +83,9 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
     expect(done.body.data).toMatchObject({ status: "succeeded", mode: "all_or_nothing", imported_rows: 2, format: "csv" });
     expect(await employeeCount(o.tenantId)).toBe(before + 2);
     // as by the single create: a generated code and an activity entry for each
-    const rows = await t.query("SELECT employee_code, id FROM employees WHERE tenant_id = $1 AND first_name IN ('One','Two')", [o.tenantId]);
+    const rows = await t.query("SELECT employee_code, id FROM employees WHERE tenant_id = $1 AND first_name IN ('One','Two')", [
+      o.tenantId,
+    ]);
     expect(rows.map((r) => r.employee_code).sort()).toEqual([expect.stringMatching(/^EMP-\d{5}$/), expect.stringMatching(/^EMP-\d{5}$/)]);
     const log = await t.query("SELECT action FROM audit_logs WHERE tenant_id = $1 AND entity_id = ANY($2::uuid[])", [
       o.tenantId,
@@ -98,16 +109,26 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
 
   it("JSON rows are checked as the single create's body", async () => {
     const o = await signupTenant(t);
-    const rows = [employeeInput(), employeeInput({ employment_type: "sometimes" }), employeeInput({ reports_to: "8c4b1b8e-1f7e-4c55-9c4e-6f1b2a3c4d5e" })];
+    const rows = [
+      employeeInput(),
+      employeeInput({ employment_type: "sometimes" }),
+      employeeInput({ reports_to: "8c4b1b8e-1f7e-4c55-9c4e-6f1b2a3c4d5e" }),
+    ];
     const res = expectError(await o.agent.post("/api/imports/employees").send({ rows }), 400, "validation_failed");
     expect(res.details).toEqual([
       expect.objectContaining({ row: 2, column: "employment_type", message: expect.stringContaining("must be one of") }),
       expect.objectContaining({ row: 3, column: "reports_to", message: "is not an employee of this company" }),
     ]);
-    const ok = await o.agent.post("/api/imports/employees").send({ rows: [employeeInput({ employee_code: "IMP-7" })] }).expect(201);
+    const ok = await o.agent
+      .post("/api/imports/employees")
+      .send({ rows: [employeeInput({ employee_code: "IMP-7" })] })
+      .expect(201);
     expect(ok.body.data).toMatchObject({ format: "json", imported_rows: 1 });
     // the code is now taken: a second import of it is a problem of its row
-    const again = expectError(await o.agent.post("/api/imports/employees").send({ rows: [employeeInput({ employee_code: "IMP-7" })] }), 400);
+    const again = expectError(
+      await o.agent.post("/api/imports/employees").send({ rows: [employeeInput({ employee_code: "IMP-7" })] }),
+      400,
+    );
     expect(again.details[0]).toMatchObject({ row: 1, column: "employee_code", message: expect.stringContaining("already taken") });
   });
 });
@@ -118,7 +139,9 @@ describe("importEmployees: the source as a whole", () => {
     const before = await employeeCount(o.tenantId);
     const csv = `first_name,last_name,email,department,designation,joining_date,salary\nA,B,${email("x")},D,E,2024-01-01,100\n`;
     const res = expectError(await o.agent.post("/api/imports/employees").send({ csv }), 400, "validation_failed");
-    expect(res.details).toEqual([{ path: "body.csv.columns[7]", message: expect.stringMatching(/^"salary" is not a column of an employees row/) }]);
+    expect(res.details).toEqual([
+      { path: "body.csv.columns[7]", message: expect.stringMatching(/^"salary" is not a column of an employees row/) },
+    ]);
     const json = expectError(await o.agent.post("/api/imports/employees").send({ rows: [{ ...employeeInput(), salary: 1 }] }), 400);
     expect(json.details[0]).toMatchObject({ path: "body.rows[1].salary" });
     expect(await employeeCount(o.tenantId)).toBe(before);

@@ -44,15 +44,18 @@ describe("importAttendanceRecords", () => {
     ];
     const res = await o.agent.post("/api/imports/attendance").send({ rows }).expect(201);
     expect(res.body.data).toMatchObject({ kind: "attendance", imported_rows: 2 });
-    const stored = await t.query("SELECT to_char(date, 'YYYY-MM-DD') AS date, status, source FROM attendance_records WHERE tenant_id = $1 ORDER BY date", [
-      o.tenantId,
-    ]);
+    const stored = await t.query(
+      "SELECT to_char(date, 'YYYY-MM-DD') AS date, status, source FROM attendance_records WHERE tenant_id = $1 ORDER BY date",
+      [o.tenantId],
+    );
     expect(stored).toEqual([
       { date: d1, status: "absent", source: "import" },
       { date: d2, status: "present", source: "import" },
     ]);
     const unknown = expectError(
-      await o.agent.post("/api/imports/attendance").send({ csv: `employee_id,date,status\n5d0f3a8e-2b1c-4d5e-8f9a-0b1c2d3e4f5a,${d1},absent\n` }),
+      await o.agent
+        .post("/api/imports/attendance")
+        .send({ csv: `employee_id,date,status\n5d0f3a8e-2b1c-4d5e-8f9a-0b1c2d3e4f5a,${d1},absent\n` }),
       400,
     );
     expect(unknown.details[0]).toMatchObject({ row: 1, message: "Employee not found" });
@@ -75,7 +78,10 @@ describe("importLeaveAllocations", () => {
       { employee_id: w.employeeId, days: "6.0" },
     ]);
     // the same rules as the single call: days need leave_type_id (schema), a wrong step is refused
-    const bad = expectError(await w.hr.agent.post("/api/imports/leave-allocations").send({ rows: [{ employee_id: w.employeeId, days: "2" }] }), 400);
+    const bad = expectError(
+      await w.hr.agent.post("/api/imports/leave-allocations").send({ rows: [{ employee_id: w.employeeId, days: "2" }] }),
+      400,
+    );
     expect(bad.details[0]).toMatchObject({ row: 1 });
   });
 });
@@ -92,7 +98,10 @@ describe("importSalarySetups", () => {
     const [row] = await t.query("SELECT pf_enabled, all_components FROM employee_salary_setups WHERE tenant_id = $1", [w.owner.tenantId]);
     expect(row).toEqual({ pf_enabled: false, all_components: true });
     // components are for JSON rows only
-    const col = expectError(await w.hr.agent.post("/api/imports/salary-setups").send({ csv: "employee_id,effective_from,components\n" }), 400);
+    const col = expectError(
+      await w.hr.agent.post("/api/imports/salary-setups").send({ csv: "employee_id,effective_from,components\n" }),
+      400,
+    );
     expect(col.details[0].message).toContain('"components" is not a column');
 
     const plain = await signupTenant(t);
@@ -103,7 +112,10 @@ describe("importSalarySetups", () => {
 describe("importEmployees, getImport: a large import runs as a job with progress", () => {
   it("more rows than BULK_IMPORT_SYNC_ROWS: 202 queued, then the job imports it and the import shows the outcome", async () => {
     const o = await signupTenant(t);
-    const lines = Array.from({ length: 7 }, (_, i) => `Job${i},Person,job.${process.pid}.${Date.now()}.${i}@example.test,Ops,Clerk,2024-01-0${i + 1}`);
+    const lines = Array.from(
+      { length: 7 },
+      (_, i) => `Job${i},Person,job.${process.pid}.${Date.now()}.${i}@example.test,Ops,Clerk,2024-01-0${i + 1}`,
+    );
     const csv = `first_name,last_name,email,department,designation,joining_date\n${lines.join("\n")}\n`;
     const res = await o.agent.post("/api/imports/employees").send({ csv }).expect(202);
     expect(res.body.data).toMatchObject({ status: "queued", total_rows: 7, processed_rows: 0 });
@@ -116,7 +128,9 @@ describe("importEmployees, getImport: a large import runs as a job with progress
     expect(src.source).toBeNull();
     // the job again: nothing left to do, nothing imported twice
     await jobs.runNow("bulk.imports", t.config);
-    const [{ n: again }] = await t.query("SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND department = 'Ops'", [o.tenantId]);
+    const [{ n: again }] = await t.query("SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND department = 'Ops'", [
+      o.tenantId,
+    ]);
     expect(again).toBe(7);
   });
 

@@ -28,7 +28,12 @@ export async function attendanceForExport(
       ...(after ? { id: { gt: after } } : {}),
       ...(filter.employee_id ? { employee_id: filter.employee_id } : {}),
       ...(filter.from_date || filter.to_date
-        ? { date: { ...(filter.from_date ? { gte: parseDate(filter.from_date) } : {}), ...(filter.to_date ? { lte: parseDate(filter.to_date) } : {}) } }
+        ? {
+            date: {
+              ...(filter.from_date ? { gte: parseDate(filter.from_date) } : {}),
+              ...(filter.to_date ? { lte: parseDate(filter.to_date) } : {}),
+            },
+          }
         : {}),
       ...(filter.updated_since ? { updated_at: { gte: new Date(filter.updated_since) } } : {}),
     },

@@ -34,7 +34,7 @@ export function csvCell(v: unknown): string {
 function csvChunk(columns: readonly string[], rows: Record<string, unknown>[], header: boolean): string {
   return stringify(
     rows.map((r) => columns.map((c) => csvCell(r[c]))),
-    { header, columns: header ? [...columns] : undefined, record_delimiter: "\r\n"},
+    { header, columns: header ? [...columns] : undefined, record_delimiter: "\r\n" },
   );
 }
 
@@ -43,7 +43,12 @@ function csvChunk(columns: readonly string[], rows: Record<string, unknown>[], h
  * refusal is still an error envelope; a failure later ends the response early (a short file
  * rather than a wrong one: the client sees the connection cut without the final chunk).
  */
-export async function streamExport(res: Response, kindName: KindName, format: ExportFormat, filter: Record<string, string | undefined>): Promise<void> {
+export async function streamExport(
+  res: Response,
+  kindName: KindName,
+  format: ExportFormat,
+  filter: Record<string, string | undefined>,
+): Promise<void> {
   const kind = KINDS[kindName];
   const slug = kindName.replace("_", "-");
   let batch = await kind.exportRows(filter, null, BATCH);
@@ -58,8 +63,7 @@ export async function streamExport(res: Response, kindName: KindName, format: Ex
   });
   try {
     for (;;) {
-      const text =
-        format === "csv" ? csvChunk(kind.exportColumns, batch, first) : batch.map((r) => `${JSON.stringify(r)}\n`).join("");
+      const text = format === "csv" ? csvChunk(kind.exportColumns, batch, first) : batch.map((r) => `${JSON.stringify(r)}\n`).join("");
       first = false;
       if (text && !res.write(text)) await Promise.race([once(res, "drain"), once(res, "close")]);
       if (closed || batch.length < BATCH) break;

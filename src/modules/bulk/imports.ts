@@ -63,7 +63,8 @@ function problemsError(total: number, problems: Problem[], count: number, dryRun
   const rows = new Set(problems.map((p) => p.row)).size;
   const what = dryRun ? "The dry run found" : "The import found";
   return badRequest(
-    `${what} ${count} problem${count === 1 ? "" : "s"} in ${rows}${count > problems.length ? "+" : ""} of ${total} rows; nothing was imported`,
+    `${what} ${count} problem${count === 1 ? "" : "s"} in ${rows}${count > problems.length ? "+" : ""} of ${total} rows; ` +
+      "nothing was imported",
     problems.map((p) => ({ path: p.path, message: p.message, row: p.row, column: p.column })),
   );
 }
@@ -155,7 +156,13 @@ const counters = (t: Tally) => ({
 function rowRefusal(row: number, err: unknown): Problem[] | null {
   if (err instanceof AppError) return problemsOfError(row, err);
   if (err instanceof Prisma.PrismaClientKnownRequestError && (err.code === "P2002" || err.code === "P2003"))
-    return [problemAt(row, null, err.code === "P2002" ? "conflicts with a stored record (a unique value is taken)" : "refers to a record that does not exist")];
+    return [
+      problemAt(
+        row,
+        null,
+        err.code === "P2002" ? "conflicts with a stored record (a unique value is taken)" : "refers to a record that does not exist",
+      ),
+    ];
   return null;
 }
 
@@ -282,7 +289,12 @@ export async function runQueuedImports(): Promise<number> {
     const waiting = { OR: [{ status: "queued" }, { status: "running", locked_until: { lt: now } }] };
     for (const { tenant_id } of await tenantsWith("bulkImport", waiting)) {
       const next = await withTenant(tenant_id, () =>
-        db.bulkImport.findMany({ where: { ...waiting, id: { notIn: [...tried] } }, orderBy: { created_at: "asc" }, select: { id: true }, take: 10 }),
+        db.bulkImport.findMany({
+          where: { ...waiting, id: { notIn: [...tried] } },
+          orderBy: { created_at: "asc" },
+          select: { id: true },
+          take: 10,
+        }),
       );
       for (const { id } of next) {
         tried.add(id);
@@ -316,8 +328,13 @@ export async function executeQueuedImport(tenantId: string, id: string): Promise
       } catch (err) {
         logger.error({ err: (err as Error).message, tenant_id: tenantId, import_id: id }, "bulk import failed");
         const reason =
-          err instanceof AppError ? err.message : "The import stopped because of an internal error; rows of committed chunks (row_by_row) stay imported";
-        await db.bulkImport.updateMany({ where: { id }, data: { status: "failed", error: reason, finished_at: clock.now(), source: null, locked_until: null } });
+          err instanceof AppError
+            ? err.message
+            : "The import stopped because of an internal error; rows of committed chunks (row_by_row) stay imported";
+        await db.bulkImport.updateMany({
+          where: { id },
+          data: { status: "failed", error: reason, finished_at: clock.now(), source: null, locked_until: null },
+        });
       }
     });
     return true;

@@ -2,7 +2,14 @@
 // (its JSON Schema checks the row, its use case writes it - through the owning area's index.ts,
 // so an imported row obeys exactly the rules of a single POST), and the export's reader.
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { addHoliday, allocateLeave, ALLOCATION_EXPORT_COLUMNS, allocationsForExport, HOLIDAY_EXPORT_COLUMNS, holidaysForExport } from "../leave/index.ts";
+import {
+  addHoliday,
+  allocateLeave,
+  ALLOCATION_EXPORT_COLUMNS,
+  allocationsForExport,
+  HOLIDAY_EXPORT_COLUMNS,
+  holidaysForExport,
+} from "../leave/index.ts";
 import { ATTENDANCE_EXPORT_COLUMNS, attendanceForExport, importRecords } from "../attendance/index.ts";
 import { createEmployeesIn, EMPLOYEE_EXPORT_COLUMNS, employeesForExport } from "../employees/index.ts";
 import { SALARY_SETUP_EXPORT_COLUMNS, salarySetupsForExport, saveSalarySetup } from "../payroll/index.ts";

@@ -109,7 +109,11 @@ function messageOf(e: ErrorObject): string | undefined {
 export function checkRow(kind: Kind, format: "csv" | "json", row: number, value: Row): Problem[] {
   const validate = validatorOf(kind, format === "csv");
   if (validate(value)) return [];
-  const errors = (validate.errors ?? []).map((e) => ({ path: fieldOf(e), message: messageOf(e), errorCode: `${e.keyword}.openapi.validation` }));
+  const errors = (validate.errors ?? []).map((e) => ({
+    path: fieldOf(e),
+    message: messageOf(e),
+    errorCode: `${e.keyword}.openapi.validation`,
+  }));
   return detailsInWords(errors, (e) => String(e.path)).map((d) => {
     const column = d.path ? d.path.split(".")[0] : null;
     return { row, column, path: d.path ? `rows[${row}].${d.path}` : `rows[${row}]`, message: d.message };
@@ -124,7 +128,9 @@ export interface Source {
 }
 
 const tooMany = (n: number, where: string) =>
-  badRequest(`An import takes at most ${MAX_ROWS} rows; this one has ${n}`, [{ path: where, message: `has ${n} rows; at most ${MAX_ROWS}` }]);
+  badRequest(`An import takes at most ${MAX_ROWS} rows; this one has ${n}`, [
+    { path: where, message: `has ${n} rows; at most ${MAX_ROWS}` },
+  ]);
 
 /**
  * The rows of `input` (`{csv}` or `{rows}`), or a 400 for a source that is not a table of the
@@ -141,7 +147,8 @@ export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }): S
       for (const k of Object.keys(r))
         if (!known.has(k) && details.length < 100) details.push({ path: `body.rows[${i + 1}].${k}`, message: unknownWords(kind, "json") });
     });
-    if (details.length) throw badRequest(`Unknown columns: ${[...new Set(details.map((d) => d.path.split(".").pop()))].join(", ")}`, details);
+    if (details.length)
+      throw badRequest(`Unknown columns: ${[...new Set(details.map((d) => d.path.split(".").pop()))].join(", ")}`, details);
     return { format: "json", rows: input.rows };
   }
   const text = input.csv ?? "";

@@ -40,7 +40,8 @@ export async function createEmployeesIn(tx: ScopedTx, rows: EmployeeCreateInput[
       checkValues(input);
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
-      for (const d of err.details ?? [{ path: "body", message: err.message }]) refuse(index, d.path === "body" ? null : fieldOf(d.path), d.message);
+      for (const d of err.details ?? [{ path: "body", message: err.message }])
+        refuse(index, d.path === "body" ? null : fieldOf(d.path), d.message);
     }
     return input;
   });
@@ -64,7 +65,11 @@ export async function createEmployeesIn(tx: ScopedTx, rows: EmployeeCreateInput[
     const used = await tx.employee.findMany({ where: { employee_code: { in: [...codes.keys()] } }, select: { employee_code: true } });
     for (const u of used) refuse(codes.get(u.employee_code)!, "employee_code", `the employee code ${u.employee_code} is already taken`);
   }
-  const refs = async (field: "reports_to" | "branch_id" | "work_location_id", known: (ids: string[]) => Promise<Set<string>>, what: string) => {
+  const refs = async (
+    field: "reports_to" | "branch_id" | "work_location_id",
+    known: (ids: string[]) => Promise<Set<string>>,
+    what: string,
+  ) => {
     const ids = [...new Set(inputs.map((v) => v[field]).filter((x): x is string => Boolean(x)))];
     if (!ids.length) return;
     const ok = await known(ids);
@@ -76,12 +81,14 @@ export async function createEmployeesIn(tx: ScopedTx, rows: EmployeeCreateInput[
   if (inputs.some((v) => v.reports_to)) await lockReportingLines(tx);
   await refs(
     "reports_to",
-    async (ids) => new Set((await tx.employee.findMany({ where: { id: { in: ids }, deleted_at: null }, select: { id: true } })).map((r) => r.id)),
+    async (ids) =>
+      new Set((await tx.employee.findMany({ where: { id: { in: ids }, deleted_at: null }, select: { id: true } })).map((r) => r.id)),
     "an employee",
   );
   await refs(
     "branch_id",
-    async (ids) => new Set((await tx.branch.findMany({ where: { id: { in: ids }, deleted_at: null }, select: { id: true } })).map((r) => r.id)),
+    async (ids) =>
+      new Set((await tx.branch.findMany({ where: { id: { in: ids }, deleted_at: null }, select: { id: true } })).map((r) => r.id)),
     "a branch",
   );
   await refs(
@@ -99,7 +106,9 @@ export async function createEmployeesIn(tx: ScopedTx, rows: EmployeeCreateInput[
     const last = await drawCodeNumbers(tx, want);
     const range = Array.from({ length: want }, (_, k) => formatEmployeeCode(last - want + 1 + k));
     const clash = new Set(
-      (await tx.employee.findMany({ where: { employee_code: { in: range } }, select: { employee_code: true } })).map((r) => r.employee_code),
+      (await tx.employee.findMany({ where: { employee_code: { in: range } }, select: { employee_code: true } })).map(
+        (r) => r.employee_code,
+      ),
     );
     drawn.push(...range.filter((c) => !clash.has(c) && !codes.has(c)));
   }
@@ -163,7 +172,11 @@ export const EMPLOYEE_EXPORT_COLUMNS = [
 ] as const;
 
 /** The next `limit` live employees after id `after` (keyset by id), as export rows. */
-export async function employeesForExport(filter: EmployeeExportFilter, after: string | null, limit: number): Promise<Record<string, unknown>[]> {
+export async function employeesForExport(
+  filter: EmployeeExportFilter,
+  after: string | null,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
   const rows = await db.employee.findMany({
     where: {
       deleted_at: null,

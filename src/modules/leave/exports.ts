@@ -6,7 +6,17 @@ import { parseDate, toDateString } from "../../lib/dates.ts";
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 const day = (d: Date | null) => (d ? toDateString(d) : null);
 
-export const HOLIDAY_EXPORT_COLUMNS = ["id", "date", "name", "description", "is_optional", "branch_id", "work_location_id", "created_at", "updated_at"];
+export const HOLIDAY_EXPORT_COLUMNS = [
+  "id",
+  "date",
+  "name",
+  "description",
+  "is_optional",
+  "branch_id",
+  "work_location_id",
+  "created_at",
+  "updated_at",
+];
 
 export async function holidaysForExport(
   filter: { from_date?: string; to_date?: string; branch_id?: string; updated_since?: string },
@@ -17,7 +27,12 @@ export async function holidaysForExport(
     where: {
       ...(after ? { id: { gt: after } } : {}),
       ...(filter.from_date || filter.to_date
-        ? { date: { ...(filter.from_date ? { gte: parseDate(filter.from_date) } : {}), ...(filter.to_date ? { lte: parseDate(filter.to_date) } : {}) } }
+        ? {
+            date: {
+              ...(filter.from_date ? { gte: parseDate(filter.from_date) } : {}),
+              ...(filter.to_date ? { lte: parseDate(filter.to_date) } : {}),
+            },
+          }
         : {}),
       ...(filter.branch_id ? { OR: [{ branch_id: filter.branch_id }, { branch_id: null }] } : {}),
       ...(filter.updated_since ? { updated_at: { gte: new Date(filter.updated_since) } } : {}),
