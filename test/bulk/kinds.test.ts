@@ -11,6 +11,26 @@ import { insertEmployee } from "../support/employees.ts";
 import { createType, leaveWorld } from "../support/leave-factories.ts";
 import { payrollWorld } from "../payroll/support.ts";
 
+/** An NDJSON answer as its parsed lines. */
+const ndjson = (res: import("node:http").IncomingMessage, cb: (err: Error | null, body: unknown) => void) => {
+  let s = "";
+  res.setEncoding("utf8");
+  res.on("data", (c: string) => {
+    s += c;
+  });
+  res.on("end", () =>
+    cb(
+      null,
+      s.trimEnd()
+        ? s
+            .trimEnd()
+            .split("\n")
+            .map((l) => JSON.parse(l))
+        : [],
+    ),
+  );
+};
+
 const t = useTestApp({ config: { bulkImportSyncRows: 3 } });
 registerAllJobs();
 
@@ -62,7 +82,7 @@ describe("importAttendanceRecords", () => {
   });
 });
 
-describe("importLeaveAllocations", () => {
+describe("importLeaveAllocations, exportLeaveAllocations", () => {
   it("allocates explicit days per row by createLeaveAllocations' rules; a repeat is skipped, not doubled", async () => {
     const w = await leaveWorld(t);
     const type = await createType(w.hr.agent, { name: "Casual", code: `CL${Date.now() % 100000}` });
@@ -77,6 +97,16 @@ describe("importLeaveAllocations", () => {
       { employee_id: w.managerEmployeeId, days: "4.5" },
       { employee_id: w.employeeId, days: "6.0" },
     ]);
+    const exported = await w.hr.agent
+      .get(`/api/exports/leave-allocations?format=ndjson&leave_type_id=${type.id}`)
+      .buffer(true)
+      .parse(ndjson);
+    expect(exported.status).toBe(200);
+    expect(exported.body).toEqual([
+      expect.objectContaining({ employee_id: expect.any(String), leave_type_id: type.id, period_id: w.periodId }),
+      expect.objectContaining({ leave_type_id: type.id }),
+    ]);
+    expect(exported.body.map((a: { days: string }) => a.days).sort()).toEqual(["4.5", "6.0"]);
     // the same rules as the single call: days need leave_type_id (schema), a wrong step is refused
     const bad = expectError(
       await w.hr.agent.post("/api/imports/leave-allocations").send({ rows: [{ employee_id: w.employeeId, days: "2" }] }),
@@ -86,7 +116,7 @@ describe("importLeaveAllocations", () => {
   });
 });
 
-describe("importSalarySetups", () => {
+describe("importSalarySetups, exportSalarySetups", () => {
   it("sets salary setups per row (payroll module); without the module a 403", async () => {
     const w = await payrollWorld(t);
     const emp = await insertEmployee(t, w.owner.tenantId);
@@ -97,6 +127,11 @@ describe("importSalarySetups", () => {
     expect(JSON.stringify(setup)).toContain("50000.00");
     const [row] = await t.query("SELECT pf_enabled, all_components FROM employee_salary_setups WHERE tenant_id = $1", [w.owner.tenantId]);
     expect(row).toEqual({ pf_enabled: false, all_components: true });
+    const exported = await w.hr.agent.get(`/api/exports/salary-setups?format=ndjson&employee_id=${emp}`).buffer(true).parse(ndjson);
+    expect(exported.status).toBe(200);
+    expect(exported.body).toEqual([
+      expect.objectContaining({ employee_id: emp, effective_from: "2026-04-01", monthly_ctc: "50000.00", components: [] }),
+    ]);
     // components are for JSON rows only
     const col = expectError(
       await w.hr.agent.post("/api/imports/salary-setups").send({ csv: "employee_id,effective_from,components\n" }),
