@@ -11,24 +11,18 @@ import { insertEmployee } from "../support/employees.ts";
 import { createType, leaveWorld } from "../support/leave-factories.ts";
 import { payrollWorld } from "../payroll/support.ts";
 
-/** An NDJSON answer as its parsed lines. */
-const ndjson = (res: import("node:http").IncomingMessage, cb: (err: Error | null, body: unknown) => void) => {
-  let s = "";
-  res.setEncoding("utf8");
-  res.on("data", (c: string) => {
-    s += c;
+/** An NDJSON answer's lines, parsed. */
+const ndjson = async (req: import("supertest").Test) => {
+  const res = await req.buffer(true).parse((r, cb) => {
+    let s = "";
+    r.setEncoding("utf8");
+    r.on("data", (c: string) => {
+      s += c;
+    });
+    r.on("end", () => cb(null, s));
   });
-  res.on("end", () =>
-    cb(
-      null,
-      s.trimEnd()
-        ? s
-            .trimEnd()
-            .split("\n")
-            .map((l) => JSON.parse(l))
-        : [],
-    ),
-  );
+  const body = (res.body as string).trimEnd();
+  return { status: res.status, body: body ? body.split("\n").map((l) => JSON.parse(l)) : [] };
 };
 
 const t = useTestApp({ config: { bulkImportSyncRows: 3 } });
@@ -97,10 +91,7 @@ describe("importLeaveAllocations, exportLeaveAllocations", () => {
       { employee_id: w.managerEmployeeId, days: "4.5" },
       { employee_id: w.employeeId, days: "6.0" },
     ]);
-    const exported = await w.hr.agent
-      .get(`/api/exports/leave-allocations?format=ndjson&leave_type_id=${type.id}`)
-      .buffer(true)
-      .parse(ndjson);
+    const exported = await ndjson(w.hr.agent.get(`/api/exports/leave-allocations?format=ndjson&leave_type_id=${type.id}`));
     expect(exported.status).toBe(200);
     expect(exported.body).toEqual([
       expect.objectContaining({ employee_id: expect.any(String), leave_type_id: type.id, period_id: w.periodId }),
@@ -127,7 +118,7 @@ describe("importSalarySetups, exportSalarySetups", () => {
     expect(JSON.stringify(setup)).toContain("50000.00");
     const [row] = await t.query("SELECT pf_enabled, all_components FROM employee_salary_setups WHERE tenant_id = $1", [w.owner.tenantId]);
     expect(row).toEqual({ pf_enabled: false, all_components: true });
-    const exported = await w.hr.agent.get(`/api/exports/salary-setups?format=ndjson&employee_id=${emp}`).buffer(true).parse(ndjson);
+    const exported = await ndjson(w.hr.agent.get(`/api/exports/salary-setups?format=ndjson&employee_id=${emp}`));
     expect(exported.status).toBe(200);
     expect(exported.body).toEqual([
       expect.objectContaining({ employee_id: emp, effective_from: "2026-04-01", monthly_ctc: "50000.00", components: [] }),

@@ -2,7 +2,6 @@
 // in keyset batches by id, each batch written and the next read only once the socket has taken the
 // previous one (backpressure), so memory stays flat whatever the size. CSV is written by
 // csv-stringify, cells that a spreadsheet would run as a formula neutralised (OWASP CSV injection).
-import { once } from "node:events";
 import type { Response } from "express";
 import { stringify } from "csv-stringify/sync";
 import { KINDS, type KindName } from "./kinds.ts";
@@ -38,6 +37,19 @@ function csvChunk(columns: readonly string[], rows: Record<string, unknown>[], h
   );
 }
 
+/** Waits until `res` has taken what was written (or the client went away). */
+function drained(res: Response): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
 /**
  * Streams the export of `kind` to `res`. The first batch is read before anything is sent, so a
  * refusal is still an error envelope; a failure later ends the response early (a short file
@@ -65,7 +77,7 @@ export async function streamExport(
     for (;;) {
       const text = format === "csv" ? csvChunk(kind.exportColumns, batch, first) : batch.map((r) => `${JSON.stringify(r)}\n`).join("");
       first = false;
-      if (text && !res.write(text)) await Promise.race([once(res, "drain"), once(res, "close")]);
+      if (text && !res.write(text)) await drained(res);
       if (closed || batch.length < BATCH) break;
       batch = await kind.exportRows(filter, batch[batch.length - 1].id as string, BATCH);
     }

@@ -3,12 +3,12 @@
 // written a batch at a time - the per-row checks in memory, the checks against stored data in one
 // query per batch - and the rows of an export read in keyset batches.
 import { randomUUID } from "node:crypto";
-import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
+import type { Employee } from "../../../generated/prisma/client.ts";
 import { auditMany } from "../../platform/audit.ts";
 import { AppError } from "../../platform/errors.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
-import { drawCodeNumbers, lockReportingLines } from "./queries.ts";
+import { drawCodeNumbers, INSERT_COLUMNS, insertEmployees, lockReportingLines } from "./queries.ts";
 import { checkValues, creationChanges, type EmployeeCreateInput, formatEmployeeCode, normalize, searchText } from "./records.ts";
 
 /** A refused row: its index in the batch, the field (null: the row as a whole) and why. */
@@ -115,20 +115,36 @@ export async function createEmployeesIn(tx: ScopedTx, rows: EmployeeCreateInput[
   needCodes.forEach((r, k) => {
     r.v = { ...r.v, employee_code: drawn[k] };
   });
-  const data: Prisma.EmployeeCreateManyInput[] = good.map(({ v }) => ({
-    ...v,
-    id: randomUUID(),
-    employee_code: v.employee_code!,
-    joining_date: parseDate(v.joining_date),
-    date_of_birth: v.date_of_birth ? parseDate(v.date_of_birth) : v.date_of_birth,
-    search_text: searchText({ ...v, employee_code: v.employee_code! }),
-  })) as Prisma.EmployeeCreateManyInput[];
-  const created: Employee[] = await tx.employee.createManyAndReturn({ data });
+  const written = good.map(({ v }) => {
+    const row = Object.fromEntries(INSERT_COLUMNS.map((c) => [c, (v as Record<string, unknown>)[c] ?? null])) as Record<
+      (typeof INSERT_COLUMNS)[number],
+      unknown
+    >;
+    row.id = randomUUID();
+    row.employment_type = v.employment_type ?? "full_time";
+    row.status = v.status ?? "active";
+    row.search_text = searchText({ ...v, employee_code: v.employee_code! });
+    return row;
+  });
+  await insertEmployees(tx, written);
+  // the activity entries of the single create, from the rows as written (dates as the record has them)
   await auditMany(
-    created.map((e) => ({ action: "employee.created", entity_type: "employee", entity_id: e.id, changes: creationChanges(e) })),
+    written.map((r) => {
+      const e = {
+        ...r,
+        joining_date: parseDate(r.joining_date as string),
+        date_of_birth: r.date_of_birth ? parseDate(r.date_of_birth as string) : null,
+      };
+      return {
+        action: "employee.created",
+        entity_type: "employee",
+        entity_id: r.id as string,
+        changes: creationChanges(e as unknown as Employee),
+      };
+    }),
     tx,
   );
-  return { created: created.length, problems };
+  return { created: written.length, problems };
 }
 
 /** The filters of an employee export (those of the list, and a change time). */
