@@ -6,9 +6,9 @@ import { randomUUID } from "node:crypto";
 import type { Employee } from "../../../generated/prisma/client.ts";
 import { auditMany } from "../../platform/audit.ts";
 import { AppError } from "../../platform/errors.ts";
-import { db, type ScopedTx } from "../../db/tenancy.ts";
-import { parseDate, toDateString } from "../../lib/dates.ts";
-import { drawCodeNumbers, INSERT_COLUMNS, insertEmployees, lockReportingLines } from "./queries.ts";
+import type { ScopedTx } from "../../db/tenancy.ts";
+import { parseDate } from "../../lib/dates.ts";
+import { drawCodeNumbers, exportBatch, INSERT_COLUMNS, insertEmployees, lockReportingLines } from "./queries.ts";
 import { checkValues, creationChanges, type EmployeeCreateInput, formatEmployeeCode, normalize, searchText } from "./records.ts";
 
 /** A refused row: its index in the batch, the field (null: the row as a whole) and why. */
@@ -193,24 +193,10 @@ export async function employeesForExport(
   after: string | null,
   limit: number,
 ): Promise<Record<string, unknown>[]> {
-  const rows = await db.employee.findMany({
-    where: {
-      deleted_at: null,
-      ...(after ? { id: { gt: after } } : {}),
-      ...(filter.department ? { department: filter.department } : {}),
-      ...(filter.status ? { status: filter.status } : {}),
-      ...(filter.reports_to ? { reports_to: filter.reports_to } : {}),
-      ...(filter.updated_since ? { updated_at: { gte: new Date(filter.updated_since) } } : {}),
-    },
-    orderBy: { id: "asc" },
-    take: limit,
-  });
-  return rows.map((e) => {
-    const out: Record<string, unknown> = {};
-    for (const c of EMPLOYEE_EXPORT_COLUMNS) {
-      const v = (e as Record<string, unknown>)[c];
-      out[c] = v instanceof Date ? (c === "created_at" || c === "updated_at" ? v.toISOString() : toDateString(v)) : (v ?? null);
-    }
-    return out;
-  });
+  const rows = await exportBatch(filter, after, limit);
+  for (const r of rows) {
+    r.created_at = (r.created_at as Date).toISOString();
+    r.updated_at = (r.updated_at as Date).toISOString();
+  }
+  return rows;
 }

@@ -279,6 +279,29 @@ export async function insertEmployees(tx: ScopedTx, rows: Record<(typeof INSERT_
 }
 
 /**
+ * A batch of an export (bulk area): live employees after `after` in id order (keyset on the
+ * primary key), straight on the pool - the ORM spent ~60 ms a batch of 1 000 mapping the rows.
+ */
+export async function exportBatch(
+  filter: { department?: string; status?: string; reports_to?: string; updated_since?: string },
+  after: string | null,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  const conditions: Sql[] = [sql`deleted_at IS NULL`];
+  if (after) conditions.push(sql`id > ${after}::uuid`);
+  if (filter.department) conditions.push(sql`department = ${filter.department}`);
+  if (filter.status) conditions.push(sql`status = ${filter.status}`);
+  if (filter.reports_to) conditions.push(sql`reports_to = ${filter.reports_to}::uuid`);
+  if (filter.updated_since) conditions.push(sql`updated_at >= ${filter.updated_since}::timestamptz`);
+  return read<Record<string, unknown>>(
+    sql`SELECT id, employee_code, first_name, last_name, email::text AS email, phone, department, designation, joining_date,
+        date_of_birth, gender, employment_type, reports_to, branch_id, work_location_id, bank_name, bank_account_number, bank_ifsc,
+        bank_iban, bank_routing_code, labour_card_number, pan_number, uan, esi_number, state, status, created_at, updated_at
+      FROM employees WHERE tenant_id = ${tenant}::uuid AND ${join(conditions, " AND ")} ORDER BY id LIMIT ${limit}::int`,
+  );
+}
+
+/**
  * Serialises changes of reporting lines in a tenant so two concurrent updates cannot build a cycle
  * (the advisory key `<tenant>:employees.reports_to`, as before src/db/sql.ts's advisoryLock).
  */
