@@ -21,7 +21,7 @@ import { logger, requestContext } from "../../log.ts";
 import { AppError, badRequest, notFound } from "../../platform/errors.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { KINDS, type Kind, type KindName } from "./kinds.ts";
-import { checkRow, type Problem, problemAt, problemsOfError, readSource, type Row } from "./rows.ts";
+import { checkRow, csvRows, type Problem, problemAt, problemsOfError, readSource, type Row } from "./rows.ts";
 
 export const BULK_IMPORTS_JOB = "bulk.imports";
 /** Rows per transaction of a row-by-row import, per batch of a batch writer, per progress update. */
@@ -85,10 +85,10 @@ export async function startImport(
   body: { csv?: string; rows?: Row[] },
 ): Promise<ImportOutcome> {
   const kind = KINDS[kindName];
-  const source = readSource(kind, body);
+  const source = readSource(kind, body, config().bulkImportSyncRows);
   const dryRun = opts.dry_run ?? false;
   const mode = opts.mode ?? "all_or_nothing";
-  const queued = source.rows.length > config().bulkImportSyncRows;
+  const queued = source.total > config().bulkImportSyncRows;
   const imp = await db.bulkImport.create({
     data: {
       kind: kind.name,
@@ -97,7 +97,7 @@ export async function startImport(
       dry_run: dryRun,
       status: queued ? "queued" : "running",
       source: queued ? (body.csv ?? JSON.stringify(body.rows)) : null,
-      total_rows: source.rows.length,
+      total_rows: source.total,
       created_by: auth.userId,
       actor_role: auth.role,
       actor_employee_id: auth.employeeId,
@@ -109,7 +109,7 @@ export async function startImport(
     jobs.kick(BULK_IMPORTS_JOB);
     return { status: 202, data: importJson(imp) };
   }
-  const done = await runImport(auth, imp, source.rows, REQUEST_TX_MS);
+  const done = await runImport(auth, imp, source.rows!, REQUEST_TX_MS);
   if (done.status === "failed" && done.problem_count > 0) {
     throw problemsError(done.total_rows, done.problems as unknown as Problem[], done.problem_count, done.dry_run);
   }
@@ -199,7 +199,7 @@ async function writeChunk(tx: ScopedTx, auth: AuthContext, kind: Kind, chunk: { 
  * Runs `imp` over `rows` (from row `imp.processed_rows` + 1 for a resumed row-by-row import) and
  * records the outcome on it; returns the finished import.
  */
-async function runImport(auth: AuthContext, imp: BulkImport, rows: Row[], txMs: number): Promise<BulkImport> {
+async function runImport(auth: AuthContext, imp: BulkImport, rows: Iterable<Row> | AsyncIterable<Row>, txMs: number): Promise<BulkImport> {
   const kind = KINDS[imp.kind as KindName];
   const format = imp.format as "csv" | "json";
   const resumeAt = imp.mode === "row_by_row" && !imp.dry_run ? imp.processed_rows : 0;
@@ -211,21 +211,26 @@ async function runImport(auth: AuthContext, imp: BulkImport, rows: Row[], txMs: 
     count: resumeAt ? imp.problem_count : 0,
   };
   if (resumeAt) for (let i = t.failedRows.size; i < imp.failed_rows; i++) t.failedRows.add(-i); // rows beyond the kept problems
-  const chunks = function* () {
-    for (let start = resumeAt; start < rows.length; start += CHUNK) {
-      const chunk: { row: number; value: Row }[] = [];
-      const end = Math.min(rows.length, start + CHUNK);
-      for (let i = start; i < end; i++) {
-        const ps = checkRow(kind, format, i + 1, rows[i]);
-        if (ps.length) note(t, ps);
-        else chunk.push({ row: i + 1, value: rows[i] });
+  // the rows in chunks of CHUNK, each row checked against the schema (its problems noted) on the way
+  const chunks = async function* () {
+    let i = 0;
+    let chunk: { row: number; value: Row }[] = [];
+    for await (const value of rows) {
+      i++;
+      if (i <= resumeAt) continue;
+      const ps = checkRow(kind, format, i, value);
+      if (ps.length) note(t, ps);
+      else chunk.push({ row: i, value });
+      if (i % CHUNK === 0) {
+        yield { chunk, end: i };
+        chunk = [];
       }
-      yield { chunk, end };
     }
+    if (i % CHUNK !== 0 && i > resumeAt) yield { chunk, end: i };
   };
   const progress = () => db.bulkImport.updateMany({ where: { id: imp.id }, data: counters(t) });
   if (imp.mode === "row_by_row" && !imp.dry_run) {
-    for (const { chunk, end } of chunks()) {
+    for await (const { chunk, end } of chunks()) {
       await sharedTenantTx(
         async (tx) => {
           await writeChunk(tx, auth, kind, chunk, t);
@@ -239,7 +244,7 @@ async function runImport(auth: AuthContext, imp: BulkImport, rows: Row[], txMs: 
     try {
       await sharedTenantTx(
         async (tx) => {
-          for (const { chunk, end } of chunks()) {
+          for await (const { chunk, end } of chunks()) {
             await writeChunk(tx, auth, kind, chunk, t);
             t.processed = end;
             await progress();
@@ -321,9 +326,8 @@ export async function executeQueuedImport(tenantId: string, id: string): Promise
     const ctx = { requestId: `job:${BULK_IMPORTS_JOB}:${id}`, userId: imp.created_by ?? undefined, email: imp.actor_email ?? undefined };
     await requestContext.run(ctx, async () => {
       try {
-        const kind = KINDS[imp.kind as KindName];
-        const source = imp.format === "csv" ? { csv: imp.source ?? "" } : { rows: JSON.parse(imp.source ?? "[]") as Row[] };
-        const { rows } = readSource(kind, source);
+        // checked as a whole when it was received; read again row by row
+        const rows = imp.format === "csv" ? csvRows(imp.source ?? "") : (JSON.parse(imp.source ?? "[]") as Row[]);
         await runImport(auth, imp, rows, JOB_TX_MS);
       } catch (err) {
         logger.error({ err: (err as Error).message, tenant_id: tenantId, import_id: id }, "bulk import failed");

@@ -7,6 +7,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { Readable } from "node:stream";
+import { parse as parseStream } from "csv-parse";
 import { parse } from "csv-parse/sync";
 import { config } from "../../config.ts";
 import { detailsInWords } from "../../http/validation-messages.ts";
@@ -124,21 +126,47 @@ export function checkRow(kind: Kind, format: "csv" | "json", row: number, value:
 
 export interface Source {
   format: "csv" | "json";
-  rows: Row[];
+  total: number;
+  /** the rows, when there are at most `keepUpTo` of them (else they are read again by `rowsOf`) */
+  rows: Row[] | null;
 }
 
 const tooMany = (n: number, where: string) =>
-  badRequest(`An import takes at most ${MAX_ROWS} rows; this one has ${n}`, [
-    { path: where, message: `has ${n} rows; at most ${MAX_ROWS}` },
+  badRequest(`An import takes at most ${MAX_ROWS} rows; this one has ${n}${n > MAX_ROWS ? " or more" : ""}`, [
+    { path: where, message: `has more than ${MAX_ROWS} rows` },
   ]);
 
+const CSV_OPTIONS = { bom: true, skip_empty_lines: true, relax_column_count: false } as const;
+
+/** The header's columns, or a 400 naming each unknown or repeated one. */
+function checkHeader(kind: Kind, record: string[]): string[] {
+  const header = record.map((h) => h.trim());
+  const known = new Set(columnsOf(kind, "csv"));
+  const details: { path: string; message: string }[] = [];
+  const seen = new Set<string>();
+  header.forEach((h, i) => {
+    if (!known.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${h}" ${unknownWords(kind, "csv")}` });
+    else if (seen.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${h}" is named twice` });
+    seen.add(h);
+  });
+  if (details.length) throw badRequest(`Unknown or repeated columns: ${details.map((d) => d.message.split('"')[1]).join(", ")}`, details);
+  return header;
+}
+
+/** A CSV record as a row: an empty cell is a field not given. */
+function rowOf(header: string[], cells: string[]): Row {
+  const row: Row = {};
+  for (let c = 0; c < header.length; c++) if (cells[c] !== "") row[header[c]] = cells[c];
+  return row;
+}
+
 /**
- * The rows of `input` (`{csv}` or `{rows}`), or a 400 for a source that is not a table of the
- * kind's columns: CSV that cannot be parsed, a header naming an unknown or repeated column, more
- * than MAX_ROWS rows, JSON rows with unknown properties. CSV cells are strings; an empty cell is
- * a field not given.
+ * Reads `input` (`{csv}` or `{rows}`) once through, or a 400 for a source that is not a table of
+ * the kind's columns: CSV that cannot be parsed, a header naming an unknown or repeated column,
+ * more than MAX_ROWS rows, JSON rows with unknown properties. CSV is parsed record by record
+ * without keeping the records; its rows are kept only when there are at most `keepUpTo`.
  */
-export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }): Source {
+export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }, keepUpTo = MAX_ROWS): Source {
   if (input.rows) {
     if (input.rows.length > MAX_ROWS) throw tooMany(input.rows.length, "body.rows");
     const known = new Set(columnsOf(kind, "json"));
@@ -149,39 +177,56 @@ export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }): S
     });
     if (details.length)
       throw badRequest(`Unknown columns: ${[...new Set(details.map((d) => d.path.split(".").pop()))].join(", ")}`, details);
-    return { format: "json", rows: input.rows };
+    return { format: "json", total: input.rows.length, rows: input.rows };
   }
-  const text = input.csv ?? "";
-  let records: string[][];
+  let header: string[] | null = null;
+  let headerError: AppError | null = null;
+  let total = 0;
+  const kept: Row[] = [];
   try {
-    records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
+    parse(input.csv ?? "", {
+      ...CSV_OPTIONS,
+      on_record: (record: string[]) => {
+        if (headerError || total > MAX_ROWS) return null;
+        if (!header) {
+          try {
+            header = checkHeader(kind, record);
+          } catch (err) {
+            headerError = err as AppError;
+          }
+          return null;
+        }
+        total++;
+        if (total <= keepUpTo) kept.push(rowOf(header, record));
+        return null;
+      },
+    });
   } catch (err) {
-    const e = err as { message?: string; lines?: number };
-    throw badRequest("The CSV cannot be read", [{ path: "body.csv", message: `is not valid CSV: ${e.message ?? "parse error"}` }]);
+    if (headerError) throw headerError;
+    throw badRequest("The CSV cannot be read", [{ path: "body.csv", message: `is not valid CSV: ${(err as Error).message}` }]);
   }
-  if (!records.length) throw badRequest("The CSV is empty", [{ path: "body.csv", message: "needs a header line and at least one row" }]);
-  const header = records[0].map((h) => h.trim());
-  const known = new Set(columnsOf(kind, "csv"));
-  const details: { path: string; message: string }[] = [];
-  const seen = new Set<string>();
-  header.forEach((h, i) => {
-    if (!known.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${h}" ${unknownWords(kind, "csv")}` });
-    else if (seen.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${h}" is named twice` });
-    seen.add(h);
-  });
-  if (details.length) throw badRequest(`Unknown or repeated columns: ${details.map((d) => d.message.split('"')[1]).join(", ")}`, details);
-  const n = records.length - 1;
-  if (n < 1) throw badRequest("The CSV has no rows", [{ path: "body.csv", message: "needs at least one row after the header line" }]);
-  if (n > MAX_ROWS) throw tooMany(n, "body.csv");
-  const rows: Row[] = new Array(n);
-  for (let r = 1; r <= n; r++) {
-    const cells = records[r];
-    const row: Row = {};
-    for (let c = 0; c < header.length; c++) if (cells[c] !== "") row[header[c]] = cells[c];
-    rows[r - 1] = row;
-    records[r] = [] as string[]; // let the parsed cells go as the rows are built
+  if (headerError) throw headerError;
+  if (!header) throw badRequest("The CSV is empty", [{ path: "body.csv", message: "needs a header line and at least one row" }]);
+  if (total < 1) throw badRequest("The CSV has no rows", [{ path: "body.csv", message: "needs at least one row after the header line" }]);
+  if (total > MAX_ROWS) throw tooMany(total, "body.csv");
+  return { format: "csv", total, rows: total <= keepUpTo ? kept : null };
+}
+
+/**
+ * The rows of a CSV text one by one, parsed as they are taken (64 KiB of text at a time, with
+ * backpressure): a queued import of 100 000 rows never holds them all.
+ */
+export async function* csvRows(text: string): AsyncGenerator<Row> {
+  const SLICE = 65536;
+  const slices = function* () {
+    for (let i = 0; i < text.length; i += SLICE) yield text.slice(i, i + SLICE);
+  };
+  const parser = Readable.from(slices()).pipe(parseStream(CSV_OPTIONS));
+  let header: string[] | null = null;
+  for await (const record of parser as AsyncIterable<string[]>) {
+    if (!header) header = record.map((h) => h.trim());
+    else yield rowOf(header, record);
   }
-  return { format: "csv", rows };
 }
 
 function unknownWords(kind: Kind, format: "csv" | "json"): string {
