@@ -186,8 +186,8 @@ async function main() {
       while (imp.status === "queued" || imp.status === "running") {
         await new Promise((r) => setTimeout(r, 250));
         imp = (await api("GET", `/api/imports/${imp.id}`)).body.data;
-        const p = `${imp.processed_rows}`;
-        if (progress.at(-1) !== p) progress.push(p);
+        const p = `${imp.processed_rows}@${((performance.now() - t0) / 1000).toFixed(0)}s`;
+        if (progress.at(-1)?.split("@")[0] !== p.split("@")[0]) progress.push(p);
       }
       return { imp, answer: res.status, answeredS, seconds: (performance.now() - t0) / 1000 };
     });
