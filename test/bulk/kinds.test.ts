@@ -2,6 +2,7 @@
 // setups, each row by the single create's use case and rules (employees: imports.test.ts); queued
 // imports run as the job with progress; salary setups need the payroll module and its scope.
 import { describe, expect, it } from "vitest";
+import * as clock from "../../src/lib/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
@@ -177,5 +178,18 @@ describe("importEmployees, getImport: a large import runs as a job with progress
     expect(done.problems[0]).toMatchObject({ row: 5, column: "joining_date" });
     const [{ n }] = await t.query("SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND department = 'Queue'", [o.tenantId]);
     expect(n).toBe(0);
+  });
+
+  it("imports that ended more than 30 days ago are pruned by bulk.prune-imports; newer ones stay", async () => {
+    const o = await signupTenant(t);
+    const csv = "date,name\n2099-03-01,Prune\n";
+    const old = (await o.agent.post("/api/imports/holidays?dry_run=true").send({ csv }).expect(200)).body.data;
+    const recent = (await o.agent.post("/api/imports/holidays?dry_run=true").send({ csv }).expect(200)).body.data;
+    const now = clock.now().getTime();
+    await t.query("UPDATE imports SET finished_at = $2 WHERE id = $1", [old.id, new Date(now - 31 * 86_400_000)]);
+    await t.query("UPDATE imports SET finished_at = $2 WHERE id = $1", [recent.id, new Date(now - 29 * 86_400_000)]);
+    await jobs.runNow("bulk.prune-imports", t.config);
+    expectError(await o.agent.get(`/api/imports/${old.id}`), 404, "not_found");
+    await o.agent.get(`/api/imports/${recent.id}`).expect(200);
   });
 });

@@ -344,3 +344,16 @@ export async function executeQueuedImport(tenantId: string, id: string): Promise
     return true;
   });
 }
+
+export const PRUNE_IMPORTS_JOB = "bulk.prune-imports";
+/** How long a finished import stays readable. */
+const KEEP_DAYS = 30;
+
+/** Removes imports that ended more than KEEP_DAYS ago, company by company. */
+export async function pruneImports(): Promise<number> {
+  const before = new Date(clock.now().getTime() - KEEP_DAYS * 86_400_000);
+  let removed = 0;
+  for (const { tenant_id } of await tenantsWith("bulkImport", { finished_at: { lt: before } }))
+    removed += await withTenant(tenant_id, async () => (await db.bulkImport.deleteMany({ where: { finished_at: { lt: before } } })).count);
+  return removed;
+}
