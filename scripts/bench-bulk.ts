@@ -138,7 +138,8 @@ async function exportStep(format: "csv" | "ndjson"): Promise<{ seconds: number; 
 
 async function main() {
   log(
-    `employees=${EMPLOYEES} database=${env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL" : "throw-away embedded PostgreSQL"} load average ${load()}`,
+    `employees=${EMPLOYEES} database=${env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL" : "throw-away embedded PostgreSQL"} ` +
+      `load average ${load()}`,
   );
   await admin(`DROP DATABASE IF EXISTS "${DB_NAME}"`);
   await admin(`CREATE DATABASE "${DB_NAME}"`);
@@ -172,7 +173,8 @@ async function main() {
     const csv = employeesCsv(EMPLOYEES);
     const idle = memoryOf(pid);
     log(
-      `CSV of ${EMPLOYEES} rows: ${(Buffer.byteLength(csv) / 1024 / 1024).toFixed(1)} MB; server idle RSS ${mb(idle.rss)} (peak so far ${mb(idle.hwm)})`,
+      `CSV of ${EMPLOYEES} rows: ${(Buffer.byteLength(csv) / 1024 / 1024).toFixed(1)} MB; ` +
+        `server idle RSS ${mb(idle.rss)} (peak so far ${mb(idle.hwm)})`,
     );
     const loadBefore = load();
 
@@ -212,7 +214,8 @@ async function main() {
       const ok = seconds < target;
       if (!ok) missed = true;
       console.log(
-        `| ${name} | ${EMPLOYEES} | ${seconds.toFixed(2)} | ${(EMPLOYEES / seconds).toFixed(0)} | ${mb(peak)} | < ${target} s | ${ok ? "yes" : "NO"} |`,
+        `| ${name} | ${EMPLOYEES} | ${seconds.toFixed(2)} | ${(EMPLOYEES / seconds).toFixed(0)} | ${mb(peak)} | ` +
+          `< ${target} s | ${ok ? "yes" : "NO"} |`,
       );
     };
     row(
