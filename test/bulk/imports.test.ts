@@ -185,4 +185,47 @@ describe("importEmployees, getImport: roles, isolation, retries", () => {
     const imports = await t.query("SELECT id FROM imports WHERE tenant_id = $1", [o.tenantId]);
     expect(imports).toHaveLength(1);
   });
+
+  it("two imports of the same new employees at once: one imports them, the other is refused (a 4xx), never both, never a 500", async () => {
+    const o = await signupTenant(t);
+    const before = await employeeCount(o.tenantId);
+    const csv = csvOf(line("Race1", email("race")), line("Race2", email("race")), line("Race3", email("race")));
+    const answers = await Promise.all([1, 2, 3].map(() => o.agent.post("/api/imports/employees").send({ csv })));
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    for (const r of answers.filter((x) => x.status !== 201)) expect([400, 409]).toContain(expectError(r, r.status).status);
+    expect(await employeeCount(o.tenantId)).toBe(before + 3);
+    // none is left running
+    const running = await t.query("SELECT status FROM imports WHERE tenant_id = $1 AND status NOT IN ('succeeded', 'failed')", [
+      o.tenantId,
+    ]);
+    expect(running).toEqual([]);
+  });
+
+  it("an API credential needs the area's write scope to import and its read scope to export", async () => {
+    const o = await signupTenant(t);
+    const make = async (scopes: string[]) =>
+      (
+        await o.agent
+          .post("/api/integrations/credentials")
+          .send({ name: `Sync ${scopes.join(" ")}`, scopes })
+          .expect(201)
+      ).body.data.secret as string;
+    const reader = await make(["employees:read"]);
+    const writer = await make(["employees:write", "bulk:read"]);
+    const csv = csvOf(line("Cred", email("cred")));
+    const refused = expectError(
+      await t.request().post("/api/imports/employees").set("Authorization", `Bearer ${reader}`).send({ csv }),
+      403,
+    );
+    expect(refused.error).toContain("employees:write");
+    const made = await t.request().post("/api/imports/employees").set("Authorization", `Bearer ${writer}`).send({ csv }).expect(201);
+    await t.request().get(`/api/imports/${made.body.data.id}`).set("Authorization", `Bearer ${writer}`).expect(200);
+    await t.request().get("/api/exports/employees").set("Authorization", `Bearer ${reader}`).expect(200);
+    expectError(await t.request().get("/api/exports/employees").set("Authorization", `Bearer ${writer}`), 403);
+    expectError(
+      await t.request().post("/api/imports/holidays").set("Authorization", `Bearer ${writer}`).send({ csv: "date,name\n2099-01-01,X\n" }),
+      403,
+    );
+  });
 });

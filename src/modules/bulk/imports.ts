@@ -18,7 +18,7 @@ import { db, savepoint, sharedTenantTx, withTenant, byId, type ScopedTx } from "
 import type { AuthContext, Role } from "../../http/types.ts";
 import * as clock from "../../lib/clock.ts";
 import { logger, requestContext } from "../../log.ts";
-import { AppError, badRequest, notFound } from "../../platform/errors.ts";
+import { AppError, badRequest, conflict, notFound } from "../../platform/errors.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { KINDS, type Kind, type KindName } from "./kinds.ts";
 import { checkRow, csvRows, type Problem, problemAt, problemsOfError, readSource, type Row } from "./rows.ts";
@@ -109,7 +109,13 @@ export async function startImport(
     jobs.kick(BULK_IMPORTS_JOB);
     return { status: 202, data: importJson(imp) };
   }
-  const done = await runImport(auth, imp, source.rows!, REQUEST_TX_MS);
+  let done: BulkImport;
+  try {
+    done = await runImport(auth, imp, source.rows!, REQUEST_TX_MS);
+  } catch (err) {
+    await markFailed(imp.id, err);
+    throw err;
+  }
   if (done.status === "failed" && done.problem_count > 0) {
     throw problemsError(done.total_rows, done.problems as unknown as Problem[], done.problem_count, done.dry_run);
   }
@@ -152,6 +158,33 @@ const counters = (t: Tally) => ({
   locked_until: new Date(clock.now().getTime() + LEASE_MS),
 });
 
+/** The SQLSTATE of a database error, wrapped by Prisma or not. */
+function sqlStateOf(err: unknown): string | undefined {
+  const e = err as {
+    code?: unknown;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+    cause?: { originalCode?: unknown };
+  };
+  const c = e?.meta?.driverAdapterError?.cause?.originalCode ?? e?.cause?.originalCode;
+  return typeof c === "string" ? c : undefined;
+}
+
+/** A unique value written meanwhile by someone else (another import or create of the same company). */
+const writtenMeanwhile = (err: unknown) =>
+  (err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002") || sqlStateOf(err) === "23505";
+
+/** Records that an import stopped for a reason that is not a row's (nothing of an all-or-nothing import was written). */
+async function markFailed(id: string, err: unknown): Promise<void> {
+  const reason =
+    err instanceof AppError
+      ? err.message
+      : "The import stopped because of an internal error; rows of committed chunks (row_by_row) stay imported";
+  await db.bulkImport.updateMany({
+    where: { id },
+    data: { status: "failed", error: reason, finished_at: clock.now(), source: null, locked_until: null },
+  });
+}
+
 /** Known database refusals of a row (a constraint) as its problem; anything else is not the row's fault. */
 function rowRefusal(row: number, err: unknown): Problem[] | null {
   if (err instanceof AppError) return problemsOfError(row, err);
@@ -175,7 +208,15 @@ async function writeChunk(tx: ScopedTx, auth: AuthContext, kind: Kind, chunk: { 
         auth,
         chunk.map((c) => c.value),
       ),
-    );
+    ).catch((err: unknown) => {
+      // the batch was checked against what was stored; a concurrent writer took a value since
+      if (writtenMeanwhile(err))
+        throw conflict(
+          `Rows ${chunk[0]?.row}-${chunk.at(-1)?.row} conflict with records written meanwhile by another import or create ` +
+            "(a unique email or code); nothing of them was written - retry the import",
+        );
+      throw err;
+    });
     note(
       t,
       problems.map((p) => problemAt(chunk[p.index].row, p.field, p.message)),
@@ -330,15 +371,9 @@ export async function executeQueuedImport(tenantId: string, id: string): Promise
         const rows = imp.format === "csv" ? csvRows(imp.source ?? "") : (JSON.parse(imp.source ?? "[]") as Row[]);
         await runImport(auth, imp, rows, JOB_TX_MS);
       } catch (err) {
-        logger.error({ err: (err as Error).message, tenant_id: tenantId, import_id: id }, "bulk import failed");
-        const reason =
-          err instanceof AppError
-            ? err.message
-            : "The import stopped because of an internal error; rows of committed chunks (row_by_row) stay imported";
-        await db.bulkImport.updateMany({
-          where: { id },
-          data: { status: "failed", error: reason, finished_at: clock.now(), source: null, locked_until: null },
-        });
+        if (!(err instanceof AppError))
+          logger.error({ err: (err as Error).message, tenant_id: tenantId, import_id: id }, "bulk import failed");
+        await markFailed(id, err);
       }
     });
     return true;
