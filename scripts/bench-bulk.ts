@@ -80,8 +80,15 @@ function memoryOf(pid: number): { rss: number; hwm: number } {
   return { rss: kb("VmRSS"), hwm: kb("VmHWM") };
 }
 
-/** Samples the server's RSS every 50 ms while `fn` runs: its peak (kB). */
-async function sampled<T>(pid: number, fn: () => Promise<T>): Promise<{ out: T; peakRss: number }> {
+/** CPU seconds (user + system) the process has used, from /proc/<pid>/stat (clock ticks of 10 ms). */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** Samples the server's RSS every 50 ms while `fn` runs: its peak (kB), and the server's CPU seconds meanwhile. */
+async function sampled<T>(pid: number, fn: () => Promise<T>): Promise<{ out: T; peakRss: number; cpu: number }> {
+  const cpu0 = cpuOf(pid);
   let peak = memoryOf(pid).rss;
   const timer = setInterval(() => {
     peak = Math.max(peak, memoryOf(pid).rss);
@@ -89,7 +96,7 @@ async function sampled<T>(pid: number, fn: () => Promise<T>): Promise<{ out: T; 
   try {
     const out = await fn();
     peak = Math.max(peak, memoryOf(pid).rss);
-    return { out, peakRss: peak };
+    return { out, peakRss: peak, cpu: cpuOf(pid) - cpu0 };
   } finally {
     clearInterval(timer);
   }
@@ -208,13 +215,13 @@ async function main() {
     const end = memoryOf(pid);
 
     console.log("");
-    console.log("| step | rows | seconds | rows/s | peak RSS during the step | target | met |");
-    console.log("|---|---:|---:|---:|---:|---:|---|");
-    const row = (name: string, seconds: number, peak: number, target: number) => {
+    console.log("| step | rows | seconds | rows/s | server CPU s | peak RSS during the step | target | met |");
+    console.log("|---|---:|---:|---:|---:|---:|---:|---|");
+    const row = (name: string, seconds: number, peak: number, target: number, cpu: number) => {
       const ok = seconds < target;
       if (!ok) missed = true;
       console.log(
-        `| ${name} | ${EMPLOYEES} | ${seconds.toFixed(2)} | ${(EMPLOYEES / seconds).toFixed(0)} | ${mb(peak)} | ` +
+        `| ${name} | ${EMPLOYEES} | ${seconds.toFixed(2)} | ${(EMPLOYEES / seconds).toFixed(0)} | ${cpu.toFixed(1)} | ${mb(peak)} | ` +
           `< ${target} s | ${ok ? "yes" : "NO"} |`,
       );
     };
@@ -223,13 +230,21 @@ async function main() {
       imported.out.seconds,
       imported.peakRss,
       IMPORT_TARGET_S,
+      imported.cpu,
     );
-    row(`export CSV (${(csvExport.out.bytes / 1024 / 1024).toFixed(1)} MB)`, csvExport.out.seconds, csvExport.peakRss, EXPORT_TARGET_S);
+    row(
+      `export CSV (${(csvExport.out.bytes / 1024 / 1024).toFixed(1)} MB)`,
+      csvExport.out.seconds,
+      csvExport.peakRss,
+      EXPORT_TARGET_S,
+      csvExport.cpu,
+    );
     row(
       `export NDJSON (${(ndjsonExport.out.bytes / 1024 / 1024).toFixed(1)} MB)`,
       ndjsonExport.out.seconds,
       ndjsonExport.peakRss,
       EXPORT_TARGET_S,
+      ndjsonExport.cpu,
     );
     console.log("");
     log(`import progress seen while polling: ${progress.join(" ")}`);
