@@ -79,7 +79,7 @@ describe("exportEmployees: CSV and NDJSON", () => {
   it("walks more rows than one batch in id order, each once", async () => {
     const o = await signupTenant(t);
     const values = Array.from(
-      { length: 2100 },
+      { length: 10100 },
       (_, i) => `('${o.tenantId}', 'B-${i}', 'B${i}', 'Batch', 'b${i}.${o.tenantId}@example.test', 'Ops', 'X', '2024-01-01', '')`,
     );
     await t.query(
@@ -91,8 +91,8 @@ describe("exportEmployees: CSV and NDJSON", () => {
       .trimEnd()
       .split("\n")
       .map((l) => JSON.parse(l).id as string);
-    expect(ids).toHaveLength(2100);
-    expect(new Set(ids).size).toBe(2100);
+    expect(ids).toHaveLength(10100);
+    expect(new Set(ids).size).toBe(10100);
     expect([...ids].sort()).toEqual(ids);
   });
 });

@@ -6,8 +6,8 @@ import type { Response } from "express";
 import { stringify } from "csv-stringify/sync";
 import { KINDS, type KindName } from "./kinds.ts";
 
-/** Rows read per statement (and written per chunk). */
-const BATCH = 1000;
+/** Rows read per statement (and written per chunk): ~5 MB of rows at most in memory; fewer round trips on a busy database. */
+const BATCH = 5000;
 
 export type ExportFormat = "csv" | "ndjson";
 
