@@ -28,7 +28,7 @@ describe("exportEmployees: CSV and NDJSON", () => {
       designation: "-2+3",
       phone: "+91 98765 43210",
     });
-    const plain = await createEmployee(o, { first_name: "Plain", last_name: "Person, Jr." });
+    const plain = await createEmployee(o, { first_name: "Plain", last_name: "Person, Jr.", designation: 'Says "hi"\nand, bye' });
     const deleted = await createEmployee(o, { first_name: "Gone" });
     await o.agent.delete(`/api/employees/${deleted.id}`).expect(200);
     const res = await text(o.agent.get("/api/exports/employees")).expect(200);
@@ -44,7 +44,13 @@ describe("exportEmployees: CSV and NDJSON", () => {
       designation: "'-2+3",
       phone: "'+91 98765 43210",
     });
-    expect(byId.get(plain.id)).toMatchObject({ first_name: "Plain", last_name: "Person, Jr.", date_of_birth: "", status: "active" });
+    expect(byId.get(plain.id)).toMatchObject({
+      first_name: "Plain",
+      last_name: "Person, Jr.",
+      designation: 'Says "hi"\nand, bye',
+      date_of_birth: "",
+      status: "active",
+    });
     expect((res.body as string).endsWith("\r\n")).toBe(true);
   });
 
