@@ -92,6 +92,9 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
       rows.map((r) => r.id),
     ]);
     expect(log.map((l) => l.action)).toEqual(["employee.created", "employee.created"]);
+    // and the webhook event of each, as the single create writes it
+    const events = await t.query("SELECT data->>'id' AS id FROM events WHERE tenant_id = $1 AND type = 'employee.created'", [o.tenantId]);
+    expect(events.map((e) => e.id).sort()).toEqual(rows.map((r) => r.id).sort());
   });
 
   it("row by row keeps the good rows and reports the bad ones", async () => {
