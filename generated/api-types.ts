@@ -1324,6 +1324,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/exports/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export attendance (CSV or NDJSON, streamed)
+         * @description Every matching row - stored attendance records (not the derived days of the month view), ordered by id: `id`, `employee_id`, `date`, `check_in`, `check_out`, `status`, `notes` (the import's columns) plus `worked_hours`, `late`, `early_exit`, `source`, `created_at`, `updated_at` - streamed as it is read (keyset batches of 5 000 rows by id, each written only once the client has taken the previous one: memory stays flat whatever the size). CSV cells that begin with `=`, `+`, `-`, `@`, a tab or a carriage return are written with a leading `'` so that a spreadsheet does not run them as formulas (OWASP CSV injection); NDJSON values are as stored. The rows are those of one snapshot of the database only within each batch: a sync should use `updated_since`. hr, admin or owner; an API credential needs `attendance:read`.
+         */
+        get: operations["exportAttendanceRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/employees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export employees (CSV or NDJSON, streamed)
+         * @description Every matching row - live (not deleted) employees, ordered by id; the columns of `EmployeeCreate` plus `id`, `status`, `created_at` and `updated_at` - streamed as it is read (keyset batches of 5 000 rows by id, each written only once the client has taken the previous one: memory stays flat whatever the size). CSV cells that begin with `=`, `+`, `-`, `@`, a tab or a carriage return are written with a leading `'` so that a spreadsheet does not run them as formulas (OWASP CSV injection); NDJSON values are as stored. The rows are those of one snapshot of the database only within each batch: a sync should use `updated_since`. hr, admin or owner; an API credential needs `employees:read`.
+         */
+        get: operations["exportEmployees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/holidays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export holidays (CSV or NDJSON, streamed)
+         * @description Every matching row - holidays, ordered by id; the columns of `HolidayInput` plus `id`, `created_at` and `updated_at` - streamed as it is read (keyset batches of 5 000 rows by id, each written only once the client has taken the previous one: memory stays flat whatever the size). CSV cells that begin with `=`, `+`, `-`, `@`, a tab or a carriage return are written with a leading `'` so that a spreadsheet does not run them as formulas (OWASP CSV injection); NDJSON values are as stored. The rows are those of one snapshot of the database only within each batch: a sync should use `updated_since`. hr, admin or owner; an API credential needs `leave:read`.
+         */
+        get: operations["exportHolidays"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/leave-allocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export leave allocations (CSV or NDJSON, streamed)
+         * @description Every matching row - leave allocations, ordered by id: `id`, `employee_id`, `leave_type_id`, `period_id`, `policy_id`, `days`, `accrual`, `accrual_day`, `notes` (the import's columns) plus `effective_from`, `carried_forward`, `created_at` - streamed as it is read (keyset batches of 5 000 rows by id, each written only once the client has taken the previous one: memory stays flat whatever the size). CSV cells that begin with `=`, `+`, `-`, `@`, a tab or a carriage return are written with a leading `'` so that a spreadsheet does not run them as formulas (OWASP CSV injection); NDJSON values are as stored. The rows are those of one snapshot of the database only within each batch: a sync should use `updated_since`. hr, admin or owner; an API credential needs `leave:read`.
+         */
+        get: operations["exportLeaveAllocations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/exports/salary-setups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export salary setups (CSV or NDJSON, streamed)
+         * @description Every matching row - every version of every employee's salary setup, ordered by id: `id`, `employee_id`, `effective_from`, `monthly_ctc`, `pf_enabled`, `eps_enabled`, `esi_enabled`, `pt_enabled`, `pt_state`, `disabled`, `existing_eps_member`, `notes`, `all_components`, `components` (in NDJSON the list of `{component_id, amount}`, in CSV its JSON text), `created_at`, `updated_at` - streamed as it is read (keyset batches of 5 000 rows by id, each written only once the client has taken the previous one: memory stays flat whatever the size). CSV cells that begin with `=`, `+`, `-`, `@`, a tab or a carriage return are written with a leading `'` so that a spreadsheet does not run them as formulas (OWASP CSV injection); NDJSON values are as stored. The rows are those of one snapshot of the database only within each batch: a sync should use `updated_since`. hr, admin or owner; an API credential needs `payroll:read`.
+         */
+        get: operations["exportSalarySetups"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/files/{fileId}": {
         parameters: {
             query?: never;
@@ -1554,6 +1654,128 @@ export interface paths {
          * @description All or nothing: one duplicate (against existing holidays or within the list) is a 409 naming it.
          */
         post: operations["createHolidaysBulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An import and its progress
+         * @description Status, progress (`processed_rows` of `total_rows`) and outcome of an import, with the first 1 000 problems. Imports are visible to hr, admin and owner of the company that made them (another company's id is a 404); an API credential needs `bulk:read`.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/attendance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import attendance (CSV or JSON rows)
+         * @description Each row is an attendance record as in `POST /api/attendance/import` (`importAttendance`, one element of its `records`): `employee_id`, `date`, `check_in`/`check_out` (date-time) or `status`, `notes`; an upsert by employee and date, with the same checks (a record of one's own employee record is refused, except for the owner). Needs what the single create needs: hr, admin or owner, and for an API credential the scope `attendance:write`. Up to 1 000 rows are imported in the request (**201** with the finished import, or **200** for a dry run); more run as a job (**202** with the `queued` import: poll `GET /api/imports/{id}` for `processed_rows` and the outcome). A CSV with columns that are not properties of the row, a file that cannot be parsed or that has more than 100 000 rows is a **400** at once, with nothing imported. An `all_or_nothing` import with any problem is a **400** `validation_failed` whose `details` list every problem (`path` `rows[3].email`, `row`, `column`, `message`; the first 1 000) - nothing written; as a job it ends `failed` with the same problems. Retrying with the same `Idempotency-Key` answers the first import (202/201/400 alike) without importing again.
+         */
+        post: operations["importAttendanceRecords"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/employees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import employees (CSV or JSON rows)
+         * @description Each row is `EmployeeCreate` (the body of `POST /api/employees`, `createEmployee`): every row obeys its rules - a duplicate email among live employees or in the file, a taken `employee_code`, an unknown `reports_to`/`branch_id`/`work_location_id` are problems of that row. Without `employee_code` the next codes of the company are drawn. Each employee gets its `employee.created` activity entry (and event), as by the single create. Needs what the single create needs: hr, admin or owner, and for an API credential the scope `employees:write`. Up to 1 000 rows are imported in the request (**201** with the finished import, or **200** for a dry run); more run as a job (**202** with the `queued` import: poll `GET /api/imports/{id}` for `processed_rows` and the outcome). A CSV with columns that are not properties of the row, a file that cannot be parsed or that has more than 100 000 rows is a **400** at once, with nothing imported. An `all_or_nothing` import with any problem is a **400** `validation_failed` whose `details` list every problem (`path` `rows[3].email`, `row`, `column`, `message`; the first 1 000) - nothing written; as a job it ends `failed` with the same problems. Retrying with the same `Idempotency-Key` answers the first import (202/201/400 alike) without importing again.
+         */
+        post: operations["importEmployees"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/holidays": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import holidays (CSV or JSON rows)
+         * @description Each row is `HolidayInput` (the body of `POST /api/holidays`, `createHoliday`): a duplicate of a stored holiday or of an earlier row is a problem of that row. Needs what the single create needs: hr, admin or owner, and for an API credential the scope `leave:write`. Up to 1 000 rows are imported in the request (**201** with the finished import, or **200** for a dry run); more run as a job (**202** with the `queued` import: poll `GET /api/imports/{id}` for `processed_rows` and the outcome). A CSV with columns that are not properties of the row, a file that cannot be parsed or that has more than 100 000 rows is a **400** at once, with nothing imported. An `all_or_nothing` import with any problem is a **400** `validation_failed` whose `details` list every problem (`path` `rows[3].email`, `row`, `column`, `message`; the first 1 000) - nothing written; as a job it ends `failed` with the same problems. Retrying with the same `Idempotency-Key` answers the first import (202/201/400 alike) without importing again.
+         */
+        post: operations["importHolidays"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/leave-allocations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import leave allocations (CSV or JSON rows)
+         * @description Each row is `LeaveAllocationInput` (the body of `POST /api/leave-allocations`, `createLeaveAllocations`), one allocation request per row - typically `employee_id`, `leave_type_id`, `days` (and `period_id`); what is already allocated is skipped as by the single call. Needs what the single create needs: hr, admin or owner, and for an API credential the scope `leave:write`. Up to 1 000 rows are imported in the request (**201** with the finished import, or **200** for a dry run); more run as a job (**202** with the `queued` import: poll `GET /api/imports/{id}` for `processed_rows` and the outcome). A CSV with columns that are not properties of the row, a file that cannot be parsed or that has more than 100 000 rows is a **400** at once, with nothing imported. An `all_or_nothing` import with any problem is a **400** `validation_failed` whose `details` list every problem (`path` `rows[3].email`, `row`, `column`, `message`; the first 1 000) - nothing written; as a job it ends `failed` with the same problems. Retrying with the same `Idempotency-Key` answers the first import (202/201/400 alike) without importing again.
+         */
+        post: operations["importLeaveAllocations"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/imports/salary-setups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import salary setups (CSV or JSON rows)
+         * @description Each row is the body of `PUT /api/payroll/employee-setup/{employeeId}` (`setEmployeeSalarySetup`) plus `employee_id`: one version of an employee's salary setup per row. `components` (a list) exists only in JSON rows: a CSV row applies all active components, like a body without `components`. Needs what the single create needs: hr, admin or owner, and for an API credential the scope `payroll:write`. Up to 1 000 rows are imported in the request (**201** with the finished import, or **200** for a dry run); more run as a job (**202** with the `queued` import: poll `GET /api/imports/{id}` for `processed_rows` and the outcome). A CSV with columns that are not properties of the row, a file that cannot be parsed or that has more than 100 000 rows is a **400** at once, with nothing imported. An `all_or_nothing` import with any problem is a **400** `validation_failed` whose `details` list every problem (`path` `rows[3].email`, `row`, `column`, `message`; the first 1 000) - nothing written; as a job it ends `failed` with the same problems. Retrying with the same `Idempotency-Key` answers the first import (202/201/400 alike) without importing again.
+         */
+        post: operations["importSalarySetups"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5396,6 +5618,97 @@ export interface components {
             /** @example Karnataka */
             state?: string | null;
         };
+        /** @description An import and where it stands. `queued` → `running` → `succeeded` or `failed`. An `all_or_nothing` import that finds any problem is `failed` with every row's problems and nothing written; a `row_by_row` import writes every good row and is `succeeded` with the bad rows' problems (`failed_rows`); a dry run writes nothing either way and reports what the import would do (`imported_rows` = rows that would be written). Kept 30 days. */
+        BulkImport: {
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
+            created_at: string;
+            dry_run: boolean;
+            /**
+             * @description Why an import failed as a whole (not a row's problem), e.g. the server stopped while it ran.
+             * @example Validation failed
+             */
+            error: string | null;
+            /** Format: int32 */
+            failed_rows: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            finished_at: string | null;
+            /** @enum {string} */
+            format: "csv" | "json";
+            /**
+             * Format: uuid
+             * @example 3ed6502d-98d5-49cc-86d5-f885b9a4ee59
+             */
+            id: string;
+            /**
+             * Format: int32
+             * @description Rows written (or, in a dry run, that would be written).
+             */
+            imported_rows: number;
+            kind: components["schemas"]["BulkImportKind"];
+            /** @enum {string} */
+            mode: "all_or_nothing" | "row_by_row";
+            /** Format: int64 */
+            problem_count: number;
+            /** @description The first 1 000 problems, in row order (`problem_count` counts them all). */
+            problems: components["schemas"]["BulkImportProblem"][];
+            /**
+             * Format: int32
+             * @description Rows checked (and written) so far - the progress of a queued import.
+             */
+            processed_rows: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            started_at: string | null;
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /** Format: int32 */
+            total_rows: number;
+        };
+        /**
+         * @description The rows to import, in exactly one of two forms. **`csv`**: the text of a CSV file (RFC 4180: comma-separated, fields with commas, quotes or line breaks in double quotes, `""` for a quote; UTF-8, an optional byte-order mark, CRLF or LF line ends). Its first line names the columns - the properties of the kind's row schema (see the operation), in any order; an empty cell is a field not given (null where the field allows it and has no default); `true`/`false` for booleans. Columns that are not properties of the row schema are a **400** naming them (never dropped). **`rows`**: the same rows as JSON objects, each validated exactly as the body of the kind's single create operation (unknown properties are a 400 too). At most 100 000 rows per import and 32 MiB per request (the operation's `x-body-limit`; 413 beyond): 100 000 employees of typical length take about 15 MB of CSV.
+         * @example {
+         *       "csv": "first_name,last_name,email,department,designation,joining_date\nPriya,Sharma,priya.sharma@example.com,Engineering,Engineer,2026-04-01\n"
+         *     }
+         */
+        BulkImportInput: {
+            /** @description The CSV text, header line first. */
+            csv?: string;
+            /** @description The rows as JSON objects (row numbers in problems count from 1). */
+            rows?: {
+                [key: string]: unknown;
+            }[];
+        };
+        /**
+         * @description What an import writes.
+         * @enum {string}
+         */
+        BulkImportKind: "employees" | "holidays" | "attendance" | "leave_allocations" | "salary_setups";
+        /**
+         * @description One problem of one row. `row` counts the data rows from 1 (in a CSV file, row 1 is the line after the header); `column` is the column (property) at fault, or null when the row as a whole is refused (a conflict with data already stored, a rule across fields); `path` is the same place in the form of the error envelope's details (`rows[12].date_of_birth`, `rows[12]`).
+         * @example {
+         *       "row": 12,
+         *       "column": "date_of_birth",
+         *       "path": "rows[12].date_of_birth",
+         *       "message": "date of birth must be before the joining date"
+         *     }
+         */
+        BulkImportProblem: {
+            column: string | null;
+            /** @example OK */
+            message: string;
+            /** @example body.from_date */
+            path: string;
+            /** Format: int32 */
+            row: number;
+        };
         Candidate: {
             /**
              * Format: date-time
@@ -6789,6 +7102,8 @@ export interface components {
             /** @enum {string} */
             code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "idempotency_key_reused" | "request_in_progress" | "precondition_failed" | "precondition_required";
             details?: {
+                /** @description Imports: the column (property) at fault, null for the row as a whole. */
+                column?: string | null;
                 /** @example OK */
                 message: string;
                 /**
@@ -6796,6 +7111,11 @@ export interface components {
                  * @example body.from_date
                  */
                 path: string;
+                /**
+                 * Format: int64
+                 * @description Imports (`/api/imports/...`): the row at fault, counting data rows from 1.
+                 */
+                row?: number;
             }[];
             /**
              * @description Human-readable description.
@@ -12150,6 +12470,8 @@ export interface components {
         EmployeeId: string;
         /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
         EmployeeIdFilter: string;
+        /** @description `csv` (RFC 4180 `text/csv`, header line first, CRLF line ends) or `ndjson` (one JSON object per line, `application/x-ndjson`). Without it, the `Accept` header decides (`application/x-ndjson` gives NDJSON), else CSV. */
+        ExportFormat: "csv" | "ndjson";
         /** @description Only records whose date range ends on or after this date (ranges overlapping [from_date, to_date]). */
         FromDateFilter: string;
         /**
@@ -12158,6 +12480,10 @@ export interface components {
          */
         IdempotencyKey: string;
         IdPath: string;
+        /** @description Check every row - against the row schema and against the data already stored, exactly as the real import would - and write nothing. With problems it is a 400 `validation_failed` whose `details` name every row's problems (`path` `rows[12].date_of_birth`, plus `row` and `column`); without, the import as it would go (`imported_rows`). */
+        ImportDryRun: boolean;
+        /** @description `all_or_nothing` (default): one transaction; any problem and nothing is written (400 with every problem, or a `failed` import when it ran as a job). `row_by_row`: every good row is written (in transactions of 1 000 rows), every bad row reported in `problems`. */
+        ImportMode: "all_or_nothing" | "row_by_row";
         /** @description `true`: deleted (soft-deleted) records come too, as tombstones - the record as it was, with its `deleted_at` - so a sync can remove them; a deletion is a change, so a walk meets it after the record's earlier changes. Starts a walk in the order of change (`page` is refused). Default `false`: live records only. */
         IncludeDeleted: boolean;
         /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
@@ -16547,6 +16873,215 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    exportAttendanceRecords: {
+        parameters: {
+            query?: {
+                /** @description Only this employee's records. */
+                employee_id?: string;
+                /** @description `csv` (RFC 4180 `text/csv`, header line first, CRLF line ends) or `ndjson` (one JSON object per line, `application/x-ndjson`). Without it, the `Accept` header decides (`application/x-ndjson` gives NDJSON), else CSV. */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Records on or after this date. */
+                from_date?: string;
+                /** @description Records on or before this date. */
+                to_date?: string;
+                /** @description Only rows created or changed (soft deletes included) at or after this instant (ISO 8601 date-time), by the database clock that stamps every change, as `updated_since` of the list. A change is stamped before its transaction commits: pass the time you started the previous export minus a margin of the longest write transaction, and expect repeats. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows, as CSV or NDJSON. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description `attachment; filename="attendance.csv"` (or `.ndjson`) */
+                    "Content-Disposition"?: string;
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportEmployees: {
+        parameters: {
+            query?: {
+                /** @description Exact department name (as in `listEmployees`). */
+                department?: string;
+                /** @description `csv` (RFC 4180 `text/csv`, header line first, CRLF line ends) or `ndjson` (one JSON object per line, `application/x-ndjson`). Without it, the `Accept` header decides (`application/x-ndjson` gives NDJSON), else CSV. */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Only the direct reports of this employee. */
+                reports_to?: string;
+                status?: components["schemas"]["EmployeeStatus"];
+                /** @description Only rows created or changed (soft deletes included) at or after this instant (ISO 8601 date-time), by the database clock that stamps every change, as `updated_since` of the list. A change is stamped before its transaction commits: pass the time you started the previous export minus a margin of the longest write transaction, and expect repeats. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows, as CSV or NDJSON. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description `attachment; filename="employees.csv"` (or `.ndjson`) */
+                    "Content-Disposition"?: string;
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportHolidays: {
+        parameters: {
+            query?: {
+                /** @description Holidays of this branch and company-wide ones. */
+                branch_id?: string;
+                /** @description `csv` (RFC 4180 `text/csv`, header line first, CRLF line ends) or `ndjson` (one JSON object per line, `application/x-ndjson`). Without it, the `Accept` header decides (`application/x-ndjson` gives NDJSON), else CSV. */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Holidays on or after this date. */
+                from_date?: string;
+                /** @description Holidays on or before this date. */
+                to_date?: string;
+                /** @description Only rows changed at or after this instant (ISO 8601 date-time; rows with `updated_at` >= it). For a sync: keep the time you started the previous export and pass it. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows, as CSV or NDJSON. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description `attachment; filename="holidays.csv"` (or `.ndjson`) */
+                    "Content-Disposition"?: string;
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportLeaveAllocations: {
+        parameters: {
+            query?: {
+                /** @description Only this employee's allocations. */
+                employee_id?: string;
+                /** @description `csv` (RFC 4180 `text/csv`, header line first, CRLF line ends) or `ndjson` (one JSON object per line, `application/x-ndjson`). Without it, the `Accept` header decides (`application/x-ndjson` gives NDJSON), else CSV. */
+                format?: components["parameters"]["ExportFormat"];
+                leave_type_id?: string;
+                /** @description Only this period (all periods without it). */
+                period_id?: string;
+                /** @description Only rows changed at or after this instant (ISO 8601 date-time; rows with `updated_at` >= it; allocations do not change once made - their balance moves in the ledger - so `created_at` is compared). For a sync: keep the time you started the previous export and pass it. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows, as CSV or NDJSON. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description `attachment; filename="leave-allocations.csv"` (or `.ndjson`) */
+                    "Content-Disposition"?: string;
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    exportSalarySetups: {
+        parameters: {
+            query?: {
+                /** @description Only this employee's versions. */
+                employee_id?: string;
+                /** @description `csv` (RFC 4180 `text/csv`, header line first, CRLF line ends) or `ndjson` (one JSON object per line, `application/x-ndjson`). Without it, the `Accept` header decides (`application/x-ndjson` gives NDJSON), else CSV. */
+                format?: components["parameters"]["ExportFormat"];
+                /** @description Only rows changed at or after this instant (ISO 8601 date-time; rows with `updated_at` >= it). For a sync: keep the time you started the previous export and pass it. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rows, as CSV or NDJSON. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description `attachment; filename="salary-setups.csv"` (or `.ndjson`) */
+                    "Content-Disposition"?: string;
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     downloadFile: {
         parameters: {
             query?: never;
@@ -17288,6 +17823,484 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["Holiday"][];
                         /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The import. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importAttendanceRecords: {
+        parameters: {
+            query?: {
+                /** @description Check every row - against the row schema and against the data already stored, exactly as the real import would - and write nothing. With problems it is a 400 `validation_failed` whose `details` name every row's problems (`path` `rows[12].date_of_birth`, plus `row` and `column`); without, the import as it would go (`imported_rows`). */
+                dry_run?: components["parameters"]["ImportDryRun"];
+                /** @description `all_or_nothing` (default): one transaction; any problem and nothing is written (400 with every problem, or a `failed` import when it ran as a job). `row_by_row`: every good row is written (in transactions of 1 000 rows), every bad row reported in `problems`. */
+                mode?: components["parameters"]["ImportMode"];
+            };
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkImportInput"];
+            };
+        };
+        responses: {
+            /** @description Dry run without problems - what the import would do; nothing written. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Imported in the request (`row_by_row`: with the bad rows' problems). */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            /** @description More than 1 000 rows - queued as a job; poll `GET /api/imports/{id}`. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example Accepted */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importEmployees: {
+        parameters: {
+            query?: {
+                /** @description Check every row - against the row schema and against the data already stored, exactly as the real import would - and write nothing. With problems it is a 400 `validation_failed` whose `details` name every row's problems (`path` `rows[12].date_of_birth`, plus `row` and `column`); without, the import as it would go (`imported_rows`). */
+                dry_run?: components["parameters"]["ImportDryRun"];
+                /** @description `all_or_nothing` (default): one transaction; any problem and nothing is written (400 with every problem, or a `failed` import when it ran as a job). `row_by_row`: every good row is written (in transactions of 1 000 rows), every bad row reported in `problems`. */
+                mode?: components["parameters"]["ImportMode"];
+            };
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkImportInput"];
+            };
+        };
+        responses: {
+            /** @description Dry run without problems - what the import would do; nothing written. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Imported in the request (`row_by_row`: with the bad rows' problems). */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            /** @description More than 1 000 rows - queued as a job; poll `GET /api/imports/{id}`. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example Accepted */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importHolidays: {
+        parameters: {
+            query?: {
+                /** @description Check every row - against the row schema and against the data already stored, exactly as the real import would - and write nothing. With problems it is a 400 `validation_failed` whose `details` name every row's problems (`path` `rows[12].date_of_birth`, plus `row` and `column`); without, the import as it would go (`imported_rows`). */
+                dry_run?: components["parameters"]["ImportDryRun"];
+                /** @description `all_or_nothing` (default): one transaction; any problem and nothing is written (400 with every problem, or a `failed` import when it ran as a job). `row_by_row`: every good row is written (in transactions of 1 000 rows), every bad row reported in `problems`. */
+                mode?: components["parameters"]["ImportMode"];
+            };
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkImportInput"];
+            };
+        };
+        responses: {
+            /** @description Dry run without problems - what the import would do; nothing written. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Imported in the request (`row_by_row`: with the bad rows' problems). */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            /** @description More than 1 000 rows - queued as a job; poll `GET /api/imports/{id}`. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example Accepted */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importLeaveAllocations: {
+        parameters: {
+            query?: {
+                /** @description Check every row - against the row schema and against the data already stored, exactly as the real import would - and write nothing. With problems it is a 400 `validation_failed` whose `details` name every row's problems (`path` `rows[12].date_of_birth`, plus `row` and `column`); without, the import as it would go (`imported_rows`). */
+                dry_run?: components["parameters"]["ImportDryRun"];
+                /** @description `all_or_nothing` (default): one transaction; any problem and nothing is written (400 with every problem, or a `failed` import when it ran as a job). `row_by_row`: every good row is written (in transactions of 1 000 rows), every bad row reported in `problems`. */
+                mode?: components["parameters"]["ImportMode"];
+            };
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkImportInput"];
+            };
+        };
+        responses: {
+            /** @description Dry run without problems - what the import would do; nothing written. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Imported in the request (`row_by_row`: with the bad rows' problems). */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            /** @description More than 1 000 rows - queued as a job; poll `GET /api/imports/{id}`. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example Accepted */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importSalarySetups: {
+        parameters: {
+            query?: {
+                /** @description Check every row - against the row schema and against the data already stored, exactly as the real import would - and write nothing. With problems it is a 400 `validation_failed` whose `details` name every row's problems (`path` `rows[12].date_of_birth`, plus `row` and `column`); without, the import as it would go (`imported_rows`). */
+                dry_run?: components["parameters"]["ImportDryRun"];
+                /** @description `all_or_nothing` (default): one transaction; any problem and nothing is written (400 with every problem, or a `failed` import when it ran as a job). `row_by_row`: every good row is written (in transactions of 1 000 rows), every bad row reported in `problems`. */
+                mode?: components["parameters"]["ImportMode"];
+            };
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkImportInput"];
+            };
+        };
+        responses: {
+            /** @description Dry run without problems - what the import would do; nothing written. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            /** @description Imported in the request (`row_by_row`: with the bad rows' problems). */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            /** @description More than 1 000 rows - queued as a job; poll `GET /api/imports/{id}`. */
+            202: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BulkImport"];
+                        /** @example Accepted */
                         message: string;
                     };
                 };

@@ -6,6 +6,7 @@ import { handlers as assets } from "../src/modules/assets/handlers.ts";
 import { handlers as attendance } from "../src/modules/attendance/handlers.ts";
 import { handlers as auth } from "../src/modules/auth/handlers.ts";
 import { handlers as billing } from "../src/modules/billing/handlers.ts";
+import { handlers as bulk } from "../src/modules/bulk/handlers.ts";
 import { handlers as dashboard } from "../src/modules/dashboard/handlers.ts";
 import { handlers as employees } from "../src/modules/employees/handlers.ts";
 import { handlers as helpdesk } from "../src/modules/helpdesk/handlers.ts";
@@ -19,7 +20,7 @@ import { handlers as recruitment } from "../src/modules/recruitment/handlers.ts"
 import { handlers as settings } from "../src/modules/settings/handlers.ts";
 import { handlers as utilities } from "../src/modules/utilities/handlers.ts";
 
-const composed = { ...assets, ...attendance, ...auth, ...billing, ...dashboard, ...employees, ...helpdesk, ...integrations, ...leave, ...members, ...notifications, ...organization, ...payroll, ...recruitment, ...settings, ...utilities } satisfies Partial<Handlers>;
+const composed = { ...assets, ...attendance, ...auth, ...billing, ...bulk, ...dashboard, ...employees, ...helpdesk, ...integrations, ...leave, ...members, ...notifications, ...organization, ...payroll, ...recruitment, ...settings, ...utilities } satisfies Partial<Handlers>;
 
 /** The operations of the document without a handler: write each in src/modules/<area>/handlers.ts, or run `make stubs`. */
 type MissingHandler = Exclude<OperationId, keyof typeof composed>;

@@ -2,6 +2,7 @@
 // src/modules/<area>/schedule.ts (`export const jobs: JobDefinition[]`); src/modules/jobs.ts registers them.
 import type { JobDefinition } from "../src/platform/jobs/queue.ts";
 import { jobs as auth } from "../src/modules/auth/schedule.ts";
+import { jobs as bulk } from "../src/modules/bulk/schedule.ts";
 import { jobs as employees } from "../src/modules/employees/schedule.ts";
 import { jobs as integrations } from "../src/modules/integrations/schedule.ts";
 import { jobs as leave } from "../src/modules/leave/schedule.ts";
@@ -9,4 +10,4 @@ import { jobs as payroll } from "../src/modules/payroll/schedule.ts";
 import { jobs as recruitment } from "../src/modules/recruitment/schedule.ts";
 import { jobs as utilities } from "../src/modules/utilities/schedule.ts";
 
-export const areaJobs: readonly JobDefinition[] = [...auth, ...employees, ...integrations, ...leave, ...payroll, ...recruitment, ...utilities];
+export const areaJobs: readonly JobDefinition[] = [...auth, ...bulk, ...employees, ...integrations, ...leave, ...payroll, ...recruitment, ...utilities];

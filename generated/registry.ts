@@ -95,6 +95,11 @@ export const operationTable = {
   downloadJobOfferPdf: { method: "get", path: "/api/recruitment/offers/{id}/pdf", area: "recruitment", public: false, roles: ["owner","admin","hr"], module: "recruitment", tenantOptional: false, multipart: false, scope: "recruitment:read" },
   downloadMySalarySlip: { method: "get", path: "/api/payroll/my-salary/{draftId}/pdf", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:read" },
   downloadPayrollRunEmployeeSlip: { method: "get", path: "/api/payroll/draft-runs/{id}/employees/{employeeId}/pdf", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:read" },
+  exportAttendanceRecords: { method: "get", path: "/api/exports/attendance", area: "bulk", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false, scope: "attendance:read" },
+  exportEmployees: { method: "get", path: "/api/exports/employees", area: "bulk", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false, scope: "employees:read" },
+  exportHolidays: { method: "get", path: "/api/exports/holidays", area: "bulk", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false, scope: "leave:read" },
+  exportLeaveAllocations: { method: "get", path: "/api/exports/leave-allocations", area: "bulk", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false, scope: "leave:read" },
+  exportSalarySetups: { method: "get", path: "/api/exports/salary-setups", area: "bulk", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:read" },
   exportWpsSif: { method: "get", path: "/api/payroll/wps/{draftId}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:read" },
   forgotPassword: { method: "post", path: "/api/auth/forgot-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   generateInterviewQuestions: { method: "post", path: "/api/recruitment/ai/interview-questions", area: "recruitment", public: false, roles: ["owner","admin","hr","manager"], module: "recruitment", tenantOptional: false, multipart: false, scope: "recruitment:write" },
@@ -119,6 +124,7 @@ export const operationTable = {
   getHealth: { method: "get", path: "/api/health", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   getHelpdeskTicket: { method: "get", path: "/api/helpdesk/tickets/{id}", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false, scope: "helpdesk:read" },
   getHoliday: { method: "get", path: "/api/holidays/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false, scope: "leave:read" },
+  getImport: { method: "get", path: "/api/imports/{id}", area: "bulk", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false, scope: "bulk:read" },
   getInterview: { method: "get", path: "/api/recruitment/interviews/{id}", area: "recruitment", public: false, roles: ["owner","admin","hr","manager"], module: "recruitment", tenantOptional: false, multipart: false, scope: "recruitment:read" },
   getInterviewPanel: { method: "get", path: "/api/configuration/talent-acquisition/interview-panel", area: "recruitment", public: false, roles: ["owner","admin","hr","manager"], module: "recruitment", tenantOptional: false, multipart: false, scope: "recruitment:read" },
   getInterviewSession: { method: "get", path: "/api/recruitment/interview-management-sessions/{id}", area: "recruitment", public: false, roles: ["owner","admin","hr"], module: "recruitment", tenantOptional: false, multipart: false, scope: "recruitment:read" },
@@ -156,6 +162,11 @@ export const operationTable = {
   getWorkingOnHolidayRequest: { method: "get", path: "/api/working-on-holiday/{id}", area: "leave", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false, scope: "leave:read" },
   getWpsSettings: { method: "get", path: "/api/configuration/payroll/wps-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:read" },
   importAttendance: { method: "post", path: "/api/attendance/import", area: "attendance", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false, scope: "attendance:write" },
+  importAttendanceRecords: { method: "post", path: "/api/imports/attendance", area: "bulk", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false, scope: "attendance:write" },
+  importEmployees: { method: "post", path: "/api/imports/employees", area: "bulk", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false, scope: "employees:write" },
+  importHolidays: { method: "post", path: "/api/imports/holidays", area: "bulk", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false, scope: "leave:write" },
+  importLeaveAllocations: { method: "post", path: "/api/imports/leave-allocations", area: "bulk", public: false, roles: ["owner","admin","hr"], module: null, tenantOptional: false, multipart: false, scope: "leave:write" },
+  importSalarySetups: { method: "post", path: "/api/imports/salary-setups", area: "bulk", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:write" },
   inviteMember: { method: "post", path: "/api/configuration/members", area: "members", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false, scope: "members:write" },
   issueOAuthToken: { method: "post", path: "/api/oauth/token", area: "integrations", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   listActivityLog: { method: "get", path: "/api/configuration/activity-log", area: "settings", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false, scope: "settings:read" },
@@ -281,9 +292,9 @@ export const eventTypes = ["asset.assigned","asset.returned","attendance_regular
 export type EventType = (typeof eventTypes)[number];
 
 /** Every scope an operation of the document needs (what an API credential may be given). */
-export const scopes = ["assets:read","assets:write","attendance:read","attendance:write","dashboard:read","employees:read","employees:write","events:read","helpdesk:read","helpdesk:write","leave:read","leave:write","members:read","members:write","notifications:read","notifications:write","organization:read","organization:write","payroll:read","payroll:write","recruitment:read","recruitment:write","settings:read","settings:write","utilities:read","utilities:write","webhooks:manage"] as const;
+export const scopes = ["assets:read","assets:write","attendance:read","attendance:write","bulk:read","dashboard:read","employees:read","employees:write","events:read","helpdesk:read","helpdesk:write","leave:read","leave:write","members:read","members:write","notifications:read","notifications:write","organization:read","organization:write","payroll:read","payroll:write","recruitment:read","recruitment:write","settings:read","settings:write","utilities:read","utilities:write","webhooks:manage"] as const;
 
-export const areas = ["assets","attendance","auth","billing","dashboard","employees","helpdesk","integrations","leave","members","notifications","organization","payroll","recruitment","settings","utilities"] as const;
+export const areas = ["assets","attendance","auth","billing","bulk","dashboard","employees","helpdesk","integrations","leave","members","notifications","organization","payroll","recruitment","settings","utilities"] as const;
 export type Area = (typeof areas)[number];
 
 export interface AreaOperations {
@@ -291,6 +302,7 @@ export interface AreaOperations {
   "attendance": "cancelAttendanceRegularization" | "checkIn" | "checkOut" | "createAttendanceRegularization" | "getAttendanceRegularization" | "getAttendanceSettings" | "importAttendance" | "listAttendance" | "listAttendanceRegularizations" | "updateAttendanceRegularization" | "updateAttendanceSettings";
   "auth": "acceptInvite" | "confirmSignup" | "forgotPassword" | "getSession" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
   "billing": "receiveBillingWebhook";
+  "bulk": "exportAttendanceRecords" | "exportEmployees" | "exportHolidays" | "exportLeaveAllocations" | "exportSalarySetups" | "getImport" | "importAttendanceRecords" | "importEmployees" | "importHolidays" | "importLeaveAllocations" | "importSalarySetups";
   "dashboard": "getDashboardOverview";
   "employees": "completeExit" | "createEmployee" | "deleteEmployee" | "downloadEmployeeDocument" | "getEmployee" | "getEmployeeActivityLog" | "listEmployeeDocuments" | "listEmployees" | "submitResignation" | "updateEmployee" | "updateExitChecklistItem" | "uploadEmployeeDocument";
   "helpdesk": "addHelpdeskMessage" | "createHelpdeskTicket" | "deleteHelpdeskTicket" | "getHelpdeskTicket" | "listHelpdeskMessages" | "listHelpdeskTickets" | "updateHelpdeskTicket";

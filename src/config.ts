@@ -295,6 +295,12 @@ export interface Config {
   /** `PAYROLL_BATCH_SIZE`: employees calculated and written per statement of a run (and per progress update). */
   readonly payrollBatchSize: number;
   /**
+   * `BULK_IMPORT_SYNC_ROWS`: bulk imports (`POST /api/imports/...`) of up to this many rows run
+   * within the request (201, or 200 for a dry run); larger ones go to the job queue (202, progress
+   * on the import). `0` queues every import.
+   */
+  readonly bulkImportSyncRows: number;
+  /**
    * `RUN_WORKER`: run the background job worker (mail delivery, scheduled jobs, large payroll runs)
    * in this process.
    */
@@ -841,6 +847,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     logBufferBytes: integer(r, "LOG_BUFFER_BYTES", 4096, 0, 16000, "a number of bytes from 0 to 16000"),
     payrollSyncLimit: nonNegativeInt(r, "PAYROLL_SYNC_LIMIT", 1000),
     payrollBatchSize: positiveInt(r, "PAYROLL_BATCH_SIZE", 1000),
+    bulkImportSyncRows: nonNegativeInt(r, "BULK_IMPORT_SYNC_ROWS", 1000),
     runWorker: bool(r, "RUN_WORKER", true),
     trustProxy: trustProxy(r, "TRUST_PROXY"),
     identityCacheTtlMs: durationMs(r, "IDENTITY_CACHE_TTL_MS", isTest ? 0 : 60_000, 0),

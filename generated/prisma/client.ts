@@ -89,6 +89,12 @@ export type AttendanceRecord = Prisma.AttendanceRecordModel
  */
 export type AttendanceRegularization = Prisma.AttendanceRegularizationModel
 /**
+ * Model BulkImport
+ * Bulk imports (issue 32 part 5; src/modules/bulk/): one row per import, the queue entry of its
+ * job while `queued`/`running` (the source is kept until the import ends), then its outcome.
+ */
+export type BulkImport = Prisma.BulkImportModel
+/**
  * Model Employee
  * 
  */

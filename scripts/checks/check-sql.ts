@@ -67,6 +67,7 @@ const AREA_SCHEMA: Record<string, string> = {
   employees: "employees",
   organization: "employees",
   integrations: "integrations",
+  bulk: "bulk",
 };
 
 /** The ORM's writing methods (rule 5). */

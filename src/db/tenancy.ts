@@ -11,6 +11,11 @@ import { literalPatterns } from "./like.ts";
 
 export interface TenantContext {
   tenantId: string;
+  /**
+   * The transaction of `sharedTenantTx`: every `tenantTx` inside it runs on this one instead of
+   * opening its own (a bulk import: many use-case calls, one transaction, a savepoint per row).
+   */
+  shared?: ScopedTx;
 }
 export const tenantStore = new AsyncLocalStorage<TenantContext>();
 
@@ -154,6 +159,8 @@ export function tenantTx<T>(
 ): Promise<T> {
   const ctx = tenantStore.getStore();
   if (!ctx) throw new TenantScopeError("tenant transaction without an active tenant");
+  const shared = ctx.shared;
+  if (shared) return Promise.resolve().then(() => fn(shared));
   const timeout = opts?.timeout;
   return scopedClient().$transaction(
     (tx) =>
@@ -163,4 +170,33 @@ export function tenantTx<T>(
       }),
     { timeout, isolationLevel: opts?.isolationLevel },
   );
+}
+
+/**
+ * One transaction that every `tenantTx` called inside `fn` joins (their options are the outer
+ * one's): the use cases of other areas, each written for its own transaction, run as steps of one.
+ * With `savepoint` a step that fails is undone alone and the rest goes on (bulk imports,
+ * src/modules/bulk/). Reads through `db` inside still run outside the transaction.
+ */
+export function sharedTenantTx<T>(
+  fn: (tx: ScopedTx) => PromiseLike<T>,
+  opts?: { isolationLevel?: Prisma.TransactionIsolationLevel; timeout?: number },
+): Promise<T> {
+  return tenantTx((tx) => {
+    const ctx = tenantStore.getStore()!;
+    return tenantStore.run({ ...ctx, shared: tx }, async () => await fn(tx));
+  }, opts);
+}
+
+/** Runs `fn` under a savepoint of `tx`: undone alone (and its error rethrown) when it throws. */
+export async function savepoint<T>(tx: ScopedTx, fn: () => PromiseLike<T>): Promise<T> {
+  await tx.$executeRawUnsafe("SAVEPOINT step");
+  try {
+    const out = await fn();
+    await tx.$executeRawUnsafe("RELEASE SAVEPOINT step");
+    return out;
+  } catch (err) {
+    await tx.$executeRawUnsafe("ROLLBACK TO SAVEPOINT step");
+    throw err;
+  }
 }

@@ -4,7 +4,8 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import { systemDb } from "../db/client.ts";
 import { db } from "../db/tenancy.ts";
 import { requestContext } from "../log.ts";
-import { type EventClient, isEventType, recordEvent } from "./events/events.ts";
+import { type EventClient, isEventType, recordEvent, recordEvents } from "./events/events.ts";
+import { execute, sql, tenant } from "../db/sql.ts";
 
 export interface AuditEntry {
   action: string;
@@ -48,6 +49,36 @@ export async function audit(entry: AuditEntry, client: AuditClient = db): Promis
     },
   });
   if (isEventType(entry.action)) await recordEvent(client, { type: entry.action, ...entry });
+}
+
+/**
+ * Many entries at once in the active tenant (bulk imports): the rows `audit()` would write one by
+ * one - the same actor, an event for each action that is an event type - in two statements, the
+ * entries travelling as one JSON parameter.
+ */
+export async function auditMany(entries: AuditEntry[], client: Parameters<typeof execute>[1]): Promise<void> {
+  if (!entries.length) return;
+  const a = actor();
+  const rows = entries.map((e) => ({
+    action: e.action,
+    entity_type: e.entity_type ?? null,
+    entity_id: e.entity_id ?? null,
+    changes: e.changes ?? null,
+  }));
+  await execute(
+    sql`INSERT INTO audit_logs (tenant_id, actor_user_id, actor_email, ip, request_id, actor_credential_id, actor_credential_name,
+        action, entity_type, entity_id, changes)
+      SELECT ${tenant}::uuid, ${a.actor_user_id}::uuid, ${a.actor_email}, ${a.ip}, ${a.request_id}, ${a.actor_credential_id}::uuid,
+        ${a.actor_credential_name}, x.action, x.entity_type, x.entity_id, x.changes
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(action text, entity_type text, entity_id uuid, changes jsonb)`,
+    client,
+  );
+  const events = rows.filter((e) => isEventType(e.action));
+  if (events.length)
+    await recordEvents(
+      client,
+      events.map((e) => ({ type: e.action, ...e })),
+    );
 }
 
 /** Audit in explicit tenants (sign-in events, before a tenant is active). */

@@ -45,6 +45,7 @@ import {
 import * as payroll from "./factories-payroll.ts";
 import * as recruitment from "./factories-recruitment.ts";
 import * as integrations from "./factories-integrations.ts";
+import * as bulk from "./factories-bulk.ts";
 
 export * from "./factory-kit.ts";
 
@@ -341,7 +342,14 @@ export function resourcePrefixes(op: Operation): { param: string; prefix: string
 }
 
 export function factoryFor(prefix: string, param: string): Factory | undefined {
-  const all = { ...areaFactories, ...payroll.factories, ...recruitment.factories, ...integrations.factories, ...factories };
+  const all = {
+    ...areaFactories,
+    ...payroll.factories,
+    ...recruitment.factories,
+    ...integrations.factories,
+    ...bulk.factories,
+    ...factories,
+  };
   return all[prefix] ?? (param !== "id" ? all[`{${param}}`] : undefined);
 }
 

@@ -405,6 +405,7 @@ export const ModelName = {
   AttendanceSettings: 'AttendanceSettings',
   AttendanceRecord: 'AttendanceRecord',
   AttendanceRegularization: 'AttendanceRegularization',
+  BulkImport: 'BulkImport',
   Employee: 'Employee',
   EmployeeDepartmentCount: 'EmployeeDepartmentCount',
   EmployeeCodeCounter: 'EmployeeCodeCounter',
@@ -489,7 +490,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1082,6 +1083,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.AttendanceRegularizationCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.AttendanceRegularizationCountAggregateOutputType> | number
+        }
+      }
+    }
+    BulkImport: {
+      payload: Prisma.$BulkImportPayload<ExtArgs>
+      fields: Prisma.BulkImportFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.BulkImportFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.BulkImportFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportPayload>
+        }
+        findFirst: {
+          args: Prisma.BulkImportFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.BulkImportFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportPayload>
+        }
+        findMany: {
+          args: Prisma.BulkImportFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportPayload>[]
+        }
+        create: {
+          args: Prisma.BulkImportCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportPayload>
+        }
+        createMany: {
+          args: Prisma.BulkImportCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.BulkImportCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportPayload>[]
+        }
+        delete: {
+          args: Prisma.BulkImportDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportPayload>
+        }
+        update: {
+          args: Prisma.BulkImportUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportPayload>
+        }
+        deleteMany: {
+          args: Prisma.BulkImportDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.BulkImportUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.BulkImportUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportPayload>[]
+        }
+        upsert: {
+          args: Prisma.BulkImportUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportPayload>
+        }
+        aggregate: {
+          args: Prisma.BulkImportAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateBulkImport>
+        }
+        groupBy: {
+          args: Prisma.BulkImportGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BulkImportGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.BulkImportCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BulkImportCountAggregateOutputType> | number
         }
       }
     }
@@ -6384,6 +6459,35 @@ export const AttendanceRegularizationScalarFieldEnum = {
 export type AttendanceRegularizationScalarFieldEnum = (typeof AttendanceRegularizationScalarFieldEnum)[keyof typeof AttendanceRegularizationScalarFieldEnum]
 
 
+export const BulkImportScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  kind: 'kind',
+  format: 'format',
+  mode: 'mode',
+  dry_run: 'dry_run',
+  status: 'status',
+  source: 'source',
+  total_rows: 'total_rows',
+  processed_rows: 'processed_rows',
+  imported_rows: 'imported_rows',
+  failed_rows: 'failed_rows',
+  problems: 'problems',
+  problem_count: 'problem_count',
+  error: 'error',
+  created_by: 'created_by',
+  actor_role: 'actor_role',
+  actor_employee_id: 'actor_employee_id',
+  actor_email: 'actor_email',
+  created_at: 'created_at',
+  started_at: 'started_at',
+  finished_at: 'finished_at',
+  locked_until: 'locked_until'
+} as const
+
+export type BulkImportScalarFieldEnum = (typeof BulkImportScalarFieldEnum)[keyof typeof BulkImportScalarFieldEnum]
+
+
 export const EmployeeScalarFieldEnum = {
   tenant_id: 'tenant_id',
   id: 'id',
@@ -7997,6 +8101,7 @@ export type GlobalOmitConfig = {
   attendanceSettings?: Prisma.AttendanceSettingsOmit
   attendanceRecord?: Prisma.AttendanceRecordOmit
   attendanceRegularization?: Prisma.AttendanceRegularizationOmit
+  bulkImport?: Prisma.BulkImportOmit
   employee?: Prisma.EmployeeOmit
   employeeDepartmentCount?: Prisma.EmployeeDepartmentCountOmit
   employeeCodeCounter?: Prisma.EmployeeCodeCounterOmit

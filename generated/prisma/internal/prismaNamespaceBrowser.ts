@@ -59,6 +59,7 @@ export const ModelName = {
   AttendanceSettings: 'AttendanceSettings',
   AttendanceRecord: 'AttendanceRecord',
   AttendanceRegularization: 'AttendanceRegularization',
+  BulkImport: 'BulkImport',
   Employee: 'Employee',
   EmployeeDepartmentCount: 'EmployeeDepartmentCount',
   EmployeeCodeCounter: 'EmployeeCodeCounter',
@@ -298,6 +299,35 @@ export const AttendanceRegularizationScalarFieldEnum = {
 } as const
 
 export type AttendanceRegularizationScalarFieldEnum = (typeof AttendanceRegularizationScalarFieldEnum)[keyof typeof AttendanceRegularizationScalarFieldEnum]
+
+
+export const BulkImportScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  kind: 'kind',
+  format: 'format',
+  mode: 'mode',
+  dry_run: 'dry_run',
+  status: 'status',
+  source: 'source',
+  total_rows: 'total_rows',
+  processed_rows: 'processed_rows',
+  imported_rows: 'imported_rows',
+  failed_rows: 'failed_rows',
+  problems: 'problems',
+  problem_count: 'problem_count',
+  error: 'error',
+  created_by: 'created_by',
+  actor_role: 'actor_role',
+  actor_employee_id: 'actor_employee_id',
+  actor_email: 'actor_email',
+  created_at: 'created_at',
+  started_at: 'started_at',
+  finished_at: 'finished_at',
+  locked_until: 'locked_until'
+} as const
+
+export type BulkImportScalarFieldEnum = (typeof BulkImportScalarFieldEnum)[keyof typeof BulkImportScalarFieldEnum]
 
 
 export const EmployeeScalarFieldEnum = {

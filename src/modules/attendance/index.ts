@@ -1,2 +1,5 @@
 // The attendance area's public face: what other areas (payroll, the dashboard) may use.
 export { type Absence, absencesBetween, pendingRegularizationsByEmployee } from "./facts.ts";
+// bulk imports and exports (src/modules/bulk/)
+export { importRecords } from "./punches.ts";
+export { ATTENDANCE_EXPORT_COLUMNS, attendanceForExport } from "./exports.ts";

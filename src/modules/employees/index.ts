@@ -11,3 +11,4 @@ export { attachDocumentIn } from "./documents.ts";
 export { employeeFilesInUse, exitFigures, lastWorkingDays } from "./facts.ts";
 export { fullEmployeeJson } from "./profile.ts";
 export { createEmployeeIn, type EmployeeCreateInput } from "./records.ts";
+export { createEmployeesIn, EMPLOYEE_EXPORT_COLUMNS, type EmployeeExportFilter, employeesForExport, type RowProblem } from "./bulk.ts";

@@ -230,6 +230,94 @@ export async function drawCodeNumber(client: Client): Promise<number> {
   return last_value;
 }
 
+/** Draws `n` consecutive code numbers at once (bulk imports): the last of them. */
+export async function drawCodeNumbers(client: Client, n: number): Promise<number> {
+  const [{ last_value }] = await query<{ last_value: number }>(
+    sql`INSERT INTO employee_code_counters (tenant_id, last_value) VALUES (${tenant}::uuid, ${n}::int)
+      ON CONFLICT (tenant_id) DO UPDATE SET last_value = employee_code_counters.last_value + ${n}::int
+      RETURNING last_value`,
+    client,
+  );
+  return last_value;
+}
+
+/** The columns of an employee that a create writes (bulk inserts; the others take their defaults). */
+export const INSERT_COLUMNS = [
+  "id",
+  "employee_code",
+  "first_name",
+  "last_name",
+  "email",
+  "phone",
+  "department",
+  "designation",
+  "joining_date",
+  "date_of_birth",
+  "gender",
+  "employment_type",
+  "status",
+  "reports_to",
+  "branch_id",
+  "work_location_id",
+  "bank_name",
+  "bank_account_number",
+  "bank_ifsc",
+  "bank_iban",
+  "bank_routing_code",
+  "labour_card_number",
+  "pan_number",
+  "uan",
+  "esi_number",
+  "state",
+  "search_text",
+] as const;
+
+/**
+ * Inserts many employees in one statement (bulk imports): the rows travel as one JSON parameter
+ * (`jsonb_to_recordset`) - a multi-row INSERT of the ORM binds ~30 parameters a row and cost ~1 s
+ * per 1 000 rows on a loaded machine. Rows are complete (`employment_type`, `status` given).
+ */
+export async function insertEmployees(tx: ScopedTx, rows: Record<(typeof INSERT_COLUMNS)[number], unknown>[]): Promise<void> {
+  await execute(
+    sql`INSERT INTO employees (tenant_id, id, employee_code, first_name, last_name, email, phone, department, designation,
+        joining_date, date_of_birth, gender, employment_type, status, reports_to, branch_id, work_location_id, bank_name,
+        bank_account_number, bank_ifsc, bank_iban, bank_routing_code, labour_card_number, pan_number, uan, esi_number, state, search_text)
+      SELECT ${tenant}::uuid, x.id, x.employee_code, x.first_name, x.last_name, x.email, x.phone, x.department, x.designation,
+        x.joining_date, x.date_of_birth, x.gender, x.employment_type, x.status, x.reports_to, x.branch_id, x.work_location_id, x.bank_name,
+        x.bank_account_number, x.bank_ifsc, x.bank_iban, x.bank_routing_code, x.labour_card_number, x.pan_number, x.uan, x.esi_number,
+        x.state, x.search_text
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(id uuid, employee_code text, first_name text, last_name text,
+        email citext, phone text, department text, designation text, joining_date date, date_of_birth date, gender text,
+        employment_type text, status text, reports_to uuid, branch_id uuid, work_location_id uuid, bank_name text,
+        bank_account_number text, bank_ifsc text, bank_iban text, bank_routing_code text, labour_card_number text, pan_number text,
+        uan text, esi_number text, state text, search_text text)`,
+    tx,
+  );
+}
+
+/**
+ * A batch of an export (bulk area): live employees after `after` in id order (keyset on the
+ * primary key), straight on the pool - the ORM spent ~60 ms a batch of 1 000 mapping the rows.
+ */
+export async function exportBatch(
+  filter: { department?: string; status?: string; reports_to?: string; updated_since?: string },
+  after: string | null,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  const conditions: Sql[] = [sql`deleted_at IS NULL`];
+  if (after) conditions.push(sql`id > ${after}::uuid`);
+  if (filter.department) conditions.push(sql`department = ${filter.department}`);
+  if (filter.status) conditions.push(sql`status = ${filter.status}`);
+  if (filter.reports_to) conditions.push(sql`reports_to = ${filter.reports_to}::uuid`);
+  if (filter.updated_since) conditions.push(sql`changed_at >= ${filter.updated_since}::timestamptz`);
+  return read<Record<string, unknown>>(
+    sql`SELECT id, employee_code, first_name, last_name, email::text AS email, phone, department, designation, joining_date,
+        date_of_birth, gender, employment_type, reports_to, branch_id, work_location_id, bank_name, bank_account_number, bank_ifsc,
+        bank_iban, bank_routing_code, labour_card_number, pan_number, uan, esi_number, state, status, created_at, updated_at
+      FROM employees WHERE tenant_id = ${tenant}::uuid AND ${join(conditions, " AND ")} ORDER BY id LIMIT ${limit}::int`,
+  );
+}
+
 /**
  * Serialises changes of reporting lines in a tenant so two concurrent updates cannot build a cycle
  * (the advisory key `<tenant>:employees.reports_to`, as before src/db/sql.ts's advisoryLock).

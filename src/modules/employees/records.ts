@@ -54,7 +54,7 @@ export function ibanValid(iban: string): boolean {
 const TRIMMED = ["first_name", "last_name", "department", "designation", "bank_name", "state"] as const;
 
 /** Trims text fields and lower-cases the email (input already passed the document's schema). */
-function normalize<T extends Partial<EmployeeCreateInput>>(input: T): T {
+export function normalize<T extends Partial<EmployeeCreateInput>>(input: T): T {
   const out: Record<string, unknown> = { ...input };
   for (const k of TRIMMED) if (typeof out[k] === "string") out[k] = (out[k] as string).trim();
   if ("state" in out) out.state = storedState(out.state as string | null | undefined); // a code (MH) is stored as the name
@@ -63,7 +63,7 @@ function normalize<T extends Partial<EmployeeCreateInput>>(input: T): T {
   return out as T;
 }
 
-function checkValues(v: Partial<EmployeeCreateInput>, current?: Employee) {
+export function checkValues(v: Partial<EmployeeCreateInput>, current?: Employee) {
   const details: ErrorDetail[] = [];
   const dob = v.date_of_birth !== undefined ? v.date_of_birth : current ? dateOrNull(current.date_of_birth) : null;
   const joining = v.joining_date ?? (current ? dateOf(current.joining_date) : undefined);
@@ -163,7 +163,7 @@ export function auditView(e: Employee): Record<string, unknown> {
 }
 
 /** `{ field: { from: null, to } }` for every field set on a new record (sensitive ones masked). */
-function creationChanges(e: Employee) {
+export function creationChanges(e: Employee) {
   const view = auditView(e);
   const empty = Object.fromEntries(AUDITED.map((f) => [f, null]));
   return diff(empty, view, [...AUDITED]);

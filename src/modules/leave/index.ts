@@ -27,3 +27,7 @@ export {
   mandatoryHolidaysBetween,
   pendingLeaveRequestsByEmployee,
 } from "./facts.ts";
+// bulk imports and exports (src/modules/bulk/): the single-create use cases, run once per row
+export { addHoliday } from "./holidays.ts";
+export { allocateLeave } from "./allocations.ts";
+export { ALLOCATION_EXPORT_COLUMNS, allocationsForExport, HOLIDAY_EXPORT_COLUMNS, holidaysForExport } from "./exports.ts";

@@ -1,3 +1,6 @@
 // The payroll area's public face: what other areas (utilities) and the job registry may use.
 export { PAYROLL_RUNS_JOB, runQueuedPayrollRuns } from "./jobs.ts";
 export { payrollFilesInUse } from "./facts.ts";
+// bulk imports and exports (src/modules/bulk/)
+export { saveSalarySetup } from "./salary-setup.ts";
+export { SALARY_SETUP_EXPORT_COLUMNS, salarySetupsForExport } from "./exports.ts";

@@ -10,6 +10,7 @@
 import { type EventType, eventTypes } from "../../../generated/registry.ts";
 import * as clock from "../../lib/clock.ts";
 import { kickAfterWork } from "../mail/outbox.ts";
+import { execute, sql, tenant } from "../../db/sql.ts";
 
 export const EVENT_TYPES: ReadonlySet<string> = new Set(eventTypes);
 export const DELIVER_JOB = "integrations.deliver-webhooks";
@@ -40,5 +41,21 @@ export async function recordEvent(client: EventClient, e: EventInput): Promise<v
       created_at: clock.now(),
     },
   });
+  kickAfterWork(DELIVER_JOB);
+}
+
+/** Many events in one statement (audited bulk imports), then one kick of delivery. */
+export async function recordEvents(client: Parameters<typeof execute>[1], es: EventInput[]): Promise<void> {
+  if (!es.length) return;
+  const data = es.map((e) => ({
+    type: e.type,
+    data: { id: e.entity_id ?? null, entity_type: e.entity_type ?? null, changes: e.changes ?? null },
+  }));
+  await execute(
+    sql`INSERT INTO events (tenant_id, type, data, endpoint_id, created_at)
+      SELECT ${tenant}::uuid, x.type, x.data, NULL, ${clock.now()}::timestamptz
+      FROM jsonb_to_recordset(${JSON.stringify(data)}::jsonb) AS x(type text, data jsonb)`,
+    client,
+  );
   kickAfterWork(DELIVER_JOB);
 }
