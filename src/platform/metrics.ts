@@ -6,7 +6,7 @@
 // figures (event-loop delay, memory, CPU, handles, GC) are prom-client's default metrics
 // (`process_*`, `nodejs_*`), as every Node dashboard expects them.
 //
-// Recorded where they happen: requests in one place of the request path (src/http/app.ts, when a
+// Recorded where they happen: requests in one place of the request path (src/http/middleware.ts, when a
 // response finishes), admission refusals where admission control refuses (src/http/admission.ts),
 // mail where it is sent (src/platform/mail/deliver.ts). Read when scraped: the database pools
 // (src/db/pool-stats.ts), the replica's lag (src/db/replica.ts), the job queues and the outbox
@@ -49,7 +49,7 @@ const requestDuration = new client.Histogram({
   registers: [registry],
 });
 
-/** Records one answered request (src/http/app.ts, the one place). */
+/** Records one answered request (src/http/middleware.ts, requestIdAndLog: the one place). */
 export function recordRequest(operation: string, method: string, status: number, seconds: number): void {
   const m = methodLabel(method);
   // a status outside 100-599 is no HTTP status: one label value for all of them

@@ -1,7 +1,7 @@
 // Logs: JSON lines with the request id, never passwords, tokens or cookies.
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { redactPath } from "../../src/http/app.ts";
+import { redactPath } from "../../src/http/middleware.ts";
 import { toAppError } from "../../src/http/error-middleware.ts";
 import { logger, redirectLogs } from "../../src/log.ts";
 import { signupTenant, useTestApp } from "../support/app.ts";

@@ -1,7 +1,7 @@
 // Security review (issue 28), item 11: payslips, bank details, PAN and identity documents were
 // served without `Cache-Control: no-store`. The document declares it once (the header component
 // CacheControlNoStore, added to every success response when bundling) and the dispatch sends it on
-// every answer of an operation - JSON, files, errors - from that declaration (src/http/app.ts). The
+// every answer of an operation - JSON, files, errors - from that declaration (src/http/routing.ts). The
 // response recorder (test/support/recorder.ts) holds every response of the suite to the declared,
 // required header; this file shows what a client sees.
 import { readFileSync } from "node:fs";

@@ -194,7 +194,7 @@ async function checkRoomForDocument(client: Pick<ScopedTx, "candidate">, o: Offe
 }
 
 /**
- * What the joining-document upload checks before its body is read (src/http/app.ts, the upload
+ * What the joining-document upload checks before its body is read (src/http/public-uploads.ts, the upload
  * gate): the link exists (404), its company has recruitment (403), it is still valid (410), the
  * candidate has not joined and there is room for another document (409) - so a wrong or dead
  * link costs neither the time to receive a file nor the disk to hold it. addAppointmentDocument
