@@ -30,16 +30,17 @@ function leadingComments(text: string, node: ts.Node): string {
 
 /** The name of a named function node, or null for an anonymous one (a callback). */
 function functionName(node: ts.Node): { name: string; commented: ts.Node } | null {
-  if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name)
-    return { name: node.name.getText(), commented: node };
+  if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node)) && node.name) return { name: node.name.getText(), commented: node };
   if (ts.isConstructorDeclaration(node) || ts.isGetAccessor(node) || ts.isSetAccessor(node))
     return { name: node.name?.getText() ?? "constructor", commented: node };
   if (!ts.isArrowFunction(node) && !ts.isFunctionExpression(node)) return null;
   const parent = node.parent;
   if (ts.isVariableDeclaration(parent) && parent.initializer === node) {
     // the comment goes before `const f = ...` (the statement), or before `f` in a list
-    const statement = parent.parent?.parent;
-    const commented = statement && ts.isVariableStatement(statement) && parent.parent.declarations[0] === parent ? statement : parent;
+    const list = parent.parent;
+    const statement = list?.parent;
+    const first = ts.isVariableDeclarationList(list) && list.declarations[0] === parent;
+    const commented = first && statement && ts.isVariableStatement(statement) ? statement : parent;
     return { name: parent.name.getText(), commented };
   }
   if ((ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.initializer === node)

@@ -7,7 +7,7 @@ import PDFDocument from "pdfkit";
 import { amountInWords } from "../../lib/amount-words.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { printable } from "../../lib/pdf-text.ts";
-import type { settlementJson } from "./settlements.ts";
+import type { settlementJson } from "./settlement-json.ts";
 
 type Settlement = ReturnType<typeof settlementJson>;
 
