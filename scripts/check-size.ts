@@ -84,8 +84,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     for (const o of over)
       console.error(
         o.name === null
-          ? `${o.file}: ${o.lines} lines (at most ${MAX_FILE_LINES} without a "// size: <reason>" comment at its top)`
-          : `${o.file}:${o.line}: ${o.name} is ${o.lines} lines (at most ${MAX_FUNCTION_LINES} without a "// size: <reason>" comment before it)`,
+          ? `${o.file}: ${o.lines} lines (at most ${MAX_FILE_LINES} without a "// size: <reason>" at its top)`
+          : `${o.file}:${o.line}: ${o.name} is ${o.lines} lines (at most ${MAX_FUNCTION_LINES} without a "// size: <reason>" before it)`,
       );
     console.error(`check-size: ${over.length} file(s) or function(s) over the limits without a reason`);
     process.exit(1);
