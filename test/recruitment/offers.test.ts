@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { expireOffersEverywhere } from "../../src/modules/recruitment/offers.ts";
+import { expireOffersEverywhere } from "../../src/modules/recruitment/offer-expiry.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink, type ReceivedMail } from "../support/mail.ts";
 import { addCandidate, advance, binary, dateIn, draftOffer, openPosting, pdfText, recruitingCompany, type Company } from "./helpers.ts";

@@ -10,7 +10,8 @@ import { addCandidate, candidateById, changeCandidate, findCandidates, removeCan
 import { convertToEmployee } from "./conversion.ts";
 import { changeInterview, findInterviews, interviewById, removeInterview, scheduleInterview } from "./interviews.ts";
 import { previewTemplatePdf } from "./letters.ts";
-import { createOffer, deleteOffer, getOffer, listOffers, sendAppointment, sendOffer, updateOffer } from "./offers.ts";
+import { createOffer, deleteOffer, getOffer, listOffers, updateOffer } from "./offers.ts";
+import { sendAppointment, sendOffer } from "./offer-sending.ts";
 import { configurePanel, readPanel } from "./panel.ts";
 import { sendPdf } from "./pdf.ts";
 import { publicAppointmentPage, publicOfferPage } from "./public-pages.ts";

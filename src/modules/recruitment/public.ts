@@ -14,7 +14,9 @@ import { storeUpload } from "../../platform/storage/files.ts";
 import { companyOf, companyToday, fullName, moneyOut, recruiters, trimOrNull, type Company } from "./common.ts";
 import { lockOffer } from "./queries.ts";
 import { offerLetterPdf } from "./letters.ts";
-import { documentJson, expireDueOffers, offerInclude, tellOfferTeam, type OfferRow } from "./offers.ts";
+import { documentJson, offerInclude, type OfferRow } from "./offer-json.ts";
+import { expireDueOffers } from "./offer-expiry.ts";
+import { tellOfferTeam } from "./offers.ts";
 import type { EmploymentType, OfferStatus } from "./states.ts";
 import * as clock from "../../lib/clock.ts";
 
