@@ -14,6 +14,13 @@ export const MAX_FUNCTION_LINES = 60;
 const root = path.resolve(import.meta.dirname, "..");
 const PATTERNS = ["src/*.ts"];
 const REASON = /\/\/\s*size:\s*\S/;
+/**
+ * Files whose reason is written here rather than in them, for a while: each one names why and until
+ * when. Remove the entry (and split the file, or write its reason in it) when that time has come.
+ */
+export const PENDING: Record<string, string> = {
+  "src/platform/events/deliver.ts": "its claiming is being reworked on another branch (issue 34): split it once that is merged",
+};
 
 export interface Oversize {
   file: string;
@@ -75,7 +82,7 @@ export function checkSize(): Oversize[] {
   const files = execFileSync("git", ["ls-files", "-z", "--", ...PATTERNS], { cwd: root, encoding: "utf8" })
     .split("\0")
     .filter(Boolean);
-  return files.flatMap((file) => oversizeOf(file, readFileSync(path.join(root, file), "utf8")));
+  return files.filter((file) => !(file in PENDING)).flatMap((file) => oversizeOf(file, readFileSync(path.join(root, file), "utf8")));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -132,27 +132,37 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
         },
         tx,
       );
-      const requester = (await userNames([t.requester_user_id])).get(t.requester_user_id);
-      if (t.requester_user_id !== auth.userId)
-        await notify(tx, {
-          userId: t.requester_user_id,
-          email: requester?.email,
-          kind: "helpdesk.ticket_updated",
-          title: `Ticket ${t.ticket_number} is now ${t.status.replace("_", " ")}`,
-          body: `Your ticket "${t.title}" was updated by ${auth.name}.`,
-          link: `/api/helpdesk/tickets/${t.id}`,
-        });
-      if (changes.assignee_user_id && t.assignee_user_id && t.assignee_user_id !== auth.userId)
-        await notify(tx, {
-          userId: t.assignee_user_id,
-          kind: "helpdesk.ticket_assigned",
-          title: `Ticket ${t.ticket_number} was assigned to you`,
-          link: `/api/helpdesk/tickets/${t.id}`,
-        });
+      await tellTicketChange(tx, auth, t, changes);
     }
     return t;
   });
   return ticketJson(auth, updated);
+}
+
+/** Tells the requester (unless they made the change) and a new assignee (unless they assigned themselves) of a ticket's change. */
+async function tellTicketChange(
+  tx: ScopedTx,
+  auth: AuthContext,
+  t: { id: string; ticket_number: string; title: string; status: string; requester_user_id: string; assignee_user_id: string | null },
+  changes: Record<string, { from: unknown; to: unknown }>,
+): Promise<void> {
+  const requester = (await userNames([t.requester_user_id])).get(t.requester_user_id);
+  if (t.requester_user_id !== auth.userId)
+    await notify(tx, {
+      userId: t.requester_user_id,
+      email: requester?.email,
+      kind: "helpdesk.ticket_updated",
+      title: `Ticket ${t.ticket_number} is now ${t.status.replace("_", " ")}`,
+      body: `Your ticket "${t.title}" was updated by ${auth.name}.`,
+      link: `/api/helpdesk/tickets/${t.id}`,
+    });
+  if (changes.assignee_user_id && t.assignee_user_id && t.assignee_user_id !== auth.userId)
+    await notify(tx, {
+      userId: t.assignee_user_id,
+      kind: "helpdesk.ticket_assigned",
+      title: `Ticket ${t.ticket_number} was assigned to you`,
+      link: `/api/helpdesk/tickets/${t.id}`,
+    });
 }
 
 /** Soft-deletes a ticket the caller may see (audited). */

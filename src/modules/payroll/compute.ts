@@ -81,6 +81,7 @@ export * from "./totals.ts";
  * document - are written out field by field beside the figures they show; the rules are in
  * structure.ts, contributions.ts, wages.ts and figures.ts.)
  */
+// size: long for its result, not its rules (see its doc comment): the slip written out field by field
 export function computeSlip(
   structure: Structure,
   settings: StatutorySettings,

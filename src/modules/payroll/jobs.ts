@@ -78,6 +78,7 @@ export async function runQueuedPayrollRuns(): Promise<number> {
 }
 
 /** Executes one queued run (calculating → draft, processing → processed), or records its failure. */
+// size: one job's run from claim to outcome, with its failure recorded where the run fails
 export async function executeQueuedRun(tenantId: string, runId: string): Promise<Outcome> {
   return withTenant(tenantId, async () => {
     const queued = await db.payrollRun.findFirst({ where: { id: runId } });

@@ -229,15 +229,7 @@ function slipCalculator(s: SlipSources): (e: PaidEmployeeRow) => SlipResult {
     const lwd = ds(e.last_working_day);
     const from = joining > start ? joining : start;
     const to = lwd && lwd < end ? lwd : end;
-    const hols = new Set(
-      s.holidays
-        .filter(
-          (h) =>
-            (h.branch_id === null || h.branch_id === e.branch_id) &&
-            (h.work_location_id === null || h.work_location_id === e.work_location_id),
-        )
-        .map((h) => h.date),
-    );
+    const hols = holidaysOf(s.holidays, e);
     const spans: LeaveSpan[] = (s.leaveBy.get(e.id) ?? []).map((l) => ({
       from: l.from,
       to: l.to,
@@ -286,6 +278,19 @@ function slipCalculator(s: SlipSources): (e: PaidEmployeeRow) => SlipResult {
       ),
     );
   };
+}
+
+/** The dates of the mandatory holidays that apply to the employee (their branch's and work location's, and the company's). */
+function holidaysOf(holidays: SlipSources["holidays"], e: PaidEmployeeRow): Set<DateString> {
+  return new Set(
+    holidays
+      .filter(
+        (h) =>
+          (h.branch_id === null || h.branch_id === e.branch_id) &&
+          (h.work_location_id === null || h.work_location_id === e.work_location_id),
+      )
+      .map((h) => h.date),
+  );
 }
 
 /**

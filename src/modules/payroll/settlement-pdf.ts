@@ -11,6 +11,7 @@ import type { settlementJson } from "./settlement-json.ts";
 
 type Settlement = ReturnType<typeof settlementJson>;
 
+// size: page layout drawn in reading order, section by section; split it by section when it changes
 export function settlementPdf(company: { name: string; currency: string }, s: Settlement): Promise<Buffer> {
   const money = (v: string) => `${formatMoney(v, company.currency)} ${company.currency}`;
   return new Promise((resolve, reject) => {

@@ -185,6 +185,8 @@ const reviewed = (d: Details, stored: Details) => {
  * recomputed and compared with the draft, then loans recovered (installments paid, loans closed),
  * claims paid, leave encashed (balance debited), the exit checklist's final_settlement ticked.
  */
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function processSettlement(auth: AuthContext, id: string): Promise<SettlementJson> {
   const current = await loadRow(id);
   const self = assertNotOwnRecord(auth, current.employee_id, ownMessage);

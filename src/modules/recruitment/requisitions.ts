@@ -170,6 +170,8 @@ export async function createRequisition(auth: AuthContext, body: CreateInput) {
   return oneJson(r);
 }
 
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function updateRequisition(auth: AuthContext, id: string, body: UpdateInput) {
   const current = await visibleRequisition(auth, id);
   checkAmount("body.min_salary", body.min_salary);
