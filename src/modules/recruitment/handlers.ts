@@ -10,7 +10,7 @@ import { addCandidate, candidateById, changeCandidate, findCandidates, removeCan
 import { convertToEmployee } from "./conversion.ts";
 import { changeInterview, findInterviews, interviewById, removeInterview, scheduleInterview } from "./interviews.ts";
 import { previewTemplatePdf } from "./letters.ts";
-import { createOffer, deleteOffer, getOffer, listOffers, updateOffer } from "./offers.ts";
+import { draftOffer, removeOffer, offerById, offerPage, changeOffer } from "./offers.ts";
 import { sendAppointment, sendOffer } from "./offer-sending.ts";
 import { configurePanel, readPanel } from "./panel.ts";
 import { sendPdf } from "./pdf.ts";
@@ -133,20 +133,20 @@ export const handlers = {
   },
 
   async listJobOffers({ query }) {
-    const { rows, page, total } = await listOffers(query);
+    const { rows, page, total } = await offerPage(query);
     return paginated(rows, page, total);
   },
   async createJobOffer({ body, auth }) {
-    return created(await createOffer(auth, body), "Offer drafted");
+    return created(await draftOffer(auth, body), "Offer drafted");
   },
   async getJobOffer({ params }) {
-    return ok(await getOffer(params.id));
+    return ok(await offerById(params.id));
   },
   async updateJobOffer({ params, body }) {
-    return ok(await updateOffer(params.id, body), "Offer updated");
+    return ok(await changeOffer(params.id, body), "Offer updated");
   },
   async deleteJobOffer({ params }) {
-    await deleteOffer(params.id);
+    await removeOffer(params.id);
     return ack("Offer deleted");
   },
   async sendJobOffer({ params }) {

@@ -28,7 +28,7 @@ export async function findOffer(id: string): Promise<OfferRow> {
   return o;
 }
 
-export async function listOffers(query: PageQuery & { status?: OfferStatus; candidate_id?: string; search?: string }) {
+export async function offerPage(query: PageQuery & { status?: OfferStatus; candidate_id?: string; search?: string }) {
   await expireDueOffers(await companyToday());
   const page = pageOf(query);
   const where: Prisma.JobOfferWhereInput = { deleted_at: null, candidate: { deleted_at: null } };
@@ -63,7 +63,7 @@ export async function listOffers(query: PageQuery & { status?: OfferStatus; cand
   return { rows: rows.map(offerJson), page, total };
 }
 
-export async function getOffer(id: string) {
+export async function offerById(id: string) {
   await expireDueOffers(await companyToday());
   return offerJson(await findOffer(id));
 }
@@ -73,7 +73,7 @@ function checkDates(expires_on: string, joining_date: string, today: string, tou
   if (joining_date < expires_on) throw invalidField("body.joining_date", `must not be before the offer expires (${expires_on})`);
 }
 
-export async function createOffer(auth: AuthContext, body: CreateInput) {
+export async function draftOffer(auth: AuthContext, body: CreateInput) {
   const company = await companyOf();
   const today = await companyToday();
   checkAmount("body.salary", body.salary, { positive: true });
@@ -132,7 +132,7 @@ export async function createOffer(auth: AuthContext, body: CreateInput) {
 
 const FIELDS = ["job_title", "department", "employment_type", "salary", "joining_date", "expires_on", "terms"] as const;
 
-export async function updateOffer(id: string, body: UpdateInput) {
+export async function changeOffer(id: string, body: UpdateInput) {
   await findOffer(id);
   const company = await companyOf();
   const today = await companyToday();
@@ -193,7 +193,7 @@ export async function updateOffer(id: string, body: UpdateInput) {
   return offerJson(updated);
 }
 
-export async function deleteOffer(id: string) {
+export async function removeOffer(id: string) {
   const o = await findOffer(id);
   await tenantTx(async (tx) => {
     const status = await lockOffer(tx, id);
