@@ -15,7 +15,7 @@ import { sendAppointment, sendOffer } from "./offer-sending.ts";
 import { configurePanel, readPanel } from "./panel.ts";
 import { sendPdf } from "./pdf.ts";
 import { publicAppointmentPage, publicOfferPage } from "./public-pages.ts";
-import { createPosting, deletePosting, getPosting, listPostings, updatePosting } from "./postings.ts";
+import { addPosting, removePosting, postingById, postingPage, changePosting } from "./postings.ts";
 import {
   addAppointmentDocument,
   answerPublicOffer,
@@ -55,20 +55,20 @@ export const handlers = {
   },
 
   async listJobPostings({ query, auth }) {
-    const { rows, page, total } = await listPostings(auth, query);
+    const { rows, page, total } = await postingPage(auth, query);
     return paginated(rows, page, total);
   },
   async createJobPosting({ body, auth }) {
-    return created(await createPosting(auth, body), "Job posting created");
+    return created(await addPosting(auth, body), "Job posting created");
   },
   async getJobPosting({ params, auth }) {
-    return ok(await getPosting(auth, params.id));
+    return ok(await postingById(auth, params.id));
   },
   async updateJobPosting({ params, body, auth }) {
-    return ok(await updatePosting(auth, params.id, body), "Job posting updated");
+    return ok(await changePosting(auth, params.id, body), "Job posting updated");
   },
   async deleteJobPosting({ params, auth }) {
-    await deletePosting(auth, params.id);
+    await removePosting(auth, params.id);
     return ack("Job posting deleted");
   },
 
