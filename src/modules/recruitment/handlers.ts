@@ -24,7 +24,7 @@ import {
   publicOffer,
   publicOfferPdf,
 } from "./public.ts";
-import { createRequisition, deleteRequisition, getRequisition, listRequisitions, updateRequisition } from "./requisitions.ts";
+import { raiseRequisition, removeRequisition, requisitionById, requisitionPage, changeRequisition } from "./requisitions.ts";
 import { createSession, deleteSession, getSession, listSessions, sendSession, updateSession } from "./sessions.ts";
 import { addTalent, getTalent, listTalentPool, removeTalent, updateTalent } from "./talent-pool.ts";
 
@@ -37,20 +37,20 @@ export const handlers = {
   },
 
   async listJobRequisitions({ query, auth }) {
-    const { rows, page, total } = await listRequisitions(auth, query);
+    const { rows, page, total } = await requisitionPage(auth, query);
     return paginated(rows, page, total);
   },
   async createJobRequisition({ body, auth }) {
-    return created(await createRequisition(auth, body), "Job requisition created");
+    return created(await raiseRequisition(auth, body), "Job requisition created");
   },
   async getJobRequisition({ params, auth }) {
-    return ok(await getRequisition(auth, params.id));
+    return ok(await requisitionById(auth, params.id));
   },
   async updateJobRequisition({ params, body, auth }) {
-    return ok(await updateRequisition(auth, params.id, body), "Job requisition updated");
+    return ok(await changeRequisition(auth, params.id, body), "Job requisition updated");
   },
   async deleteJobRequisition({ params, auth }) {
-    await deleteRequisition(auth, params.id);
+    await removeRequisition(auth, params.id);
     return ack("Job requisition deleted");
   },
 
