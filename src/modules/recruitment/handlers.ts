@@ -25,7 +25,7 @@ import {
   publicOfferPdf,
 } from "./public.ts";
 import { raiseRequisition, removeRequisition, requisitionById, requisitionPage, changeRequisition } from "./requisitions.ts";
-import { createSession, deleteSession, getSession, listSessions, sendSession, updateSession } from "./sessions.ts";
+import { scheduleSession, removeSession, sessionById, sessionPage, sendSession, changeSession } from "./sessions.ts";
 import { addTalent, getTalent, listTalentPool, removeTalent, updateTalent } from "./talent-pool.ts";
 
 export const handlers = {
@@ -112,20 +112,20 @@ export const handlers = {
   },
 
   async listInterviewSessions({ query }) {
-    const { rows, page, total } = await listSessions(query);
+    const { rows, page, total } = await sessionPage(query);
     return paginated(rows, page, total);
   },
   async createInterviewSession({ body, auth }) {
-    return created(await createSession(auth, body), "Interview session created");
+    return created(await scheduleSession(auth, body), "Interview session created");
   },
   async getInterviewSession({ params }) {
-    return ok(await getSession(params.id));
+    return ok(await sessionById(params.id));
   },
   async updateInterviewSession({ params, body }) {
-    return ok(await updateSession(params.id, body), "Interview session updated");
+    return ok(await changeSession(params.id, body), "Interview session updated");
   },
   async deleteInterviewSession({ params }) {
-    await deleteSession(params.id);
+    await removeSession(params.id);
     return ack("Interview session deleted");
   },
   async sendInterviewSession({ params }) {
