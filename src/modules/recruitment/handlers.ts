@@ -26,7 +26,7 @@ import {
 } from "./public.ts";
 import { raiseRequisition, removeRequisition, requisitionById, requisitionPage, changeRequisition } from "./requisitions.ts";
 import { scheduleSession, removeSession, sessionById, sessionPage, sendSession, changeSession } from "./sessions.ts";
-import { addTalent, getTalent, listTalentPool, removeTalent, updateTalent } from "./talent-pool.ts";
+import { addTalent, talentById, talentPage, removeTalent, changeTalent } from "./talent-pool.ts";
 
 export const handlers = {
   async getInterviewPanel() {
@@ -157,17 +157,17 @@ export const handlers = {
   },
 
   async listTalentPoolCandidates({ query }) {
-    const { rows, page, total } = await listTalentPool(query);
+    const { rows, page, total } = await talentPage(query);
     return paginated(rows, page, total);
   },
   async createTalentPoolCandidate({ body, auth }) {
     return created(await addTalent(auth, body), "Added to the talent pool");
   },
   async getTalentPoolCandidate({ params }) {
-    return ok(await getTalent(params.id));
+    return ok(await talentById(params.id));
   },
   async updateTalentPoolCandidate({ params, body }) {
-    return ok(await updateTalent(params.id, body), "Talent pool entry updated");
+    return ok(await changeTalent(params.id, body), "Talent pool entry updated");
   },
   async deleteTalentPoolCandidate({ params }) {
     await removeTalent(params.id);
