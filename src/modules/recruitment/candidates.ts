@@ -98,7 +98,7 @@ const ORDER: Record<Sort, Prisma.CandidateOrderByWithRelationInput[]> = {
   screening_score: [{ screening_score: { sort: "desc", nulls: "last" } }, { created_at: "desc" }, { id: "desc" }],
 };
 
-export async function findCandidates(
+export async function candidatePage(
   auth: AuthContext,
   query: PageQuery & { posting_id?: string; stage?: CandidateStage; source?: string; skill?: string; search?: string; sort?: Sort },
 ) {

@@ -6,9 +6,9 @@
 import { ack, created, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { draftContent, draftInterviewQuestions, draftJobDescription, scoreResume } from "./ai.ts";
-import { addCandidate, candidateById, changeCandidate, findCandidates, removeCandidate } from "./candidates.ts";
+import { addCandidate, candidateById, changeCandidate, candidatePage, removeCandidate } from "./candidates.ts";
 import { convertToEmployee } from "./conversion.ts";
-import { changeInterview, findInterviews, interviewById, removeInterview, scheduleInterview } from "./interviews.ts";
+import { changeInterview, interviewPage, interviewById, removeInterview, scheduleInterview } from "./interviews.ts";
 import { previewTemplatePdf } from "./letters.ts";
 import { draftOffer, removeOffer, offerById, offerPage, changeOffer } from "./offers.ts";
 import { sendAppointment, sendOffer } from "./offer-sending.ts";
@@ -73,7 +73,7 @@ export const handlers = {
   },
 
   async listCandidates({ query, auth }) {
-    const { rows, page, total } = await findCandidates(auth, query);
+    const { rows, page, total } = await candidatePage(auth, query);
     return paginated(rows, page, total);
   },
   async createCandidate({ body, auth }) {
@@ -94,7 +94,7 @@ export const handlers = {
   },
 
   async listInterviews({ query, auth }) {
-    const { rows, page, total } = await findInterviews(auth, query);
+    const { rows, page, total } = await interviewPage(auth, query);
     return paginated(rows, page, total);
   },
   async createInterview({ body, auth }) {

@@ -70,7 +70,7 @@ async function visibleInterview(auth: AuthContext, id: string): Promise<Intervie
   return i;
 }
 
-export async function findInterviews(
+export async function interviewPage(
   auth: AuthContext,
   query: PageQuery & { candidate_id?: string; status?: InterviewStatus; interviewer_user_id?: string; from?: string; to?: string },
 ) {
