@@ -4,27 +4,27 @@
 import { ack, created, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { assignAsset, listAssignments } from "./assignments.ts";
-import { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from "./categories.ts";
+import { addCategory, removeCategory, categoryById, categoryPage, changeCategory } from "./categories.ts";
 import { listDamageReports, reportDamage, resolveDamage } from "./damage.ts";
 import { assetById, editAsset, findAssets, registerAsset, removeAsset } from "./register.ts";
 import { decideReturn, listReturnRequests, requestReturn } from "./returns.ts";
 
 export const handlers = {
   async listAssetCategories({ query }) {
-    const { rows, page, total } = await listCategories(query);
+    const { rows, page, total } = await categoryPage(query);
     return paginated(rows, page, total);
   },
   async createAssetCategory({ body }) {
-    return created(await createCategory(body), "Asset category created");
+    return created(await addCategory(body), "Asset category created");
   },
   async getAssetCategory({ params }) {
-    return ok(await getCategory(params.id));
+    return ok(await categoryById(params.id));
   },
   async updateAssetCategory({ params, body }) {
-    return ok(await updateCategory(params.id, body), "Asset category updated");
+    return ok(await changeCategory(params.id, body), "Asset category updated");
   },
   async deleteAssetCategory({ params }) {
-    await deleteCategory(params.id);
+    await removeCategory(params.id);
     return ack("Asset category deleted");
   },
 
