@@ -23,7 +23,7 @@ export function ownEmployeeFilter(auth: AuthContext): { employee_id?: string } |
   return auth.employeeId ? { employee_id: auth.employeeId } : null;
 }
 
-export async function listAssignments(auth: AuthContext, query: PageQuery & { employee_id?: string; asset_id?: string; active?: boolean }) {
+export async function assignmentPage(auth: AuthContext, query: PageQuery & { employee_id?: string; asset_id?: string; active?: boolean }) {
   const page = pageOf(query);
   const own = ownEmployeeFilter(auth);
   if (!own) return { rows: [], page, total: 0 };

@@ -26,7 +26,7 @@ import { damageReportInclude, damageReportsJson } from "./views.ts";
 import { isHr } from "../shared/access.ts";
 import * as clock from "../../lib/clock.ts";
 
-export async function listDamageReports(
+export async function damageReportPage(
   auth: AuthContext,
   query: PageQuery & { status?: DamageStatus; severity?: DamageSeverity; asset_id?: string; employee_id?: string },
 ) {

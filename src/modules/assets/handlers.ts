@@ -3,11 +3,11 @@
 // JSON shapes in views.ts, the row locks' SQL in queries.ts.
 import { ack, created, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
-import { assignAsset, listAssignments } from "./assignments.ts";
+import { assignAsset, assignmentPage } from "./assignments.ts";
 import { addCategory, removeCategory, categoryById, categoryPage, changeCategory } from "./categories.ts";
-import { listDamageReports, reportDamage, resolveDamage } from "./damage.ts";
-import { assetById, editAsset, findAssets, registerAsset, removeAsset } from "./register.ts";
-import { decideReturn, listReturnRequests, requestReturn } from "./returns.ts";
+import { damageReportPage, reportDamage, resolveDamage } from "./damage.ts";
+import { assetById, editAsset, assetPage, registerAsset, removeAsset } from "./register.ts";
+import { decideReturn, returnRequestPage, requestReturn } from "./returns.ts";
 
 export const handlers = {
   async listAssetCategories({ query }) {
@@ -29,7 +29,7 @@ export const handlers = {
   },
 
   async listAssets({ query }) {
-    const { rows, page, total } = await findAssets(query);
+    const { rows, page, total } = await assetPage(query);
     return paginated(rows, page, total);
   },
   async createAsset({ body, auth }) {
@@ -47,7 +47,7 @@ export const handlers = {
   },
 
   async listAssetAssignments({ query, auth }) {
-    const { rows, page, total } = await listAssignments(auth, query);
+    const { rows, page, total } = await assignmentPage(auth, query);
     return paginated(rows, page, total);
   },
   async createAssetAssignment({ body, auth }) {
@@ -55,7 +55,7 @@ export const handlers = {
   },
 
   async listAssetReturnRequests({ query, auth }) {
-    const { rows, page, total } = await listReturnRequests(auth, query);
+    const { rows, page, total } = await returnRequestPage(auth, query);
     return paginated(rows, page, total);
   },
   async createAssetReturnRequest({ body, auth }) {
@@ -67,7 +67,7 @@ export const handlers = {
   },
 
   async listAssetDamageReports({ query, auth }) {
-    const { rows, page, total } = await listDamageReports(auth, query);
+    const { rows, page, total } = await damageReportPage(auth, query);
     return paginated(rows, page, total);
   },
   async createAssetDamageReport({ body, auth }) {

@@ -27,7 +27,7 @@ export interface AssetInput {
   notes?: string | null;
 }
 
-export async function findAssets(
+export async function assetPage(
   query: PageQuery & { status?: AssetStatus; condition?: AssetCondition; category_id?: string; employee_id?: string; search?: string },
 ) {
   const page = pageOf(query);

@@ -23,7 +23,7 @@ import { ownEmployeeFilter } from "./assignments.ts";
 import { returnRequestInclude, returnRequestsJson } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
 
-export async function listReturnRequests(
+export async function returnRequestPage(
   auth: AuthContext,
   query: PageQuery & { status?: ReturnRequestStatus; employee_id?: string; asset_id?: string; assignment_id?: string },
 ) {
