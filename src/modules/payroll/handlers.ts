@@ -12,7 +12,7 @@ import { mySlip, mySlipPdf, mySlips } from "./my-salary.ts";
 import { changeRun, discardRun, openRun, processRun, runBreakdown, runById, runSlip, runsPage } from "./runs.ts";
 import { salarySetupOf, saveSalarySetup } from "./salary-setup.ts";
 import {
-  createSettlement,
+  draftSettlement,
   processSettlement,
   recalculateSettlement,
   settlementById,
@@ -236,7 +236,7 @@ export const handlers = {
     return paginated(rows, page, total);
   },
   async createFinalSettlement({ body, auth }) {
-    return created(await createSettlement(auth, body), "Final settlement computed");
+    return created(await draftSettlement(auth, body), "Final settlement computed");
   },
   async getFinalSettlement({ params }) {
     return ok(await settlementById(params.id));

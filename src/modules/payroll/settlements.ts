@@ -27,7 +27,7 @@ import { type Options, computeSettlement, columns, loadEmployee } from "./settle
 const ownMessage = `You cannot settle your own exit: ${OWN_RECORD}`;
 
 /** A draft settlement of the employee's exit (one per exit), computed now. */
-export async function createSettlement(auth: AuthContext, body: RequestBody<"createFinalSettlement">): Promise<SettlementJson> {
+export async function draftSettlement(auth: AuthContext, body: RequestBody<"createFinalSettlement">): Promise<SettlementJson> {
   const self = assertNotOwnRecord(auth, body.employee_id, ownMessage);
   const o: Options = {
     separation: body.separation ?? "resignation",
