@@ -98,7 +98,7 @@ async function lockedExit(tx: ScopedTx, employeeId: string) {
  * that a final settlement owns (`reference`); the direct manager: knowledge_transfer of their
  * reports. Nobody changes their own exit's items but the owner. Audited in the employee's log.
  */
-export async function updateChecklistItem(auth: AuthContext, employeeId: string, itemId: string, input: ChecklistItemInput) {
+export async function tickChecklistItem(auth: AuthContext, employeeId: string, itemId: string, input: ChecklistItemInput) {
   const e = await loadLiveEmployee(employeeId);
   const hr = isHr(auth);
   const manager = !hr && auth.role === "manager" && Boolean(auth.employeeId) && e.reports_to === auth.employeeId;
