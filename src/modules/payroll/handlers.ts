@@ -19,7 +19,7 @@ import {
   settlementPage,
   settlementPdfOf,
 } from "./settlements.ts";
-import { readSettings, updateSettings } from "./statutory.ts";
+import { readSettings, changeSettings } from "./statutory.ts";
 import { changeWpsSettings, wpsFile, wpsSettings } from "./wps.ts";
 
 export const handlers = {
@@ -54,31 +54,31 @@ export const handlers = {
     return ok(await readSettings("pf"));
   },
   async updatePfSettings({ body, auth }) {
-    return ok(await updateSettings("pf", body, auth.userId), "PF settings updated");
+    return ok(await changeSettings("pf", body, auth.userId), "PF settings updated");
   },
   async getEsiSettings() {
     return ok(await readSettings("esi"));
   },
   async updateEsiSettings({ body, auth }) {
-    return ok(await updateSettings("esi", body, auth.userId), "ESI settings updated");
+    return ok(await changeSettings("esi", body, auth.userId), "ESI settings updated");
   },
   async getProfessionalTaxSettings() {
     return ok(await readSettings("pt"));
   },
   async updateProfessionalTaxSettings({ body, auth }) {
-    return ok(await updateSettings("pt", body, auth.userId), "Professional tax settings updated");
+    return ok(await changeSettings("pt", body, auth.userId), "Professional tax settings updated");
   },
   async getGratuitySettings() {
     return ok(await readSettings("gratuity"));
   },
   async updateGratuitySettings({ body, auth }) {
-    return ok(await updateSettings("gratuity", body, auth.userId), "Gratuity settings updated");
+    return ok(await changeSettings("gratuity", body, auth.userId), "Gratuity settings updated");
   },
   async getWageSettings() {
     return ok(await readSettings("wages"));
   },
   async updateWageSettings({ body, auth }) {
-    return ok(await updateSettings("wages", body, auth.userId), "Wage settings updated");
+    return ok(await changeSettings("wages", body, auth.userId), "Wage settings updated");
   },
 
   // catalogs
