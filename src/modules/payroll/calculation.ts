@@ -41,10 +41,6 @@ export interface Calculation {
 /** Large runs: a calculation or processing may take longer than the default transaction limit. */
 export const RUN_TX = { timeout: 600_000 };
 
-/** The statuses of a run that a background job is working on. */
-export const BUSY_STATUSES = ["calculating", "processing"] as const;
-export const isBusy = (status: string) => (BUSY_STATUSES as readonly string[]).includes(status);
-
 /** Eligible employees of the run with a salary setup in force (what a calculation would pay). */
 export async function countRunEmployees(run: Omit<RunRef, "id">): Promise<number> {
   return countPaidEmployees(db, await eligibility(db, run));
