@@ -7,6 +7,7 @@ import type { AuthContext } from "../../http/types.ts";
 import { parseDate } from "../../lib/dates.ts";
 import { notify } from "../../platform/notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
+import { assertAssignable } from "./states.ts";
 import { checkCalendarDates, companyToday, employeeName, lockAsset, usersOfEmployee, type AssetCondition } from "./common.ts";
 import { assignmentInclude, assignmentJson } from "./views.ts";
 import { isHr } from "../shared/access.ts";
@@ -75,7 +76,7 @@ export async function assignAsset(auth: AuthContext, body: AssignInput) {
     // and then finds it no longer available.
     const asset = await lockAsset(tx, body.asset_id);
     if (!asset) throw notFound("Asset");
-    if (asset.status !== "available") throw conflict(`Asset ${asset.asset_tag} is not available (it is ${asset.status.replace("_", " ")})`);
+    assertAssignable(asset);
 
     const a = await tx.assetAssignment.create({
       data: {

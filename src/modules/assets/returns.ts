@@ -1,5 +1,6 @@
 // Return requests: the holder (or hr) asks to give an asset back; hr approves - closing the
 // assignment with the date and condition found - or rejects.
+import { statusAfterReturn } from "./states.ts";
 import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
@@ -157,8 +158,10 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
       }
       const stillDamaged = open.length > 0 || autoReport !== null;
       const condition: AssetCondition = stillDamaged ? "damaged" : return_condition;
-      const status: AssetStatus =
-        return_condition === "damaged" || autoReport !== null || open.some((o) => o.severity === "major") ? "under_repair" : "available";
+      const status: AssetStatus = statusAfterReturn(
+        return_condition === "damaged" || autoReport !== null,
+        open.some((o) => o.severity === "major"),
+      );
 
       await tx.assetAssignment.update({
         where: byId(assignment.id),
