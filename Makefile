@@ -24,7 +24,7 @@ help:
 	@echo "make stubs      write 501 stubs for operations without a handler (they compile; docs/adding-an-operation.md)"
 	@echo "make conformance area=<area>  one area: its tests, the role/isolation/fuzz matrices over its operations, conformance"
 	@echo "make unit       the test suite alone (vitest + the conformance check)"
-	@echo "make lint       Biome, the ReDoS check of every regex, the clock rule, line lengths"
+	@echo "make lint       Biome, the ReDoS check of every regex, the clock rule, line lengths, file and function sizes"
 	@echo "make spectral   Spectral's OpenAPI and OWASP rulesets over the document (openapi/spectral.yaml)"
 	@echo "make typecheck  tsc over src/, test/, scripts/ and generated/"
 	@echo "make check-generated / check-migrations / check-dependencies / check-sql   the static checks make test runs"
@@ -105,11 +105,13 @@ migrate-status: install
 # 140 columns, the recommended rules, no explicit any in the areas), and no line over 140 characters
 # (scripts/checks/check-lines.ts: Biome cannot break long strings, templates and comments), and no
 # regular expression of src/ or pattern of the document that can backtrack super-linearly
-# (scripts/checks/check-regex.ts, the recheck ReDoS analyser).
+# (scripts/checks/check-regex.ts, the recheck ReDoS analyser), and no file of src/ over 400 lines or function
+# over 60 without a `// size: <reason>` (scripts/checks/check-size.ts).
 lint: install
 	NO_COLOR=1 $(NODE_BIN)/redocly lint --config openapi/redocly.yaml generated/openapi.json
 	$(NODE_BIN)/biome ci --error-on-warnings --colors=off
 	$(NODE_BIN)/tsx scripts/checks/check-lines.ts
+	$(NODE_BIN)/tsx scripts/checks/check-size.ts
 	$(NODE_BIN)/tsx scripts/checks/check-regex.ts
 	$(NODE_BIN)/tsx scripts/checks/check-clock.ts
 

@@ -1,7 +1,7 @@
 // `make generate` (and `make docs`): writes docs/configuration.md from src/config.ts and package.json,
 // so the list of environment variables cannot drift from the code that reads them. The page holds:
 //   - the introduction: the leading comment of src/config.ts but its first paragraph;
-//   - one row per variable `loadConfig` reads through a reading function (`integer`, `bool`, `url`,
+//   - one row per variable `loadConfig` reads through a reading function of src/config-readers.ts (`integer`, `bool`, `url`,
 //     ...): the variable, its default, the values it takes and what it means. The default is the
 //     code's own (the reading function's `dflt` argument, or the right side of a `??`), rendered from
 //     its literals; a `@default` line of the field's doc comment describes it only where the code
@@ -19,6 +19,8 @@ import ts from "typescript";
 
 const root = path.resolve(import.meta.dirname, "../..");
 export const CONFIG_SOURCE = "src/config.ts";
+/** The reading functions loadConfig calls and the constants they use. */
+export const CONFIG_READERS_SOURCE = "src/config-readers.ts";
 export const CONFIG_DOC = "docs/configuration.md";
 /** The headings the variables' tables stand under. */
 export const SERVER_HEADING = "## Variables of the server";
@@ -158,8 +160,9 @@ function linked(text: string): string {
 const cell = (s: string) => s.replace(/\|/g, "\\|");
 
 /** The introduction and the variables of the server, read from the text of src/config.ts. */
-export function readConfigSource(source: string): { intro: string[]; variables: Variable[]; direct: string[] } {
+export function readConfigSource(source: string, readersSource = ""): { intro: string[]; variables: Variable[]; direct: string[] } {
   const sf = ts.createSourceFile(CONFIG_SOURCE, source, ts.ScriptTarget.Latest, true);
+  const readersSf = ts.createSourceFile(CONFIG_READERS_SOURCE, readersSource, ts.ScriptTarget.Latest, true);
   // the leading comment but its first paragraph (which says what the file is)
   const header: string[] = [];
   for (const line of source.split("\n")) {
@@ -172,7 +175,7 @@ export function readConfigSource(source: string): { intro: string[]; variables: 
   const consts = new Map<string, ts.Expression>();
   let iface: ts.InterfaceDeclaration | undefined;
   let loadConfig: ts.FunctionDeclaration | undefined;
-  for (const st of sf.statements) {
+  for (const st of [...readersSf.statements, ...sf.statements]) {
     if (ts.isFunctionDeclaration(st) && st.name && st.body) {
       if (st.name.text === "loadConfig") loadConfig = st;
       else if (st.parameters[0]?.name.getText() === "r") readers.set(st.name.text, st);
@@ -303,8 +306,9 @@ export function npmStartVariables(packageJson: string): { name: string; dflt: st
 export function configurationDoc(
   source = readFileSync(path.join(root, CONFIG_SOURCE), "utf8"),
   packageJson = readFileSync(path.join(root, "package.json"), "utf8"),
+  readersSource = readFileSync(path.join(root, CONFIG_READERS_SOURCE), "utf8"),
 ): string {
-  const { intro, variables, direct } = readConfigSource(source);
+  const { intro, variables, direct } = readConfigSource(source, readersSource);
   const all = variables.map((v) => v.meaning).join(" ") + intro.join(" ");
   for (const name of direct)
     if (!all.includes(code(name)) && !all.includes(`\`${name}=`)) fail(`loadConfig reads env.${name}: name it in a doc comment`);

@@ -34,6 +34,7 @@ import { logger } from "../log.ts";
 import { AppError, RETRY_AFTER_BUSY_S, rateLimited, unavailable } from "../platform/errors.ts";
 import { clientKey } from "../lib/ip.ts";
 import { recordRefusal } from "../platform/metrics.ts";
+import { type Waiter, WaitQueue } from "./wait-queue.ts";
 
 export interface AdmissionOptions {
   /** requests in progress at once (MAX_CONCURRENT_REQUESTS) */
@@ -129,49 +130,6 @@ function announcesBody(req: Request): boolean {
   return req.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0");
 }
 
-interface Waiter {
-  grant: () => void;
-  timer: NodeJS.Timeout;
-  gone: boolean;
-}
-
-/** A FIFO of waiters as an array with a moving head (shift() of a long array copies it). */
-class WaitQueue {
-  private items: (Waiter | undefined)[] = [];
-  private head = 0;
-  /** waiters still waiting (not granted, timed out or hung up) */
-  live = 0;
-  push(w: Waiter) {
-    this.items.push(w);
-    this.live++;
-  }
-  /** Takes `w` out (timed out, hung up); false when it was no longer waiting. */
-  leave(w: Waiter): boolean {
-    if (w.gone) return false;
-    w.gone = true;
-    this.live--;
-    clearTimeout(w.timer);
-    return true;
-  }
-  /** The oldest live waiter, taken out of the queue. */
-  shift(): Waiter | undefined {
-    let found: Waiter | undefined;
-    while (!found && this.head < this.items.length) {
-      const w = this.items[this.head];
-      this.items[this.head++] = undefined;
-      if (w && this.leave(w)) found = w;
-    }
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return found;
-  }
-}
-
 /**
  * An admitted request. `held`: it counts against the slots; `reading`: its body is arriving (no
  * slot); `waiting`: its body is in and it waits for a slot again; `free`: it holds none and reads
@@ -194,6 +152,8 @@ interface Entry {
   waiter?: Waiter;
 }
 
+// size: one closure over the state every part of it updates (the slot count, the two queues, the
+// requests in progress and their body reads); the queue itself is src/http/wait-queue.ts
 export function admissionControl(opts: AdmissionOptions): Admission {
   const retryAfter = opts.retryAfterSeconds ?? RETRY_AFTER_BUSY_S;
   const bodyReadsPerClient = opts.bodyReadsPerClient ?? Number.POSITIVE_INFINITY;

@@ -1,6 +1,6 @@
 // Conditional requests (RFC 9110 §13; issue 32), declared once by the bundle (openapi/plugins/hrms.js:
 // `x-etag` on every GET of one resource, `x-if-match` on the writes of its path) and enforced here for
-// every such operation (src/http/app.ts, operationHandler) - no handler knows of them.
+// every such operation (src/http/operation.ts, operationHandler) - no handler knows of them.
 //
 // - ETag: a strong entity tag of the GET's `data` as answered: the SHA-256 of its JSON (the same data
 //   gives the same bytes), 22 base64url characters. `If-None-Match` on the GET: 304 without a body

@@ -1,7 +1,7 @@
 // Idempotency-Key (IETF draft-ietf-httpapi-idempotency-key-header) on every POST of a caller: the
 // document declares the header once (components/parameters/IdempotencyKey, added to each non-public
 // POST when bundling, openapi/plugins/hrms.js) and the dispatch enforces it here for every operation
-// that takes it (src/http/app.ts, operationHandler) - no handler knows of it.
+// that takes it (src/http/operation.ts, operationHandler) - no handler knows of it.
 //
 // - A request with a key claims it (src/platform/idempotency.ts: one INSERT, the primary key
 //   decides between concurrent duplicates) before its handler runs, scoped to the company and the

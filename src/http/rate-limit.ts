@@ -157,7 +157,7 @@ export const unlimitedPath = (p: string) => p === "/api/health" || p.startsWith(
 
 /**
  * The middleware: counts the request, sets `RateLimit-Policy` and `RateLimit` on its answer (errors
- * included), refuses it with a 429 past a limit. Runs once the session is known (src/http/app.ts).
+ * included), refuses it with a 429 past a limit. Runs once the session is known (src/http/app.ts, operationPath).
  */
 export function requestRateLimits(limits: RequestRateLimits) {
   return (req: Request, res: Response, next: NextFunction) => {

@@ -6,17 +6,15 @@
 // figures (event-loop delay, memory, CPU, handles, GC) are prom-client's default metrics
 // (`process_*`, `nodejs_*`), as every Node dashboard expects them.
 //
-// Recorded where they happen: requests in one place of the request path (src/http/app.ts, when a
+// Recorded where they happen: requests in one place of the request path (src/http/middleware.ts, when a
 // response finishes), admission refusals where admission control refuses (src/http/admission.ts),
 // mail where it is sent (src/platform/mail/deliver.ts). Read when scraped: the database pools
-// (src/db/pool-stats.ts), the replica's lag (src/db/replica.ts), the job queues and the outbox
-// (one query each per scrape, on the health check's own connections, with its 2-second limit).
+// (src/db/pool-stats.ts), the replica's lag (src/db/replica.ts) - their gauges in metrics-db.ts -,
+// the job queues and the outbox (one query each per scrape, on the health check's own connections,
+// with its 2-second limit; metrics-backlog.ts).
 import client from "prom-client";
-import { getHealthPool } from "../db/client.ts";
-import { poolFigures, poolTimeouts } from "../db/pool-stats.ts";
-import { replicaLag } from "../db/replica.ts";
-import { logger } from "../log.ts";
-import { registeredJobNames } from "./jobs/queue.ts";
+import { registerPoolMetrics, registerReplicaMetrics } from "./metrics-db.ts";
+import { readBacklog, registerQueueMetrics } from "./metrics-backlog.ts";
 
 /** The registry the metrics endpoint serves (not prom-client's global one). */
 export const registry = new client.Registry();
@@ -49,7 +47,7 @@ const requestDuration = new client.Histogram({
   registers: [registry],
 });
 
-/** Records one answered request (src/http/app.ts, the one place). */
+/** Records one answered request (src/http/middleware.ts, requestIdAndLog: the one place). */
 export function recordRequest(operation: string, method: string, status: number, seconds: number): void {
   const m = methodLabel(method);
   // a status outside 100-599 is no HTTP status: one label value for all of them
@@ -113,187 +111,13 @@ new client.Gauge({
 });
 
 // ─── database pools ───
-new client.Gauge({
-  name: "hrms_db_pool_connections",
-  help: "Connections open in each pool of this process (primary, replica, health), by state: in_use or idle.",
-  labelNames: ["pool", "state"] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    for (const p of poolFigures()) {
-      this.set({ pool: p.name, state: "in_use" }, p.total - p.idle);
-      this.set({ pool: p.name, state: "idle" }, p.idle);
-    }
-  },
-});
-new client.Gauge({
-  name: "hrms_db_pool_max_connections",
-  help: "Connections each pool may open (DATABASE_POOL_SIZE; the health check's 4).",
-  labelNames: ["pool"] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    for (const p of poolFigures()) this.set({ pool: p.name }, p.max);
-  },
-});
-new client.Gauge({
-  name: "hrms_db_pool_waiting",
-  help: "Callers waiting for a connection of each pool.",
-  labelNames: ["pool"] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    for (const p of poolFigures()) this.set({ pool: p.name }, p.waiting);
-  },
-});
-new client.Counter({
-  name: "hrms_db_pool_connect_timeouts_total",
-  help: "Callers that gave up waiting for a connection of each pool (DATABASE_POOL_TIMEOUT_MS; answered 503).",
-  labelNames: ["pool"] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    for (const [pool, n] of poolTimeouts()) this.inc({ pool }, n);
-  },
-});
+registerPoolMetrics(registry);
 
 // ─── read replica ───
-new client.Gauge({
-  name: "hrms_db_replica_up",
-  help: "1 while the read replica (DATABASE_REPLICA_URL) answered its last probe, else 0; absent without a replica.",
-  labelNames: ["pool"] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    const lag = replicaLag();
-    if (lag) this.set({ pool: "replica" }, lag.up ? 1 : 0);
-  },
-});
-new client.Gauge({
-  name: "hrms_db_replica_lag_seconds",
-  help:
-    "Seconds since the primary had flushed the oldest WAL position the replica has not replayed (0: replayed all; " +
-    "probed every second); absent while the replica is down.",
-  labelNames: ["pool"] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    const lag = replicaLag();
-    if (lag?.seconds != null) this.set({ pool: "replica" }, lag.seconds);
-  },
-});
-new client.Gauge({
-  name: "hrms_db_replica_lag_bytes",
-  help: "WAL bytes between the primary's flush position and the replica's replay position, at the last probe.",
-  labelNames: ["pool"] as const,
-  registers: [registry],
-  collect() {
-    this.reset();
-    const lag = replicaLag();
-    if (lag?.bytes != null) this.set({ pool: "replica" }, lag.bytes);
-  },
-});
+registerReplicaMetrics(registry);
 
 // ─── job queues and the outbox: one query each per scrape ───
-interface QueueRow {
-  name: string;
-  waiting: number;
-  active: number;
-  oldest: number;
-}
-interface Backlog {
-  queues: QueueRow[] | null;
-  outbox: { pending: number; oldest: number } | null;
-  webhooks: { pending: number; oldest: number } | null;
-}
-
-// pg-boss's table: waiting jobs are `created` or `retry` (retries wait for their start_after); the
-// age is that of the oldest job due to run (start_after passed), 0 when none is due.
-const QUEUES_SQL = `SELECT name,
-       count(*) FILTER (WHERE state < 'active')::int AS waiting,
-       count(*) FILTER (WHERE state = 'active')::int AS active,
-       COALESCE(EXTRACT(EPOCH FROM now() - min(start_after) FILTER (WHERE state < 'active' AND start_after <= now())), 0)::float8 AS oldest
-  FROM pgboss.job WHERE state <= 'active' AND name = ANY($1::text[]) GROUP BY name`;
-const OUTBOX_SQL = `SELECT count(*)::int AS pending, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS oldest
-  FROM email_outbox WHERE status = 'pending'`;
-
-// cross-tenant: the deliveries of every company still to be made (the metric is the service's)
-const WEBHOOKS_SQL = `SELECT count(*)::int AS pending, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS oldest
-  FROM webhook_deliveries WHERE status = 'pending'`;
-
-let backlog: Promise<Backlog> | undefined;
-
-/**
- * The queues' and the outbox's figures, read once for the gauges of one scrape (the registry collects
- * every metric at once: they share the reading in flight).
- */
-function readBacklog(): Promise<Backlog> {
-  backlog ??= (async (): Promise<Backlog> => {
-    let pool: ReturnType<typeof getHealthPool>;
-    try {
-      pool = getHealthPool();
-    } catch {
-      return { queues: null, outbox: null, webhooks: null }; // no database yet
-    }
-    const names = registeredJobNames();
-    const [queues, outbox, webhooks] = await Promise.allSettled([
-      pool
-        .query<{ exists: boolean }>("SELECT to_regclass('pgboss.job') IS NOT NULL AS exists")
-        .then(async (r) => (r.rows[0]?.exists ? (await pool.query<QueueRow>(QUEUES_SQL, [names])).rows : [])),
-      pool.query<{ pending: number; oldest: number }>(OUTBOX_SQL).then((r) => r.rows[0] ?? { pending: 0, oldest: 0 }),
-      pool.query<{ pending: number; oldest: number }>(WEBHOOKS_SQL).then((r) => r.rows[0] ?? { pending: 0, oldest: 0 }),
-    ]);
-    for (const r of [queues, outbox, webhooks])
-      if (r.status === "rejected") logger.warn({ err: String(r.reason?.message ?? r.reason) }, "metrics: backlog not read");
-    return {
-      queues: queues.status === "fulfilled" ? queues.value : null,
-      outbox: outbox.status === "fulfilled" ? outbox.value : null,
-      webhooks: webhooks.status === "fulfilled" ? webhooks.value : null,
-    };
-  })().finally(() => {
-    backlog = undefined;
-  });
-  return backlog;
-}
-
-/** Every registered queue with its figures (0 for a queue without jobs). */
-async function queueFigures(): Promise<QueueRow[] | null> {
-  const rows = (await readBacklog()).queues;
-  if (!rows) return null;
-  const byName = new Map(rows.map((r) => [r.name, r]));
-  return registeredJobNames().map((name) => byName.get(name) ?? { name, waiting: 0, active: 0, oldest: 0 });
-}
-
-new client.Gauge({
-  name: "hrms_job_queue_depth",
-  help: "Jobs waiting in each queue (created, or waiting to be retried), shared by every process.",
-  labelNames: ["queue"] as const,
-  registers: [registry],
-  async collect() {
-    this.reset();
-    for (const q of (await queueFigures()) ?? []) this.set({ queue: q.name }, q.waiting);
-  },
-});
-new client.Gauge({
-  name: "hrms_job_queue_active",
-  help: "Jobs of each queue being run by a worker (of any process).",
-  labelNames: ["queue"] as const,
-  registers: [registry],
-  async collect() {
-    this.reset();
-    for (const q of (await queueFigures()) ?? []) this.set({ queue: q.name }, q.active);
-  },
-});
-new client.Gauge({
-  name: "hrms_job_queue_oldest_age_seconds",
-  help: "How long the oldest job of each queue that is due to run has waited for a worker (0: none due).",
-  labelNames: ["queue"] as const,
-  registers: [registry],
-  async collect() {
-    this.reset();
-    for (const q of (await queueFigures()) ?? []) this.set({ queue: q.name }, q.oldest);
-  },
-});
+registerQueueMetrics(registry);
 
 // ─── mail ───
 const mailSent = new client.Counter({

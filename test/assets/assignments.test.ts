@@ -1,6 +1,7 @@
 // Assignments: handing an available asset to a current employee, notifications, concurrency,
 // validation, visibility of one's own assignments, module gate and tenancy.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
 import { today as todayIn } from "../support/clock.ts";
@@ -57,7 +58,9 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
       returned_on: null,
       return_condition: null,
     });
-    const asset = await hr.agent.get(`/api/assets/${a.id}`).expect(200);
+    const asset = await api(hr.agent)
+      .op("getAsset", { params: { assetId: a.id } })
+      .expect(200);
     expect(asset.body.data).toMatchObject({
       status: "assigned",
       current_holder: { assignment_id: res.body.data.id, employee_id: ravi, employee_name: "Ravi Kumar" },
@@ -69,18 +72,20 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
     ]);
     expect(as).toEqual({ employee_id: ravi, assigned_on: today(), returned_on: null, assigned_by: hr.userId });
 
-    const notes = await emp.agent.get("/api/notifications").expect(200);
-    expect(notes.body.data.find((n: any) => n.kind === "asset.assigned").title).toContain(a.asset_tag);
+    const notes = await api(emp.agent).op("listNotifications").expect(200);
+    expect(notes.body.data.find((n) => n.kind === "asset.assigned")!.title).toContain(a.asset_tag);
     const mails = await t.query("SELECT subject, text_body FROM email_outbox WHERE to_address = $1", [emp.email]);
-    expect(mails.some((m: any) => m.subject.includes(a.asset_tag) && m.text_body.includes("2099-06-30"))).toBe(true);
-    expect((await colleague.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "asset.assigned")).toBe(
-      false,
-    );
+    expect(mails.some((m) => m.subject.includes(a.asset_tag) && m.text_body.includes("2099-06-30"))).toBe(true);
+    expect((await api(colleague.agent).op("listNotifications").expect(200)).body.data.some((n) => n.kind === "asset.assigned")).toBe(false);
 
-    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${res.body.data.id}`).expect(200);
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: res.body.data.id } })
+      .expect(200);
     expect(log.body.data[0]).toMatchObject({ action: "asset.assigned", actor_user_id: hr.userId });
-    const assetLog = await owner.agent.get(`/api/configuration/activity-log?entity_id=${a.id}&action=asset.status_changed`).expect(200);
-    expect(assetLog.body.data[0].changes.status).toEqual({ from: "available", to: "assigned" });
+    const assetLog = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: a.id, action: "asset.status_changed" } })
+      .expect(200);
+    expect(assetLog.body.data[0].changes!.status).toEqual({ from: "available", to: "assigned" });
   });
 
   it("assigns to an employee without a user account, recording the given date and condition", async () => {
@@ -189,7 +194,7 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
     // Without a linked employee record there is nothing to see.
     const unlinked = await addMember(t, owner, "employee");
     expect(await ids(unlinked)).toEqual([]);
-    expect((await unlinked.agent.get("/api/assets/assignments").expect(200)).body.pagination.total).toBe(0);
+    expect((await api(unlinked.agent).op("listAssetAssignments").expect(200)).body.pagination.total).toBe(0);
     // Only owner, admin and hr assign.
     const free = await createAsset(hr, laptops);
     for (const who of [emp, manager])
@@ -216,7 +221,13 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
       400,
       "validation_failed",
     );
-    expect((await other.agent.get(`/api/assets/assignments?employee_id=${ravi}`).expect(200)).body.data).toEqual([]);
+    expect(
+      (
+        await api(other.agent)
+          .op("listAssetAssignments", { query: { employee_id: ravi } })
+          .expect(200)
+      ).body.data,
+    ).toEqual([]);
     expect((await t.query("SELECT status FROM assets WHERE id = $1", [a.id]))[0].status).toBe("available");
   });
 });

@@ -1,5 +1,6 @@
 // Asset categories: CRUD, unique names, deleting a category in use, roles, module gate, tenancy.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { createAsset, createCategory } from "../support/asset-factories.ts";
 
@@ -26,13 +27,17 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
       .expect(201);
     expect(res.body.data).toMatchObject({ name: "Laptops", description: "Company laptops", asset_count: 0 });
     const id = res.body.data.id;
-    expect((await emp.agent.get(`/api/configuration/asset-categories/${id}`).expect(200)).body.data.name).toBe("Laptops");
+    expect((await api(emp.agent).op("getAssetCategory", { params: { id } }).expect(200)).body.data.name).toBe("Laptops");
     await hr.agent.post("/api/configuration/asset-categories").send({ name: "Monitors" }).expect(201);
-    const list = await emp.agent.get("/api/configuration/asset-categories?search=lap").expect(200);
-    expect(list.body.data.map((c: any) => c.name)).toEqual(["Laptops"]);
+    const list = await api(emp.agent)
+      .op("listAssetCategories", { query: { search: "lap" } })
+      .expect(200);
+    expect(list.body.data.map((c) => c.name)).toEqual(["Laptops"]);
     expect(list.body.pagination).toEqual({ page: 1, limit: 20, total: 1, total_pages: 1 });
-    const page = await hr.agent.get("/api/configuration/asset-categories?limit=1&page=2").expect(200);
-    expect(page.body.data.map((c: any) => c.name)).toEqual(["Monitors"]);
+    const page = await api(hr.agent)
+      .op("listAssetCategories", { query: { limit: 1, page: 2 } })
+      .expect(200);
+    expect(page.body.data.map((c) => c.name)).toEqual(["Monitors"]);
     expect(page.body.pagination).toEqual({ page: 2, limit: 1, total: 2, total_pages: 2 });
 
     const upd = await hr.agent
@@ -82,7 +87,7 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
   it("refuses to delete a category still used by assets, and frees the name once deleted", async () => {
     const id = await createCategory(hr, "Headsets");
     const asset = await createAsset(hr, id);
-    expect((await hr.agent.get(`/api/configuration/asset-categories/${id}`).expect(200)).body.data.asset_count).toBe(1);
+    expect((await api(hr.agent).op("getAssetCategory", { params: { id } }).expect(200)).body.data.asset_count).toBe(1);
     expectError(await hr.agent.delete(`/api/configuration/asset-categories/${id}`), 409, "conflict");
     await hr.agent.delete(`/api/assets/${asset.id}`).expect(200);
     // Only deleted assets use it now: deletable.
@@ -95,14 +100,16 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
     // A deleted category takes no new assets, and its name can be used again.
     expectError(await hr.agent.post("/api/assets").send({ name: "Jabra", category_id: id }), 400, "validation_failed");
     await hr.agent.post("/api/configuration/asset-categories").send({ name: "headsets" }).expect(201);
-    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${id}&action=asset.category_deleted`).expect(200);
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: id, action: "asset.category_deleted" } })
+      .expect(200);
     expect(log.body.data).toHaveLength(1);
   });
 
   it("lets every member read but only owner, admin and hr change categories", async () => {
     const id = await createCategory(hr);
     const manager = await addMember(t, owner, "manager");
-    await manager.agent.get("/api/configuration/asset-categories").expect(200);
+    await api(manager.agent).op("listAssetCategories").expect(200);
     for (const who of [emp, manager]) {
       expectError(await who.agent.post("/api/configuration/asset-categories").send({ name: "Mine" }), 403, "forbidden");
       expectError(await who.agent.put(`/api/configuration/asset-categories/${id}`).send({ name: "Mine" }), 403, "forbidden");
@@ -128,7 +135,7 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
     expectError(await other.agent.get(`/api/configuration/asset-categories/${id}`), 404, "not_found");
     expectError(await other.agent.put(`/api/configuration/asset-categories/${id}`).send({ name: "Stolen" }), 404, "not_found");
     expectError(await other.agent.delete(`/api/configuration/asset-categories/${id}`), 404, "not_found");
-    expect((await other.agent.get("/api/configuration/asset-categories").expect(200)).body.data).toEqual([]);
+    expect((await api(other.agent).op("listAssetCategories").expect(200)).body.data).toEqual([]);
     // Another tenant's category cannot be used for an asset either.
     expectError(await other.agent.post("/api/assets").send({ name: "X", category_id: id }), 400, "validation_failed");
     const [row] = await t.query("SELECT deleted_at FROM asset_categories WHERE id = $1", [id]);

@@ -1,6 +1,7 @@
 // Damage reports and the whole workflow: assign → damage → return request → approve →
 // under repair → repaired → available; write-offs; visibility; module gate; tenancy.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { assign, createAsset, createCategory, insertEmployee, PNG } from "../support/asset-factories.ts";
 
@@ -62,14 +63,22 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
     });
     // Still with the employee until returned, but recorded as damaged.
     expect(await assetRow(asset.id)).toEqual({ status: "assigned", condition: "damaged" });
-    expect((await hr.agent.get(`/api/assets/${asset.id}`).expect(200)).body.data.open_damage_reports).toBe(1);
     expect(
-      (await hr.agent.get("/api/notifications").expect(200)).body.data.some(
-        (n: any) => n.kind === "asset.damage_reported" && n.title.includes(asset.asset_tag),
+      (
+        await api(hr.agent)
+          .op("getAsset", { params: { assetId: asset.id } })
+          .expect(200)
+      ).body.data.open_damage_reports,
+    ).toBe(1);
+    expect(
+      (await api(hr.agent).op("listNotifications").expect(200)).body.data.some(
+        (n) => n.kind === "asset.damage_reported" && n.title.includes(asset.asset_tag),
       ),
     ).toBe(true);
     // hr can open the photo.
-    await hr.agent.get(`/api/files/${photo}`).expect(200);
+    await api(hr.agent)
+      .op("downloadFile", { params: { fileId: photo } })
+      .expect(200);
 
     const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: x.id, reason: "Needs repair" }).expect(201);
     const approved = await hr.agent
@@ -96,13 +105,13 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
     expect(await assetRow(asset.id)).toEqual({ status: "available", condition: "good" });
     const [r] = await t.query("SELECT status, repair_cost::text, resolved_by FROM asset_damage_reports WHERE id = $1", [dmg.body.data.id]);
     expect(r).toEqual({ status: "repaired", repair_cost: "8500.00", resolved_by: hr.userId });
-    expect((await emp.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "asset.damage_repaired")).toBe(
-      true,
-    );
+    expect((await api(emp.agent).op("listNotifications").expect(200)).body.data.some((n) => n.kind === "asset.damage_repaired")).toBe(true);
 
     const statusTrail = (
-      await owner.agent.get(`/api/configuration/activity-log?entity_id=${asset.id}&action=asset.status_changed`).expect(200)
-    ).body.data.map((e: any) => e.changes.status);
+      await api(owner.agent)
+        .op("listActivityLog", { query: { entity_id: asset.id, action: "asset.status_changed" } })
+        .expect(200)
+    ).body.data.map((e) => e.changes?.status);
     expect(statusTrail.reverse()).toEqual([
       { from: "available", to: "assigned" },
       { from: "assigned", to: "under_repair" },
@@ -311,7 +320,7 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
       "not_found",
     );
     expectError(await other.agent.put(`/api/assets/damage-reports/${d.body.data.id}`).send({ status: "written_off" }), 404, "not_found");
-    expect((await other.agent.get("/api/assets/damage-reports").expect(200)).body.data).toEqual([]);
+    expect((await api(other.agent).op("listAssetDamageReports").expect(200)).body.data).toEqual([]);
     // Their own upload cannot be attached across tenants either.
     const cat = await createCategory(other, "Laptops");
     const theirs = await createAsset(other, cat);

@@ -1,6 +1,7 @@
 // The asset register: tags, serial numbers, validation, filters, updates, manual status changes,
 // soft delete, roles, module gate and tenancy.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
 import { today as todayIn } from "../support/clock.ts";
@@ -66,7 +67,9 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
       condition: "good",
       created_by: hr.userId,
     });
-    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${res.body.data.id}`).expect(200);
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: res.body.data.id } })
+      .expect(200);
     expect(log.body.data[0]).toMatchObject({ action: "asset.created", actor_user_id: hr.userId });
 
     const minimal = await createAsset(hr, phones, { name: "Pixel 9" });
@@ -78,7 +81,13 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
       purchase_cost: null,
       purchase_date: null,
     });
-    expect((await hr.agent.get(`/api/assets/${minimal.id}`).expect(200)).body.data).toEqual(minimal);
+    expect(
+      (
+        await api(hr.agent)
+          .op("getAsset", { params: { assetId: minimal.id } })
+          .expect(200)
+      ).body.data,
+    ).toEqual(minimal);
   });
 
   it("takes a given tag, refuses a taken one (any case), and skips taken numbers when generating", async () => {
@@ -156,8 +165,10 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     await assign(hr, m2.id, emp, { expected_return_on: "2099-12-31" });
     await hr.agent.put(`/api/assets/${m3.id}`).send({ status: "retired" }).expect(200);
 
-    const all = await hr.agent.get(`/api/assets?category_id=${cat}`).expect(200);
-    expect(all.body.data.map((a: any) => a.id)).toEqual([m1.id, m2.id, m3.id]);
+    const all = await api(hr.agent)
+      .op("listAssets", { query: { category_id: cat } })
+      .expect(200);
+    expect(all.body.data.map((a) => a.id)).toEqual([m1.id, m2.id, m3.id]);
     expect(all.body.data[1].current_holder).toMatchObject({
       employee_id: emp,
       employee_code: "EMP-77001",
@@ -175,8 +186,10 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     expect(await ids(`search=mon-bbb`)).toEqual([m2.id]);
     expect(await ids(`search=${m3.asset_tag.toLowerCase()}`)).toEqual([m3.id]);
     expect(await ids(`category_id=${cat}&condition=new`)).toEqual([m1.id, m2.id, m3.id]);
-    const page = await hr.agent.get(`/api/assets?category_id=${cat}&limit=2&page=2`).expect(200);
-    expect(page.body.data.map((a: any) => a.id)).toEqual([m3.id]);
+    const page = await api(hr.agent)
+      .op("listAssets", { query: { category_id: cat, limit: 2, page: 2 } })
+      .expect(200);
+    expect(page.body.data.map((a) => a.id)).toEqual([m3.id]);
     expect(page.body.pagination).toEqual({ page: 2, limit: 2, total: 3, total_pages: 2 });
     expectError(await hr.agent.get("/api/assets?status=broken"), 400, "validation_failed");
     expectError(await hr.agent.get("/api/assets?page=0"), 400, "validation_failed");
@@ -207,14 +220,18 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     });
     const [row] = await t.query("SELECT name, purchase_cost::text, condition, category_id FROM assets WHERE id = $1", [a.id]);
     expect(row).toEqual({ name: "ThinkPad X1", purchase_cost: "1250.75", condition: "fair", category_id: phones });
-    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${a.id}&action=asset.updated`).expect(200);
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: a.id, action: "asset.updated" } })
+      .expect(200);
     expect(log.body.data[0].changes).toMatchObject({
       name: { from: "ThinkPad", to: "ThinkPad X1" },
       purchase_cost: { from: "1000.00", to: "1250.75" },
       condition: { from: "new", to: "fair" },
     });
     await hr.agent.put(`/api/assets/${a.id}`).send({ purchase_date: "2026-01-10", warranty_expires_on: "2027-01-09" }).expect(200);
-    const dates = await owner.agent.get(`/api/configuration/activity-log?entity_id=${a.id}&action=asset.updated`).expect(200);
+    const dates = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: a.id, action: "asset.updated" } })
+      .expect(200);
     expect(dates.body.data[0].changes).toEqual({
       purchase_date: { from: null, to: "2026-01-10" },
       warranty_expires_on: { from: null, to: "2027-01-09" },
@@ -244,8 +261,10 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     const b = await createAsset(hr, laptops);
     const lost = await hr.agent.put(`/api/assets/${b.id}`).send({ status: "lost", notes: "Left in a cab" }).expect(200);
     expect(lost.body.data.status).toBe("lost");
-    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${b.id}&action=asset.status_changed`).expect(200);
-    expect(log.body.data[0].changes.status).toEqual({ from: "available", to: "lost" });
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: b.id, action: "asset.status_changed" } })
+      .expect(200);
+    expect(log.body.data[0].changes!.status).toEqual({ from: "available", to: "lost" });
     const emp2 = await insertEmployee(t, owner.tenantId);
     expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: b.id, employee_id: emp2 }), 409, "conflict");
 
@@ -261,10 +280,18 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     expectError(await hr.agent.get(`/api/assets/${a.id}`), 404, "not_found");
     expectError(await hr.agent.put(`/api/assets/${a.id}`).send({ name: "Zombie" }), 404, "not_found");
     expectError(await hr.agent.delete(`/api/assets/${a.id}`), 404, "not_found");
-    expect((await hr.agent.get(`/api/assets?search=${a.asset_tag}`).expect(200)).body.data).toEqual([]);
+    expect(
+      (
+        await api(hr.agent)
+          .op("listAssets", { query: { search: a.asset_tag } })
+          .expect(200)
+      ).body.data,
+    ).toEqual([]);
     const [row] = await t.query("SELECT deleted_at FROM assets WHERE id = $1", [a.id]);
     expect(row.deleted_at).not.toBeNull();
-    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${a.id}&action=asset.deleted`).expect(200);
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: a.id, action: "asset.deleted" } })
+      .expect(200);
     expect(log.body.data).toHaveLength(1);
     const emp = await insertEmployee(t, owner.tenantId);
     expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: emp }), 404, "not_found");
@@ -273,8 +300,10 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
   it("keeps the register to owner, admin and hr", async () => {
     const a = await createAsset(hr, laptops);
     const admin = await addMember(t, owner, "admin");
-    await admin.agent.get(`/api/assets/${a.id}`).expect(200);
-    await owner.agent.get("/api/assets").expect(200);
+    await api(admin.agent)
+      .op("getAsset", { params: { assetId: a.id } })
+      .expect(200);
+    await api(owner.agent).op("listAssets").expect(200);
     for (const role of ["manager", "employee"] as const) {
       const who = await addMember(t, owner, role, { employeeId: await insertEmployee(t, owner.tenantId) });
       expectError(await who.agent.get("/api/assets"), 403, "forbidden");
@@ -300,7 +329,7 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     expectError(await other.agent.get(`/api/assets/${a.id}`), 404, "not_found");
     expectError(await other.agent.put(`/api/assets/${a.id}`).send({ name: "Stolen" }), 404, "not_found");
     expectError(await other.agent.delete(`/api/assets/${a.id}`), 404, "not_found");
-    expect((await other.agent.get("/api/assets").expect(200)).body.data).toEqual([]);
+    expect((await api(other.agent).op("listAssets").expect(200)).body.data).toEqual([]);
     const cat = await createCategory(other, "Laptops");
     const mine = await createAsset(other, cat, { serial_number: "SAME-SERIAL" });
     expect(mine.asset_tag).toBe("AST-00001");

@@ -1,6 +1,7 @@
 // Return requests: the holder (or hr) asks, hr approves or rejects; approval closes the assignment
 // and puts the asset back in service (or under repair).
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
 import { today as todayIn } from "../support/clock.ts";
@@ -71,9 +72,11 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
       409,
       "conflict",
     );
-    const n = await hr.agent.get("/api/notifications").expect(200);
-    expect(n.body.data.some((x: any) => x.kind === "asset.return_requested" && x.title.includes(asset.asset_tag))).toBe(true);
-    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${res.body.data.id}`).expect(200);
+    const n = await api(hr.agent).op("listNotifications").expect(200);
+    expect(n.body.data.some((x) => x.kind === "asset.return_requested" && x.title.includes(asset.asset_tag))).toBe(true);
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: res.body.data.id } })
+      .expect(200);
     expect(log.body.data[0]).toMatchObject({ action: "asset.return_requested", actor_user_id: emp.userId });
   });
 
@@ -124,9 +127,9 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
       "conflict",
     );
     // The holder was told, in the app and by email.
-    expect(
-      (await colleague.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "asset.return_approved"),
-    ).toBe(true);
+    expect((await api(colleague.agent).op("listNotifications").expect(200)).body.data.some((n) => n.kind === "asset.return_approved")).toBe(
+      true,
+    );
     expect(
       (
         await t.query("SELECT count(*)::int AS n FROM email_outbox WHERE to_address = $1 AND subject LIKE '%approved%'", [colleague.email])
@@ -161,22 +164,32 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
       return_condition: "fair",
     });
     expect(res.body.data.decided_at).not.toBeNull();
-    const a = (await hr.agent.get(`/api/assets/${asset.id}`).expect(200)).body.data;
+    const a = (
+      await api(hr.agent)
+        .op("getAsset", { params: { assetId: asset.id } })
+        .expect(200)
+    ).body.data;
     expect(a).toMatchObject({ status: "available", condition: "fair", current_holder: null });
     const [x] = await t.query(
       "SELECT returned_on::text, return_condition, return_notes, returned_by FROM asset_assignments WHERE id = $1",
       [assignment.id],
     );
     expect(x).toEqual({ returned_on: "2026-02-01", return_condition: "fair", return_notes: "Charger missing", returned_by: hr.userId });
-    const list = await emp.agent.get(`/api/assets/assignments?asset_id=${asset.id}`).expect(200);
+    const list = await api(emp.agent)
+      .op("listAssetAssignments", { query: { asset_id: asset.id } })
+      .expect(200);
     expect(list.body.data[0]).toMatchObject({ active: false, returned_on: "2026-02-01", return_condition: "fair" });
     expect(
-      (await emp.agent.get("/api/notifications").expect(200)).body.data.some(
-        (n: any) => n.kind === "asset.return_approved" && n.title.includes(asset.asset_tag),
+      (await api(emp.agent).op("listNotifications").expect(200)).body.data.some(
+        (n) => n.kind === "asset.return_approved" && n.title.includes(asset.asset_tag),
       ),
     ).toBe(true);
     const actions = async (id: string) =>
-      (await owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200)).body.data.map((e: any) => e.action);
+      (
+        await api(owner.agent)
+          .op("listActivityLog", { query: { entity_id: id } })
+          .expect(200)
+      ).body.data.map((e) => e.action);
     expect(await actions(req.body.data.id)).toContain("asset.return_approved");
     expect(await actions(assignment.id)).toContain("asset.returned");
     expect(await actions(asset.id)).toContain("asset.status_changed");
@@ -232,8 +245,8 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
     });
     expect((await t.query("SELECT status FROM assets WHERE id = $1", [asset.id]))[0].status).toBe("assigned");
     expect((await t.query("SELECT returned_on FROM asset_assignments WHERE id = $1", [assignment.id]))[0].returned_on).toBeNull();
-    const n = await emp.agent.get("/api/notifications").expect(200);
-    expect(n.body.data.find((x: any) => x.kind === "asset.return_rejected").body).toContain("Needed for the release");
+    const n = await api(emp.agent).op("listNotifications").expect(200);
+    expect(n.body.data.find((x) => x.kind === "asset.return_rejected")!.body).toContain("Needed for the release");
     await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Still too heavy" }).expect(201);
   });
 
@@ -251,7 +264,9 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
       status: "under_repair",
       condition: "damaged",
     });
-    const reports = await hr.agent.get(`/api/assets/damage-reports?asset_id=${asset.id}`).expect(200);
+    const reports = await api(hr.agent)
+      .op("listAssetDamageReports", { query: { asset_id: asset.id } })
+      .expect(200);
     expect(reports.body.data).toHaveLength(1);
     expect(reports.body.data[0]).toMatchObject({
       severity: "major",
@@ -262,7 +277,13 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
     });
     expect(reports.body.data[0].description).toContain("Hinge broken");
     // The employee sees the report about the asset they returned.
-    expect((await emp.agent.get(`/api/assets/damage-reports?asset_id=${asset.id}`).expect(200)).body.data).toHaveLength(1);
+    expect(
+      (
+        await api(emp.agent)
+          .op("listAssetDamageReports", { query: { asset_id: asset.id } })
+          .expect(200)
+      ).body.data,
+    ).toHaveLength(1);
   });
 
   it("lists with filters; employees see only requests for their own assets", async () => {
@@ -312,7 +333,7 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
       "not_found",
     );
     expectError(await other.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved" }), 404, "not_found");
-    expect((await other.agent.get("/api/assets/return-requests").expect(200)).body.data).toEqual([]);
+    expect((await api(other.agent).op("listAssetReturnRequests").expect(200)).body.data).toEqual([]);
     expect((await t.query("SELECT status FROM asset_return_requests WHERE id = $1", [req.body.data.id]))[0].status).toBe("pending");
   });
 });

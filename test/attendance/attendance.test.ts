@@ -1,6 +1,7 @@
 // Attendance: settings, check-in/out, imports, the complete month view, regularization, roles and
 // tenancy.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addDays, weekday } from "../../src/lib/dates.ts";
 import { monthRange } from "../../src/modules/leave/calendar.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
@@ -19,7 +20,7 @@ beforeAll(async () => {
 
 describe("getAttendanceSettings, updateAttendanceSettings: attendance settings", () => {
   it("defaults to the company's weekly offs, and can be changed by hr", async () => {
-    const s = await w.employee.agent.get("/api/configuration/attendance").expect(200);
+    const s = await api(w.employee.agent).op("getAttendanceSettings").expect(200);
     expect(s.body.data).toEqual({
       weekly_offs: [0, 6],
       weekly_offs_source: "company",
@@ -33,11 +34,15 @@ describe("getAttendanceSettings, updateAttendanceSettings: attendance settings",
       .post("/api/configuration/company-settings")
       .send({ weekly_offs: [5, 6] })
       .expect(200);
-    expect((await w.hr.agent.get("/api/configuration/attendance").expect(200)).body.data.weekly_offs).toEqual([5, 6]);
+    expect((await api(w.hr.agent).op("getAttendanceSettings").expect(200)).body.data.weekly_offs).toEqual([5, 6]);
     // the day view follows the weekly offs in force: a past Saturday, off with the company's
     const sat = nextWeekday(addDays(today(), -13), 6);
     const satStatus = async () =>
-      (await w.hr.agent.get(`/api/attendance?employee_id=${w.employeeId}&date=${sat}`).expect(200)).body.data[0].status;
+      (
+        await api(w.hr.agent)
+          .op("listAttendance", { query: { employee_id: w.employeeId, date: sat } })
+          .expect(200)
+      ).body.data[0].status;
     expect(await satStatus()).toBe("weekly_off");
     expectError(await w.employee.agent.post("/api/configuration/attendance").send({ grace_minutes: 30 }), 403);
     expectError(await w.hr.agent.post("/api/configuration/attendance").send({ shift_start: "18:00", shift_end: "09:00" }), 400);
@@ -73,8 +78,10 @@ describe("getAttendanceSettings, updateAttendanceSettings: attendance settings",
       .post("/api/configuration/company-settings")
       .send({ weekly_offs: [0, 6] })
       .expect(200);
-    const log = await w.owner.agent.get("/api/configuration/activity-log?action=settings.attendance_updated").expect(200);
-    expect(log.body.data[0].changes.weekly_offs).toEqual({ from: [0], to: [5, 6] });
+    const log = await api(w.owner.agent)
+      .op("listActivityLog", { query: { action: "settings.attendance_updated" } })
+      .expect(200);
+    expect(log.body.data[0].changes!.weekly_offs).toEqual({ from: [0], to: [5, 6] });
   });
 });
 
@@ -91,7 +98,9 @@ describe("checkIn, checkOut: check-in and check-out", () => {
       expectError(await w.employee.agent.post("/api/attendance/check-out"), 409);
       expectError(await w.owner.agent.post("/api/attendance/check-in"), 409); // no employee record
       expectError(await w.manager.agent.post("/api/attendance/check-out"), 409); // not checked in
-      const view = await w.employee.agent.get(`/api/attendance?date=${today()}`).expect(200);
+      const view = await api(w.employee.agent)
+        .op("listAttendance", { query: { date: today() } })
+        .expect(200);
       expect(view.body.data).toEqual([
         expect.objectContaining({ date: today(), status: "half_day", source: "self", record_id: co.body.data.id }),
       ]);
@@ -191,12 +200,12 @@ describe("importAttendance, listAttendance: import and the month view", () => {
       .expect(200);
     expect(again.body.data).toEqual({ created: 0, updated: 1 });
 
-    const view = await w.employee.agent.get(`/api/attendance?month=${month}&year=${year}`).expect(200);
+    const view = await api(w.employee.agent).op("listAttendance", { query: { month, year } }).expect(200);
     const days = view.body.data;
     const all = [];
     for (let x = from; x <= to; x = addDays(x, 1)) all.push(x);
-    expect(days.map((x: any) => x.date)).toEqual(all); // every day of the month, once
-    const on = (date: string) => days.find((x: any) => x.date === date);
+    expect(days.map((x) => x.date)).toEqual(all); // every day of the month, once
+    const on = (date: string) => days.find((x) => x.date === date);
     expect(on(mon1)).toMatchObject({ status: "present", source: "import", worked_hours: "9.00", late: false, early_exit: false });
     expect(on(tue1)).toMatchObject({ status: "absent", source: "derived", record_id: null });
     expect(on(wed1)).toMatchObject({ status: "holiday", holiday_name: "Founders' Day" });
@@ -207,8 +216,10 @@ describe("importAttendance, listAttendance: import and the month view", () => {
     for (const x of days) if (weekday(x.date) === 0) expect(x.status).toBe("weekly_off");
 
     // the current month: future working days are not marked yet
-    const cur = await w.employee.agent.get(`/api/attendance?month=${Number(today().slice(5, 7))}`).expect(200);
-    const future = cur.body.data.filter((x: any) => x.date > today() && ![0, 6].includes(weekday(x.date)));
+    const cur = await api(w.employee.agent)
+      .op("listAttendance", { query: { month: Number(today().slice(5, 7)) } })
+      .expect(200);
+    const future = cur.body.data.filter((x) => x.date > today() && ![0, 6].includes(weekday(x.date)));
     for (const x of future) expect(["not_marked", "holiday", "on_leave", "wfh"]).toContain(x.status);
   });
 
@@ -218,13 +229,17 @@ describe("importAttendance, listAttendance: import and the month view", () => {
     expectError(await w.hr.agent.get(`/api/attendance?date=${today()}&month=1`), 400);
     expectError(await w.hr.agent.get("/api/attendance?year=2026"), 400);
     expectError(await w.employee.agent.get(`/api/attendance?employee_id=${w.managerEmployeeId}`), 404);
-    const mgr = await w.manager.agent.get(`/api/attendance?employee_id=${w.employeeId}&date=${today()}`).expect(200);
+    const mgr = await api(w.manager.agent)
+      .op("listAttendance", { query: { employee_id: w.employeeId, date: today() } })
+      .expect(200);
     expect(mgr.body.data).toHaveLength(1);
-    const page = await w.hr.agent.get(`/api/attendance?date=${addDays(today(), -1)}&limit=1`).expect(200);
+    const page = await api(w.hr.agent)
+      .op("listAttendance", { query: { date: addDays(today(), -1), limit: 1 } })
+      .expect(200);
     expect(page.body.pagination.total).toBeGreaterThanOrEqual(2); // employees, not days
     expect(page.body.data).toHaveLength(1);
     expectError(await other.agent.get(`/api/attendance?employee_id=${w.employeeId}`), 404);
-    expect((await other.agent.get("/api/attendance").expect(200)).body.data).toEqual([]);
+    expect((await api(other.agent).op("listAttendance").expect(200)).body.data).toEqual([]);
   });
 });
 
@@ -274,13 +289,15 @@ describe(
       expectError(await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ check_out: six(day) }), 409);
       const a = await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved", comment: "ok" }).expect(200);
       expect(a.body.data).toMatchObject({ status: "approved", previous: { check_in: null, check_out: null, status: "absent" } });
-      expect((await w.employee.agent.get(`/api/attendance-regularization/${id}`).expect(200)).body.data).toMatchObject({
+      expect((await api(w.employee.agent).op("getAttendanceRegularization", { params: { id } }).expect(200)).body.data).toMatchObject({
         id,
         date: day,
         status: "approved",
         check_in: nine(day),
       });
-      const v = await w.employee.agent.get(`/api/attendance?date=${day}`).expect(200);
+      const v = await api(w.employee.agent)
+        .op("listAttendance", { query: { date: day } })
+        .expect(200);
       expect(v.body.data[0]).toMatchObject({
         status: "present",
         source: "regularization",
@@ -288,13 +305,15 @@ describe(
         check_out: six(day),
         worked_hours: "9.00",
       });
-      const log = await w.owner.agent.get("/api/configuration/activity-log?action=attendance.regularized").expect(200);
+      const log = await api(w.owner.agent)
+        .op("listActivityLog", { query: { action: "attendance.regularized" } })
+        .expect(200);
       expect(log.body.data[0].changes).toMatchObject({
         date: day,
         status: { from: "absent", to: "present" },
         check_in: { from: null, to: nine(day) },
       });
-      expect((await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind)).toContain(
+      expect((await api(w.employee.agent).op("listNotifications").expect(200)).body.data.map((n) => n.kind)).toContain(
         "regularization.approved",
       );
       expectError(await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ status: "rejected" }), 409);

@@ -4,31 +4,18 @@
 // decides their pending requests; re-hiring restores access only by a new invitation. And nobody
 // but the owner completes their own exit (hr past pending items was a 200).
 import { describe, expect, it } from "vitest";
-import { withConfig } from "../../src/config.ts";
-import { databaseUrl } from "../../src/db/client.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { completeDueExits } from "../../src/modules/employees/exits.ts";
-import { IDENTITY_CHANNEL, identityCache } from "../../src/platform/identity/identity-cache.ts";
 import { newToken } from "../../src/platform/identity/tokens.ts";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { createType, grant, insertEmployee, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
-import { eventually } from "../support/eventually.ts";
+import { appIdentityCache, settled } from "../support/identity-cache.ts";
 
 const t = useTestApp({ config: { identityCacheTtlMs: 60_000 } });
 const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.from("passport scan ".repeat(40))]);
 
-const appCache = () => withConfig(t.config, () => identityCache(databaseUrl()))!;
-
-/** Until every notification of the writes so far has reached this process's identity cache. */
-let marks = 0;
-async function settled(): Promise<void> {
-  const cache = appCache();
-  await cache.ready();
-  const mark = `exit-access-${++marks}`;
-  await t.query(`SELECT pg_notify($1, $2)`, [IDENTITY_CHANNEL, mark]);
-  expect(await eventually(async () => cache.lastHeard === mark)).toBe(true);
-}
+const appCache = () => appIdentityCache(t);
 
 /** hr files a resignation whose last working day has passed. */
 async function resignedYesterday(hr: TenantSession, employeeId: string) {
@@ -143,12 +130,12 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
     // the admin unlinks their own membership, hoping to stay
     await admin.agent.put(`/api/configuration/members/${admin.userId}`).send({ employee_id: null }).expect(200);
     await admin.agent.get("/api/configuration/members").expect(200);
-    await settled();
+    await settled(t);
     await admin.agent.get("/api/configuration/members").expect(200); // from the cache now
     expect(appCache().size).toBeGreaterThan(0);
 
     expect(await completeDueExits()).toBeGreaterThanOrEqual(1);
-    await settled(); // the job is no request of this process: the memberships trigger's NOTIFY drops the cache
+    await settled(t); // the job is no request of this process: the memberships trigger's NOTIFY drops the cache
     expectError(await admin.agent.get("/api/configuration/members"), 401, "unauthenticated");
     expect(await memberships(admin.userId, o.tenantId)).toEqual([]);
     // their ticket is back in the queue, still in progress

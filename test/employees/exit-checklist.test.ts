@@ -1,6 +1,7 @@
 // The exit checklist: who ticks which item, the audit trail, and an exit that completes only with
 // its checklist done (the exit job) or by hr with a reason (completeExit).
 import { describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { completeDueExits } from "../../src/modules/employees/exits.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
@@ -56,8 +57,12 @@ describe("updateExitChecklistItem: ticking the exit checklist", () => {
       completed_by: null,
       notes: "Laptop returned",
     });
-    const log = (await o.agent.get(`/api/employees/${e.id}/activity-log`).expect(200)).body.data;
-    expect(log.slice(0, 2).map((l: any) => [l.action, l.actor_user_id, l.changes])).toEqual([
+    const log = (
+      await api(o.agent)
+        .op("getEmployeeActivityLog", { params: { employeeId: e.id } })
+        .expect(200)
+    ).body.data;
+    expect(log.slice(0, 2).map((l) => [l.action, l.actor_user_id, l.changes])).toEqual([
       ["exit_checklist.item_updated", hr.userId, { item: "asset_return", status: { from: "done", to: "pending" } }],
       [
         "exit_checklist.item_updated",
@@ -152,7 +157,11 @@ describe("completeExit and the exit job: the exit completes only with its checkl
     const res = await hr.agent.post(`/api/employees/${e.id}/exit/complete`).send({ override_reason: " Assets written off " }).expect(200);
     expect(res.body.data).toMatchObject({ status: "completed", completed_by: hr.userId, override_reason: "Assets written off" });
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [e.id]))[0].status).toBe("exited");
-    const [entry] = (await o.agent.get(`/api/employees/${e.id}/activity-log`).expect(200)).body.data;
+    const [entry] = (
+      await api(o.agent)
+        .op("getEmployeeActivityLog", { params: { employeeId: e.id } })
+        .expect(200)
+    ).body.data;
     expect(entry).toMatchObject({ action: "employee.exited", actor_user_id: hr.userId });
     expect(entry.changes).toEqual({
       status: { from: "on_notice", to: "exited" },

@@ -1,6 +1,7 @@
 // Who sees what: employees read their own record and colleagues' directory entries, managers their
 // direct reports (bank masked), hr/admin/owner everything; out-of-scope ids are 404.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, uniqueEmail, useTestApp, type TenantSession } from "../support/app.ts";
 import { createEmployee, employeeInput } from "../support/employees.ts";
 
@@ -39,7 +40,9 @@ beforeAll(async () => {
 
 describe("employee role", () => {
   it("reads their own complete record", async () => {
-    const me = await employee.agent.get(`/api/employees/${report.id}`).expect(200);
+    const me = await api(employee.agent)
+      .op("getEmployee", { params: { employeeId: report.id } })
+      .expect(200);
     expect(me.body.data).toMatchObject({
       view: "full",
       id: report.id,
@@ -50,11 +53,15 @@ describe("employee role", () => {
   });
 
   it("reads only the directory entry of colleagues", async () => {
-    const c = await employee.agent.get(`/api/employees/${colleague.id}`).expect(200);
+    const c = await api(employee.agent)
+      .op("getEmployee", { params: { employeeId: colleague.id } })
+      .expect(200);
     expect(c.body.data.view).toBe("directory");
     expect(c.body.data).not.toHaveProperty("bank_account_number");
     expect(c.body.data).not.toHaveProperty("date_of_birth");
-    const list = await employee.agent.get(`/api/employees?search=colleague`).expect(200);
+    const list = await api(employee.agent)
+      .op("listEmployees", { query: { search: "colleague" } })
+      .expect(200);
     expect(list.body.data).toEqual([c.body.data]);
   });
 
@@ -77,7 +84,9 @@ describe("employee role", () => {
     );
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [colleague.id]))[0].status).toBe("active");
     // Own activity log is visible.
-    const own = await employee.agent.get(`/api/employees/${report.id}/activity-log`).expect(200);
+    const own = await api(employee.agent)
+      .op("getEmployeeActivityLog", { params: { employeeId: report.id } })
+      .expect(200);
     expect(own.body.data[0].action).toBe("employee.created");
   });
 
@@ -93,14 +102,22 @@ describe("employee role", () => {
 
   it("a member without a linked record sees the directory only", async () => {
     const unlinked = await addMember(t, owner, "employee");
-    expect((await unlinked.agent.get(`/api/employees/${report.id}`).expect(200)).body.data.view).toBe("directory");
+    expect(
+      (
+        await api(unlinked.agent)
+          .op("getEmployee", { params: { employeeId: report.id } })
+          .expect(200)
+      ).body.data.view,
+    ).toBe("directory");
     expectError(await unlinked.agent.get(`/api/employees/${report.id}/documents`), 404);
   });
 });
 
 describe("manager role", () => {
   it("reads direct reports' complete record with every pay and statutory identifier masked (issue 28, item 12)", async () => {
-    const r = await manager.agent.get(`/api/employees/${report.id}`).expect(200);
+    const r = await api(manager.agent)
+      .op("getEmployee", { params: { employeeId: report.id } })
+      .expect(200);
     expect(r.body.data).toMatchObject({
       view: "full",
       bank_account_number: "********7890",
@@ -118,7 +135,11 @@ describe("manager role", () => {
     for (const clear of ["100123456789", "3100123456", "HDFC0001234", "802420101", "00915012345663"]) expect(text).not.toContain(clear);
     // the activity log masks them too
     await hr.agent.put(`/api/employees/${report.id}`).send({ uan: "100987654321", bank_ifsc: "ICIC0005678" }).expect(200);
-    const log = (await manager.agent.get(`/api/employees/${report.id}/activity-log`).expect(200)).body.data;
+    const log = (
+      await api(manager.agent)
+        .op("getEmployeeActivityLog", { params: { employeeId: report.id } })
+        .expect(200)
+    ).body.data;
     expect(log[0].changes).toMatchObject({
       uan: { from: "********6789", to: "********4321" },
       bank_ifsc: { from: "*******1234", to: "*******5678" },
@@ -137,7 +158,9 @@ describe("manager role", () => {
   });
 
   it("sees other colleagues as directory entries and gets 404 beyond", async () => {
-    const c = await manager.agent.get(`/api/employees/${colleague.id}`).expect(200);
+    const c = await api(manager.agent)
+      .op("getEmployee", { params: { employeeId: colleague.id } })
+      .expect(200);
     expect(c.body.data.view).toBe("directory");
     expectError(await manager.agent.get(`/api/employees/${colleague.id}/activity-log`), 404);
     expectError(await manager.agent.post("/api/employees").send(employeeInput()), 403, "forbidden");
@@ -148,20 +171,26 @@ describe("manager role", () => {
         .send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }),
       404,
     );
-    const reports = await manager.agent.get(`/api/employees?reports_to=${boss.id}`).expect(200);
-    expect(reports.body.data.map((e: any) => e.id)).toEqual([report.id]);
+    const reports = await api(manager.agent)
+      .op("listEmployees", { query: { reports_to: boss.id } })
+      .expect(200);
+    expect(reports.body.data.map((e) => e.id)).toEqual([report.id]);
   });
 });
 
 describe("hr role", () => {
   it("manages every employee", async () => {
     const e = (await hr.agent.post("/api/employees").send(employeeInput()).expect(201)).body.data;
-    const c = await hr.agent.get(`/api/employees/${colleague.id}`).expect(200);
+    const c = await api(hr.agent)
+      .op("getEmployee", { params: { employeeId: colleague.id } })
+      .expect(200);
     expect(c.body.data).toMatchObject({ view: "full", bank_account_number: "12341234123412" });
     await hr.agent.put(`/api/employees/${e.id}`).send({ designation: "Lead" }).expect(200);
     await hr.agent.delete(`/api/employees/${e.id}`).expect(200);
-    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${e.id}`).expect(200);
-    expect(log.body.data.map((l: any) => [l.action, l.actor_user_id])).toEqual([
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: e.id } })
+      .expect(200);
+    expect(log.body.data.map((l) => [l.action, l.actor_user_id])).toEqual([
       ["employee.deleted", hr.userId],
       ["employee.updated", hr.userId],
       ["employee.created", hr.userId],

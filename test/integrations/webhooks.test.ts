@@ -7,7 +7,7 @@ import os from "node:os";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
-import { refusedAddress } from "../../src/platform/events/deliver.ts";
+import { refusedAddress } from "../../src/platform/events/outbound.ts";
 import { DELIVER_JOB } from "../../src/platform/events/events.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { exposition } from "../../src/platform/metrics.ts";

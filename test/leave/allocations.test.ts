@@ -1,6 +1,7 @@
 // Allocations (bulk by policy, individual, prorated, idempotent), carry-forward with cap and
 // expiry, accrual and expiry jobs (safe to run twice), balances from the ledger, adjustments.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { withTenant } from "../../src/db/tenancy.ts";
 import { accrualSchedule } from "../../src/modules/leave/accrual.ts";
@@ -90,7 +91,9 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
     // running for every tenant at once posts nothing new either
     expect(await runLeaveAccruals({ today: w.periodEnd })).toBe(0);
     expect((await balanceOf(veteran, cl.id)).accrued).toBe("12.0");
-    const allocs = await w.hr.agent.get(`/api/leave-allocations?employee_id=${veteran}&leave_type_id=${cl.id}`).expect(200);
+    const allocs = await api(w.hr.agent)
+      .op("listLeaveAllocations", { query: { employee_id: veteran, leave_type_id: cl.id } })
+      .expect(200);
     expect(allocs.body.data[0]).toMatchObject({ days: "12.0", credited: "12.0", accrual: "monthly" });
   });
 
@@ -148,8 +151,10 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
     expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: addDays(nextStart, 30) }))).toBe(1);
     expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: addDays(nextStart, 60) }))).toBe(0);
     expect(await balanceOf(veteran, el.id, next.id)).toMatchObject({ carried: "5.0", expired: "5.0", available: "15.0" });
-    const ledger = await w.hr.agent.get(`/api/leave-ledger?employee_id=${veteran}&leave_type_id=${el.id}&period_id=${next.id}`).expect(200);
-    expect(ledger.body.data.map((e: any) => [e.entry_type, e.days]).sort()).toEqual([
+    const ledger = await api(w.hr.agent)
+      .op("listLeaveLedger", { query: { employee_id: veteran, leave_type_id: el.id, period_id: next.id } })
+      .expect(200);
+    expect(ledger.body.data.map((e) => [e.entry_type, e.days]).sort()).toEqual([
       ["allocation", "15.0"],
       ["carry_forward", "5.0"],
       ["expiry", "-5.0"],
@@ -261,8 +266,8 @@ describe("listLeaveBalances, createLeaveAdjustment: balances and adjustments", (
       .expect(201);
     expect(r.body.data).toMatchObject({ entry_type: "adjustment", days: "1.5", reason: "long service", created_by: w.hr.userId });
     expect((await balanceOf(w.employeeId, sl.id)).adjusted).toBe("1.5");
-    const notes = await w.employee.agent.get("/api/notifications").expect(200);
-    expect(notes.body.data.map((n: any) => n.kind)).toContain("leave.adjusted");
+    const notes = await api(w.employee.agent).op("listNotifications").expect(200);
+    expect(notes.body.data.map((n) => n.kind)).toContain("leave.adjusted");
     expectError(
       await other.agent
         .post("/api/leave-adjustments")

@@ -3,6 +3,7 @@
 // counts from the day after its date whether or not the nightly job has posted it, the job posts
 // exactly what is shown (and nothing twice), and a balance below its minimum says why.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
@@ -16,7 +17,11 @@ let previousId: string;
 let expiresOn: string;
 
 const balance = async (employeeId: string) =>
-  (await w.hr.agent.get(`/api/leave-balances?employee_id=${employeeId}&leave_type_id=${el.id}`).expect(200)).body.data[0];
+  (
+    await api(w.hr.agent)
+      .op("listLeaveBalances", { query: { employee_id: employeeId, leave_type_id: el.id } })
+      .expect(200)
+  ).body.data[0];
 const expire = () => withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: today() }));
 /** Monday in 4 weeks: 11 working days run to the Monday two weeks later. */
 const monday = () => nextWeekday(addDays(today(), 28), 1);
@@ -81,12 +86,10 @@ describe("listLeaveBalances, createLeaveRequest, createLeaveEncashment: one avai
     expect(await expire()).toBe(1);
     expect(await expire()).toBe(0);
     expect(await balance(emp)).toMatchObject({ carried: "5.0", expired: "5.0", available: "10.0", below_minimum_reason: null });
-    const ledger = await w.hr.agent.get(`/api/leave-ledger?employee_id=${emp}&leave_type_id=${el.id}`).expect(200);
-    expect(ledger.body.data.map((e: any) => [e.entry_type, e.days, e.effective_date])).toContainEqual([
-      "expiry",
-      "-5.0",
-      addDays(expiresOn, 1),
-    ]);
+    const ledger = await api(w.hr.agent)
+      .op("listLeaveLedger", { query: { employee_id: emp, leave_type_id: el.id } })
+      .expect(200);
+    expect(ledger.body.data.map((e) => [e.entry_type, e.days, e.effective_date])).toContainEqual(["expiry", "-5.0", addDays(expiresOn, 1)]);
     const again = await requestDays(emp, from, addDays(from, 14));
     expect(again.body.error).toBe("Insufficient Earned leave balance: 10.0 days available, 11.0 requested");
     // 10 fit (Mon-Fri twice), after the job as before it
@@ -162,21 +165,33 @@ describe("listLeaveBalances, createLeaveAdjustment: a balance below its minimum 
       .post("/api/leave-adjustments")
       .send({ employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" })
       .expect(201);
-    const b = (await w.hr.agent.get(`/api/leave-balances?employee_id=${emp}&leave_type_id=${ty.id}`).expect(200)).body.data[0];
+    const b = (
+      await api(w.hr.agent)
+        .op("listLeaveBalances", { query: { employee_id: emp, leave_type_id: ty.id } })
+        .expect(200)
+    ).body.data[0];
     expect(b).toMatchObject({ pending: "6.0", available: "-2.0", minimum: "0.0" });
     expect(b.below_minimum_reason).toBe(
       "Pending requests and encashments reserve 6.0 days, 2.0 more than the balance allows (below zero): they cannot all be approved",
     );
     // a type allowing 3 days negative shows its minimum and no reason at -2
     await w.hr.agent.put(`/api/leave-types/${ty.id}`).send({ allow_negative_balance: true, negative_balance_limit: "3" }).expect(200);
-    const neg = (await w.hr.agent.get(`/api/leave-balances?employee_id=${emp}&leave_type_id=${ty.id}`).expect(200)).body.data[0];
+    const neg = (
+      await api(w.hr.agent)
+        .op("listLeaveBalances", { query: { employee_id: emp, leave_type_id: ty.id } })
+        .expect(200)
+    ).body.data[0];
     expect(neg).toMatchObject({ available: "-2.0", minimum: "-3.0", below_minimum_reason: null });
   });
 });
 
 describe("createLeaveRequest, updateLeaveRequest, cancelLeaveRequest: leave dated before an expiry whose lapse is posted", () => {
   const ledgerOf = async (emp: string) =>
-    (await w.hr.agent.get(`/api/leave-ledger?employee_id=${emp}&leave_type_id=${el.id}&limit=100`).expect(200)).body.data;
+    (
+      await api(w.hr.agent)
+        .op("listLeaveLedger", { query: { employee_id: emp, leave_type_id: el.id, limit: 100 } })
+        .expect(200)
+    ).body.data;
   const expiries = async (emp: string) =>
     (await ledgerOf(emp)).filter((e: any) => e.entry_type === "expiry").map((e: any) => [e.days, e.effective_date]);
   const sum = async (emp: string) => (await ledgerOf(emp)).reduce((s: number, e: any) => s + Number(e.days), 0).toFixed(1);
@@ -208,8 +223,12 @@ describe("createLeaveRequest, updateLeaveRequest, cancelLeaveRequest: leave date
     expect(await balance(emp)).toMatchObject({ expired: "3.0", pending: "2.0", available: "1.0" });
     seen.push(figures(await balance(emp)));
     // the page of every employee completes this row (and only the rows that need it) the same way
-    const page = (await w.hr.agent.get(`/api/leave-balances?leave_type_id=${el.id}&limit=100`).expect(200)).body.data;
-    expect(page.find((b: any) => b.employee_id === emp)).toEqual(await balance(emp));
+    const page = (
+      await api(w.hr.agent)
+        .op("listLeaveBalances", { query: { leave_type_id: el.id, limit: 100 } })
+        .expect(200)
+    ).body.data;
+    expect(page.find((b) => b.employee_id === emp)).toEqual(await balance(emp));
     expect(await expire()).toBe(0); // waits for the decision; posts nothing
     await w.hr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
     expect(await balance(emp)).toMatchObject({ taken: "2.0", expired: "3.0", pending: "0.0", available: "1.0" });

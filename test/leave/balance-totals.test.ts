@@ -7,6 +7,7 @@
 // the accrual job - every total equals the sums of the rows it derives from, and rebuilding them all
 // from those rows changes nothing.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveAccruals, runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
@@ -31,7 +32,11 @@ let expiresOn: string;
 
 const exact = async () => expect(await balanceTotalDrift(t)).toEqual([]);
 const balances = async (employeeId: string) =>
-  (await w.hr.agent.get(`/api/leave-balances?employee_id=${employeeId}`).expect(200)).body.data as any[];
+  (
+    await api(w.hr.agent)
+      .op("listLeaveBalances", { query: { employee_id: employeeId } })
+      .expect(200)
+  ).body.data as any[];
 const request = (employee_id: string, leave_type_id: string, from_date: string, to_date = from_date) =>
   w.hr.agent.post("/api/leave-requests").send({ employee_id, leave_type_id, from_date, to_date }).expect(201);
 const decide = (id: string, status: "approved" | "rejected") => w.hr.agent.put(`/api/leave-requests/${id}`).send({ status }).expect(200);

@@ -1,5 +1,6 @@
 // Leave configuration: types, periods, policies, holidays - validation, conflicts, roles, tenancy.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createType, insertEmployee, type LeaveWorld, leaveWorld } from "../support/leave-factories.ts";
@@ -42,12 +43,18 @@ describe("listLeaveTypes, createLeaveType, getLeaveType, updateLeaveType, delete
       .send({ max_consecutive_days: 5, carry_forward: true, carry_forward_max_days: "10" })
       .expect(200);
     expect(upd.body.data).toMatchObject({ max_consecutive_days: 5, carry_forward_max_days: "10.0" });
-    const got = await w.employee.agent.get(`/api/leave-types/${sl.id}`).expect(200);
+    const got = await api(w.employee.agent)
+      .op("getLeaveType", { params: { id: sl.id } })
+      .expect(200);
     expect(got.body.data.code).toBe("SL");
-    const list = await w.employee.agent.get("/api/leave-types?active=true").expect(200);
-    expect(list.body.data.map((x: any) => x.code)).toContain("SL");
-    const audit = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${sl.id}`).expect(200);
-    expect(audit.body.data.map((a: any) => a.action)).toEqual(["leave_type.updated", "leave_type.created"]);
+    const list = await api(w.employee.agent)
+      .op("listLeaveTypes", { query: { active: true } })
+      .expect(200);
+    expect(list.body.data.map((x) => x.code)).toContain("SL");
+    const audit = await api(w.owner.agent)
+      .op("listActivityLog", { query: { entity_id: sl.id } })
+      .expect(200);
+    expect(audit.body.data.map((a) => a.action)).toEqual(["leave_type.updated", "leave_type.created"]);
   });
 
   it("only hr/admin/owner manage types", async () => {
@@ -74,7 +81,9 @@ describe("listLeaveTypes, createLeaveType, getLeaveType, updateLeaveType, delete
 
 describe("listLeavePeriods, createLeavePeriod, getLeavePeriod, updateLeavePeriod, deleteLeavePeriod: leave periods", () => {
   it("refuses overlaps (409) and bad ranges (400); exactly one period is current", async () => {
-    const cur = await w.hr.agent.get(`/api/leave-periods/${w.periodId}`).expect(200);
+    const cur = await api(w.hr.agent)
+      .op("getLeavePeriod", { params: { id: w.periodId } })
+      .expect(200);
     expect(cur.body.data.is_current).toBe(true);
     expectError(
       await w.hr.agent.post("/api/leave-periods").send({ name: "Overlap", start_date: w.periodEnd, end_date: "2099-01-01" }),
@@ -94,8 +103,8 @@ describe("listLeavePeriods, createLeavePeriod, getLeavePeriod, updateLeavePeriod
     expect(next.body.data.is_current).toBe(false);
     expectError(await w.hr.agent.put(`/api/leave-periods/${w.periodId}`).send({ is_current: false }), 409);
     await w.hr.agent.put(`/api/leave-periods/${next.body.data.id}`).send({ is_current: true }).expect(200);
-    const list = await w.employee.agent.get("/api/leave-periods").expect(200);
-    expect(list.body.data.filter((p: any) => p.is_current).map((p: any) => p.id)).toEqual([next.body.data.id]);
+    const list = await api(w.employee.agent).op("listLeavePeriods").expect(200);
+    expect(list.body.data.filter((p) => p.is_current).map((p) => p.id)).toEqual([next.body.data.id]);
     await w.hr.agent.put(`/api/leave-periods/${w.periodId}`).send({ is_current: true }).expect(200);
     expectError(
       await w.hr.agent
@@ -169,7 +178,9 @@ describe("listLeavePolicies, createLeavePolicy, getLeavePolicy, updateLeavePolic
       .expect(200);
     expect(u.body.data.designations).toEqual(["Engineer"]);
     expectError(await w.hr.agent.put(`/api/leave-policies/${p.body.data.id}`).send({ designations: [] }), 400);
-    const got = await w.hr.agent.get(`/api/leave-policies/${p.body.data.id}`).expect(200);
+    const got = await api(w.hr.agent)
+      .op("getLeavePolicy", { params: { id: p.body.data.id } })
+      .expect(200);
     expect(got.body.data).toMatchObject({
       id: p.body.data.id,
       name: "Individual",
@@ -178,7 +189,7 @@ describe("listLeavePolicies, createLeavePolicy, getLeavePolicy, updateLeavePolic
       items: [{ leave_type_id: ty.id, annual_quota: "12.0" }],
     });
     expectError(await w.employee.agent.get(`/api/leave-policies/${p.body.data.id}`), 403);
-    await w.hr.agent.get("/api/leave-policies").expect(200);
+    await api(w.hr.agent).op("listLeavePolicies").expect(200);
     await w.hr.agent.delete(`/api/leave-policies/${p.body.data.id}`).expect(200);
   });
 });
@@ -219,14 +230,24 @@ describe("listHolidays, createHoliday, createHolidaysBulk, getHoliday, updateHol
       }),
       409,
     );
-    const year = await w.employee.agent.get("/api/holidays?year=2031").expect(200);
-    expect(year.body.data.map((x: any) => x.name)).toEqual(["Republic Day", "Republic Day", "Holi", "Independence Day"]);
-    const otherBranch = await w.employee.agent.get("/api/holidays?year=2031&branch_id=22222222-2222-4222-8222-222222222222").expect(200);
+    const year = await api(w.employee.agent)
+      .op("listHolidays", { query: { year: 2031 } })
+      .expect(200);
+    expect(year.body.data.map((x) => x.name)).toEqual(["Republic Day", "Republic Day", "Holi", "Independence Day"]);
+    const otherBranch = await api(w.employee.agent)
+      .op("listHolidays", { query: { year: 2031, branch_id: "22222222-2222-4222-8222-222222222222" } })
+      .expect(200);
     expect(otherBranch.body.data).toHaveLength(3);
     const upd = await w.hr.agent.put(`/api/holidays/${h.body.data.id}`).send({ is_optional: true }).expect(200);
     expect(upd.body.data.is_optional).toBe(true);
     // every member reads a holiday
-    expect((await w.employee.agent.get(`/api/holidays/${h.body.data.id}`).expect(200)).body.data).toMatchObject({
+    expect(
+      (
+        await api(w.employee.agent)
+          .op("getHoliday", { params: { id: h.body.data.id } })
+          .expect(200)
+      ).body.data,
+    ).toMatchObject({
       id: h.body.data.id,
       date: "2031-01-26",
       name: "Republic Day",

@@ -1,6 +1,7 @@
 // Work from home, working on a holiday (compensatory leave credit and expiry) and encashment
 // (limits, approval debit, cancellation), with roles and tenancy.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
@@ -13,7 +14,11 @@ let other: TenantSession;
 let M: string;
 const day = (week: number, dow: number) => addDays(M, week * 7 + dow);
 const balance = async (employeeId: string, typeId: string) =>
-  (await w.hr.agent.get(`/api/leave-balances?employee_id=${employeeId}&leave_type_id=${typeId}`).expect(200)).body.data[0];
+  (
+    await api(w.hr.agent)
+      .op("listLeaveBalances", { query: { employee_id: employeeId, leave_type_id: typeId } })
+      .expect(200)
+  ).body.data[0];
 
 beforeAll(async () => {
   [w, other] = await Promise.all([leaveWorld(t), signupTenant(t)]);
@@ -48,17 +53,25 @@ describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, ca
     expect(a.body.data).toMatchObject({ status: "approved", decided_by: w.manager.userId, decision_comment: "ok" });
     // the requester and their manager read the decided request
     for (const reader of [w.employee, w.manager])
-      expect((await reader.agent.get(`/api/wfh-requests/${r.body.data.id}`).expect(200)).body.data).toMatchObject({
+      expect(
+        (
+          await api(reader.agent)
+            .op("getWfhRequest", { params: { id: r.body.data.id } })
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({
         id: r.body.data.id,
         status: "approved",
         days: "4.0",
         decided_by: w.manager.userId,
       });
     expectError(await w.manager.agent.put(`/api/wfh-requests/${r.body.data.id}`).send({ status: "rejected" }), 409);
-    const kinds = (await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind);
+    const kinds = (await api(w.employee.agent).op("listNotifications").expect(200)).body.data.map((n) => n.kind);
     expect(kinds).toEqual(expect.arrayContaining(["wfh.submitted", "wfh.approved"]));
-    const list = await w.manager.agent.get(`/api/wfh-requests?status=approved&from_date=${day(1, 0)}&to_date=${day(1, 0)}`).expect(200);
-    expect(list.body.data.map((x: any) => x.id)).toEqual([r.body.data.id]);
+    const list = await api(w.manager.agent)
+      .op("listWfhRequests", { query: { status: "approved", from_date: day(1, 0), to_date: day(1, 0) } })
+      .expect(200);
+    expect(list.body.data.map((x) => x.id)).toEqual([r.body.data.id]);
     const c = await w.employee.agent.delete(`/api/wfh-requests/${r.body.data.id}`).expect(200);
     expect(c.body.data.status).toBe("cancelled");
     expectError(await w.employee.agent.delete(`/api/wfh-requests/${r.body.data.id}`), 409);
@@ -75,7 +88,7 @@ describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, ca
       await other.agent.delete(`/api/wfh-requests/${r.body.data.id}`),
     ])
       expectError(res, 404, "not_found");
-    expect((await other.agent.get("/api/wfh-requests").expect(200)).body.data).toEqual([]);
+    expect((await api(other.agent).op("listWfhRequests").expect(200)).body.data).toEqual([]);
   });
 });
 
@@ -100,14 +113,20 @@ describe(
       expectError(await w.employee.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }), 403);
       const a = await w.manager.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }).expect(200);
       expect(a.body.data).toMatchObject({ status: "approved", comp_off_days: "1.0", comp_off_expires_on: addDays(saturday, 29) });
-      expect((await w.employee.agent.get(`/api/working-on-holiday/${r.body.data.id}`).expect(200)).body.data).toMatchObject({
+      expect(
+        (
+          await api(w.employee.agent)
+            .op("getWorkingOnHolidayRequest", { params: { id: r.body.data.id } })
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({
         id: r.body.data.id,
         date: saturday,
         status: "approved",
         comp_off_days: "1.0",
       });
       expect(await balance(w.employeeId, co.id)).toMatchObject({ comp_off: "1.0", available: "1.0" });
-      const kinds = (await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind);
+      const kinds = (await api(w.employee.agent).op("listNotifications").expect(200)).body.data.map((n) => n.kind);
       expect(kinds).toContain("comp_off.approved");
       // the employee cannot cancel an approved claim; hr can while the credit is unused
       expectError(await w.employee.agent.delete(`/api/working-on-holiday/${r.body.data.id}`), 403);
@@ -120,7 +139,11 @@ describe(
 
     it("half a day credits 0.5; the credit can be taken as leave; hr cancels an unused claim", async () => {
       const sunday = nextWeekday(addDays(today(), -7), 0);
-      const co = (await w.hr.agent.get("/api/leave-types?active=true").expect(200)).body.data.find((x: any) => x.code === "CO");
+      const co = (
+        await api(w.hr.agent)
+          .op("listLeaveTypes", { query: { active: true } })
+          .expect(200)
+      ).body.data.find((x) => x.code === "CO")!;
       const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Sunny" });
       const r = await w.hr.agent
         .post("/api/working-on-holiday")
@@ -159,8 +182,10 @@ describe(
         await other.agent.delete(`/api/working-on-holiday/${r.body.data.id}`),
       ])
         expectError(res, 404, "not_found");
-      const mine = await w.employee.agent.get(`/api/working-on-holiday?status=rejected`).expect(200);
-      expect(mine.body.data.map((x: any) => x.id)).toEqual([r.body.data.id]);
+      const mine = await api(w.employee.agent)
+        .op("listWorkingOnHolidayRequests", { query: { status: "rejected" } })
+        .expect(200);
+      expect(mine.body.data.map((x) => x.id)).toEqual([r.body.data.id]);
     });
   },
 );
@@ -206,7 +231,13 @@ describe(
       expectError(await w.employee.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 403);
       const a = await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }).expect(200);
       expect(a.body.data).toMatchObject({ status: "approved", amount: null });
-      expect((await w.employee.agent.get(`/api/leave-encashments/${r.body.data.id}`).expect(200)).body.data).toMatchObject({
+      expect(
+        (
+          await api(w.employee.agent)
+            .op("getLeaveEncashment", { params: { id: r.body.data.id } })
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({
         id: r.body.data.id,
         days: "4.5",
         status: "approved",
@@ -216,7 +247,7 @@ describe(
       expectError(await w.employee.agent.delete(`/api/leave-encashments/${r.body.data.id}`), 403);
       await w.hr.agent.delete(`/api/leave-encashments/${r.body.data.id}`).expect(200);
       expect(await balance(w.employeeId, en.id)).toMatchObject({ encashed: "0.0", available: "10.0" });
-      const kinds = (await w.employee.agent.get("/api/notifications").expect(200)).body.data.map((n: any) => n.kind);
+      const kinds = (await api(w.employee.agent).op("listNotifications").expect(200)).body.data.map((n) => n.kind);
       expect(kinds).toEqual(expect.arrayContaining(["encashment.submitted", "encashment.approved", "encashment.cancelled"]));
     });
 
@@ -231,9 +262,17 @@ describe(
         .expect(201);
       expectError(await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 409);
       await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "rejected" }).expect(200);
-      const list = await w.hr.agent.get(`/api/leave-encashments?employee_id=${emp}&status=rejected`).expect(200);
-      expect(list.body.data.map((x: any) => x.id)).toEqual([r.body.data.id]);
-      expect((await w.employee.agent.get(`/api/leave-encashments?employee_id=${emp}`).expect(200)).body.data).toEqual([]);
+      const list = await api(w.hr.agent)
+        .op("listLeaveEncashments", { query: { employee_id: emp, status: "rejected" } })
+        .expect(200);
+      expect(list.body.data.map((x) => x.id)).toEqual([r.body.data.id]);
+      expect(
+        (
+          await api(w.employee.agent)
+            .op("listLeaveEncashments", { query: { employee_id: emp } })
+            .expect(200)
+        ).body.data,
+      ).toEqual([]);
       expectError(await w.employee.agent.get(`/api/leave-encashments/${r.body.data.id}`), 404);
       for (const res of [
         await other.agent.get(`/api/leave-encashments/${r.body.data.id}`),

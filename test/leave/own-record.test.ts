@@ -3,6 +3,7 @@
 // anyone else's; the company's owner may on their own (there is no one above them), and the audit
 // entry says `self_decision: true`. One rule (assertNotOwnRecord) for every such operation.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { addMember, expectError, type TenantSession, useTestApp } from "../support/app.ts";
 import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
@@ -45,7 +46,13 @@ describe("setEmployeeSalarySetup: not on one's own record", () => {
     const e = expectError(await hrSelf.agent.put(`/api/payroll/employee-setup/${hrSelfId}`).send(setup), 403, "forbidden");
     expect(e.error).toMatch(/^You cannot set your own salary/);
     expect(e.error).toMatch(OWN);
-    expect((await w.owner.agent.get(`/api/payroll/employee-setup/${hrSelfId}`).expect(200)).body.data.current).toBeNull();
+    expect(
+      (
+        await api(w.owner.agent)
+          .op("getEmployeeSalarySetup", { params: { employeeId: hrSelfId } })
+          .expect(200)
+      ).body.data.current,
+    ).toBeNull();
 
     await hrSelf.agent.put(`/api/payroll/employee-setup/${w.employeeId}`).send(setup).expect(200);
     expect((await audits("salary_setup.created", w.employeeId))[0].changes.self_decision).toBeUndefined();
@@ -60,7 +67,9 @@ describe("createLeaveAdjustment, createLeaveAllocations: not on one's own record
     const credit = (employee_id: string) => ({ employee_id, leave_type_id: leaveTypeId, days: "5.0", reason: "Goodwill" });
     const e = expectError(await hrSelf.agent.post("/api/leave-adjustments").send(credit(hrSelfId)), 403, "forbidden");
     expect(e.error).toMatch(/^You cannot adjust your own leave balance/);
-    const mine = await hrSelf.agent.get(`/api/leave-ledger?employee_id=${hrSelfId}`).expect(200);
+    const mine = await api(hrSelf.agent)
+      .op("listLeaveLedger", { query: { employee_id: hrSelfId } })
+      .expect(200);
     expect(mine.body.data).toEqual([]);
 
     await hrSelf.agent.post("/api/leave-adjustments").send(credit(w.employeeId)).expect(201);
@@ -135,7 +144,13 @@ describe("updateExpenseClaim, updateLoanAdvance, deferLoanAdvance, cancelLoanAdv
     expect(d.error).toMatch(/^You cannot defer an installment of your own loan/);
     const c = expectError(await hrSelf.agent.delete(`/api/payroll/loan-advances/${own}`), 403, "forbidden");
     expect(c.error).toMatch(/^You cannot cancel your own approved request/);
-    expect((await w.hr.agent.get(`/api/payroll/loan-advances/${own}`).expect(200)).body.data.status).toBe("approved");
+    expect(
+      (
+        await api(w.hr.agent)
+          .op("getLoanAdvance", { params: { id: own } })
+          .expect(200)
+      ).body.data.status,
+    ).toBe("approved");
     await w.hr.agent.post(`/api/payroll/loan-advances/${own}/defer`).send({ reason: "Tight month" }).expect(200);
     await w.hr.agent.delete(`/api/payroll/loan-advances/${own}`).expect(200);
     // a pending application of one's own is still one's to withdraw
@@ -212,7 +227,11 @@ describe("updateEmployee: the fields that decide pay, not on one's own record", 
     await t.query(`UPDATE employees SET state = 'Karnataka', gender = 'female' WHERE id = $1`, [hrSelfId]);
     await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ designation: "HR Partner" }).expect(200);
     await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ state: "KA", gender: "female" }).expect(200);
-    const current = (await hrSelf.agent.get(`/api/employees/${hrSelfId}`).expect(200)).body.data;
+    const current = (
+      await api(hrSelf.agent)
+        .op("getEmployee", { params: { employeeId: hrSelfId } })
+        .expect(200)
+    ).body.data;
     await hrSelf.agent.put(`/api/employees/${hrSelfId}`).send({ joining_date: current.joining_date }).expect(200);
     // another employee's: allowed, no self-decision
     await hrSelf.agent.put(`/api/employees/${w.employeeId}`).send({ bank_account_number: "11112222333344" }).expect(200);
@@ -236,7 +255,13 @@ describe("updateMember, setEmployeeSalarySetup, updateEmployee, listEmployeeActi
     const e = expectError(await admin.agent.put(`/api/payroll/employee-setup/${adminSelfId}`).send(setup), 403, "forbidden");
     expect(e.error).toMatch(/^You cannot set your own salary/);
     expectError(await admin.agent.put(`/api/employees/${adminSelfId}`).send({ bank_account_number: "12121212121212" }), 403, "forbidden");
-    expect((await w.owner.agent.get(`/api/payroll/employee-setup/${adminSelfId}`).expect(200)).body.data.current).toBeNull();
+    expect(
+      (
+        await api(w.owner.agent)
+          .op("getEmployeeSalarySetup", { params: { employeeId: adminSelfId } })
+          .expect(200)
+      ).body.data.current,
+    ).toBeNull();
     // linked again (or to another record meanwhile): still theirs
     const otherId = await insertEmployee(t, w.owner.tenantId, { first_name: "Other", last_name: "Record" });
     await admin.agent.put(`/api/configuration/members/${admin.userId}`).send({ employee_id: otherId }).expect(200);
@@ -247,14 +272,20 @@ describe("updateMember, setEmployeeSalarySetup, updateEmployee, listEmployeeActi
     await admin.agent.put(`/api/payroll/employee-setup/${w.employeeId}`).send(setup).expect(200);
 
     const member = { user_id: admin.userId, email: admin.email, name: "Ada Admin" };
-    const log = (await w.owner.agent.get(`/api/employees/${adminSelfId}/activity-log`).expect(200)).body.data;
-    expect(log.filter((l: any) => l.action.startsWith("employee.member_")).map((l: any) => [l.action, l.actor_user_id, l.changes])).toEqual(
-      [
-        ["employee.member_linked", admin.userId, { member }],
-        ["employee.member_unlinked", admin.userId, { member }],
-      ],
-    );
-    const otherLog = (await w.owner.agent.get(`/api/employees/${otherId}/activity-log`).expect(200)).body.data;
-    expect(otherLog.map((l: any) => l.action)).toEqual(["employee.member_unlinked", "employee.member_linked"]);
+    const log = (
+      await api(w.owner.agent)
+        .op("getEmployeeActivityLog", { params: { employeeId: adminSelfId } })
+        .expect(200)
+    ).body.data;
+    expect(log.filter((l) => l.action.startsWith("employee.member_")).map((l) => [l.action, l.actor_user_id, l.changes])).toEqual([
+      ["employee.member_linked", admin.userId, { member }],
+      ["employee.member_unlinked", admin.userId, { member }],
+    ]);
+    const otherLog = (
+      await api(w.owner.agent)
+        .op("getEmployeeActivityLog", { params: { employeeId: otherId } })
+        .expect(200)
+    ).body.data;
+    expect(otherLog.map((l) => l.action)).toEqual(["employee.member_unlinked", "employee.member_linked"]);
   });
 });

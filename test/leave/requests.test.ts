@@ -2,6 +2,7 @@
 // requests), every refusal (409/400), approvals and roles, cancellation restoring the balance,
 // notifications, list filters, tenancy, and concurrency (no overdraw under parallel calls).
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
@@ -16,7 +17,11 @@ const day = (week: number, dow: number) => addDays(M, week * 7 + dow); // dow 0 
 
 const apply = (agent: TenantSession["agent"], body: Record<string, unknown>) => agent.post("/api/leave-requests").send(body);
 const balance = async (employeeId: string, typeId: string) =>
-  (await w.hr.agent.get(`/api/leave-balances?employee_id=${employeeId}&leave_type_id=${typeId}`).expect(200)).body.data[0];
+  (
+    await api(w.hr.agent)
+      .op("listLeaveBalances", { query: { employee_id: employeeId, leave_type_id: typeId } })
+      .expect(200)
+  ).body.data[0];
 
 beforeAll(async () => {
   [w, other] = await Promise.all([leaveWorld(t), signupTenant(t)]);
@@ -89,11 +94,15 @@ describe("createLeaveRequest, getLeaveRequest: counting", () => {
     expect(before.taken).toBe("4.0");
     // hr cancels the Friday: Monday is recounted to 1 day and the 2 bridge days come back
     await w.hr.agent.delete(`/api/leave-requests/${fri.body.data.id}`).expect(200);
-    const monNow = await w.employee.agent.get(`/api/leave-requests/${mon.body.data.id}`).expect(200);
+    const monNow = await api(w.employee.agent)
+      .op("getLeaveRequest", { params: { id: mon.body.data.id } })
+      .expect(200);
     expect(monNow.body.data.days).toBe("1.0");
     expect((await balance(w.employeeId, CL.id)).taken).toBe("1.0");
-    const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${mon.body.data.id}`).expect(200);
-    expect(log.body.data.map((a: any) => a.action)).toContain("leave_request.recounted");
+    const log = await api(w.owner.agent)
+      .op("listActivityLog", { query: { entity_id: mon.body.data.id } })
+      .expect(200);
+    expect(log.body.data.map((a) => a.action)).toContain("leave_request.recounted");
     await w.hr.agent.delete(`/api/leave-requests/${mon.body.data.id}`).expect(200);
     expect((await balance(w.employeeId, CL.id)).taken).toBe("0.0");
   });
@@ -265,20 +274,24 @@ describe("updateLeaveRequest, cancelLeaveRequest: approval and cancellation", ()
     expect(a.body.data).toMatchObject({ status: "approved", decided_by: w.manager.userId, decision_comment: "Get well" });
     expect(await balance(w.employeeId, SL.id)).toMatchObject({ taken: "2.0", pending: "0.0", available: "8.0" });
     expectError(await w.hr.agent.put(`/api/leave-requests/${id}`).send({ status: "rejected" }), 409);
-    const notes = await w.employee.agent.get("/api/notifications").expect(200);
-    expect(notes.body.data.map((n: any) => n.kind)).toEqual(expect.arrayContaining(["leave.submitted", "leave.approved"]));
-    const mgrNotes = await w.manager.agent.get("/api/notifications").expect(200);
-    expect(mgrNotes.body.data.map((n: any) => n.kind)).toContain("leave.approval_needed");
+    const notes = await api(w.employee.agent).op("listNotifications").expect(200);
+    expect(notes.body.data.map((n) => n.kind)).toEqual(expect.arrayContaining(["leave.submitted", "leave.approved"]));
+    const mgrNotes = await api(w.manager.agent).op("listNotifications").expect(200);
+    expect(mgrNotes.body.data.map((n) => n.kind)).toContain("leave.approval_needed");
     const mail = await t.query("SELECT to_address, subject FROM email_outbox WHERE subject LIKE 'Your leave from%approved'");
     expect(mail.length).toBeGreaterThan(0);
-    const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
-    expect(log.body.data.map((x: any) => x.action)).toEqual(["leave_request.approved", "leave_request.created"]);
+    const log = await api(w.owner.agent)
+      .op("listActivityLog", { query: { entity_id: id } })
+      .expect(200);
+    expect(log.body.data.map((x) => x.action)).toEqual(["leave_request.approved", "leave_request.created"]);
     // the employee cancels before it starts: the days come back through a `cancelled` entry
     const c = await w.employee.agent.delete(`/api/leave-requests/${id}`).expect(200);
     expect(c.body.data).toMatchObject({ status: "cancelled", cancelled_by: w.employee.userId });
     expect(await balance(w.employeeId, SL.id)).toMatchObject({ taken: "0.0", available: "10.0" });
-    const ledger = await w.hr.agent.get(`/api/leave-ledger?employee_id=${w.employeeId}&leave_type_id=${SL.id}`).expect(200);
-    expect(ledger.body.data.filter((e: any) => e.reference_id === id).map((e: any) => [e.entry_type, e.days])).toEqual([
+    const ledger = await api(w.hr.agent)
+      .op("listLeaveLedger", { query: { employee_id: w.employeeId, leave_type_id: SL.id } })
+      .expect(200);
+    expect(ledger.body.data.filter((e) => e.reference_id === id).map((e) => [e.entry_type, e.days])).toEqual([
       ["taken", "-2.0"],
       ["cancelled", "2.0"],
     ]);
@@ -315,11 +328,15 @@ describe("updateLeaveRequest, cancelLeaveRequest: approval and cancellation", ()
 
 describe("listLeaveRequests: lists and tenancy", () => {
   it("filters by status, employee and overlapping dates; employees see only their own", async () => {
-    const mine = await w.employee.agent.get("/api/leave-requests?limit=100").expect(200);
+    const mine = await api(w.employee.agent)
+      .op("listLeaveRequests", { query: { limit: 100 } })
+      .expect(200);
     expect(mine.body.data.length).toBeGreaterThan(3);
-    expect(new Set(mine.body.data.map((r: any) => r.employee_id))).toEqual(new Set([w.employeeId]));
-    const approved = await w.hr.agent.get("/api/leave-requests?status=approved&limit=100").expect(200);
-    expect(approved.body.data.every((r: any) => r.status === "approved")).toBe(true);
+    expect(new Set(mine.body.data.map((r) => r.employee_id))).toEqual(new Set([w.employeeId]));
+    const approved = await api(w.hr.agent)
+      .op("listLeaveRequests", { query: { status: "approved", limit: 100 } })
+      .expect(200);
+    expect(approved.body.data.every((r) => r.status === "approved")).toBe(true);
     const range = await w.hr.agent
       .get(`/api/leave-requests?from_date=${day(12, 2)}&to_date=${day(12, 3)}&employee_id=${w.employeeId}`)
       .expect(200);
@@ -327,12 +344,22 @@ describe("listLeaveRequests: lists and tenancy", () => {
       [day(12, 0), day(12, 2)],
       [day(12, 3), day(12, 4)],
     ]);
-    const paged = await w.hr.agent.get("/api/leave-requests?limit=2&page=2").expect(200);
+    const paged = await api(w.hr.agent)
+      .op("listLeaveRequests", { query: { limit: 2, page: 2 } })
+      .expect(200);
     expect(paged.body.pagination).toMatchObject({ page: 2, limit: 2 });
     expect(paged.body.data).toHaveLength(2);
-    expect((await w.employee.agent.get(`/api/leave-requests?employee_id=${w.managerEmployeeId}`).expect(200)).body.data).toEqual([]);
-    const mgr = await w.manager.agent.get("/api/leave-requests?limit=100").expect(200);
-    expect(new Set(mgr.body.data.map((r: any) => r.employee_id))).toEqual(new Set([w.employeeId, w.managerEmployeeId]));
+    expect(
+      (
+        await api(w.employee.agent)
+          .op("listLeaveRequests", { query: { employee_id: w.managerEmployeeId } })
+          .expect(200)
+      ).body.data,
+    ).toEqual([]);
+    const mgr = await api(w.manager.agent)
+      .op("listLeaveRequests", { query: { limit: 100 } })
+      .expect(200);
+    expect(new Set(mgr.body.data.map((r) => r.employee_id))).toEqual(new Set([w.employeeId, w.managerEmployeeId]));
     expectError(await w.hr.agent.get("/api/leave-requests?status=unknown"), 400);
     expectError(await w.hr.agent.get("/api/leave-requests?limit=101"), 400);
   });
@@ -348,7 +375,7 @@ describe("listLeaveRequests: lists and tenancy", () => {
         .send({ employee_id: w.employeeId, leave_type_id: LOP.id, from_date: day(20, 1), to_date: day(20, 1) }),
       404,
     );
-    expect((await other.agent.get("/api/leave-requests").expect(200)).body.data).toEqual([]);
+    expect((await api(other.agent).op("listLeaveRequests").expect(200)).body.data).toEqual([]);
   });
 });
 

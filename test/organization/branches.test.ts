@@ -1,5 +1,6 @@
 // Branches and work locations.
 import { describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 
@@ -18,10 +19,14 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
     await o.agent.post("/api/configuration/branches").send({ name: "Dubai" }).expect(201);
     await createEmployee(o, { branch_id: b.id });
     await createEmployee(o, { branch_id: b.id });
-    const got = (await o.agent.get(`/api/configuration/branches/${b.id}`).expect(200)).body.data;
+    const got = (
+      await api(o.agent)
+        .op("getBranch", { params: { branchId: b.id } })
+        .expect(200)
+    ).body.data;
     expect(got.employee_count).toBe(2);
-    const list = (await o.agent.get("/api/configuration/branches").expect(200)).body;
-    expect(list.data.map((x: any) => [x.name, x.employee_count])).toEqual([
+    const list = (await api(o.agent).op("listBranches").expect(200)).body;
+    expect(list.data.map((x) => [x.name, x.employee_count])).toEqual([
       ["Dubai", 0],
       ["Mumbai HQ", 2],
     ]);
@@ -30,8 +35,12 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
     const up = (await o.agent.put(`/api/configuration/branches/${b.id}`).send({ address: "One BKC", city: null }).expect(200)).body.data;
     expect(up).toMatchObject({ address: "One BKC", city: null, name: "Mumbai HQ", employee_count: 2 });
     expect((await t.query(`SELECT address, city FROM branches WHERE id = $1`, [b.id]))[0]).toEqual({ address: "One BKC", city: null });
-    const log = (await o.agent.get(`/api/configuration/activity-log?entity_id=${b.id}`).expect(200)).body.data;
-    expect(log.map((l: any) => l.action)).toEqual(["branch.updated", "branch.created"]);
+    const log = (
+      await api(o.agent)
+        .op("listActivityLog", { query: { entity_id: b.id } })
+        .expect(200)
+    ).body.data;
+    expect(log.map((l) => l.action)).toEqual(["branch.updated", "branch.created"]);
     expect(log[0].changes).toEqual({ address: { from: null, to: "One BKC" }, city: { from: "Mumbai", to: null } });
   });
 
@@ -71,7 +80,7 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
     expectError(await o.agent.get(`/api/configuration/branches/${b.id}`), 404, "not_found");
     expectError(await o.agent.put(`/api/configuration/branches/${b.id}`).send({ name: "x" }), 404);
     expectError(await o.agent.delete(`/api/configuration/branches/${b.id}`), 404);
-    expect((await o.agent.get("/api/configuration/branches").expect(200)).body.data).toEqual([]);
+    expect((await api(o.agent).op("listBranches").expect(200)).body.data).toEqual([]);
     // A deleted branch cannot be assigned.
     const bad = expectError(await o.agent.put(`/api/employees/${e.id}`).send({ branch_id: b.id }), 400);
     expect(bad.details[0].path).toBe("body.branch_id");
@@ -106,8 +115,10 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
     const emp = await addMember(t, o, "employee");
     const mgr = await addMember(t, o, "manager");
     const hr = await addMember(t, o, "hr");
-    await emp.agent.get(`/api/configuration/branches/${mine.id}`).expect(200);
-    await mgr.agent.get("/api/configuration/branches").expect(200);
+    await api(emp.agent)
+      .op("getBranch", { params: { branchId: mine.id } })
+      .expect(200);
+    await api(mgr.agent).op("listBranches").expect(200);
     expectError(await emp.agent.post("/api/configuration/branches").send({ name: "Nope" }), 403, "forbidden");
     expectError(await mgr.agent.put(`/api/configuration/branches/${mine.id}`).send({ name: "Nope" }), 403, "forbidden");
     expectError(await emp.agent.delete(`/api/configuration/branches/${mine.id}`), 403, "forbidden");
@@ -128,19 +139,27 @@ describe("listWorkLocations, createWorkLocation: work locations", () => {
     ).body.data;
     expect(w1).toMatchObject({ name: "Site B", branch_id: b.id, latitude: 24.4539, longitude: 54.3773, geofence_radius_m: 200 });
     const w2 = (await o.agent.post("/api/configuration/work-locations").send({ name: "Remote", country: "AE" }).expect(201)).body.data;
-    expect((await o.agent.get("/api/configuration/work-locations").expect(200)).body.data.map((w: any) => w.id)).toEqual([w2.id, w1.id]);
-    expect((await o.agent.get(`/api/configuration/work-locations?branch_id=${b.id}`).expect(200)).body.data.map((w: any) => w.id)).toEqual([
-      w1.id,
-    ]);
+    expect((await api(o.agent).op("listWorkLocations").expect(200)).body.data.map((w) => w.id)).toEqual([w2.id, w1.id]);
+    expect(
+      (
+        await api(o.agent)
+          .op("listWorkLocations", { query: { branch_id: b.id } })
+          .expect(200)
+      ).body.data.map((w) => w.id),
+    ).toEqual([w1.id]);
     const [row] = await t.query(`SELECT latitude::text, geofence_radius_m FROM work_locations WHERE id = $1`, [w1.id]);
     expect(row).toEqual({ latitude: "24.453900", geofence_radius_m: 200 });
-    const log = (await o.agent.get(`/api/configuration/activity-log?entity_id=${w1.id}`).expect(200)).body.data;
+    const log = (
+      await api(o.agent)
+        .op("listActivityLog", { query: { entity_id: w1.id } })
+        .expect(200)
+    ).body.data;
     expect(log[0]).toMatchObject({ action: "work_location.created" });
     // Employees can be placed there.
     const e = await createEmployee(o, { work_location_id: w1.id });
     expect(e.work_location_id).toBe(w1.id);
     const emp = await addMember(t, o, "employee");
-    expect((await emp.agent.get("/api/configuration/work-locations").expect(200)).body.pagination.total).toBe(2);
+    expect((await api(emp.agent).op("listWorkLocations").expect(200)).body.pagination.total).toBe(2);
   });
 
   it("rejects duplicates (409), half coordinates and unknown branches (400)", async () => {

@@ -1,5 +1,6 @@
 // Loan types and expense categories: CRUD, uniqueness, validation, roles, isolation.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 
 const t = useTestApp();
@@ -29,11 +30,19 @@ describe("listLoanTypes, createLoanType, getLoanType, updateLoanType, deleteLoan
     const id = c.body.data.id;
     const u = await owner.agent.put(`/api/configuration/payroll/loan-types/${id}`).send({ interest_rate: "0", active: false }).expect(200);
     expect(u.body.data).toMatchObject({ interest_rate: "0.00", active: false });
-    expect((await owner.agent.get("/api/configuration/payroll/loan-types?active=true").expect(200)).body.data).toEqual([]);
-    expect((await owner.agent.get(`/api/configuration/payroll/loan-types/${id}`).expect(200)).body.data.name).toBe("Salary advance");
-    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
-    expect(log.body.data.map((e: any) => e.action)).toEqual(["loan_type.updated", "loan_type.created"]);
-    expect(log.body.data[0].changes.active).toEqual({ from: true, to: false });
+    expect(
+      (
+        await api(owner.agent)
+          .op("listLoanTypes", { query: { active: true } })
+          .expect(200)
+      ).body.data,
+    ).toEqual([]);
+    expect((await api(owner.agent).op("getLoanType", { params: { id } }).expect(200)).body.data.name).toBe("Salary advance");
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: id } })
+      .expect(200);
+    expect(log.body.data.map((e) => e.action)).toEqual(["loan_type.updated", "loan_type.created"]);
+    expect(log.body.data[0].changes!.active).toEqual({ from: true, to: false });
     await owner.agent.delete(`/api/configuration/payroll/loan-types/${id}`).expect(200);
     expectError(await owner.agent.get(`/api/configuration/payroll/loan-types/${id}`), 404, "not_found");
   });
@@ -74,8 +83,8 @@ describe(
         .expect(201);
       expect(c.body.data).toMatchObject({ name: "Travel", requires_receipt: true, active: true, max_claim_amount: "25000.00" });
       const emp = await addMember(t, owner, "employee");
-      const list = await emp.agent.get("/api/configuration/payroll/expense-categories").expect(200);
-      expect(list.body.data.map((x: any) => x.name)).toContain("Travel");
+      const list = await api(emp.agent).op("listExpenseCategories").expect(200);
+      expect(list.body.data.map((x) => x.name)).toContain("Travel");
       expectError(await emp.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Snacks" }), 403, "forbidden");
       expectError(await emp.agent.delete(`/api/configuration/payroll/expense-categories/${c.body.data.id}`), 403, "forbidden");
       const other = await signupTenant(t);
@@ -90,11 +99,15 @@ describe(
         "not_found",
       );
       expectError(await other.agent.delete(`/api/configuration/payroll/expense-categories/${c.body.data.id}`), 404, "not_found");
-      expect((await other.agent.get("/api/configuration/payroll/expense-categories").expect(200)).body.data).toEqual([]);
+      expect((await api(other.agent).op("listExpenseCategories").expect(200)).body.data).toEqual([]);
       await other.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Travel" }).expect(201); // names are per company
-      expect((await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.body.data.id}`).expect(200)).body.data.name).toBe(
-        "Travel",
-      );
+      expect(
+        (
+          await api(owner.agent)
+            .op("getExpenseCategory", { params: { id: c.body.data.id } })
+            .expect(200)
+        ).body.data.name,
+      ).toBe("Travel");
     });
 
     it("updates partially (audited) and deletes a category", async () => {
@@ -109,7 +122,13 @@ describe(
         .send({ max_claim_amount: "2000.50", requires_receipt: false })
         .expect(200);
       expect(u.body.data).toMatchObject({ id: c.id, name: "Meals", max_claim_amount: "2000.50", requires_receipt: false, active: true });
-      expect((await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.id}`).expect(200)).body.data).toMatchObject({
+      expect(
+        (
+          await api(owner.agent)
+            .op("getExpenseCategory", { params: { id: c.id } })
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({
         max_claim_amount: "2000.50",
         requires_receipt: false,
       });
@@ -120,9 +139,7 @@ describe(
       );
       await owner.agent.delete(`/api/configuration/payroll/expense-categories/${c.id}`).expect(200);
       expectError(await owner.agent.get(`/api/configuration/payroll/expense-categories/${c.id}`), 404, "not_found");
-      expect(
-        (await owner.agent.get("/api/configuration/payroll/expense-categories").expect(200)).body.data.map((x: any) => x.id),
-      ).not.toContain(c.id);
+      expect((await api(owner.agent).op("listExpenseCategories").expect(200)).body.data.map((x) => x.id)).not.toContain(c.id);
     });
   },
 );

@@ -1,5 +1,6 @@
 // Salary components (formula checks, cycles, codes in use) and employee salary setups.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, useTestApp } from "../support/app.ts";
 import { payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
 
@@ -33,18 +34,24 @@ describe(
         depends_on_payment_days: true,
         active: true,
       });
-      const list = await w.hr.agent.get("/api/payroll/salary-components").expect(200);
-      expect(list.body.data.map((x: any) => x.code)).toEqual(["BASIC", "HRA", "SPECIAL", "CONV"]);
+      const list = await api(w.hr.agent).op("listSalaryComponents").expect(200);
+      expect(list.body.data.map((x) => x.code)).toEqual(["BASIC", "HRA", "SPECIAL", "CONV"]);
       const u = await w.hr.agent
         .put(`/api/payroll/salary-components/${c.body.data.id}`)
         .send({ amount: "1800.00", active: false })
         .expect(200);
       expect(u.body.data).toMatchObject({ amount: "1800.00", active: false });
       expect(
-        (await w.hr.agent.get("/api/payroll/salary-components?active=true").expect(200)).body.data.map((x: any) => x.code),
+        (
+          await api(w.hr.agent)
+            .op("listSalaryComponents", { query: { active: true } })
+            .expect(200)
+        ).body.data.map((x) => x.code),
       ).not.toContain("CONV");
-      const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${c.body.data.id}`).expect(200);
-      expect(log.body.data.map((e: any) => e.action)).toEqual(["salary_component.updated", "salary_component.created"]);
+      const log = await api(w.owner.agent)
+        .op("listActivityLog", { query: { entity_id: c.body.data.id } })
+        .expect(200);
+      expect(log.body.data.map((e) => e.action)).toEqual(["salary_component.updated", "salary_component.created"]);
       await w.hr.agent.delete(`/api/payroll/salary-components/${c.body.data.id}`).expect(200);
     });
 
@@ -118,8 +125,16 @@ describe(
       expect(c.body.data).toMatchObject(flags);
       const u = await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ name: "Overtime pay" }).expect(200);
       expect(u.body.data).toMatchObject({ name: "Overtime pay", amount: "500.00", ...flags });
-      expect((await w.hr.agent.get(`/api/payroll/salary-components/${c.body.data.id}`).expect(200)).body.data).toMatchObject(flags);
-      const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${c.body.data.id}`).expect(200);
+      expect(
+        (
+          await api(w.hr.agent)
+            .op("getSalaryComponent", { params: { id: c.body.data.id } })
+            .expect(200)
+        ).body.data,
+      ).toMatchObject(flags);
+      const log = await api(w.owner.agent)
+        .op("listActivityLog", { query: { entity_id: c.body.data.id } })
+        .expect(200);
       expect(Object.keys(log.body.data[0].changes ?? {})).toEqual(["name"]);
       expectError(await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({}), 400, "validation_failed");
       expectError(
@@ -145,7 +160,11 @@ describe(
 describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup", () => {
   it("keeps versions with history and shows full-month amounts", async () => {
     const id = await payrollEmployee(t, w, null);
-    const empty = (await w.hr.agent.get(`/api/payroll/employee-setup/${id}`).expect(200)).body.data;
+    const empty = (
+      await api(w.hr.agent)
+        .op("getEmployeeSalarySetup", { params: { employeeId: id } })
+        .expect(200)
+    ).body.data;
     expect(empty).toMatchObject({ employee_id: id, current: null, history: [] });
     const comps = Object.values(w.components).map((component_id) => ({ component_id }));
     await w.hr.agent
@@ -178,8 +197,10 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
       .expect(200);
     expect(same.body.data.history).toHaveLength(2);
     expect(same.body.data.current).toMatchObject({ monthly_ctc: "52000.00", all_components: true, monthly_gross: "52000.00" });
-    const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
-    expect(log.body.data.map((e: any) => e.action)).toEqual(expect.arrayContaining(["salary_setup.created", "salary_setup.replaced"]));
+    const log = await api(w.owner.agent)
+      .op("listActivityLog", { query: { entity_id: id } })
+      .expect(200);
+    expect(log.body.data.map((e) => e.action)).toEqual(expect.arrayContaining(["salary_setup.created", "salary_setup.replaced"]));
   });
 
   it("validates components, amounts and CTC with 400s naming the field", async () => {

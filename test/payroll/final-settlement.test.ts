@@ -2,6 +2,7 @@
 // with exact paisa figures for an exit with salary, leave encashment, gratuity, notice shortfall,
 // a loan and a claim; and the monthly gratuity provision on the payroll run.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { createType, grant } from "../support/leave-factories.ts";
 import { renderPdf } from "../support/pdf.ts";
@@ -22,8 +23,12 @@ beforeAll(async () => {
   // a leave period containing the exits' last working days (and today, 2026-11)
   const period = await w.hr.agent.post("/api/leave-periods").send({ name: "2026", start_date: "2026-01-01", end_date: "2026-12-31" });
   if (period.status !== 201) throw new Error(JSON.stringify(period.body));
-  const periods = (await w.hr.agent.get("/api/leave-periods?limit=100").expect(200)).body.data;
-  if (!periods.some((p: any) => p.is_current))
+  const periods = (
+    await api(w.hr.agent)
+      .op("listLeavePeriods", { query: { limit: 100 } })
+      .expect(200)
+  ).body.data;
+  if (!periods.some((p) => p.is_current))
     await w.hr.agent.put(`/api/leave-periods/${period.body.data.id}`).send({ is_current: true }).expect(200);
   earnedId = (await createType(w.hr.agent, { name: "Earned leave", encashable: true })).id;
   loanTypeId = (
@@ -163,9 +168,19 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
       ["SPECIAL", "7258.06"],
     ]);
     expect(s.loans[0].installment_ids).toHaveLength(4);
-    expect((await w.hr.agent.get(`/api/payroll/final-settlements/${s.id}`).expect(200)).body.data).toEqual(s);
-    const list = (await w.hr.agent.get(`/api/payroll/final-settlements?employee_id=${id}&status=draft`).expect(200)).body;
-    expect(list.data.map((x: any) => x.id)).toEqual([s.id]);
+    expect(
+      (
+        await api(w.hr.agent)
+          .op("getFinalSettlement", { params: { id: s.id } })
+          .expect(200)
+      ).body.data,
+    ).toEqual(s);
+    const list = (
+      await api(w.hr.agent)
+        .op("listFinalSettlements", { query: { employee_id: id, status: "draft" } })
+        .expect(200)
+    ).body;
+    expect(list.data.map((x) => x.id)).toEqual([s.id]);
     // the list says what is overdue on the draft today (2026-11-25)
     expect(list.data[0].warnings).toEqual([
       "Final wages were due on 2026-07-17 (within two working days of the separation, Code on Wages 2019 s.17(2)): 131 days overdue",
@@ -193,7 +208,11 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
       (r) => r.status,
     );
     expect(statuses.sort()).toEqual([200, 409]);
-    const done = (await w.hr.agent.get(`/api/payroll/final-settlements/${s.id}`).expect(200)).body.data;
+    const done = (
+      await api(w.hr.agent)
+        .op("getFinalSettlement", { params: { id: s.id } })
+        .expect(200)
+    ).body.data;
     expect(done).toMatchObject({ status: "processed", processed_by: w.hr.userId, net_payable: "145910.24" });
     // paid today: the interest counted to the processing day; nothing overdue is left to warn of
     expect(done.dues).toMatchObject({ as_of: "2026-11-25", paid_on: "2026-11-25", gratuity_interest: { days: 133, amount: "4729.99" } });
@@ -203,9 +222,13 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expectError(await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({}), 409, "conflict");
 
     // the loan is recovered and closed, the claim paid, the leave encashed and debited
-    const loan = (await w.hr.agent.get(`/api/payroll/loan-advances/${s.loans[0].loan_id}`).expect(200)).body.data;
+    const loan = (
+      await api(w.hr.agent)
+        .op("getLoanAdvance", { params: { id: s.loans[0].loan_id } })
+        .expect(200)
+    ).body.data;
     expect(loan).toMatchObject({ status: "closed", repaid_amount: "10000.00", outstanding_amount: "0.00" });
-    expect(loan.schedule.map((i: any) => i.status)).toEqual(["paid", "paid", "paid", "paid"]);
+    expect(loan.schedule.map((i) => i.status)).toEqual(["paid", "paid", "paid", "paid"]);
     const paidClaim = (await w.hr.agent.get(`/api/payroll/expense-claims/${s.claims[0].claim_id}`).expect(200)).body.data;
     expect(paidClaim.status).toBe("paid");
     const [requested, remaining] = done.leave_encashment_lines;
@@ -287,7 +310,13 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     await claim(id, "100.00");
     const changed = expectError(await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send(), 409, "conflict");
     expect(changed.error).toContain("recalculate it (PUT) and review it before processing");
-    expect((await w.hr.agent.get(`/api/payroll/final-settlements/${s.id}`).expect(200)).body.data.status).toBe("draft");
+    expect(
+      (
+        await api(w.hr.agent)
+          .op("getFinalSettlement", { params: { id: s.id } })
+          .expect(200)
+      ).body.data.status,
+    ).toBe("draft");
     const again = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({}).expect(200)).body.data;
     expect(again).toMatchObject({ reimbursements: "100.00", net_payable: "157179.53" });
     await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send().expect(200);
@@ -338,7 +367,11 @@ describe("createPayrollRun, getPayrollRunEmployee: leave encashment", () => {
         .send({ period: "2027-05", employee_ids: [id] })
         .expect(201)
     ).body.data;
-    const slip = (await w.hr.agent.get(`/api/payroll/draft-runs/${run.id}/employees/${id}`).expect(200)).body.data;
+    const slip = (
+      await api(w.hr.agent)
+        .op("getPayrollRunEmployee", { params: { id: run.id, employeeId: id } })
+        .expect(200)
+    ).body.data;
     // 2.5 × 25 000 ÷ 26 = 2 403.846… → 2 403.85, as the settlement's request line above (not 2.5 × gross 50 000 ÷ 31 = 4 032.26)
     expect(slip.encashments).toEqual([{ encashment_id: x.id, leave_type: "Earned leave", days: "2.5", amount: "2403.85" }]);
     expect(slip).toMatchObject({ gross: "50000.00", leave_encashment: "2403.85" });
@@ -355,11 +388,15 @@ describe("createPayrollRun, getPayrollRunEmployee, updateGratuitySettings, getGr
           .send({ period, employee_ids: [id] })
           .expect(201)
       ).body.data;
-      return (await w.hr.agent.get(`/api/payroll/draft-runs/${run.id}/employees/${id}`).expect(200)).body.data;
+      return (
+        await api(w.hr.agent)
+          .op("getPayrollRunEmployee", { params: { id: run.id, employeeId: id } })
+          .expect(200)
+      ).body.data;
     };
     const off = await slipOf("2027-03");
     expect(off.gratuity_provision).toBeUndefined();
-    const settings = (await w.hr.agent.get("/api/configuration/payroll/gratuity-settings").expect(200)).body.data;
+    const settings = (await api(w.hr.agent).op("getGratuitySettings").expect(200)).body.data;
     expect(settings.monthly_provision).toBe(false);
     await w.hr.agent.post("/api/configuration/payroll/gratuity-settings").send({ monthly_provision: true }).expect(200);
     const on = await slipOf("2027-04");

@@ -8,6 +8,7 @@
 // and processes runs within the request.
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { PAYROLL_RUNS_JOB } from "../../src/modules/payroll/jobs.ts";
@@ -46,8 +47,10 @@ const totalsOf = (run: any) => ({
   totals: run.totals,
 });
 async function actions(runId: string): Promise<string[]> {
-  const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}&limit=100`).expect(200);
-  return log.body.data.map((e: any) => e.action).reverse();
+  const log = await api(w.owner.agent)
+    .op("listActivityLog", { query: { entity_id: runId, limit: 100 } })
+    .expect(200);
+  return log.body.data.map((e) => e.action).reverse();
 }
 async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
@@ -236,7 +239,13 @@ describe("a run above the limit is calculated in the background", () => {
       expectError(await hr.put(`/api/payroll/draft-runs/${runId}`).send({}), 409, "conflict");
       expectError(await hr.delete(`/api/payroll/draft-runs/${runId}`), 409, "conflict");
       // nothing is paid before the job ran
-      expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data.status).toBe("approved");
+      expect(
+        (
+          await api(aUser.agent)
+            .op("getLoanAdvance", { params: { id: loanId } })
+            .expect(200)
+        ).body.data.status,
+      ).toBe("approved");
       expectError(await aUser.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
 
       await runJob();
@@ -250,20 +259,38 @@ describe("a run above the limit is calculated in the background", () => {
         (s: any) => [s.employee_code, s.slip_number, s.run_status],
       );
       expect(numbers).toEqual([1, 2, 3, 4, 5, 6].map((i) => [`P-00${i}`, `PS-202701-0000${i}`, "processed"]));
-      expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({
+      expect(
+        (
+          await api(aUser.agent)
+            .op("getLoanAdvance", { params: { id: loanId } })
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({
         status: "active",
         repaid_amount: "2000.00",
       });
-      expect((await aUser.agent.get(`/api/payroll/expense-claims/${claimId}`).expect(200)).body.data).toMatchObject({
+      expect(
+        (
+          await api(aUser.agent)
+            .op("getExpenseClaim", { params: { id: claimId } })
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({
         status: "paid",
         paid_run_id: runId,
       });
-      expect((await aUser.agent.get(`/api/payroll/my-salary/${runId}`).expect(200)).body.data).toMatchObject({
+      expect(
+        (
+          await api(aUser.agent)
+            .op("getMySalarySlip", { params: { draftId: runId } })
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({
         slip_number: "PS-202701-00001",
         net_pay: inRequest.details[0].net_pay,
       });
       // getMySalarySlip, downloadMySalarySlip: the list item's own `id` names the same slip as its `run_id`
-      const [item] = (await aUser.agent.get("/api/payroll/my-salary").expect(200)).body.data;
+      const [item] = (await api(aUser.agent).op("listMySalary").expect(200)).body.data;
       expect(item).toMatchObject({ run_id: runId, slip_number: "PS-202701-00001" });
       expect((await aUser.agent.get(`/api/payroll/my-salary/${item.id}`).expect(200)).body.data).toMatchObject({
         id: item.id,
@@ -334,7 +361,13 @@ describe("a failure in the middle of background processing", () => {
       await runJob();
       const done = await getRun(draft.id);
       expect(done).toMatchObject({ status: "processed", failure_reason: null, employee_count: 6, progress: { processed: 6, total: 6 } });
-      expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data).toMatchObject({
+      expect(
+        (
+          await api(aUser.agent)
+            .op("getLoanAdvance", { params: { id: loanId } })
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({
         status: "active",
         repaid_amount: "4000.00",
       });

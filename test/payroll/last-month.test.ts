@@ -4,6 +4,7 @@
 // the reading of continuous service, and the day rate of encashment and notice pay - each with the
 // issue's figures, to the paisa, through the API.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { useTestApp } from "../support/app.ts";
 import { createType, grant } from "../support/leave-factories.ts";
 import { renderPdf } from "../support/pdf.ts";
@@ -44,7 +45,11 @@ async function slipOf(employeeId: string, period: string) {
       .send({ period, employee_ids: [employeeId] })
       .expect(201)
   ).body.data;
-  const slip = (await w.hr.agent.get(`/api/payroll/draft-runs/${run.id}/employees/${employeeId}`).expect(200)).body.data;
+  const slip = (
+    await api(w.hr.agent)
+      .op("getPayrollRunEmployee", { params: { id: run.id, employeeId } })
+      .expect(200)
+  ).body.data;
   await w.hr.agent.delete(`/api/payroll/draft-runs/${run.id}`).expect(200);
   return slip;
 }
@@ -82,7 +87,7 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
     const slip = await slipOf(id, "2026-10");
     // BASIC 25 000 × 15/31 + 22 000 × 16/31 = 23 451.612…; HRA 10 000 × 15/31 + 8 800 × 16/31 = 9 380.645…;
     // SPECIAL 15 000 × 15/31 + 13 200 × 16/31 = 14 070.967…
-    expect(slip.earnings.map((l: any) => [l.code, l.full_amount, l.amount])).toEqual([
+    expect(slip.earnings.map((l) => [l.code, l.full_amount, l.amount])).toEqual([
       ["BASIC", "22000.00", "23451.61"],
       ["HRA", "8800.00", "9380.65"],
       ["SPECIAL", "13200.00", "14070.97"],
@@ -124,7 +129,11 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
         .expect(201)
     ).body.data;
     await w.hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200);
-    const mine = (await me.agent.get(`/api/payroll/my-salary/${run.id}`).expect(200)).body.data;
+    const mine = (
+      await api(me.agent)
+        .op("getMySalarySlip", { params: { draftId: run.id } })
+        .expect(200)
+    ).body.data;
     expect(mine).toMatchObject({ gross: "46903.23", salary_periods: slip.salary_periods });
     const text = await pdfText(me.agent, `/api/payroll/my-salary/${run.id}/pdf`, "/tmp/payslip-revised.png");
     expect(text).toContain("Salary revised within the month");
@@ -142,7 +151,7 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
     await revise(id, "2026-08-16", "56000.00");
     const slip = await slipOf(id, "2026-08");
     // 50 000 × 15/31 + 56 000 × 16/31 = 53 096.774…
-    expect(slip.earnings.map((l: any) => l.amount)).toEqual(["26548.39", "10619.35", "15929.03"]);
+    expect(slip.earnings.map((l) => l.amount)).toEqual(["26548.39", "10619.35", "15929.03"]);
     expect(slip.gross).toBe("53096.77");
     expect((56000 - Number(slip.gross)).toFixed(2)).toBe("2903.23");
 
@@ -153,7 +162,7 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
       .expect(200);
     const lop = await slipOf(id, "2026-08");
     expect(lop).toMatchObject({ gross: "51290.32", lop_days: "1.0", payable_days: "30.0" });
-    expect(lop.salary_periods.map((p: any) => [p.from, p.lop_days, p.payable_days, p.gross])).toEqual([
+    expect(lop.salary_periods!.map((p) => [p.from, p.lop_days, p.payable_days, p.gross])).toEqual([
       ["2026-08-01", "0.0", "15.0", "24193.55"],
       ["2026-08-16", "1.0", "15.0", "27096.77"],
     ]);
@@ -306,7 +315,11 @@ describe("createFinalSettlement, updateFinalSettlement: the settlement rules", (
     // 10 years: 25 000 × 15/26 × 10 = 144 230.77 → 144 231; net = salary + gratuity, no interest
     expect(s.gratuity).toBe("144231.00");
     expect(s.total_payable).toBe((Number(s.salary_net) + 144231).toFixed(2));
-    const listed = (await w.hr.agent.get(`/api/payroll/final-settlements?employee_id=${id}`).expect(200)).body.data;
+    const listed = (
+      await api(w.hr.agent)
+        .op("listFinalSettlements", { query: { employee_id: id } })
+        .expect(200)
+    ).body.data;
     expect(listed[0].warnings).toEqual(s.warnings);
     const done = (await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send().expect(200)).body.data;
     expect(done).toMatchObject({ status: "processed", warnings: [], dues: { paid_on: "2026-11-25", gratuity_interest: null } });
@@ -319,7 +332,7 @@ describe("getGratuitySettings, updateGratuitySettings, createFinalSettlement: th
     // 195 working days (Saturday and Sunday off: a five-day week needs 190)
     const id = await payrollEmployee(t, w, "50000.00", { joining_date: "2021-06-01" });
     await exitOn(id, "2026-02-01", "2026-02-27");
-    const settings = (await w.hr.agent.get("/api/configuration/payroll/gratuity-settings").expect(200)).body.data;
+    const settings = (await api(w.hr.agent).op("getGratuitySettings").expect(200)).body.data;
     expect(settings.continuous_service_rule).toBe("five_full_years");
     const strict = await settle({ employee_id: id });
     expect(strict.gratuity_detail).toMatchObject({
@@ -368,7 +381,9 @@ describe("getGratuitySettings, updateGratuitySettings, createFinalSettlement: th
       reason: "4 years of completed service and 189.0 days worked in the fifth year (190 needed); gratuity needs 5 years",
       continuous_service: { fifth_year: { working_days: 195, lost_days: "6.0", days_worked: "189.0" } },
     });
-    const log = await w.owner.agent.get("/api/configuration/activity-log?action=settings.gratuity_updated").expect(200);
+    const log = await api(w.owner.agent)
+      .op("listActivityLog", { query: { action: "settings.gratuity_updated" } })
+      .expect(200);
     expect(log.body.data[0].changes).toEqual({ continuous_service_rule: { from: "five_full_years", to: "four_years_240_days" } });
     await w.owner.agent
       .post("/api/configuration/payroll/gratuity-settings")
@@ -416,7 +431,9 @@ describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day r
     await set({ encashment_basis: "wage", encashment_divisor: "30" });
     // 10 × 25 000 ÷ 30 = 8 333.33; 15 × 25 000 ÷ 30 = 12 500
     expect(figures(await resettle(s.id, {})).slice(2, 4)).toEqual(["8333.33", "12500.00"]);
-    const log = await w.owner.agent.get("/api/configuration/activity-log?action=settings.wages_updated").expect(200);
+    const log = await api(w.owner.agent)
+      .op("listActivityLog", { query: { action: "settings.wages_updated" } })
+      .expect(200);
     expect(log.body.data[0].changes).toEqual({
       encashment_basis: { from: "gross", to: "wage" },
       encashment_divisor: { from: "month_days", to: "30" },
@@ -454,8 +471,20 @@ describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day r
     expect(text).toContain("Encashment day rate: full-month gross 50,000.00 / 31 = 1,612.90 a day");
     // back to the default: the processed encashment and slip keep their price; a new one is paid at 2.5 × 25 000 ÷ 26 = 2 403.85
     await set({ encashment_basis: "wage", encashment_divisor: "26" });
-    expect((await w.hr.agent.get(`/api/leave-encashments/${x.id}`).expect(200)).body.data.amount).toBe("4032.26");
-    expect((await me.agent.get(`/api/payroll/my-salary/${run.id}`).expect(200)).body.data.leave_encashment).toBe("4032.26");
+    expect(
+      (
+        await api(w.hr.agent)
+          .op("getLeaveEncashment", { params: { id: x.id } })
+          .expect(200)
+      ).body.data.amount,
+    ).toBe("4032.26");
+    expect(
+      (
+        await api(me.agent)
+          .op("getMySalarySlip", { params: { draftId: run.id } })
+          .expect(200)
+      ).body.data.leave_encashment,
+    ).toBe("4032.26");
     const third = await payrollEmployee(t, w, "50000.00");
     await grant(w.hr.agent, third, earnedId, "2.5");
     const z = (
@@ -492,7 +521,11 @@ describe("createLeaveType, createLeaveAllocations, createPayrollRun: OSH Code s.
         .expect(201)
     ).body.data;
     expect(made.created_count).toBe(1);
-    const encashments = (await w.hr.agent.get(`/api/leave-encashments?employee_id=${id}`).expect(200)).body.data;
+    const encashments = (
+      await api(w.hr.agent)
+        .op("listLeaveEncashments", { query: { employee_id: id } })
+        .expect(200)
+    ).body.data;
     expect(encashments).toHaveLength(1);
     expect(encashments[0]).toMatchObject({
       leave_type_id: osh.id,
@@ -501,7 +534,11 @@ describe("createLeaveType, createLeaveAllocations, createPayrollRun: OSH Code s.
       status: "approved",
       amount: null,
     });
-    const balances = (await w.hr.agent.get(`/api/leave-balances?employee_id=${id}`).expect(200)).body.data;
+    const balances = (
+      await api(w.hr.agent)
+        .op("listLeaveBalances", { query: { employee_id: id } })
+        .expect(200)
+    ).body.data;
     // 2026 (the current period): 12 allocated + 30 carried; 2025 closes with nothing left (40 − 30 carried − 10 encashed)
     expect(balances.find((b: any) => b.leave_type_id === osh.id)).toMatchObject({ allocated: "12.0", carried: "30.0", available: "42.0" });
     const closed = (await w.hr.agent.get(`/api/leave-balances?employee_id=${id}&period_id=${periodIds["2025"]}`).expect(200)).body.data;

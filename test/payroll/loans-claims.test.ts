@@ -1,6 +1,7 @@
 // Loans and advances (limits, decisions, schedule, defer, cancel) and expense claims (limits,
 // receipts, manager approval, visibility, payment by payroll, cancel).
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { expectError, useTestApp, type TenantSession } from "../support/app.ts";
 import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
@@ -135,12 +136,18 @@ describe(
         .send({ period: "2027-01", employee_ids: [empId] })
         .expect(201);
       expect(
-        (await w.hr.agent.get(`/api/payroll/draft-runs/${jan.body.data.id}/employees/${empId}`).expect(200)).body.data.loan_deduction,
+        (
+          await api(w.hr.agent)
+            .op("getPayrollRunEmployee", { params: { id: jan.body.data.id, employeeId: empId } })
+            .expect(200)
+        ).body.data.loan_deduction,
       ).toBe("0.00");
-      const notes = await emp.agent.get("/api/notifications").expect(200);
-      expect(notes.body.data.map((n: any) => n.kind)).toEqual(expect.arrayContaining(["loan.approved", "loan.deferred"]));
-      const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${loan.id}`).expect(200);
-      expect(log.body.data.map((e: any) => e.action)).toEqual([
+      const notes = await api(emp.agent).op("listNotifications").expect(200);
+      expect(notes.body.data.map((n) => n.kind)).toEqual(expect.arrayContaining(["loan.approved", "loan.deferred"]));
+      const log = await api(w.owner.agent)
+        .op("listActivityLog", { query: { entity_id: loan.id } })
+        .expect(200);
+      expect(log.body.data.map((e) => e.action)).toEqual([
         "loan_advance.deferred",
         "loan_advance.approved",
         "loan_advance.updated",
@@ -166,7 +173,11 @@ describe(
         .send({ period: "2027-06", employee_ids: [otherId] })
         .expect(201);
       await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
-      const l = (await other.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`).expect(200)).body.data;
+      const l = (
+        await api(other.agent)
+          .op("getLoanAdvance", { params: { id: c.body.data.id } })
+          .expect(200)
+      ).body.data;
       expect(l).toMatchObject({ status: "closed", repaid_amount: "1010.00", outstanding_amount: "0.00" }); // 1 000 + 12 %/12
       expect(l.closed_at).toBeTruthy();
       expectError(await w.hr.agent.post(`/api/payroll/loan-advances/${c.body.data.id}/defer`).send({}), 409, "conflict");
@@ -174,9 +185,21 @@ describe(
       // employees and managers see only their own loans
       expectError(await emp.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`), 404, "not_found");
       expectError(await mgr.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`), 404, "not_found");
-      expect((await other.agent.get("/api/payroll/loan-advances").expect(200)).body.data.map((x: any) => x.employee_id)).toEqual([otherId]);
-      expect((await emp.agent.get(`/api/payroll/loan-advances?employee_id=${otherId}`).expect(200)).body.data).toEqual([]);
-      expect((await w.hr.agent.get("/api/payroll/loan-advances?status=closed").expect(200)).body.data).toHaveLength(1);
+      expect((await api(other.agent).op("listLoanAdvances").expect(200)).body.data.map((x) => x.employee_id)).toEqual([otherId]);
+      expect(
+        (
+          await api(emp.agent)
+            .op("listLoanAdvances", { query: { employee_id: otherId } })
+            .expect(200)
+        ).body.data,
+      ).toEqual([]);
+      expect(
+        (
+          await api(w.hr.agent)
+            .op("listLoanAdvances", { query: { status: "closed" } })
+            .expect(200)
+        ).body.data,
+      ).toHaveLength(1);
       // a withdrawn pending application
       const p = await other.agent
         .post("/api/payroll/loan-advances")
@@ -285,12 +308,12 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
     expectError(await emp.agent.put(`/api/payroll/expense-claims/${c.body.data.id}`).send({ status: "approved" }), 403, "forbidden");
     expectError(await mgr.agent.get(`/api/payroll/expense-claims/${theirs.body.data.id}`), 404, "not_found");
     expectError(await emp.agent.get(`/api/payroll/expense-claims/${theirs.body.data.id}`), 404, "not_found");
-    const mgrList = (await mgr.agent.get("/api/payroll/expense-claims").expect(200)).body.data.map((x: any) => x.employee_id);
+    const mgrList = (await api(mgr.agent).op("listExpenseClaims").expect(200)).body.data.map((x) => x.employee_id);
     expect(new Set(mgrList)).toEqual(new Set([mgrId, empId]));
-    expect(new Set((await emp.agent.get("/api/payroll/expense-claims").expect(200)).body.data.map((x: any) => x.employee_id))).toEqual(
+    expect(new Set((await api(emp.agent).op("listExpenseClaims").expect(200)).body.data.map((x) => x.employee_id))).toEqual(
       new Set([empId]),
     );
-    expect((await w.hr.agent.get("/api/payroll/expense-claims").expect(200)).body.pagination.total).toBe(5);
+    expect((await api(w.hr.agent).op("listExpenseClaims").expect(200)).body.pagination!.total).toBe(5);
     // the claimant edits while pending
     const ed = await emp.agent.put(`/api/payroll/expense-claims/${c.body.data.id}`).send({ amount: "650.50" }).expect(200);
     expect(ed.body.data.amount).toBe("650.50");
@@ -311,10 +334,18 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
       .post("/api/payroll/draft-runs")
       .send({ period: "2026-12", employee_ids: [empId] })
       .expect(201);
-    const slip = (await w.hr.agent.get(`/api/payroll/draft-runs/${run.body.data.id}/employees/${empId}`).expect(200)).body.data;
-    expect(slip.reimbursement_lines.map((x: any) => [x.claim_id, x.amount])).toEqual([[c.body.data.id, "650.50"]]);
+    const slip = (
+      await api(w.hr.agent)
+        .op("getPayrollRunEmployee", { params: { id: run.body.data.id, employeeId: empId } })
+        .expect(200)
+    ).body.data;
+    expect(slip.reimbursement_lines.map((x) => [x.claim_id, x.amount])).toEqual([[c.body.data.id, "650.50"]]);
     await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
-    const paid = (await emp.agent.get(`/api/payroll/expense-claims/${c.body.data.id}`).expect(200)).body.data;
+    const paid = (
+      await api(emp.agent)
+        .op("getExpenseClaim", { params: { id: c.body.data.id } })
+        .expect(200)
+    ).body.data;
     expect(paid).toMatchObject({ status: "paid", paid_run_id: run.body.data.id });
     expectError(await w.hr.agent.delete(`/api/payroll/expense-claims/${c.body.data.id}`), 409, "conflict");
     const next = await w.hr.agent
@@ -322,11 +353,23 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
       .send({ period: "2027-07", employee_ids: [empId] })
       .expect(201);
     expect(
-      (await w.hr.agent.get(`/api/payroll/draft-runs/${next.body.data.id}/employees/${empId}`).expect(200)).body.data.reimbursements,
+      (
+        await api(w.hr.agent)
+          .op("getPayrollRunEmployee", { params: { id: next.body.data.id, employeeId: empId } })
+          .expect(200)
+      ).body.data.reimbursements,
     ).toBe("0.00");
-    expect((await emp.agent.get("/api/payroll/expense-claims?status=paid").expect(200)).body.data).toHaveLength(1);
-    const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${c.body.data.id}`).expect(200);
-    expect(log.body.data.map((e: any) => e.action)).toEqual(["expense_claim.approved", "expense_claim.updated", "expense_claim.created"]);
+    expect(
+      (
+        await api(emp.agent)
+          .op("listExpenseClaims", { query: { status: "paid" } })
+          .expect(200)
+      ).body.data,
+    ).toHaveLength(1);
+    const log = await api(w.owner.agent)
+      .op("listActivityLog", { query: { entity_id: c.body.data.id } })
+      .expect(200);
+    expect(log.body.data.map((e) => e.action)).toEqual(["expense_claim.approved", "expense_claim.updated", "expense_claim.created"]);
   });
 
   it("cancels pending claims (claimant) and approved unpaid ones (hr)", async () => {

@@ -2,6 +2,7 @@
 // loan, claim, encashment), processing (atomic, concurrent calls, 409s), my-salary isolation,
 // the PDF, the module gate and cross-tenant 404s.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { expectServerError } from "../support/recorder.ts";
 import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
@@ -95,7 +96,11 @@ describe(
         employee_count: 2,
         total_gross: "53714.29",
       });
-      const slipA = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}`).expect(200)).body.data;
+      const slipA = (
+        await api(w.hr.agent)
+          .op("getPayrollRunEmployee", { params: { id: runId, employeeId: a } })
+          .expect(200)
+      ).body.data;
       expect(slipA).toMatchObject({
         slip_number: null,
         run_status: "draft",
@@ -115,10 +120,14 @@ describe(
         net_pay: "34402.75",
       });
       expect(slipA.lop).toEqual({ leave_days: "2.0", absent_days: "1.0" }); // the Saturday absence does not count
-      expect(slipA.earnings.map((l: any) => l.amount)).toEqual(["17857.14", "7142.86", "10714.29"]);
+      expect(slipA.earnings.map((l) => l.amount)).toEqual(["17857.14", "7142.86", "10714.29"]);
       expect(slipA.pf).toMatchObject({ base: "15000.00", employer_eps: "1250.00", employer_epf: "550.00", edli: "75.00" });
       expect(slipA.encashments).toEqual([{ encashment_id: encashmentId, leave_type: "Earned leave", days: "2.0", amount: "1538.46" }]);
-      const slipB = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${b}`).expect(200)).body.data;
+      const slipB = (
+        await api(w.hr.agent)
+          .op("getPayrollRunEmployee", { params: { id: runId, employeeId: b } })
+          .expect(200)
+      ).body.data;
       expect(slipB).toMatchObject({
         gross: "18000.00",
         pf_employee: "1080.00",
@@ -127,9 +136,13 @@ describe(
         net_pay: "16785.00",
       });
       expect(slipB.esi).toMatchObject({ covered: true, employer: "585.00" });
-      const bd = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=1`).expect(200)).body;
+      const bd = (
+        await api(w.hr.agent)
+          .op("getPayrollRunBreakdown", { params: { id: runId }, query: { limit: 1 } })
+          .expect(200)
+      ).body;
       expect(bd.pagination).toEqual({ page: 1, limit: 1, total: 2, total_pages: 2 });
-      expect(bd.data.employees.map((e: any) => e.employee_code)).toEqual(["P-001"]);
+      expect(bd.data.employees.map((e) => e.employee_code)).toEqual(["P-001"]);
       expect(bd.data.totals).toMatchObject({
         employee_count: 2,
         net_pay: "51187.75", // 34 402.75 + 16 785.00
@@ -138,13 +151,19 @@ describe(
         pf: { admin_charges: "500.00", admin_charges_minimum_applied: true },
         esi: { members: 1, employee: "135.00", employer: "585.00" },
       });
-      expect(bd.data.totals.components.map((c: any) => [c.code, c.amount])).toEqual([
+      expect(bd.data.totals.components.map((c) => [c.code, c.amount])).toEqual([
         ["BASIC", "26857.14"],
         ["HRA", "10742.86"],
         ["SPECIAL", "16114.29"],
       ]);
       // nothing is paid by a draft
-      expect((await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data.status).toBe("approved");
+      expect(
+        (
+          await api(aUser.agent)
+            .op("getLoanAdvance", { params: { id: loanId } })
+            .expect(200)
+        ).body.data.status,
+      ).toBe("approved");
     });
 
     it("one run per month; PUT recalculates and limits employees; drafts are invisible to employees", async () => {
@@ -158,7 +177,7 @@ describe(
       const back = await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: [] }).expect(200);
       expect(back.body.data.employee_count).toBe(2);
       expectError(await aUser.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
-      expect((await aUser.agent.get("/api/payroll/my-salary").expect(200)).body.data).toEqual([]);
+      expect((await api(aUser.agent).op("listMySalary").expect(200)).body.data).toEqual([]);
       expectError(await aUser.agent.get("/api/payroll/draft-runs"), 403, "forbidden");
       expectError(
         await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: ["00000000-0000-4000-8000-000000000000"] }),
@@ -168,17 +187,27 @@ describe(
     });
 
     it("PUT needs its body: an empty payload is a 400 (the parser would make it {}), {} just recalculates", async () => {
-      const before = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}`).expect(200)).body.data;
+      const before = (
+        await api(w.hr.agent)
+          .op("getPayrollRun", { params: { id: runId } })
+          .expect(200)
+      ).body.data;
       const e = expectError(
         await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).set("Content-Type", "application/json").send(""),
         400,
         "validation_failed",
       );
       expect(e.details).toEqual([{ path: "body", message: "is required" }]);
-      expect((await w.hr.agent.get(`/api/payroll/draft-runs/${runId}`).expect(200)).body.data.calculated_at).toBe(before.calculated_at);
+      expect(
+        (
+          await api(w.hr.agent)
+            .op("getPayrollRun", { params: { id: runId } })
+            .expect(200)
+        ).body.data.calculated_at,
+      ).toBe(before.calculated_at);
       const again = await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
       expect(again.body.data).toMatchObject({ employee_count: before.employee_count, total_net: before.total_net });
-      expect(again.body.data.calculated_at > before.calculated_at).toBe(true);
+      expect(again.body.data.calculated_at > before.calculated_at!).toBe(true);
     });
   },
 );
@@ -197,7 +226,13 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
       await t.query(`DROP TRIGGER payroll_test_fail ON payroll_runs`);
       await t.query(`DROP FUNCTION payroll_test_fail()`);
     }
-    expect((await w.hr.agent.get(`/api/payroll/draft-runs/${runId}`).expect(200)).body.data.status).toBe("draft");
+    expect(
+      (
+        await api(w.hr.agent)
+          .op("getPayrollRun", { params: { id: runId } })
+          .expect(200)
+      ).body.data.status,
+    ).toBe("draft");
     const [inst] = await t.query(`SELECT count(*)::int AS n FROM loan_installments WHERE loan_id = $1 AND status = 'paid'`, [loanId]);
     expect(inst.n).toBe(0);
     const [claim] = await t.query(`SELECT status FROM expense_claims WHERE id = $1`, [claimId]);
@@ -212,25 +247,41 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
     const res = await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`).expect(200);
     expect(res.body.data).toMatchObject({ status: "processed", employee_count: 2, total_net: "51187.75" });
     expect(res.body.data.processed_at).toBeTruthy();
-    const slip = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}`).expect(200)).body.data;
+    const slip = (
+      await api(w.hr.agent)
+        .op("getPayrollRunEmployee", { params: { id: runId, employeeId: a } })
+        .expect(200)
+    ).body.data;
     expect(slip.slip_number).toBe("PS-202702-00001");
-    const loan = (await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data;
+    const loan = (
+      await api(aUser.agent)
+        .op("getLoanAdvance", { params: { id: loanId } })
+        .expect(200)
+    ).body.data;
     expect(loan).toMatchObject({ status: "active", repaid_amount: "2000.00", outstanding_amount: "4000.00" });
-    expect(loan.schedule.map((i: any) => [i.due_month, i.status, i.paid_run_id])).toEqual([
+    expect(loan.schedule.map((i) => [i.due_month, i.status, i.paid_run_id])).toEqual([
       ["2027-02", "paid", runId],
       ["2027-03", "pending", null],
       ["2027-04", "pending", null],
     ]);
-    expect((await aUser.agent.get(`/api/payroll/expense-claims/${claimId}`).expect(200)).body.data).toMatchObject({
+    expect(
+      (
+        await api(aUser.agent)
+          .op("getExpenseClaim", { params: { id: claimId } })
+          .expect(200)
+      ).body.data,
+    ).toMatchObject({
       status: "paid",
       paid_run_id: runId,
     });
     const [enc] = await t.query(`SELECT amount::text FROM leave_encashments WHERE id = $1`, [encashmentId]);
     expect(enc.amount).toBe("1538.46");
-    const log = await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}`).expect(200);
-    expect(log.body.data.map((e: any) => e.action)).toContain("payroll_run.processed");
-    const notes = await aUser.agent.get("/api/notifications").expect(200);
-    expect(notes.body.data.some((n: any) => n.kind === "payroll.slip_ready")).toBe(true);
+    const log = await api(w.owner.agent)
+      .op("listActivityLog", { query: { entity_id: runId } })
+      .expect(200);
+    expect(log.body.data.map((e) => e.action)).toContain("payroll_run.processed");
+    const notes = await api(aUser.agent).op("listNotifications").expect(200);
+    expect(notes.body.data.some((n) => n.kind === "payroll.slip_ready")).toBe(true);
 
     expectError(await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`), 409, "conflict");
     expectError(await w.hr.agent.delete(`/api/payroll/draft-runs/${runId}`), 409, "conflict");
@@ -244,9 +295,17 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
       w.owner.agent.post(`/api/payroll/draft-runs/${r.body.data.id}/process`),
     ]);
     expect([x.status, y.status].sort()).toEqual([200, 409]);
-    const loan = (await aUser.agent.get(`/api/payroll/loan-advances/${loanId}`).expect(200)).body.data;
+    const loan = (
+      await api(aUser.agent)
+        .op("getLoanAdvance", { params: { id: loanId } })
+        .expect(200)
+    ).body.data;
     expect(loan).toMatchObject({ status: "active", repaid_amount: "4000.00" });
-    const slip = (await aUser.agent.get(`/api/payroll/my-salary/${r.body.data.id}`).expect(200)).body.data;
+    const slip = (
+      await api(aUser.agent)
+        .op("getMySalarySlip", { params: { draftId: r.body.data.id } })
+        .expect(200)
+    ).body.data;
     expect(slip).toMatchObject({
       loan_deduction: "2000.00",
       reimbursements: "0.00",
@@ -262,25 +321,31 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
     expectError(await w.hr.agent.get(`/api/payroll/draft-runs/${r.body.data.id}`), 404, "not_found");
     const [n] = await t.query(`SELECT count(*)::int AS n FROM payroll_slips WHERE run_id = $1`, [r.body.data.id]);
     expect(n.n).toBe(0);
-    const list = await w.hr.agent.get("/api/payroll/draft-runs?status=processed").expect(200);
-    expect(list.body.data.map((x: any) => x.period)).toEqual(["2027-03", "2027-02"]);
+    const list = await api(w.hr.agent)
+      .op("listPayrollRuns", { query: { status: "processed" } })
+      .expect(200);
+    expect(list.body.data.map((x) => x.period)).toEqual(["2027-03", "2027-02"]);
   });
 });
 
 describe("listMySalary, getMySalarySlip, downloadMySalarySlip: my salary", () => {
   it("shows only the caller's own slips; a colleague's stays hidden", async () => {
-    const mine = await aUser.agent.get("/api/payroll/my-salary").expect(200);
-    expect(mine.body.data.map((s: any) => [s.period, s.employee_id])).toEqual([
+    const mine = await api(aUser.agent).op("listMySalary").expect(200);
+    expect(mine.body.data.map((s) => [s.period, s.employee_id])).toEqual([
       ["2027-03", a],
       ["2027-02", a],
     ]);
-    const slip = (await bUser.agent.get(`/api/payroll/my-salary/${runId}`).expect(200)).body.data;
+    const slip = (
+      await api(bUser.agent)
+        .op("getMySalarySlip", { params: { draftId: runId } })
+        .expect(200)
+    ).body.data;
     expect(slip).toMatchObject({ employee_id: b, net_pay: "16785.00" });
     // nobody reaches another employee's slip: no path takes an employee id, run-level reads are hr-only
     expectError(await aUser.agent.get(`/api/payroll/draft-runs/${runId}/employees/${b}`), 403, "forbidden");
     expectError(await aUser.agent.get(`/api/payroll/draft-runs/${runId}/breakdown`), 403, "forbidden");
     // hr without an employee record has no slips
-    expect((await w.hr.agent.get("/api/payroll/my-salary").expect(200)).body.data).toEqual([]);
+    expect((await api(w.hr.agent).op("listMySalary").expect(200)).body.data).toEqual([]);
     expectError(await w.hr.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
   });
 

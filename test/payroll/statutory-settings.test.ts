@@ -1,5 +1,6 @@
 // Statutory payroll settings: statutory defaults, partial updates, validation and audit.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 
 const t = useTestApp();
@@ -18,7 +19,7 @@ describe(
     "updateProfessionalTaxSettings, getGratuitySettings, updateGratuitySettings: statutory settings",
   () => {
     it("serves the statutory defaults for PF, ESI, professional tax and gratuity", async () => {
-      const pf = (await owner.agent.get("/api/configuration/payroll/pf-settings").expect(200)).body.data;
+      const pf = (await api(owner.agent).op("getPfSettings").expect(200)).body.data;
       expect(pf).toMatchObject({
         employee_rate: "12.00",
         employer_rate: "12.00",
@@ -28,7 +29,7 @@ describe(
         wage_ceiling: "15000.00",
         eps_age_limit: 58,
       });
-      const esi = (await owner.agent.get("/api/configuration/payroll/esi-settings").expect(200)).body.data;
+      const esi = (await api(owner.agent).op("getEsiSettings").expect(200)).body.data;
       expect(esi).toMatchObject({
         employee_rate: "0.75",
         employer_rate: "3.25",
@@ -52,7 +53,7 @@ describe(
         monthly_amount: "200.00",
         february_amount: "300.00",
       });
-      const gr = (await owner.agent.get("/api/configuration/payroll/gratuity-settings").expect(200)).body.data;
+      const gr = (await api(owner.agent).op("getGratuitySettings").expect(200)).body.data;
       expect(gr).toMatchObject({ days_per_year: 15, divisor: 26, min_years: 5, cap: "2000000.00", updated_at: null });
     });
 
@@ -60,7 +61,9 @@ describe(
       const res = await owner.agent.post("/api/configuration/payroll/esi-settings").send({ wage_threshold: "25000.00" }).expect(200);
       expect(res.body.data).toMatchObject({ wage_threshold: "25000.00", employee_rate: "0.75" });
       expect(res.body.data.updated_at).not.toBeNull();
-      const log = await owner.agent.get("/api/configuration/activity-log?action=settings.esi_updated").expect(200);
+      const log = await api(owner.agent)
+        .op("listActivityLog", { query: { action: "settings.esi_updated" } })
+        .expect(200);
       expect(log.body.data[0].changes).toEqual({ wage_threshold: { from: "21000.00", to: "25000.00" } });
       const gr = await owner.agent.post("/api/configuration/payroll/gratuity-settings").send({ min_years: 4 }).expect(200);
       expect(gr.body.data).toMatchObject({ min_years: 4, divisor: 26 });
@@ -97,7 +100,7 @@ describe(
         400,
         "validation_failed",
       );
-      expect((await owner.agent.get("/api/configuration/payroll/professional-tax").expect(200)).body.data.states).toEqual([tn]);
+      expect((await api(owner.agent).op("getProfessionalTaxSettings").expect(200)).body.data.states).toEqual([tn]);
     });
 
     it("updatePfSettings stores a change, keeps the other defaults and audits it", async () => {
@@ -111,7 +114,7 @@ describe(
         employer_rate: "12.00",
         wage_ceiling: "15000.00",
       });
-      const read = (await owner.agent.get("/api/configuration/payroll/pf-settings").expect(200)).body.data;
+      const read = (await api(owner.agent).op("getPfSettings").expect(200)).body.data;
       expect(read).toMatchObject({ employee_rate: "10.00", restrict_to_ceiling: false, eps_rate: "8.33" });
       const [entry] = await t.query<{ changes: Record<string, unknown> }>(
         "SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.pf_updated' ORDER BY created_at DESC LIMIT 1",
@@ -147,7 +150,7 @@ describe(
         .post("/api/configuration/company-settings")
         .send({ modules: ["payroll"] })
         .expect(200);
-      const esi = (await other.agent.get("/api/configuration/payroll/esi-settings").expect(200)).body.data;
+      const esi = (await api(other.agent).op("getEsiSettings").expect(200)).body.data;
       expect(esi.wage_threshold).toBe("21000.00"); // the first tenant's change is its own
     });
   },

@@ -2,6 +2,7 @@
 // password reset and invitations through real mail (SMTP on loopback, delivered by the job
 // worker), tenant switching, members and roles.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { FailureLimiter } from "../../src/platform/identity/limiter.ts";
 import { verifyPassword } from "../../src/platform/identity/passwords.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
@@ -46,7 +47,7 @@ describe("signup and passwords", () => {
 
   it("creates the company with the user as owner and no optional module", async () => {
     const o = await signupTenant(t, { company: "Acme Pvt Ltd" });
-    const s = await o.agent.get("/api/auth/session").expect(200);
+    const s = await api(o.agent).op("getSession").expect(200);
     expect(s.body.data.tenants).toEqual([{ id: o.tenantId, name: "Acme Pvt Ltd", role: "owner" }]);
     expect(s.body.data.modules).toEqual([]);
   });
@@ -63,7 +64,7 @@ describe("signup and passwords", () => {
       400,
       "validation_failed",
     );
-    expect(bad.details.map((d: any) => d.path)).toContain("body.password");
+    expect(bad.details.map((d: { path: string }) => d.path)).toContain("body.password");
   });
 });
 
@@ -104,7 +105,9 @@ describe("signIn, getSession, signOut: sign-in, sessions, sign-out", () => {
       "unauthenticated",
     );
     expect(a.error).toBe(b.error);
-    const log = await o.agent.get("/api/configuration/activity-log?action=auth.sign_in_failed").expect(200);
+    const log = await api(o.agent)
+      .op("listActivityLog", { query: { action: "auth.sign_in_failed" } })
+      .expect(200);
     expect(log.body.data).toHaveLength(1);
     expect(log.body.data[0]).toMatchObject({ actor_email: o.email, entity_id: o.userId });
   });
@@ -271,7 +274,7 @@ describe(
       const a = await signupTenant(t);
       const b = await signupTenant(t);
       expectError(await a.agent.post("/api/auth/switch-tenant").send({ tenantId: b.tenantId }), 404, "not_found");
-      const s = await a.agent.get("/api/auth/session").expect(200);
+      const s = await api(a.agent).op("getSession").expect(200);
       expect(s.body.data.active_tenant_id).toBe(a.tenantId);
     });
 

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { entityTag, matches, noneMatch, preconditionRequired } from "../../src/http/conditional.ts";
 import type { AuthContext } from "../../src/http/types.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
@@ -53,9 +54,13 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
   it("getEmployee: a strong ETag, the same while nothing changes; If-None-Match gives a 304 without a body until it does", async () => {
     const owner = await signupTenant(t);
     const e = await createEmployee(owner);
-    const first = await owner.agent.get(`/api/employees/${e.id}`).expect(200);
+    const first = await api(owner.agent)
+      .op("getEmployee", { params: { employeeId: e.id } })
+      .expect(200);
     expect(first.headers.etag).toMatch(TAG);
-    const again = await owner.agent.get(`/api/employees/${e.id}`).expect(200);
+    const again = await api(owner.agent)
+      .op("getEmployee", { params: { employeeId: e.id } })
+      .expect(200);
     expect(again.headers.etag).toBe(first.headers.etag);
     const notModified = await owner.agent.get(`/api/employees/${e.id}`).set("If-None-Match", first.headers.etag);
     expect(notModified.status).toBe(304);
@@ -72,16 +77,28 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
   it("updateEmployee: stale If-Match - 412 with the current version, nothing changed; the current one writes (new tag)", async () => {
     const owner = await signupTenant(t);
     const e = await createEmployee(owner, { designation: "Engineer" });
-    const v1 = (await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag;
+    const v1 = (
+      await api(owner.agent)
+        .op("getEmployee", { params: { employeeId: e.id } })
+        .expect(200)
+    ).headers.etag;
     await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation: "Lead" }).expect(200);
-    const v2 = (await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag;
+    const v2 = (
+      await api(owner.agent)
+        .op("getEmployee", { params: { employeeId: e.id } })
+        .expect(200)
+    ).headers.etag;
     const stale = await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation: "Manager" });
     const err = expectError(stale, 412, "precondition_failed");
     expect(err.details).toEqual([{ path: "headers.if-match", message: `the current version is ${v2}` }]);
     expect(stale.headers.etag).toBe(v2);
     expect(await designationOf(e.id)).toBe("Lead");
     const ok = await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v2).send({ designation: "Manager" }).expect(200);
-    const v3 = (await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag;
+    const v3 = (
+      await api(owner.agent)
+        .op("getEmployee", { params: { employeeId: e.id } })
+        .expect(200)
+    ).headers.etag;
     expect(ok.headers.etag).toBe(v3);
     expect(await designationOf(e.id)).toBe("Manager");
   });
@@ -89,7 +106,11 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
   it("updateEmployee: two writes based on one version at once - one is written, the other is a 412", async () => {
     const owner = await signupTenant(t);
     const e = await createEmployee(owner, { designation: "Engineer" });
-    const v1 = (await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag;
+    const v1 = (
+      await api(owner.agent)
+        .op("getEmployee", { params: { employeeId: e.id } })
+        .expect(200)
+    ).headers.etag;
     const [a, b] = await Promise.all(
       ["Architect", "Director"].map((designation) => owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation })),
     );

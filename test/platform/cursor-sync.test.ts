@@ -4,7 +4,7 @@
 // a kept cursor, and the declarations of the document.
 import pg from "pg";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { apiDocument } from "../../src/http/app.ts";
+import { apiDocument } from "../../src/http/routing.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { eventually } from "../support/eventually.ts";

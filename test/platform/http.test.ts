@@ -158,7 +158,7 @@ describe("request hygiene", () => {
     expect(res.headers["x-content-type-options"]).toBe("nosniff");
     expect(res.headers["x-powered-by"]).toBeUndefined();
     expect(res.headers["content-security-policy"]).toBeDefined();
-    // helmet's full set (recorded once at start-up, src/http/app.ts securityHeaders), on an error
+    // helmet's full set (recorded once at start-up, src/http/middleware.ts securityHeaders), on an error
     // and on a success alike
     const ok = await t.request().get("/api/health").expect(200);
     for (const r of [res, ok]) {

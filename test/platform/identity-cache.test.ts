@@ -5,13 +5,12 @@
 // proves the cross-process case end to end.
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IDENTITY_CHANNEL, identityCache } from "../../src/platform/identity/identity-cache.ts";
 import { signedSessionId } from "../../src/platform/identity/session.ts";
-import { withConfig } from "../../src/config.ts";
-import { databaseUrl, getPool } from "../../src/db/client.ts";
+import { getPool } from "../../src/db/client.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { eventually } from "../support/eventually.ts";
+import { appIdentityCache, settled } from "../support/identity-cache.ts";
 
 const t = useTestApp({ config: { identityCacheTtlMs: 60_000 } });
 const root = path.resolve(import.meta.dirname, "../..");
@@ -19,7 +18,7 @@ let owner: TenantSession;
 let other: ServerProcess | undefined;
 
 /** The process's identity cache as the file's app uses it (its TTL). */
-const appCache = () => withConfig(t.config, () => identityCache(databaseUrl()))!;
+const appCache = () => appIdentityCache(t);
 
 /** Session lookups (session row + membership) the API's pool has run so far. */
 let queries = 0;
@@ -43,26 +42,9 @@ afterAll(async () => {
   }
 });
 
-/**
- * Until the notifications of every write so far have reached the cache: a NOTIFY of an earlier write
- * (a sign-in's session row, a new member) arrives asynchronously, and on a busy machine it can land
- * between the two reads of a measurement and rightly empty the cache. Notifications arrive in commit
- * order, so once the one sent now has been heard, all earlier ones have. It waits for that one by its
- * payload: any change of the cache's token would also be an earlier write's notification, and this
- * one would then arrive during the measurement.
- */
-let settles = 0;
-async function settled(): Promise<void> {
-  const cache = appCache();
-  await cache.ready();
-  const mark = `settled-${++settles}`;
-  await t.query(`SELECT pg_notify($1, $2)`, [IDENTITY_CHANNEL, mark]);
-  expect(await eventually(async () => cache.lastHeard === mark)).toBe(true);
-}
-
 /** A signed-in read twice; returns the session lookups of the second (0 when served from the cache). */
 async function queriesOfSecondRead(agent: TenantSession["agent"]): Promise<number> {
-  await settled();
+  await settled(t);
   await agent.get("/api/notifications").expect(200);
   const before = queries;
   await agent.get("/api/notifications").expect(200);
@@ -145,7 +127,7 @@ describe("identity cache", () => {
     const member = await addMember(t, owner, "manager");
     const cookie = await signInCookie(member);
     const read = () => t.request().get("/api/notifications").set("cookie", cookie);
-    await settled();
+    await settled(t);
     expect((await read()).status).toBe(200);
     const before = queries;
     expect((await read()).status).toBe(200);

@@ -2,7 +2,7 @@
 // passwords, tokens or cookies; LOG_FORMAT=pretty's short lines for a terminal.
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { redactPath } from "../../src/http/app.ts";
+import { redactPath } from "../../src/http/middleware.ts";
 import { toAppError } from "../../src/http/error-middleware.ts";
 import { logger, redirectLogs } from "../../src/log.ts";
 import { prettyLine } from "../../src/log-pretty.ts";

@@ -1,12 +1,13 @@
 // Security review (issue 28), item 11: payslips, bank details, PAN and identity documents were
 // served without `Cache-Control: no-store`. The document declares it once (the header component
 // CacheControlNoStore, added to every success response when bundling) and the dispatch sends it on
-// every answer of an operation - JSON, files, errors - from that declaration (src/http/app.ts). The
+// every answer of an operation - JSON, files, errors - from that declaration (src/http/routing.ts). The
 // response recorder (test/support/recorder.ts) holds every response of the suite to the declared,
 // required header; this file shows what a client sees.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 
@@ -37,7 +38,9 @@ describe("getEmployee, downloadEmployeeDocument, listEmployees, getHealth: answe
   it("the profile with bank details and PAN, an identity document, a list, an error and health", async () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o, { pan_number: "ABCDE1234F", bank_account_number: "123456789012" });
-    const profile = await o.agent.get(`/api/employees/${e.id}`).expect(200);
+    const profile = await api(o.agent)
+      .op("getEmployee", { params: { employeeId: e.id } })
+      .expect(200);
     expect(profile.headers["cache-control"]).toBe("no-store");
     const doc = (
       await o.agent
@@ -49,7 +52,7 @@ describe("getEmployee, downloadEmployeeDocument, listEmployees, getHealth: answe
     ).body.data;
     const file = await o.agent.get(doc.download_path).expect(200);
     expect(file.headers["cache-control"]).toBe("no-store");
-    expect((await o.agent.get("/api/employees").expect(200)).headers["cache-control"]).toBe("no-store");
+    expect((await api(o.agent).op("listEmployees").expect(200)).headers["cache-control"]).toBe("no-store");
     expect((await o.agent.head(`/api/employees/${e.id}`).expect(200)).headers["cache-control"]).toBe("no-store");
     const employee = await addMember(t, o, "employee");
     const refused = await employee.agent.get(`/api/employees/${e.id}/documents`);

@@ -1,4 +1,4 @@
-// The request path (src/http/app.ts). series(): its middlewares run as one Express middleware;
+// The request path (src/http/app.ts, src/http/middleware.ts). series(): its middlewares run as one Express middleware;
 // each way a middleware can fail reaches Express's error handling, the list's end reaches the next
 // middleware, and a later middleware never runs after an earlier one failed. Validation as
 // production runs it (responses not validated): the validator's middlewares are chosen per
@@ -8,7 +8,8 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createApp, series } from "../../src/http/app.ts";
+import { createApp } from "../../src/http/app.ts";
+import { series } from "../../src/http/middleware.ts";
 import { createServer } from "../../src/http/server.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 

@@ -1,6 +1,7 @@
 // The tenant-scoped client: derived model list, fail-closed without a tenant, scoping of reads,
 // writes and transactions, and isolation between two tenants through the API.
 import { describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import pg from "pg";
 import { getPool, systemDb } from "../../src/db/client.ts";
 import { advisoryLock, execute, lockRow, lockRows, query, read, readGenericPlan, readPrepared, sql, tenant } from "../../src/db/sql.ts";
@@ -67,7 +68,7 @@ describe("tenant-scoped client", () => {
       [a.tenantId, a.userId],
     );
     expectError(await b.agent.post(`/api/notifications/${n.id}/read`), 404, "not_found");
-    const list = await b.agent.get("/api/notifications").expect(200);
+    const list = await api(b.agent).op("listNotifications").expect(200);
     expect(list.body.data).toEqual([]);
     const own = await a.agent.post(`/api/notifications/${n.id}/read`).expect(200);
     expect(own.body.data.read_at).not.toBeNull();

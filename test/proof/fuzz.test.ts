@@ -17,7 +17,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { markGeneric } from "../support/recorder.ts";
-import { checksLinkBeforeBody } from "../../src/http/app.ts";
+import { checksLinkBeforeBody } from "../../src/http/public-uploads.ts";
 import { invalidObject, valid, violations, type Invalid } from "./arbitraries.ts";
 import { QUERY_STYLES } from "./query-styles.ts";
 import { createResources, factoryFor, resourcePrefixes } from "./factories.ts";
@@ -335,7 +335,7 @@ function requestSummary(r: Fuzzed) {
 }
 
 /**
- * An upload that checks its link before reading its body (src/http/app.ts, the issue-28 rule that an
+ * An upload that checks its link before reading its body (src/http/public-uploads.ts, the issue-28 rule that an
  * anonymous upload to a wrong link costs no disk): a well-formed link that does not exist is its
  * 404 whatever the body holds - the one order in which existence comes before the body's
  * validation. A malformed link is still a 400, and so is an invalid body sent to a live link.

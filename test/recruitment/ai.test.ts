@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import type { Config } from "../../src/config.ts";
 import { appWith, expectError, useTestApp } from "../support/app.ts";
 import { addCandidate, openPosting, recruitingCompany, type Company } from "./helpers.ts";
@@ -52,7 +53,7 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
       400,
       "validation_failed",
     );
-    expect(missing.details.map((d: any) => d.path)).toEqual(expect.arrayContaining(["body.department", "body.requirements"]));
+    expect(missing.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining(["body.department", "body.requirements"]));
   });
 
   it("score resumes 0-100 with matched and missing skills and reasons", async () => {
@@ -118,7 +119,13 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
     const [row] = await t.query(`SELECT screening_score, screened_at FROM candidates WHERE id = $1`, [cand.id]);
     expect(row.screening_score).toBe(r.body.data.score);
     expect(row.screened_at).not.toBeNull();
-    expect((await c.hr.agent.get(`/api/recruitment/candidates/${cand.id}`).expect(200)).body.data.screening_score).toBe(r.body.data.score);
+    expect(
+      (
+        await api(c.hr.agent)
+          .op("getCandidate", { params: { id: cand.id } })
+          .expect(200)
+      ).body.data.screening_score,
+    ).toBe(r.body.data.score);
     const log = await c.owner.agent
       .get(`/api/configuration/activity-log?entity_id=${cand.id}&action=recruitment.candidate_screened`)
       .expect(200);

@@ -2,6 +2,7 @@
 // moves, hired only with an accepted offer), leaving the pipeline cancels what is scheduled,
 // manager visibility, search, and the talent pool's skills/tags search.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { addCandidate, advance, draftOffer, isoIn, openPosting, recruitingCompany, uniq, type Company } from "./helpers.ts";
 
@@ -62,7 +63,7 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
       400,
       "validation_failed",
     );
-    expect(missing.details.map((d: any) => d.path)).toEqual(["body.first_name", "body.last_name", "body.email"]);
+    expect(missing.details.map((d: { path: string }) => d.path)).toEqual(["body.first_name", "body.last_name", "body.email"]);
     expectError(
       await c.hr.agent
         .post("/api/recruitment/candidates")
@@ -126,7 +127,9 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     expect(hired.body.data.stage).toBe("hired");
     expectError(await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "rejected" }), 409, "conflict");
     expectError(await c.hr.agent.delete(`/api/recruitment/candidates/${id}`), 409, "conflict");
-    const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
+    const log = await api(c.owner.agent)
+      .op("listActivityLog", { query: { entity_id: id } })
+      .expect(200);
     expect(
       log.body.data
         .filter((e: any) => e.action === "recruitment.candidate_stage_changed")
@@ -157,8 +160,8 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
       [c.owner.tenantId, cand.id, c.hr.userId],
     );
     await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "hired" }).expect(200);
-    const notes = await c.manager.agent.get("/api/notifications").expect(200);
-    expect(notes.body.data.some((n: any) => n.kind === "recruitment.candidate_hired" && n.title.includes(cand.last_name))).toBe(true);
+    const notes = await api(c.manager.agent).op("listNotifications").expect(200);
+    expect(notes.body.data.some((n) => n.kind === "recruitment.candidate_hired" && n.title.includes(cand.last_name))).toBe(true);
   });
 
   it("rejecting cancels scheduled interviews and sessions and withdraws a draft offer", async () => {
@@ -226,23 +229,47 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     const b = await addCandidate(c.hr.agent, p.id, { first_name: "Aman", last_name: "Verma", phone: "+91 99887 76655" });
     await t.query(`UPDATE candidates SET screening_score = 91 WHERE id = $1`, [b.id]);
     await t.query(`UPDATE candidates SET screening_score = 40 WHERE id = $1`, [a.id]);
-    const byScore = await c.hr.agent.get(`/api/recruitment/candidates?posting_id=${p.id}&sort=screening_score`).expect(200);
-    expect(byScore.body.data.map((x: any) => x.id)).toEqual([b.id, a.id]);
-    const byName = await c.hr.agent.get(`/api/recruitment/candidates?posting_id=${p.id}&sort=name`).expect(200);
-    expect(byName.body.data.map((x: any) => x.last_name)).toEqual(["Khan", "Verma"]);
-    expect((await c.hr.agent.get(`/api/recruitment/candidates?search=zara%20khan`).expect(200)).body.data.map((x: any) => x.id)).toEqual([
-      a.id,
-    ]);
+    const byScore = await api(c.hr.agent)
+      .op("listCandidates", { query: { posting_id: p.id, sort: "screening_score" } })
+      .expect(200);
+    expect(byScore.body.data.map((x) => x.id)).toEqual([b.id, a.id]);
+    const byName = await api(c.hr.agent)
+      .op("listCandidates", { query: { posting_id: p.id, sort: "name" } })
+      .expect(200);
+    expect(byName.body.data.map((x) => x.last_name)).toEqual(["Khan", "Verma"]);
+    expect(
+      (
+        await api(c.hr.agent)
+          .op("listCandidates", { query: { search: "zara khan" } })
+          .expect(200)
+      ).body.data.map((x) => x.id),
+    ).toEqual([a.id]);
     // by phone: two groups of its digits with the space between (digits alone can occur in other
     // candidates' addresses, whose unique part is made of the clock's digits - test/recruitment/helpers.ts)
-    const byPhone = await c.hr.agent.get(`/api/recruitment/candidates?search=99887%2076655`).expect(200);
-    expect(byPhone.body.data.map((x: any) => x.id)).toEqual([b.id]);
-    expect((await c.hr.agent.get(`/api/recruitment/candidates?skill=FIGMA`).expect(200)).body.data.map((x: any) => x.id)).toEqual([a.id]);
-    expect((await c.hr.agent.get(`/api/recruitment/candidates?source=linkedin`).expect(200)).body.data.map((x: any) => x.id)).toEqual([
-      a.id,
-    ]);
+    const byPhone = await api(c.hr.agent)
+      .op("listCandidates", { query: { search: "99887 76655" } })
+      .expect(200);
+    expect(byPhone.body.data.map((x) => x.id)).toEqual([b.id]);
     expect(
-      (await c.hr.agent.get(`/api/recruitment/candidates?posting_id=${p.id}&stage=applied&limit=1`).expect(200)).body.pagination,
+      (
+        await api(c.hr.agent)
+          .op("listCandidates", { query: { skill: "FIGMA" } })
+          .expect(200)
+      ).body.data.map((x) => x.id),
+    ).toEqual([a.id]);
+    expect(
+      (
+        await api(c.hr.agent)
+          .op("listCandidates", { query: { source: "linkedin" } })
+          .expect(200)
+      ).body.data.map((x) => x.id),
+    ).toEqual([a.id]);
+    expect(
+      (
+        await api(c.hr.agent)
+          .op("listCandidates", { query: { posting_id: p.id, stage: "applied", limit: 1 } })
+          .expect(200)
+      ).body.pagination,
     ).toMatchObject({ total: 2, total_pages: 2 });
     expectError(await c.hr.agent.get(`/api/recruitment/candidates?sort=age`), 400, "validation_failed");
   });
@@ -251,7 +278,9 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     const fin = await openPosting(c.hr.agent, { department: "Finance" });
     const finCand = await addCandidate(c.hr.agent, fin.id);
     const engCand = await addCandidate(c.hr.agent, posting.id);
-    await c.manager.agent.get(`/api/recruitment/candidates/${engCand.id}`).expect(200);
+    await api(c.manager.agent)
+      .op("getCandidate", { params: { id: engCand.id } })
+      .expect(200);
     expectError(await c.manager.agent.get(`/api/recruitment/candidates/${finCand.id}`), 404, "not_found");
     await advance(c.hr.agent, finCand.id, "screening");
     await c.hr.agent
@@ -264,10 +293,14 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
         interviewer_user_ids: [c.manager.userId],
       })
       .expect(201);
-    await c.manager.agent.get(`/api/recruitment/candidates/${finCand.id}`).expect(200);
-    const list = await c.manager.agent.get("/api/recruitment/candidates?limit=100").expect(200);
-    expect(list.body.data.map((x: any) => x.id)).toEqual(expect.arrayContaining([engCand.id, finCand.id]));
-    expect(list.body.data.every((x: any) => x.department === "Engineering" || x.id === finCand.id)).toBe(true);
+    await api(c.manager.agent)
+      .op("getCandidate", { params: { id: finCand.id } })
+      .expect(200);
+    const list = await api(c.manager.agent)
+      .op("listCandidates", { query: { limit: 100 } })
+      .expect(200);
+    expect(list.body.data.map((x) => x.id)).toEqual(expect.arrayContaining([engCand.id, finCand.id]));
+    expect(list.body.data.every((x) => x.department === "Engineering" || x.id === finCand.id)).toBe(true);
     expectError(await c.manager.agent.put(`/api/recruitment/candidates/${engCand.id}`).send({ stage: "screening" }), 403, "forbidden");
     expectError(
       await c.manager.agent
@@ -334,23 +367,55 @@ describe(
         })
         .expect(201);
       const ids = (r: any) => r.body.data.map((x: any) => x.id);
-      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?skills=python,spark").expect(200))).toEqual([
-        a.body.data.id,
-      ]);
-      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?skills=PYTHON").expect(200))).toEqual(
-        expect.arrayContaining([a.body.data.id, b.body.data.id]),
-      );
-      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?tag=Silver-Medalist").expect(200))).toEqual([
-        a.body.data.id,
-      ]);
-      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?min_experience_years=5&skills=python").expect(200))).toEqual(
-        [b.body.data.id],
-      );
-      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=mentoring").expect(200))).toEqual([b.body.data.id]);
-      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=bengaluru").expect(200))).toEqual([a.body.data.id]);
-      expect(ids(await c.hr.agent.get("/api/recruitment/talent-pool-candidates?search=arjun%20mehta").expect(200))).toEqual([
-        a.body.data.id,
-      ]);
+      expect(
+        ids(
+          await api(c.hr.agent)
+            .op("listTalentPoolCandidates", { query: { skills: "python,spark" } })
+            .expect(200),
+        ),
+      ).toEqual([a.body.data.id]);
+      expect(
+        ids(
+          await api(c.hr.agent)
+            .op("listTalentPoolCandidates", { query: { skills: "PYTHON" } })
+            .expect(200),
+        ),
+      ).toEqual(expect.arrayContaining([a.body.data.id, b.body.data.id]));
+      expect(
+        ids(
+          await api(c.hr.agent)
+            .op("listTalentPoolCandidates", { query: { tag: "Silver-Medalist" } })
+            .expect(200),
+        ),
+      ).toEqual([a.body.data.id]);
+      expect(
+        ids(
+          await api(c.hr.agent)
+            .op("listTalentPoolCandidates", { query: { min_experience_years: 5, skills: "python" } })
+            .expect(200),
+        ),
+      ).toEqual([b.body.data.id]);
+      expect(
+        ids(
+          await api(c.hr.agent)
+            .op("listTalentPoolCandidates", { query: { search: "mentoring" } })
+            .expect(200),
+        ),
+      ).toEqual([b.body.data.id]);
+      expect(
+        ids(
+          await api(c.hr.agent)
+            .op("listTalentPoolCandidates", { query: { search: "bengaluru" } })
+            .expect(200),
+        ),
+      ).toEqual([a.body.data.id]);
+      expect(
+        ids(
+          await api(c.hr.agent)
+            .op("listTalentPoolCandidates", { query: { search: "arjun mehta" } })
+            .expect(200),
+        ),
+      ).toEqual([a.body.data.id]);
 
       expectError(
         await c.hr.agent
@@ -364,7 +429,7 @@ describe(
         400,
         "validation_failed",
       );
-      expect(miss.details.map((d: any) => d.path)).toEqual(["body.last_name", "body.email"]);
+      expect(miss.details.map((d: { path: string }) => d.path)).toEqual(["body.last_name", "body.email"]);
       const upd = await c.hr.agent
         .put(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`)
         .send({ tags: ["rehire", "REHIRE"], notes: "Call in Q3" })
@@ -375,7 +440,9 @@ describe(
         409,
         "conflict",
       );
-      await c.hr.agent.get(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).expect(200);
+      await api(c.hr.agent)
+        .op("getTalentPoolCandidate", { params: { id: a.body.data.id } })
+        .expect(200);
       await c.hr.agent.delete(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).expect(200);
       expectError(await c.hr.agent.get(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`), 404, "not_found");
       await c.hr.agent

@@ -1,5 +1,6 @@
 // Interview panel configuration: defaults, validation of rounds and interviewers, roles.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 
 const t = useTestApp();
@@ -15,8 +16,8 @@ beforeAll(async () => {
 
 describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
   it("starts with the default rounds and accepts a new panel of members", async () => {
-    const d = await owner.agent.get("/api/configuration/talent-acquisition/interview-panel").expect(200);
-    expect(d.body.data.rounds.map((r: any) => r.name)).toEqual(["HR screening", "Technical", "Hiring manager"]);
+    const d = await api(owner.agent).op("getInterviewPanel").expect(200);
+    expect(d.body.data.rounds.map((r) => r.name)).toEqual(["HR screening", "Technical", "Hiring manager"]);
     expect(d.body.data).toMatchObject({ rating_scale: 5, feedback_deadline_hours: 48, updated_at: null });
     const hr = await addMember(t, owner, "hr");
     const mgr = await addMember(t, owner, "manager");
@@ -27,7 +28,7 @@ describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
     const u = await hr.agent.post("/api/configuration/talent-acquisition/interview-panel").send({ rounds, rating_scale: 10 }).expect(200);
     expect(u.body.data.rounds.map((r: any) => r.name)).toEqual(["Culture fit", "Case study"]);
     expect(u.body.data).toMatchObject({ rating_scale: 10, feedback_deadline_hours: 48 });
-    const read = await mgr.agent.get("/api/configuration/talent-acquisition/interview-panel").expect(200);
+    const read = await api(mgr.agent).op("getInterviewPanel").expect(200);
     expect(read.body.data.rounds[0].interviewer_user_ids).toEqual([hr.userId]);
     expectError(await mgr.agent.post("/api/configuration/talent-acquisition/interview-panel").send({ rating_scale: 5 }), 403, "forbidden");
   });

@@ -2,6 +2,7 @@
 // interviewer-only outcome recording) and interview sessions (the candidate-facing invitation,
 // mailed through the outbox and delivered to a real SMTP server on loopback).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addMember, expectError, useTestApp } from "../support/app.ts";
@@ -69,9 +70,15 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
       interviewers: [{ user_id: c.manager.userId, name: "Manoj Manager" }],
     });
     expect(i.body.data.feedback_due_at).toBe(new Date(Date.parse(at) + (90 * 60 + 24 * 3600) * 1000).toISOString());
-    expect((await c.hr.agent.get(`/api/recruitment/candidates/${cand.id}`).expect(200)).body.data.stage).toBe("interview");
-    const notes = await c.manager.agent.get("/api/notifications").expect(200);
-    expect(notes.body.data.some((n: any) => n.kind === "recruitment.interview_scheduled" && n.title.includes(cand.last_name))).toBe(true);
+    expect(
+      (
+        await api(c.hr.agent)
+          .op("getCandidate", { params: { id: cand.id } })
+          .expect(200)
+      ).body.data.stage,
+    ).toBe("interview");
+    const notes = await api(c.manager.agent).op("listNotifications").expect(200);
+    expect(notes.body.data.some((n) => n.kind === "recruitment.interview_scheduled" && n.title.includes(cand.last_name))).toBe(true);
     const m = await mail.waitFor(c.manager.email);
     expect(m.text).toContain("System design interview with");
     expect(m.text).toContain("https://meet.example.com/abc");
@@ -183,10 +190,12 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
     expectError(await c.hr.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "cancelled" }), 409, "conflict");
     expectError(await c.hr.agent.put(`/api/recruitment/interviews/${id}`).send({ scheduled_at: isoIn(5) }), 409, "conflict");
     expectError(await c.hr.agent.delete(`/api/recruitment/interviews/${id}`), 409, "conflict");
-    const hrNotes = await c.hr.agent.get("/api/notifications").expect(200);
-    expect(hrNotes.body.data.some((n: any) => n.kind === "recruitment.interview_feedback" && n.title.includes("4/5"))).toBe(true);
-    const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
-    const change = log.body.data.find((e: any) => e.action === "recruitment.interview_status_changed").changes;
+    const hrNotes = await api(c.hr.agent).op("listNotifications").expect(200);
+    expect(hrNotes.body.data.some((n) => n.kind === "recruitment.interview_feedback" && n.title.includes("4/5"))).toBe(true);
+    const log = await api(c.owner.agent)
+      .op("listActivityLog", { query: { entity_id: id } })
+      .expect(200);
+    const change = log.body.data.find((e) => e.action === "recruitment.interview_status_changed")!.changes;
     expect(change).toMatchObject({ status: { from: "scheduled", to: "completed" }, rating: { from: null, to: 4 } });
     const [row] = await t.query(`SELECT status, rating, rating_scale, feedback_by::text FROM interviews WHERE id = $1`, [id]);
     expect(row).toMatchObject({ status: "completed", rating: 4, rating_scale: 5, feedback_by: c.manager.userId });
@@ -215,7 +224,7 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
       .expect(200);
     expect(moved.body.data.interviewers.map((x: any) => x.user_id)).toEqual([c.manager.userId, c.hr.userId]);
     expect(
-      (await c.manager.agent.get("/api/notifications").expect(200)).body.data.some(
+      (await api(c.manager.agent).op("listNotifications").expect(200)).body.data.some(
         (n: any) => n.kind === "recruitment.interview_rescheduled",
       ),
     ).toBe(true);
@@ -250,9 +259,13 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
       .post("/api/recruitment/interviews")
       .send({ candidate_id: cand.id, round_name: "B", scheduled_at: isoIn(7), mode: "phone", interviewer_user_ids: [c.hr.userId] })
       .expect(201);
-    const m = await c.manager.agent.get(`/api/recruitment/interviews?candidate_id=${cand.id}`).expect(200);
-    expect(m.body.data.map((x: any) => x.id)).toEqual([mine.body.data.id]);
-    const one = await c.manager.agent.get(`/api/recruitment/interviews/${mine.body.data.id}`).expect(200);
+    const m = await api(c.manager.agent)
+      .op("listInterviews", { query: { candidate_id: cand.id } })
+      .expect(200);
+    expect(m.body.data.map((x) => x.id)).toEqual([mine.body.data.id]);
+    const one = await api(c.manager.agent)
+      .op("getInterview", { params: { id: mine.body.data.id } })
+      .expect(200);
     expect(one.body.data).toMatchObject({
       id: mine.body.data.id,
       round_name: "A",
@@ -260,7 +273,7 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
       status: "scheduled",
       candidate_id: cand.id,
     });
-    expect(one.body.data.interviewers.map((x: any) => x.user_id)).toEqual([c.manager.userId]);
+    expect(one.body.data.interviewers.map((x) => x.user_id)).toEqual([c.manager.userId]);
     expectError(await c.manager.agent.get(`/api/recruitment/interviews/${other.body.data.id}`), 404, "not_found");
     expectError(
       await c.manager.agent
@@ -270,8 +283,10 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
       "not_found",
     );
     expectError(await c.manager.agent.delete(`/api/recruitment/interviews/${mine.body.data.id}`), 403, "forbidden");
-    const all = await c.hr.agent.get(`/api/recruitment/interviews?candidate_id=${cand.id}`).expect(200);
-    expect(all.body.data.map((x: any) => x.round_name)).toEqual(["A", "B"]);
+    const all = await api(c.hr.agent)
+      .op("listInterviews", { query: { candidate_id: cand.id } })
+      .expect(200);
+    expect(all.body.data.map((x) => x.round_name)).toEqual(["A", "B"]);
     const byWho = await c.hr.agent
       .get(`/api/recruitment/interviews?candidate_id=${cand.id}&interviewer_user_id=${c.hr.userId}`)
       .expect(200);
@@ -282,9 +297,13 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
       )
       .expect(200);
     expect(window.body.data.map((x: any) => x.id)).toEqual([mine.body.data.id]);
-    expect((await c.hr.agent.get(`/api/recruitment/interviews?candidate_id=${cand.id}&status=completed`).expect(200)).body.data).toEqual(
-      [],
-    );
+    expect(
+      (
+        await api(c.hr.agent)
+          .op("listInterviews", { query: { candidate_id: cand.id, status: "completed" } })
+          .expect(200)
+      ).body.data,
+    ).toEqual([]);
     expectError(await c.employee.agent.get("/api/recruitment/interviews"), 403, "forbidden");
   });
 });
@@ -341,7 +360,7 @@ describe(
       expectError(await c.hr.agent.delete(`/api/recruitment/interview-management-sessions/${s.body.data.id}`), 409, "conflict");
       await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "cancelled" }).expect(200);
       const outbox = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1 ORDER BY created_at`, [cand.email]);
-      expect(outbox.map((r: any) => r.subject.split(":")[0])).toEqual(["Interview invitation", "Interview invitation", "Cancelled"]);
+      expect(outbox.map((r) => r.subject.split(":")[0])).toEqual(["Interview invitation", "Interview invitation", "Cancelled"]);
       expectError(await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`), 409, "conflict");
       expectError(
         await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "scheduled" }),
@@ -422,9 +441,15 @@ describe(
         .get(`/api/recruitment/interview-management-sessions?candidate_id=${cand.id}&status=completed`)
         .expect(200);
       expect(list.body.data.map((x: any) => x.id)).toEqual([s.body.data.id]);
-      await c.hr.agent.get(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).expect(200);
+      await api(c.hr.agent)
+        .op("getInterviewSession", { params: { id: s.body.data.id } })
+        .expect(200);
       expect(
-        (await c.hr.agent.get(`/api/recruitment/interview-management-sessions?interview_id=${iv.body.data.id}`).expect(200)).body.data,
+        (
+          await api(c.hr.agent)
+            .op("listInterviewSessions", { query: { interview_id: iv.body.data.id } })
+            .expect(200)
+        ).body.data,
       ).toEqual([]);
       // Sessions only for candidates still in the pipeline.
       await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "withdrawn" }).expect(200);
@@ -437,7 +462,7 @@ describe(
       );
       expectError(await c.manager.agent.get("/api/recruitment/interview-management-sessions"), 403, "forbidden");
       const admin = await addMember(t, c.owner, "admin");
-      await admin.agent.get("/api/recruitment/interview-management-sessions").expect(200);
+      await api(admin.agent).op("listInterviewSessions").expect(200);
     });
   },
 );

@@ -4,9 +4,10 @@
 // expiry (410), unknown tokens (404), the module gate on public links, and template previews.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { expireOffersEverywhere } from "../../src/modules/recruitment/offers.ts";
+import { expireOffersEverywhere } from "../../src/modules/recruitment/offer-expiry.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink, type ReceivedMail } from "../support/mail.ts";
 import { addCandidate, advance, binary, dateIn, draftOffer, openPosting, pdfText, recruitingCompany, type Company } from "./helpers.ts";
@@ -82,7 +83,13 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       documents: [],
     });
     expect(o.body.data.offer_number).toMatch(/^OFR-\d{5}$/);
-    expect((await c.hr.agent.get(`/api/recruitment/candidates/${cand.id}`).expect(200)).body.data.stage).toBe("offer");
+    expect(
+      (
+        await api(c.hr.agent)
+          .op("getCandidate", { params: { id: cand.id } })
+          .expect(200)
+      ).body.data.stage,
+    ).toBe("offer");
     expectError(await c.hr.agent.post("/api/recruitment/offers").send(body), 409, "conflict");
     const upd = await c.hr.agent
       .put(`/api/recruitment/offers/${o.body.data.id}`)
@@ -101,10 +108,24 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     // Withdrawn frees the candidate for a new offer; a withdrawn draft can be deleted.
     const again = await c.hr.agent.post("/api/recruitment/offers").send(body).expect(201);
     await c.hr.agent.delete(`/api/recruitment/offers/${o.body.data.id}`).expect(200);
-    const list = await c.hr.agent.get(`/api/recruitment/offers?candidate_id=${cand.id}`).expect(200);
-    expect(list.body.data.map((x: any) => x.id)).toEqual([again.body.data.id]);
-    expect((await c.hr.agent.get(`/api/recruitment/offers?search=${again.body.data.offer_number}`).expect(200)).body.data).toHaveLength(1);
-    expect((await c.hr.agent.get(`/api/recruitment/offers?search=${cand.last_name}&status=draft`).expect(200)).body.data).toHaveLength(1);
+    const list = await api(c.hr.agent)
+      .op("listJobOffers", { query: { candidate_id: cand.id } })
+      .expect(200);
+    expect(list.body.data.map((x) => x.id)).toEqual([again.body.data.id]);
+    expect(
+      (
+        await api(c.hr.agent)
+          .op("listJobOffers", { query: { search: again.body.data.offer_number } })
+          .expect(200)
+      ).body.data,
+    ).toHaveLength(1);
+    expect(
+      (
+        await api(c.hr.agent)
+          .op("listJobOffers", { query: { search: cand.last_name, status: "draft" } })
+          .expect(200)
+      ).body.data,
+    ).toHaveLength(1);
     expectError(await c.manager.agent.get("/api/recruitment/offers"), 403, "forbidden");
   });
 
@@ -161,13 +182,15 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       expectError(await anon().post(`/api/public/offers/${token}/accept`), 409, "conflict");
       expectError(await anon().post(`/api/public/offers/${token}/decline`).send({ reason: "changed my mind" }), 409, "conflict");
       await anon().get(`/api/public/offers/${token}`).expect(200);
-      const hrNotes = await c.hr.agent.get("/api/notifications").expect(200);
-      expect(hrNotes.body.data.some((n: any) => n.kind === "recruitment.offer_accepted" && n.title.includes("Kavya Nair"))).toBe(true);
+      const hrNotes = await api(c.hr.agent).op("listNotifications").expect(200);
+      expect(hrNotes.body.data.some((n) => n.kind === "recruitment.offer_accepted" && n.title.includes("Kavya Nair"))).toBe(true);
       const [acc] = await t.query(`SELECT status, responded_at FROM job_offers WHERE id = $1`, [offer.id]);
       expect(acc.status).toBe("accepted");
       expect(acc.responded_at).not.toBeNull();
-      const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${offer.id}`).expect(200);
-      expect(log.body.data.find((e: any) => e.action === "recruitment.offer_status_changed").changes).toMatchObject({
+      const log = await api(c.owner.agent)
+        .op("listActivityLog", { query: { entity_id: offer.id } })
+        .expect(200);
+      expect(log.body.data.find((e) => e.action === "recruitment.offer_status_changed")!.changes).toMatchObject({
         status: { from: "sent", to: "accepted" },
         by: `candidate ${candidate.email}`,
       });
@@ -253,9 +276,13 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
         [offer.id],
       );
       expect(doc).toMatchObject({ purpose: "appointment_document", uploaded_by: null });
-      const hrView = await c.hr.agent.get(`/api/recruitment/offers/${offer.id}`).expect(200);
+      const hrView = await api(c.hr.agent)
+        .op("getJobOffer", { params: { id: offer.id } })
+        .expect(200);
       expect(hrView.body.data.documents).toHaveLength(1);
-      await c.hr.agent.get(`/api/files/${hrView.body.data.documents[0].file_id}`).expect(200);
+      await api(c.hr.agent)
+        .op("downloadFile", { params: { fileId: hrView.body.data.documents[0].file_id } })
+        .expect(200);
 
       // Hired → employee, in one go, with the documents.
       await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }).expect(200);
@@ -279,12 +306,18 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       expect(emp.employee_code).toMatch(/^EMP-\d{5}$/);
       expect(conv.body.data.candidate).toMatchObject({ employee_id: emp.id, stage: "hired" });
       expect(conv.body.data.documents_copied).toBe(1);
-      const profile = await c.hr.agent.get(`/api/employees/${emp.id}`).expect(200);
+      const profile = await api(c.hr.agent)
+        .op("getEmployee", { params: { employeeId: emp.id } })
+        .expect(200);
       expect(profile.body.data).toMatchObject({ id: emp.id, full_name: "Kavya Nair", designation: "Backend Engineer" });
-      const docs = await c.hr.agent.get(`/api/employees/${emp.id}/documents`).expect(200);
-      expect(docs.body.data.map((d: any) => [d.document_type, d.title])).toEqual([["id_proof", "PAN card"]]);
-      const empLog = await c.hr.agent.get(`/api/employees/${emp.id}/activity-log`).expect(200);
-      expect(empLog.body.data.map((e: any) => e.action)).toEqual(
+      const docs = await api(c.hr.agent)
+        .op("listEmployeeDocuments", { params: { employeeId: emp.id } })
+        .expect(200);
+      expect(docs.body.data.map((d) => [d.document_type, d.title])).toEqual([["id_proof", "PAN card"]]);
+      const empLog = await api(c.hr.agent)
+        .op("getEmployeeActivityLog", { params: { employeeId: emp.id } })
+        .expect(200);
+      expect(empLog.body.data.map((e) => e.action)).toEqual(
         expect.arrayContaining(["employee.created", "employee.hired_from_candidate", "employee.document_uploaded"]),
       );
       const [crow] = await t.query(`SELECT employee_id::text, converted_at FROM candidates WHERE id = $1`, [candidate.id]);
@@ -353,7 +386,9 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       expectError(await anon().get(`/api/public/offers/${first}`), 404, "not_found");
       const d = await anon().post(`/api/public/offers/${second}/decline`).send({ reason: "Accepted another offer" }).expect(200);
       expect(d.body.data.status).toBe("declined");
-      const hrView = await c.hr.agent.get(`/api/recruitment/offers/${offer.id}`).expect(200);
+      const hrView = await api(c.hr.agent)
+        .op("getJobOffer", { params: { id: offer.id } })
+        .expect(200);
       expect(hrView.body.data).toMatchObject({ status: "declined", decline_reason: "Accepted another offer" });
       expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`), 409, "conflict");
       expectError(await c.hr.agent.put(`/api/recruitment/offers/${offer.id}`).send({ status: "withdrawn" }), 409, "conflict");
@@ -385,9 +420,9 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       .get(`/api/configuration/activity-log?entity_id=${offer.id}&action=recruitment.offer_status_changed`)
       .expect(200);
     expect(log.body.data[0].changes.status).toEqual({ from: "sent", to: "expired" });
-    expect(
-      (await c.hr.agent.get("/api/notifications").expect(200)).body.data.some((n: any) => n.kind === "recruitment.offer_expired"),
-    ).toBe(true);
+    expect((await api(c.hr.agent).op("listNotifications").expect(200)).body.data.some((n) => n.kind === "recruitment.offer_expired")).toBe(
+      true,
+    );
     expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`), 409, "conflict");
 
     // The link's own expiry.

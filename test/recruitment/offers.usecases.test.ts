@@ -8,7 +8,9 @@ import { withTenant } from "../../src/db/tenancy.ts";
 import type { AuthContext } from "../../src/http/types.ts";
 import { changeCandidate } from "../../src/modules/recruitment/candidates.ts";
 import { convertToEmployee } from "../../src/modules/recruitment/conversion.ts";
-import { expireDueOffers, sendAppointment, sendOffer, updateOffer } from "../../src/modules/recruitment/offers.ts";
+import { expireDueOffers } from "../../src/modules/recruitment/offer-expiry.ts";
+import { sendAppointment, sendOffer } from "../../src/modules/recruitment/offer-sending.ts";
+import { changeOffer } from "../../src/modules/recruitment/offers.ts";
 import { addAppointmentDocument, answerPublicOffer, publicOffer } from "../../src/modules/recruitment/public.ts";
 import { useTestApp } from "../support/app.ts";
 import { uploadedFile } from "../support/uploads.ts";
@@ -55,7 +57,7 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
     expect((await rejection(inCompany(() => sendAppointment(offer.id)))).status).toBe(409);
     const sent = await inCompany(() => sendOffer(offer.id));
     expect(sent).toMatchObject({ status: "sent", link_expires_at: expect.any(String) });
-    expect((await rejection(inCompany(() => updateOffer(offer.id, { salary: "1.00" })))).message).toBe(
+    expect((await rejection(inCompany(() => changeOffer(offer.id, { salary: "1.00" })))).message).toBe(
       "The offer is sent; only a draft offer can be changed",
     );
     const token = await mailedToken(candidate.email, "offers");
@@ -66,7 +68,7 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
     expect(twice.status).toBe(409);
     expect(twice.message).toBe("You already accepted this offer");
     expect((await offerRow(offer.id)).status).toBe("accepted");
-    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "withdrawn" })))).message).toBe(
+    expect((await rejection(inCompany(() => changeOffer(offer.id, { status: "withdrawn" })))).message).toBe(
       "A offer cannot go from accepted to withdrawn (accepted is final)",
     );
     const [entry] = await t.query(`SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'recruitment.offer_status_changed'`, [
@@ -77,11 +79,11 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
 
   it("a candidate declines with a reason; the recruiters cannot move an offer to sent or accepted by hand", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
-    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "sent" })))).message).toBe(
+    expect((await rejection(inCompany(() => changeOffer(offer.id, { status: "sent" })))).message).toBe(
       "Send an offer with POST /api/recruitment/offers/{id}/send",
     );
-    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "accepted" })))).status).toBe(409);
-    expect((await rejection(inCompany(() => updateOffer(offer.id, { status: "expired" })))).message).toBe(
+    expect((await rejection(inCompany(() => changeOffer(offer.id, { status: "accepted" })))).status).toBe(409);
+    expect((await rejection(inCompany(() => changeOffer(offer.id, { status: "expired" })))).message).toBe(
       "A offer cannot go from draft to expired (from draft it can go to sent, withdrawn)",
     );
     await inCompany(() => sendOffer(offer.id));
@@ -93,7 +95,7 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
     const { candidate, offer } = await draftOffer(c.hr.agent);
     await inCompany(() => sendOffer(offer.id));
     const token = await mailedToken(candidate.email, "offers");
-    expect((await inCompany(() => updateOffer(offer.id, { status: "withdrawn" }))).status).toBe("withdrawn");
+    expect((await inCompany(() => changeOffer(offer.id, { status: "withdrawn" }))).status).toBe("withdrawn");
     const [m] = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1`, [candidate.email]);
     expect(m.subject).toMatch(/^Offer withdrawn: /);
     const gone = await rejection(publicOffer(token));

@@ -1,6 +1,7 @@
 // Job requisitions and postings: numbering, validation, the two state machines (legal and illegal
 // moves), approvals by role, manager scope, closing a requisition closes its postings, deletes.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { approvedRequisition, openPosting, addCandidate, recruitingCompany, type Company } from "./helpers.ts";
 
@@ -47,7 +48,9 @@ describe(
         400,
         "validation_failed",
       );
-      expect(missing.details.map((d: any) => d.path)).toEqual(expect.arrayContaining(["body.title", "body.department", "body.positions"]));
+      expect(missing.details.map((d: { path: string }) => d.path)).toEqual(
+        expect.arrayContaining(["body.title", "body.department", "body.positions"]),
+      );
       const range = expectError(
         await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "3000000.00" }),
         400,
@@ -70,7 +73,7 @@ describe(
             .send({ ...base, min_salary: "1000000000000.00", max_salary: "1000000000000.00" }),
           400,
           "validation_failed",
-        ).details.map((d: any) => d.path),
+        ).details.map((d: { path: string }) => d.path),
       ).toEqual(expect.arrayContaining(["body.min_salary", "body.max_salary"]));
       expectError(
         await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, status: "approved" }),
@@ -79,11 +82,17 @@ describe(
       );
       expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, colour: "red" }), 400, "validation_failed");
 
-      const q = await c.hr.agent.get("/api/recruitment/job-requisitions?department=quality&status=draft").expect(200);
-      expect(q.body.data.map((r: any) => r.id)).toEqual([b.body.data.id]);
-      const s = await c.hr.agent.get(`/api/recruitment/job-requisitions?search=${a.body.data.requisition_number}`).expect(200);
-      expect(s.body.data.map((r: any) => r.id)).toEqual([a.body.data.id]);
-      const page = await c.hr.agent.get("/api/recruitment/job-requisitions?limit=1&page=2").expect(200);
+      const q = await api(c.hr.agent)
+        .op("listJobRequisitions", { query: { department: "quality", status: "draft" } })
+        .expect(200);
+      expect(q.body.data.map((r) => r.id)).toEqual([b.body.data.id]);
+      const s = await api(c.hr.agent)
+        .op("listJobRequisitions", { query: { search: a.body.data.requisition_number } })
+        .expect(200);
+      expect(s.body.data.map((r) => r.id)).toEqual([a.body.data.id]);
+      const page = await api(c.hr.agent)
+        .op("listJobRequisitions", { query: { limit: 1, page: 2 } })
+        .expect(200);
       expect(page.body.pagination).toMatchObject({ page: 2, limit: 1 });
       expect(page.body.pagination.total).toBeGreaterThanOrEqual(2);
       expectError(await c.hr.agent.get("/api/recruitment/job-requisitions?limit=101"), 400, "validation_failed");
@@ -106,11 +115,9 @@ describe(
         .send({ status: "pending_approval" })
         .expect(200);
       expect(submitted.body.data.submitted_at).not.toBeNull();
-      const hrNotes = await c.hr.agent.get("/api/notifications").expect(200);
+      const hrNotes = await api(c.hr.agent).op("listNotifications").expect(200);
       expect(
-        hrNotes.body.data.some(
-          (n: any) => n.kind === "recruitment.requisition_submitted" && n.title.includes(r.body.data.requisition_number),
-        ),
+        hrNotes.body.data.some((n) => n.kind === "recruitment.requisition_submitted" && n.title.includes(r.body.data.requisition_number)),
       ).toBe(true);
 
       // Managers neither approve nor edit while it awaits approval.
@@ -132,19 +139,19 @@ describe(
       expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ positions: 5 }), 409, "conflict");
       expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "rejected" }), 409, "conflict");
       expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "draft" }), 409, "conflict");
-      const mgrNotes = await c.manager.agent.get("/api/notifications").expect(200);
-      expect(mgrNotes.body.data.some((n: any) => n.kind === "recruitment.requisition_approved")).toBe(true);
+      const mgrNotes = await api(c.manager.agent).op("listNotifications").expect(200);
+      expect(mgrNotes.body.data.some((n) => n.kind === "recruitment.requisition_approved")).toBe(true);
       const mails = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1`, [c.manager.email]);
-      expect(mails.some((m: any) => m.subject.includes("was approved"))).toBe(true);
+      expect(mails.some((m) => m.subject.includes("was approved"))).toBe(true);
 
       const closed = await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "closed" }).expect(200);
       expect(closed.body.data.closed_at).not.toBeNull();
       expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "approved" }), 409, "conflict");
 
-      const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
-      const moves = log.body.data
-        .filter((e: any) => e.action === "recruitment.requisition_status_changed")
-        .map((e: any) => e.changes.status);
+      const log = await api(c.owner.agent)
+        .op("listActivityLog", { query: { entity_id: id } })
+        .expect(200);
+      const moves = log.body.data.filter((e) => e.action === "recruitment.requisition_status_changed").map((e) => e.changes?.status);
       expect(moves.reverse()).toEqual([
         { from: "draft", to: "pending_approval" },
         { from: "pending_approval", to: "approved" },
@@ -193,12 +200,18 @@ describe(
         .send({ title: "SRE", department: "Engineering" })
         .expect(201);
       const hrs = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
-      const list = await c.manager.agent.get("/api/recruitment/job-requisitions?limit=100").expect(200);
-      expect(list.body.data.every((r: any) => r.requested_by_user_id === c.manager.userId)).toBe(true);
-      expect(list.body.data.map((r: any) => r.id)).toContain(mine.body.data.id);
-      const own = await c.manager.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
+      const list = await api(c.manager.agent)
+        .op("listJobRequisitions", { query: { limit: 100 } })
+        .expect(200);
+      expect(list.body.data.every((r) => r.requested_by_user_id === c.manager.userId)).toBe(true);
+      expect(list.body.data.map((r) => r.id)).toContain(mine.body.data.id);
+      const own = await api(c.manager.agent)
+        .op("getJobRequisition", { params: { id: mine.body.data.id } })
+        .expect(200);
       expect(own.body.data).toMatchObject({ id: mine.body.data.id, title: "SRE", status: "draft", requested_by_user_id: c.manager.userId });
-      const byHr = await c.hr.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
+      const byHr = await api(c.hr.agent)
+        .op("getJobRequisition", { params: { id: mine.body.data.id } })
+        .expect(200);
       expect(byHr.body.data).toEqual(own.body.data);
       expectError(await c.manager.agent.get(`/api/recruitment/job-requisitions/${hrs.body.data.id}`), 404, "not_found");
       expectError(
@@ -294,11 +307,13 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
     await c.hr.agent.put(`/api/recruitment/job-postings/${id}`).send({ status: "closed" }).expect(200);
     expectError(await c.hr.agent.put(`/api/recruitment/job-postings/${id}`).send({ status: "open" }), 409, "conflict");
     expectError(await c.hr.agent.put(`/api/recruitment/job-postings/${id}`).send({ title: "New title" }), 409, "conflict");
-    const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
+    const log = await api(c.owner.agent)
+      .op("listActivityLog", { query: { entity_id: id } })
+      .expect(200);
     expect(
       log.body.data
-        .filter((e: any) => e.action === "recruitment.posting_status_changed")
-        .map((e: any) => e.changes.status)
+        .filter((e) => e.action === "recruitment.posting_status_changed")
+        .map((e) => e.changes?.status)
         .reverse(),
     ).toEqual([
       { from: "draft", to: "open" },
@@ -317,7 +332,7 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
     const rows = await t.query(`SELECT id::text, status FROM job_postings WHERE id = ANY($1::uuid[]) ORDER BY status`, [
       [open.body.data.id, draft.body.data.id],
     ]);
-    expect(rows.map((r: any) => r.status)).toEqual(["closed", "closed"]);
+    expect(rows.map((r) => r.status)).toEqual(["closed", "closed"]);
     const r2 = await approvedRequisition(c.hr.agent);
     const d2 = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: r2.id, description: "z" }).expect(201);
     await t.query(`UPDATE job_requisitions SET status = 'closed' WHERE id = $1`, [r2.id]);
@@ -327,16 +342,26 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
   it("lists with filters; managers see their department only", async () => {
     const eng = await openPosting(c.hr.agent, { department: "Engineering", title: `Eng ${Date.now()}` });
     const fin = await openPosting(c.hr.agent, { department: "Finance", title: "Accountant", skills: ["tally", "gst"] });
-    const bySkill = await c.hr.agent.get("/api/recruitment/job-postings?skill=TALLY").expect(200);
-    expect(bySkill.body.data.map((p: any) => p.id)).toEqual([fin.id]);
-    const byReq = await c.hr.agent.get(`/api/recruitment/job-postings?requisition_id=${eng.requisition_id}`).expect(200);
-    expect(byReq.body.data.map((p: any) => p.id)).toEqual([eng.id]);
-    const search = await c.hr.agent.get(`/api/recruitment/job-postings?search=${fin.posting_number}`).expect(200);
-    expect(search.body.data.map((p: any) => p.id)).toEqual([fin.id]);
-    const mgr = await c.manager.agent.get("/api/recruitment/job-postings?limit=100").expect(200);
+    const bySkill = await api(c.hr.agent)
+      .op("listJobPostings", { query: { skill: "TALLY" } })
+      .expect(200);
+    expect(bySkill.body.data.map((p) => p.id)).toEqual([fin.id]);
+    const byReq = await api(c.hr.agent)
+      .op("listJobPostings", { query: { requisition_id: eng.requisition_id } })
+      .expect(200);
+    expect(byReq.body.data.map((p) => p.id)).toEqual([eng.id]);
+    const search = await api(c.hr.agent)
+      .op("listJobPostings", { query: { search: fin.posting_number } })
+      .expect(200);
+    expect(search.body.data.map((p) => p.id)).toEqual([fin.id]);
+    const mgr = await api(c.manager.agent)
+      .op("listJobPostings", { query: { limit: 100 } })
+      .expect(200);
     expect(mgr.body.data.length).toBeGreaterThan(0);
-    expect(mgr.body.data.every((p: any) => p.department === "Engineering")).toBe(true);
-    await c.manager.agent.get(`/api/recruitment/job-postings/${eng.id}`).expect(200);
+    expect(mgr.body.data.every((p) => p.department === "Engineering")).toBe(true);
+    await api(c.manager.agent)
+      .op("getJobPosting", { params: { id: eng.id } })
+      .expect(200);
     expectError(await c.manager.agent.get(`/api/recruitment/job-postings/${fin.id}`), 404, "not_found");
     expectError(await c.manager.agent.put(`/api/recruitment/job-postings/${eng.id}`).send({ title: "x y" }), 403, "forbidden");
   });
@@ -355,8 +380,10 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
     expect(upd.body.data).toMatchObject({ title: "Renamed role", skills: ["go lang"], location: "Pune" });
     await c.hr.agent.delete(`/api/recruitment/job-postings/${empty.body.data.id}`).expect(200);
     expectError(await c.hr.agent.get(`/api/recruitment/job-postings/${empty.body.data.id}`), 404, "not_found");
-    const log = await c.owner.agent.get(`/api/configuration/activity-log?entity_id=${empty.body.data.id}`).expect(200);
-    expect(log.body.data.map((e: any) => e.action)).toEqual([
+    const log = await api(c.owner.agent)
+      .op("listActivityLog", { query: { entity_id: empty.body.data.id } })
+      .expect(200);
+    expect(log.body.data.map((e) => e.action)).toEqual([
       "recruitment.posting_deleted",
       "recruitment.posting_updated",
       "recruitment.posting_created",

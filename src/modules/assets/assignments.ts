@@ -7,6 +7,7 @@ import type { AuthContext } from "../../http/types.ts";
 import { parseDate } from "../../lib/dates.ts";
 import { notify } from "../../platform/notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
+import { assertAssignable } from "./states.ts";
 import { checkCalendarDates, companyToday, employeeName, lockAsset, usersOfEmployee, type AssetCondition } from "./common.ts";
 import { assignmentInclude, assignmentJson } from "./views.ts";
 import { isHr } from "../shared/access.ts";
@@ -23,7 +24,7 @@ export function ownEmployeeFilter(auth: AuthContext): { employee_id?: string } |
   return auth.employeeId ? { employee_id: auth.employeeId } : null;
 }
 
-export async function listAssignments(auth: AuthContext, query: PageQuery & { employee_id?: string; asset_id?: string; active?: boolean }) {
+export async function assignmentPage(auth: AuthContext, query: PageQuery & { employee_id?: string; asset_id?: string; active?: boolean }) {
   const page = pageOf(query);
   const own = ownEmployeeFilter(auth);
   if (!own) return { rows: [], page, total: 0 };
@@ -52,6 +53,8 @@ export interface AssignInput {
   notes?: string | null;
 }
 
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function assignAsset(auth: AuthContext, body: AssignInput) {
   checkCalendarDates({ "body.assigned_on": body.assigned_on, "body.expected_return_on": body.expected_return_on });
   const today = await companyToday();
@@ -73,7 +76,7 @@ export async function assignAsset(auth: AuthContext, body: AssignInput) {
     // and then finds it no longer available.
     const asset = await lockAsset(tx, body.asset_id);
     if (!asset) throw notFound("Asset");
-    if (asset.status !== "available") throw conflict(`Asset ${asset.asset_tag} is not available (it is ${asset.status.replace("_", " ")})`);
+    assertAssignable(asset);
 
     const a = await tx.assetAssignment.create({
       data: {

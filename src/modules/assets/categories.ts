@@ -10,7 +10,7 @@ import { shareLockCategory } from "./queries.ts";
 import { categoryInclude, categoryJson } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
 
-export async function listCategories(query: PageQuery & { search?: string }) {
+export async function categoryPage(query: PageQuery & { search?: string }) {
   const page = pageOf(query);
   const where: Prisma.AssetCategoryWhereInput = { deleted_at: null };
   if (query.search) where.name = { contains: query.search, mode: "insensitive" };
@@ -27,7 +27,7 @@ export async function listCategories(query: PageQuery & { search?: string }) {
   return { rows: rows.map(categoryJson), page, total };
 }
 
-export async function getCategory(id: string) {
+export async function categoryById(id: string) {
   const c = await db.assetCategory.findFirst({ where: { id, deleted_at: null }, include: categoryInclude });
   if (!c) throw notFound("Asset category");
   return categoryJson(c);
@@ -47,7 +47,7 @@ function cleanName(name: string): string {
   return n;
 }
 
-export async function createCategory(body: { name: string; description?: string | null }) {
+export async function addCategory(body: { name: string; description?: string | null }) {
   const name = cleanName(body.name);
   const c = await tenantTx(async (tx) => {
     await ensureNameFree(tx, name);
@@ -61,7 +61,7 @@ export async function createCategory(body: { name: string; description?: string 
   return categoryJson(c);
 }
 
-export async function updateCategory(id: string, body: { name?: string; description?: string | null }) {
+export async function changeCategory(id: string, body: { name?: string; description?: string | null }) {
   const c = await tenantTx(async (tx) => {
     const before = await tx.assetCategory.findFirst({ where: { id, deleted_at: null } });
     if (!before) throw notFound("Asset category");
@@ -80,7 +80,7 @@ export async function updateCategory(id: string, body: { name?: string; descript
   return categoryJson(c);
 }
 
-export async function deleteCategory(id: string) {
+export async function removeCategory(id: string) {
   await tenantTx(async (tx) => {
     // Lock the category: an asset being added to it at the same moment waits (FOR SHARE there).
     if (!(await lockRow(tx, "asset_categories", id, { live: true }))) throw notFound("Asset category");

@@ -2,6 +2,7 @@
 // major damage takes it out of service (at once when nobody holds it, else when it is returned);
 // hr resolves a report as repaired (back in service once no report is open) or written off
 // (retired).
+import { assertNotAssigned, assertTakesDamageReports, statusAfterDamage, statusAfterRepair, WRITTEN_OFF } from "./states.ts";
 import { audit } from "../../platform/audit.ts";
 import { uploadOf } from "../../platform/storage/files.ts";
 import { lockRow } from "../../db/sql.ts";
@@ -26,7 +27,7 @@ import { damageReportInclude, damageReportsJson } from "./views.ts";
 import { isHr } from "../shared/access.ts";
 import * as clock from "../../lib/clock.ts";
 
-export async function listDamageReports(
+export async function damageReportPage(
   auth: AuthContext,
   query: PageQuery & { status?: DamageStatus; severity?: DamageSeverity; asset_id?: string; employee_id?: string },
 ) {
@@ -55,6 +56,8 @@ export async function listDamageReports(
   return { rows: await damageReportsJson(rows), page, total };
 }
 
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function reportDamage(
   auth: AuthContext,
   body: { asset_id: string; severity: DamageSeverity; description: string; file_id?: string | null },
@@ -75,8 +78,7 @@ export async function reportDamage(
     });
     // Managers and employees report only on what they hold now; anything else looks unknown.
     if (!manager && holding?.employee_id !== auth.employeeId) throw notFound("Asset");
-    if (asset.status === "retired" || asset.status === "lost")
-      throw conflict(`Asset ${asset.asset_tag} is ${asset.status}; it takes no damage reports`);
+    assertTakesDamageReports(asset);
 
     const r = await tx.assetDamageReport.create({
       data: {
@@ -90,7 +92,7 @@ export async function reportDamage(
       },
       include: damageReportInclude,
     });
-    const status: AssetStatus = body.severity === "major" && asset.status === "available" ? "under_repair" : asset.status;
+    const status: AssetStatus = statusAfterDamage(asset.status, body.severity);
     const changes: Record<string, unknown> = {};
     if (asset.condition !== "damaged") changes.condition = { from: asset.condition, to: "damaged" };
     if (status !== asset.status) changes.status = { from: asset.status, to: status };
@@ -135,6 +137,8 @@ export interface ResolveInput {
   condition?: "new" | "good" | "fair" | "poor";
 }
 
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function resolveDamage(auth: AuthContext, id: string, body: ResolveInput) {
   if (body.status === "written_off" && body.condition !== undefined) throw invalidField("body.condition", "is only for repairs");
   const repair_cost = amount("body.repair_cost", body.repair_cost);
@@ -156,8 +160,7 @@ export async function resolveDamage(auth: AuthContext, id: string, body: Resolve
     let next: { status: AssetStatus; condition: AssetCondition } = { status: asset.status, condition: asset.condition };
 
     if (body.status === "written_off") {
-      if (asset.status === "assigned")
-        throw conflict(`Asset ${asset.asset_tag} is still assigned; approve its return before writing it off`);
+      assertNotAssigned(asset, "is still assigned; approve its return before writing it off");
       await tx.assetDamageReport.update({ where: byId(id), data: { ...resolved, repair_cost: repair_cost ?? null } });
       const others = await tx.assetDamageReport.findMany({ where: { asset_id: asset.id, status: "open" }, select: { id: true } });
       if (others.length) {
@@ -176,11 +179,11 @@ export async function resolveDamage(auth: AuthContext, id: string, body: Resolve
             tx,
           );
       }
-      next = { status: "retired", condition: "damaged" };
+      next = { status: WRITTEN_OFF, condition: "damaged" };
     } else {
       await tx.assetDamageReport.update({ where: byId(id), data: { ...resolved, repair_cost: repair_cost ?? null } });
       const stillOpen = await tx.assetDamageReport.count({ where: { asset_id: asset.id, status: "open" } });
-      if (!stillOpen) next = { condition: body.condition ?? "good", status: asset.status === "under_repair" ? "available" : asset.status };
+      if (!stillOpen) next = { condition: body.condition ?? "good", status: statusAfterRepair(asset.status) };
     }
     await audit(
       {

@@ -3,28 +3,28 @@
 // JSON shapes in views.ts, the row locks' SQL in queries.ts.
 import { ack, created, listed, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
-import { assignAsset, listAssignments } from "./assignments.ts";
-import { createCategory, deleteCategory, getCategory, listCategories, updateCategory } from "./categories.ts";
-import { listDamageReports, reportDamage, resolveDamage } from "./damage.ts";
+import { assignAsset, assignmentPage } from "./assignments.ts";
+import { addCategory, removeCategory, categoryById, categoryPage, changeCategory } from "./categories.ts";
+import { damageReportPage, reportDamage, resolveDamage } from "./damage.ts";
 import { assetById, editAsset, assetList, registerAsset, removeAsset } from "./register.ts";
-import { decideReturn, listReturnRequests, requestReturn } from "./returns.ts";
+import { decideReturn, returnRequestPage, requestReturn } from "./returns.ts";
 
 export const handlers = {
   async listAssetCategories({ query }) {
-    const { rows, page, total } = await listCategories(query);
+    const { rows, page, total } = await categoryPage(query);
     return paginated(rows, page, total);
   },
   async createAssetCategory({ body }) {
-    return created(await createCategory(body), "Asset category created");
+    return created(await addCategory(body), "Asset category created");
   },
   async getAssetCategory({ params }) {
-    return ok(await getCategory(params.id));
+    return ok(await categoryById(params.id));
   },
   async updateAssetCategory({ params, body }) {
-    return ok(await updateCategory(params.id, body), "Asset category updated");
+    return ok(await changeCategory(params.id, body), "Asset category updated");
   },
   async deleteAssetCategory({ params }) {
-    await deleteCategory(params.id);
+    await removeCategory(params.id);
     return ack("Asset category deleted");
   },
 
@@ -46,7 +46,7 @@ export const handlers = {
   },
 
   async listAssetAssignments({ query, auth }) {
-    const { rows, page, total } = await listAssignments(auth, query);
+    const { rows, page, total } = await assignmentPage(auth, query);
     return paginated(rows, page, total);
   },
   async createAssetAssignment({ body, auth }) {
@@ -54,7 +54,7 @@ export const handlers = {
   },
 
   async listAssetReturnRequests({ query, auth }) {
-    const { rows, page, total } = await listReturnRequests(auth, query);
+    const { rows, page, total } = await returnRequestPage(auth, query);
     return paginated(rows, page, total);
   },
   async createAssetReturnRequest({ body, auth }) {
@@ -66,7 +66,7 @@ export const handlers = {
   },
 
   async listAssetDamageReports({ query, auth }) {
-    const { rows, page, total } = await listDamageReports(auth, query);
+    const { rows, page, total } = await damageReportPage(auth, query);
     return paginated(rows, page, total);
   },
   async createAssetDamageReport({ body, auth }) {

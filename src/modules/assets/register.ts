@@ -1,5 +1,6 @@
 // The asset register: tags (generated per company unless given), serial numbers, purchase data,
 // condition, and the few status changes hr may make by hand (retire, mark lost).
+import { assertNotAssigned } from "./states.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { type Listing, pageOf, type PageQuery } from "../../http/envelope.ts";
@@ -178,6 +179,8 @@ const EDITABLE = [
   "notes",
 ] as const;
 
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function editAsset(id: string, body: AssetInput) {
   const today = await companyToday();
   const purchase_cost = amount("body.purchase_cost", body.purchase_cost);
@@ -198,8 +201,7 @@ export async function editAsset(id: string, body: AssetInput) {
 
     const data: Prisma.AssetUncheckedUpdateInput = {};
     if (body.status !== undefined && body.status !== before.status) {
-      if (before.status === "assigned")
-        throw conflict(`Asset ${before.asset_tag} is assigned; approve its return before marking it ${body.status}`);
+      assertNotAssigned(before, `is assigned; approve its return before marking it ${body.status}`);
       data.status = body.status;
     }
     if (body.condition !== undefined && body.condition !== before.condition) {
@@ -256,7 +258,7 @@ export async function removeAsset(id: string) {
   await tenantTx(async (tx) => {
     const a = await lockAsset(tx, id);
     if (!a) throw notFound("Asset");
-    if (a.status === "assigned") throw conflict(`Asset ${a.asset_tag} is assigned; approve its return before deleting it`);
+    assertNotAssigned(a, "is assigned; approve its return before deleting it");
     await tx.asset.update({ where: byId(id), data: { deleted_at: clock.now() } });
     await audit(
       { action: "asset.deleted", entity_type: "asset", entity_id: id, changes: { asset_tag: a.asset_tag, name: a.name, status: a.status } },

@@ -1,5 +1,6 @@
 // Return requests: the holder (or hr) asks to give an asset back; hr approves - closing the
 // assignment with the date and condition found - or rejects.
+import { statusAfterReturn } from "./states.ts";
 import { audit } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
@@ -23,7 +24,7 @@ import { ownEmployeeFilter } from "./assignments.ts";
 import { returnRequestInclude, returnRequestsJson } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
 
-export async function listReturnRequests(
+export async function returnRequestPage(
   auth: AuthContext,
   query: PageQuery & { status?: ReturnRequestStatus; employee_id?: string; asset_id?: string; assignment_id?: string },
 ) {
@@ -104,6 +105,8 @@ export interface DecisionInput {
   decision_notes?: string | null;
 }
 
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function decideReturn(auth: AuthContext, id: string, body: DecisionInput) {
   if (body.status === "rejected") {
     if (body.returned_on !== undefined) throw invalidField("body.returned_on", "is only for approvals");
@@ -155,8 +158,10 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
       }
       const stillDamaged = open.length > 0 || autoReport !== null;
       const condition: AssetCondition = stillDamaged ? "damaged" : return_condition;
-      const status: AssetStatus =
-        return_condition === "damaged" || autoReport !== null || open.some((o) => o.severity === "major") ? "under_repair" : "available";
+      const status: AssetStatus = statusAfterReturn(
+        return_condition === "damaged" || autoReport !== null,
+        open.some((o) => o.severity === "major"),
+      );
 
       await tx.assetAssignment.update({
         where: byId(assignment.id),

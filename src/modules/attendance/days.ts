@@ -13,6 +13,7 @@ import { derivedStatus } from "./rules.ts";
 export type AttendanceQuery = QueryParams<"listAttendance">;
 
 /** The days of a page of employees in the range the query names (today by default); and their count. */
+// size: one pass over a page of employees and the range's days, building each day from the records read once
 export async function attendanceDays(
   auth: AuthContext,
   q: AttendanceQuery,

@@ -123,6 +123,8 @@ export type AttendanceImport = RequestBody<"importAttendance">;
  * hr imports records (upsert per employee and date): punches are evaluated like self-service ones
  * (a given status overrides the computed one); a record without punches needs a status.
  */
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function importRecords(auth: AuthContext, input: AttendanceImport): Promise<{ created: number; updated: number }> {
   const settings = await loadAttendanceSettings();
   const seen = new Set<string>();

@@ -114,6 +114,8 @@ export async function resetPasswordWithToken(req: Request, token: string, passwo
  * Accepts an invitation (once, before it expires or is revoked): joins the company with the
  * invited role (and employee record, unless another member has it since) and signs in.
  */
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function joinByInvitation(req: Request, input: RequestBody<"acceptInvite">, ip: string): Promise<SessionInfoData> {
   // unique per tenant; the hash alone finds the tenant (a random 256-bit token: docs/scaling.md)
   const invitation = await systemDb.invitation.findFirst({ where: { token_hash: hashToken(input.token) } });

@@ -240,6 +240,7 @@ async function writeChunk(tx: ScopedTx, auth: AuthContext, kind: Kind, chunk: { 
  * Runs `imp` over `rows` (from row `imp.processed_rows` + 1 for a resumed row-by-row import) and
  * records the outcome on it; returns the finished import.
  */
+// size: the import's one transaction: the rows, the row-by-row savepoints, progress and the outcome in order
 async function runImport(auth: AuthContext, imp: BulkImport, rows: Iterable<Row> | AsyncIterable<Row>, txMs: number): Promise<BulkImport> {
   const kind = KINDS[imp.kind as KindName];
   const format = imp.format as "csv" | "json";

@@ -27,6 +27,8 @@ const fieldOf = (path: string) => path.replace(/^body\./, "");
  * location - and gets its `employee.created` entry. Rows that break one are not written and come
  * back as problems; the others are written. Earlier batches of the same transaction count as stored.
  */
+// size: the batch writer keeps the single create's checks in order (email, code, manager, branch,
+// location), then one insert, its audit and its events
 export async function createEmployeesIn(tx: ScopedTx, rows: EmployeeCreateInput[]): Promise<{ created: number; problems: RowProblem[] }> {
   const problems: RowProblem[] = [];
   const bad = new Set<number>();

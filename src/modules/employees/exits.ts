@@ -5,21 +5,21 @@
 // company's time zone and every item is done, and hr may complete an exit with pending items
 // with a reason (completeExit).
 import { audit } from "../../platform/audit.ts";
-import { endSessionsInActiveTenant, tenantPage } from "../../db/central.ts";
+import { tenantPage } from "../../db/central.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, type ScopedTx, tenantTx, withTenant, byId } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
-import { type DateString, parseDate, toDateString, todayIn } from "../../lib/dates.ts";
+import { parseDate, toDateString, todayIn } from "../../lib/dates.ts";
 import { logger } from "../../log.ts";
 import { notify } from "../../platform/notify.ts";
 import { assertNotOwnRecord, isHr, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { loadLiveEmployee, loadSelfOrPrivileged } from "./access.ts";
-import { releaseTicketsOf } from "../helpdesk/index.ts";
 import { lockReportingLines } from "./queries.ts";
 import { CHECKLIST_ITEMS, CHECKLIST_TITLES, checklistOwner, exitJson } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
+import { LAST_OWNER_EXIT, accessToEnd, endAccess } from "./exit-access.ts";
 
 export type ResignationInput = RequestBody<"submitResignation">;
 
@@ -98,7 +98,7 @@ async function lockedExit(tx: ScopedTx, employeeId: string) {
  * that a final settlement owns (`reference`); the direct manager: knowledge_transfer of their
  * reports. Nobody changes their own exit's items but the owner. Audited in the employee's log.
  */
-export async function updateChecklistItem(auth: AuthContext, employeeId: string, itemId: string, input: ChecklistItemInput) {
+export async function tickChecklistItem(auth: AuthContext, employeeId: string, itemId: string, input: ChecklistItemInput) {
   const e = await loadLiveEmployee(employeeId);
   const hr = isHr(auth);
   const manager = !hr && auth.role === "manager" && Boolean(auth.employeeId) && e.reports_to === auth.employeeId;
@@ -195,156 +195,6 @@ export async function completeExitNow(auth: AuthContext, employeeId: string, inp
     return tx.employeeExit.findFirstOrThrow({ where: { id: x.id }, include: { checklist: true } });
   });
   return exitJson(exit);
-}
-
-// ───────────── a completed exit ends access ─────────────
-
-const LAST_OWNER_EXIT =
-  "The employee is the company's last owner: make another member owner before completing their exit (it ends their access)";
-
-interface MemberToEnd {
-  id: string;
-  user_id: string;
-  role: string;
-  employee_id: string | null;
-}
-
-/**
- * The memberships a completed exit of `employeeId` ends: the member linked to the record now, and
- * every member whose account was linked to it before and is linked to no record now (unlinking
- * before the exit does not keep the access; a member linked to another record since keeps theirs).
- * `lastOwner` when they include every owner of the company.
- */
-async function accessToEnd(tx: ScopedTx, employeeId: string): Promise<{ members: MemberToEnd[]; lastOwner: boolean }> {
-  const links = await tx.employeeUserLink.findMany({ where: { employee_id: employeeId }, select: { user_id: true } });
-  const members = await tx.membership.findMany({
-    where: { OR: [{ employee_id: employeeId }, { employee_id: null, user_id: { in: links.map((l) => l.user_id) } }] },
-    select: { id: true, user_id: true, role: true, employee_id: true },
-  });
-  if (!members.some((m) => m.role === "owner")) return { members, lastOwner: false };
-  const others = await tx.membership.count({ where: { role: "owner", id: { notIn: members.map((m) => m.id) } } });
-  return { members, lastOwner: others === 0 };
-}
-
-/**
- * What a completed exit does beyond the record's status, in the exit's transaction:
- * - the person's membership ends (removed, audited `member.removed` with `reason: exit_completed`):
- *   their sessions in this company end at once (the session rows are deleted; the identity cache of
- *   every server process is dropped by the memberships trigger's NOTIFY), they no longer see the
- *   company at sign-in, helpdesk tickets assigned to them go back to the queue, and pending
- *   invitations linked to the record are revoked;
- * - their direct reports now report to the exited employee's own manager (or to nobody: hr then
- *   decides), audited on each report; their pending requests are therefore decided by that manager
- *   (or hr) from now on, and the new manager is told.
- * Re-hiring restores access explicitly: a new invitation (from the employee record) accepted by them.
- */
-async function endAccess(tx: ScopedTx, employeeId: string, managerId: string | null, members: MemberToEnd[]): Promise<void> {
-  for (const m of members) {
-    await tx.membership.delete({ where: byId(m.id) });
-    await endSessionsInActiveTenant(m.user_id, tx);
-    await releaseTicketsOf(tx, m.user_id);
-    await audit(
-      {
-        action: "member.removed",
-        entity_type: "user",
-        entity_id: m.user_id,
-        changes: { role: m.role, employee_id: employeeId, reason: "exit_completed" },
-      },
-      tx,
-    );
-  }
-  const revoked = await tx.invitation.updateMany({
-    where: { employee_id: employeeId, accepted_at: null, revoked_at: null },
-    data: { revoked_at: clock.now() },
-  });
-  if (revoked.count)
-    await audit(
-      { action: "employee.invitations_revoked", entity_type: "employee", entity_id: employeeId, changes: { revoked: revoked.count } },
-      tx,
-    );
-  const reports = await tx.employee.findMany({
-    where: { reports_to: employeeId, deleted_at: null },
-    select: { id: true, first_name: true, last_name: true },
-    orderBy: { id: "asc" },
-  });
-  if (!reports.length) return;
-  const to = managerId && managerId !== employeeId ? managerId : null;
-  await tx.employee.updateMany({ where: { id: { in: reports.map((r) => r.id) } }, data: { reports_to: to } });
-  for (const r of reports)
-    await audit(
-      {
-        action: "employee.updated",
-        entity_type: "employee",
-        entity_id: r.id,
-        changes: { reports_to: { from: employeeId, to }, reason: "manager_exited" },
-      },
-      tx,
-    );
-  const manager = to ? await tx.membership.findFirst({ where: { employee_id: to }, select: { user_id: true } }) : null;
-  if (manager)
-    await notify(tx, {
-      userId: manager.user_id,
-      kind: "employee.reports_reassigned",
-      title: `${reports.length} employee(s) now report to you`,
-      body:
-        `Their manager has left: ${reports.map((r) => `${r.first_name} ${r.last_name}`.trim()).join(", ")}. ` +
-        "Their pending requests are yours to decide.",
-      link: "/api/employees",
-    });
-}
-
-// ───────────── for payroll's final settlement (through index.ts) ─────────────
-
-export interface ExitFacts {
-  id: string;
-  employee_id: string;
-  resignation_date: DateString;
-  last_working_day: DateString;
-  status: string;
-}
-
-/** The employee's exit (null when they have not resigned). */
-export async function exitOfEmployee(client: Pick<ScopedTx, "employeeExit">, employeeId: string): Promise<ExitFacts | null> {
-  const x = await client.employeeExit.findFirst({ where: { employee_id: employeeId } });
-  if (!x) return null;
-  return {
-    id: x.id,
-    employee_id: x.employee_id,
-    resignation_date: toDateString(x.resignation_date),
-    last_working_day: toDateString(x.last_working_day),
-    status: x.status,
-  };
-}
-
-/**
- * A final settlement now owns the exit's final_settlement item (`reference` = its number): 409
- * when the item was already ticked by hand (untick it first, or settle outside the system).
- */
-export async function attachSettlementToChecklist(tx: ScopedTx, exitId: string, reference: string): Promise<void> {
-  const item = await tx.exitChecklistItem.findFirst({ where: { exit_id: exitId, item: "final_settlement" } });
-  if (!item) return;
-  if (item.status === "done" && !item.reference)
-    throw conflict("The exit checklist's final settlement is already marked done by hand; untick it to settle here");
-  await tx.exitChecklistItem.update({ where: byId(item.id), data: { reference } });
-}
-
-/** Processing the settlement ticks the exit's final_settlement item (audited in the employee's log). */
-export async function completeSettlementItem(tx: ScopedTx, exitId: string, employeeId: string, userId: string | null): Promise<void> {
-  const item = await tx.exitChecklistItem.findFirst({ where: { exit_id: exitId, item: "final_settlement" } });
-  if (!item || item.status === "done") return;
-  await tx.exitChecklistItem.update({
-    where: byId(item.id),
-    data: { status: "done", completed_at: clock.now(), completed_by: userId, notes: item.notes ?? `Settled by ${item.reference}` },
-  });
-  await audit(
-    {
-      action: "exit_checklist.item_updated",
-      entity_type: "employee",
-      entity_id: employeeId,
-      changes: { item: item.item, status: { from: item.status, to: "done" }, reference: item.reference },
-    },
-    tx,
-  );
 }
 
 export const COMPLETE_EXITS_JOB = "employees.complete-exits";

@@ -7,7 +7,7 @@ import type { AreaHandlers } from "../../http/types.ts";
 import { sendStoredFile } from "../../platform/storage/files.ts";
 import { employeeDirectory } from "./directory.ts";
 import { addEmployeeDocument, employeeDocumentFile, employeeDocuments } from "./documents.ts";
-import { completeExitNow, resign, updateChecklistItem } from "./exits.ts";
+import { completeExitNow, resign, tickChecklistItem } from "./exits.ts";
 import { employeeActivity, employeeProfile } from "./profile.ts";
 import { addEmployee, changeEmployee, removeEmployee } from "./records.ts";
 
@@ -62,7 +62,7 @@ export const handlers = {
   },
 
   async updateExitChecklistItem({ params, body, auth }) {
-    return ok(await updateChecklistItem(auth, params.employeeId, params.itemId, body), "Checklist item updated");
+    return ok(await tickChecklistItem(auth, params.employeeId, params.itemId, body), "Checklist item updated");
   },
 
   async completeExit({ params, body, auth }) {

@@ -1,12 +1,6 @@
 // The employees area's public face: what other areas (recruitment, utilities) and the job registry may use.
-export {
-  attachSettlementToChecklist,
-  COMPLETE_EXITS_JOB,
-  completeDueExits,
-  completeSettlementItem,
-  type ExitFacts,
-  exitOfEmployee,
-} from "./exits.ts";
+export { COMPLETE_EXITS_JOB, completeDueExits } from "./exits.ts";
+export { attachSettlementToChecklist, completeSettlementItem, type ExitFacts, exitOfEmployee } from "./exit-facts.ts";
 export { attachDocumentIn } from "./documents.ts";
 export { employeeFilesInUse, exitFigures, lastWorkingDays } from "./facts.ts";
 export { fullEmployeeJson } from "./profile.ts";

@@ -2,11 +2,12 @@
 // which only agents see.
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
-import { conflict, forbidden, notFound } from "../../platform/errors.ts";
+import { forbidden, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { notify } from "../../platform/notify.ts";
 import { isHr, userNames } from "../shared/access.ts";
 import { lockTicketStatus } from "./queries.ts";
+import { assertNotClosed, ticketStatus } from "./states.ts";
 import { visibleMessages, visibleTicket } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
 
@@ -53,7 +54,7 @@ export async function postMessage(auth: AuthContext, ticketId: string, input: Re
   const m = await tenantTx(async (tx) => {
     const status = await lockTicketStatus(tx, t.id);
     if (status === null) throw notFound("Ticket"); // deleted meanwhile
-    if (status === "closed") throw conflict("The ticket is closed; raise a new ticket instead");
+    assertNotClosed(ticketStatus(status));
     const msg = await tx.helpdeskMessage.create({
       data: { ticket_id: t.id, author_user_id: auth.userId, body: input.body, internal: input.internal ?? false },
     });

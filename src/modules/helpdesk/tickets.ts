@@ -1,18 +1,26 @@
 // Helpdesk tickets: raised by any member (numbered per company, agents told), seen by their
-// requester and the agents (owner, admin, hr), moved through the status machine (rules.ts) and
+// requester and the agents (owner, admin, hr), moved through the status machine (states.ts) and
 // assigned by agents, closed or reopened by their requester, soft-deleted.
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx, byId, type ScopedTx } from "../../db/tenancy.ts";
 import { type Listing, type Page, pageOf } from "../../http/envelope.ts";
 import { type Walk, walkPage, withDeletedAt } from "../../db/keyset.ts";
-import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
+import { forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { notify } from "../../platform/notify.ts";
 import { hrMemberIds, isHr, userNames } from "../shared/access.ts";
 import { lockTicketStatus, ticketKeys } from "./queries.ts";
-import { canTransition, requesterMayChange, ticketStatus } from "./rules.ts";
+import {
+  ACTIVE_TICKET_STATUSES,
+  assertNotClosed,
+  checkTicketMove,
+  moveStamps,
+  requesterMayChange,
+  statusOnAssignment,
+  ticketStatus,
+} from "./states.ts";
 import { ticketJson, type TicketJson, ticketsJson, visibleTicket } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
 
@@ -122,16 +130,13 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
     const locked = await lockTicketStatus(tx, current.id);
     if (locked === null) throw notFound("Ticket"); // deleted meanwhile
     const from = ticketStatus(locked);
-    if (from === "closed") throw conflict("The ticket is closed; raise a new ticket instead");
-    if (change.status && !canTransition(from, change.status)) throw conflict(`A ticket cannot go from ${from} to ${change.status}`);
+    assertNotClosed(from);
+    const moves = change.status ? checkTicketMove(from, change.status) : false;
     const data: Prisma.HelpdeskTicketUpdateInput = {};
     const changes: Record<string, { from: unknown; to: unknown }> = {};
-    if (change.status && change.status !== from) {
-      data.status = change.status;
+    if (change.status && moves) {
+      Object.assign(data, { status: change.status }, moveStamps(change.status, clock.now()));
       changes.status = { from, to: change.status };
-      if (change.status === "resolved") data.resolved_at = clock.now();
-      if (change.status === "closed") data.closed_at = clock.now();
-      if (change.status === "open") data.resolved_at = null;
     }
     if (change.priority && change.priority !== current.priority) {
       data.priority = change.priority;
@@ -140,9 +145,10 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
     if (change.assignee_user_id !== undefined && change.assignee_user_id !== current.assignee_user_id) {
       data.assignee_user_id = change.assignee_user_id;
       changes.assignee_user_id = { from: current.assignee_user_id, to: change.assignee_user_id };
-      if (change.status === undefined && from === "open" && change.assignee_user_id) {
-        data.status = "in_progress";
-        changes.status = { from, to: "in_progress" };
+      const assigned = change.status === undefined && change.assignee_user_id ? statusOnAssignment(from) : null;
+      if (assigned) {
+        data.status = assigned;
+        changes.status = { from, to: assigned };
       }
     }
     const t = Object.keys(data).length ? await tx.helpdeskTicket.update({ where: byId(current.id), data }) : current;
@@ -156,27 +162,37 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
         },
         tx,
       );
-      const requester = (await userNames([t.requester_user_id])).get(t.requester_user_id);
-      if (t.requester_user_id !== auth.userId)
-        await notify(tx, {
-          userId: t.requester_user_id,
-          email: requester?.email,
-          kind: "helpdesk.ticket_updated",
-          title: `Ticket ${t.ticket_number} is now ${t.status.replace("_", " ")}`,
-          body: `Your ticket "${t.title}" was updated by ${auth.name}.`,
-          link: `/api/helpdesk/tickets/${t.id}`,
-        });
-      if (changes.assignee_user_id && t.assignee_user_id && t.assignee_user_id !== auth.userId)
-        await notify(tx, {
-          userId: t.assignee_user_id,
-          kind: "helpdesk.ticket_assigned",
-          title: `Ticket ${t.ticket_number} was assigned to you`,
-          link: `/api/helpdesk/tickets/${t.id}`,
-        });
+      await tellTicketChange(tx, auth, t, changes);
     }
     return t;
   });
   return ticketJson(auth, updated);
+}
+
+/** Tells the requester (unless they made the change) and a new assignee (unless they assigned themselves) of a ticket's change. */
+async function tellTicketChange(
+  tx: ScopedTx,
+  auth: AuthContext,
+  t: { id: string; ticket_number: string; title: string; status: string; requester_user_id: string; assignee_user_id: string | null },
+  changes: Record<string, { from: unknown; to: unknown }>,
+): Promise<void> {
+  const requester = (await userNames([t.requester_user_id])).get(t.requester_user_id);
+  if (t.requester_user_id !== auth.userId)
+    await notify(tx, {
+      userId: t.requester_user_id,
+      email: requester?.email,
+      kind: "helpdesk.ticket_updated",
+      title: `Ticket ${t.ticket_number} is now ${t.status.replace("_", " ")}`,
+      body: `Your ticket "${t.title}" was updated by ${auth.name}.`,
+      link: `/api/helpdesk/tickets/${t.id}`,
+    });
+  if (changes.assignee_user_id && t.assignee_user_id && t.assignee_user_id !== auth.userId)
+    await notify(tx, {
+      userId: t.assignee_user_id,
+      kind: "helpdesk.ticket_assigned",
+      title: `Ticket ${t.ticket_number} was assigned to you`,
+      link: `/api/helpdesk/tickets/${t.id}`,
+    });
 }
 
 /** Soft-deletes a ticket the caller may see (audited). */
@@ -204,7 +220,7 @@ export async function discardTicket(auth: AuthContext, id: string): Promise<void
  */
 export async function releaseTicketsOf(tx: ScopedTx, userId: string): Promise<number> {
   const tickets = await tx.helpdeskTicket.findMany({
-    where: { assignee_user_id: userId, deleted_at: null, status: { in: ["open", "in_progress"] } },
+    where: { assignee_user_id: userId, deleted_at: null, status: { in: ACTIVE_TICKET_STATUSES } },
     select: { id: true },
     orderBy: { id: "asc" },
   });

@@ -7,7 +7,7 @@ import { db } from "../../db/tenancy.ts";
 import { notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../http/types.ts";
 import { isHr, userNames } from "../shared/access.ts";
-import { ticketStatus } from "./rules.ts";
+import { ticketStatus } from "./states.ts";
 
 type S = components["schemas"];
 export type Ticket = HelpdeskTicket;

@@ -2,7 +2,7 @@
 // the sequencer of src/platform/events/deliver.ts), test pings left out.
 import { db } from "../../db/tenancy.ts";
 import type { RequestBody } from "../../http/types.ts";
-import { sequencePending } from "../../platform/events/deliver.ts";
+import { sequencePending } from "../../platform/events/sequencer.ts";
 
 type FeedType = NonNullable<RequestBody<"createWebhookEndpoint">["event_types"]>[number];
 type Data = { id: string | null; entity_type: string | null; changes: Record<string, unknown> | null };

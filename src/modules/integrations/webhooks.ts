@@ -9,7 +9,7 @@ import type { RequestBody } from "../../http/types.ts";
 import * as clock from "../../lib/clock.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { invalidField, notFound } from "../../platform/errors.ts";
-import { refusedUrl } from "../../platform/events/deliver.ts";
+import { refusedUrl } from "../../platform/events/outbound.ts";
 import { DELIVER_JOB, recordEvent } from "../../platform/events/events.ts";
 import { kickAfterWork } from "../../platform/mail/outbox.ts";
 import { queueReplayRange } from "./queries.ts";

@@ -60,6 +60,8 @@ export interface ExitEncashment extends ExitLeaveBalance {
  * debits the days from the ledger, in the caller's transaction. 409 when a balance is no longer
  * what the settlement priced. Returns the encashment ids, in the order given.
  */
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function encashOnExit(
   tx: ScopedTx,
   employeeId: string,

@@ -7,7 +7,7 @@ import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
 import { addDays, type DateString, toDateString } from "../../lib/dates.ts";
 import { logger } from "../../log.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { allocationPostings } from "./allocations.ts";
+import { allocationPostings } from "./allocate.ts";
 import { type NewEntry, postEntries, settleLapses } from "./ledger.ts";
 import { lockEmployees } from "../shared/people.ts";
 

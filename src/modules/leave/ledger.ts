@@ -115,6 +115,7 @@ const END_OF_TIME: DateString = "9999-12-31";
  * result. The ledger's sum less these figures is therefore the same whatever the expiry job (or a
  * settlement, settleLapses) has posted: the figures are the same before and after it runs.
  */
+// size: one reading of the ledger's credits and lapses per account; the doc comment above is its specification
 export async function openLapses(
   c: Client,
   accounts: Account[],

@@ -142,6 +142,7 @@ export interface BalancesPageResult {
  * `figures` column, DECIMAL(10,1) sums printed with one decimal place - "12.0", the DayCount
  * form). `period_id` is null when there is no such period.
  */
+// size: one SQL statement that writes the page's rows as JSON (the comment above explains each part)
 export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageResult> {
   const empFilter = sql`e.deleted_at IS NULL AND ${i.scope}
       ${i.employeeId ? sql`AND e.id = ${i.employeeId}::uuid` : empty}`;

@@ -4,163 +4,29 @@
 // approval flow (src/modules/shared/approvals.ts).
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
-import { audit } from "../../platform/audit.ts";
-import { db, type ScopedTx, byId } from "../../db/tenancy.ts";
+import { db, byId } from "../../db/tenancy.ts";
 import { pageOf } from "../../http/envelope.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
-import { addDays, type DateString, daysBetween, parseDate, toDateString } from "../../lib/dates.ts";
-import { isHr } from "../shared/access.ts";
+import { type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
-import { notifyEmployee } from "../shared/notices.ts";
-import {
-  assertVisible,
-  employeeFilter,
-  fullName,
-  loadEmployee,
-  lockEmployees,
-  targetEmployee,
-  visibleEmployees,
-} from "../shared/people.ts";
+import { assertVisible, employeeFilter, fullName, loadEmployee, lockEmployees, visibleEmployees } from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { overlaps } from "./calendar.ts";
-import { type Decimal, type DayValue, days, dayString, fromHalves } from "./days.ts";
+import { type DayValue, days, dayString, fromHalves } from "./days.ts";
 import { employeeName, leaveRequestJson, type Listing } from "./json.ts";
 import type { Listing as PageOrWalk } from "../../http/envelope.ts";
 import { type Walk, walkPage } from "../../db/keyset.ts";
 import { leaveRequestKeys } from "./queries.ts";
 import { availability, minimumBalance, postEntries } from "./ledger.ts";
-import { employeeCalendar, type OffCalendar } from "./off-days.ts";
-import { periodFor } from "./periods.ts";
-import { typeApplies } from "./policy-match.ts";
-import { ACTIVE, describeRange } from "./request-filters.ts";
-import { consecutiveHalves, countLeaveDays } from "./workdays.ts";
+import { employeeCalendar } from "./off-days.ts";
+import { describeRange } from "./request-filters.ts";
+import { activeAround, count, recountNeighbours } from "./request-counting.ts";
+import { assertBalance, assertConsecutiveAllowed, assertNoOverlap, submissionFacts } from "./request-checks.ts";
 
 type LeaveRequestJson = components["schemas"]["LeaveRequest"];
 type Decision = RequestBody<"updateLeaveRequest">;
 
 const include = { ...employeeName, leave_type: { select: { name: true } } } as const;
-const MARGIN = 40;
-
-interface ActiveRequest {
-  id: string;
-  leave_type_id: string;
-  from: DateString;
-  to: DateString;
-  half_day_start: boolean;
-  half_day_end: boolean;
-  days: Decimal;
-  status: string;
-  created_at: Date;
-}
-
-async function activeAround(tx: ScopedTx, employeeId: string, from: DateString, to: DateString): Promise<ActiveRequest[]> {
-  const rows = await tx.leaveRequest.findMany({
-    where: {
-      employee_id: employeeId,
-      status: { in: ACTIVE },
-      from_date: { lte: parseDate(addDays(to, MARGIN)) },
-      to_date: { gte: parseDate(addDays(from, -MARGIN)) },
-    },
-    select: {
-      id: true,
-      leave_type_id: true,
-      from_date: true,
-      to_date: true,
-      half_day_start: true,
-      half_day_end: true,
-      days: true,
-      status: true,
-      created_at: true,
-    },
-  });
-  return rows.map((r) => ({ ...r, from: toDateString(r.from_date), to: toDateString(r.to_date), days: days(r.days) }));
-}
-
-const covers = (reqs: ActiveRequest[]) => (d: DateString) => reqs.some((r) => r.from <= d && d <= r.to);
-
-function count(
-  r: { from: DateString; to: DateString; half_day_start: boolean; half_day_end: boolean },
-  sandwich: boolean,
-  cal: OffCalendar,
-  earlier: ActiveRequest[],
-) {
-  return countLeaveDays({
-    from: r.from,
-    to: r.to,
-    halfDayStart: r.half_day_start,
-    halfDayEnd: r.half_day_end,
-    isOff: cal.isOff,
-    sandwich,
-    coveredByEarlier: covers(earlier),
-  });
-}
-
-/**
- * After `removed` stopped being active: requests of the employee submitted after it that use the
- * sandwich rule are counted again (they may have been charged a bridge to it). Approved ones get
- * the difference in the ledger.
- */
-async function recountNeighbours(
-  tx: ScopedTx,
-  removed: { id: string; employee_id: string; from_date: Date; to_date: Date; created_at: Date },
-  emp: { branch_id: string | null; work_location_id: string | null },
-  userId: string,
-) {
-  const from = toDateString(removed.from_date);
-  const to = toDateString(removed.to_date);
-  const around = await activeAround(tx, removed.employee_id, addDays(from, -MARGIN), addDays(to, MARGIN));
-  const later = around.filter((r) => r.created_at > removed.created_at);
-  if (!later.length) return;
-  const types = new Map(
-    (await tx.leaveType.findMany({ where: { id: { in: [...new Set(later.map((r) => r.leave_type_id))] } } })).map((t) => [t.id, t]),
-  );
-  const cal = await employeeCalendar(tx, emp, addDays(from, -2 * MARGIN), addDays(to, 2 * MARGIN));
-  for (const n of later) {
-    const type = types.get(n.leave_type_id)!;
-    if (!type.sandwich_rule) continue;
-    const fresh = fromHalves(
-      count(
-        n,
-        true,
-        cal,
-        around.filter((r) => r.created_at < n.created_at),
-      ).halves,
-    );
-    if (fresh.eq(n.days)) continue;
-    const delta = fresh.minus(n.days);
-    await tx.leaveRequest.update({ where: byId(n.id), data: { days: fresh.toString() } });
-    if (n.status === "approved")
-      await postEntries(tx, [
-        {
-          employee_id: removed.employee_id,
-          leave_type_id: n.leave_type_id,
-          period_id: (await tx.leaveRequest.findFirstOrThrow({ where: { id: n.id }, select: { period_id: true } })).period_id,
-          entry_type: delta.gt(0) ? "taken" : "cancelled",
-          days: delta.negated(),
-          effective_date: n.from,
-          reference_type: "leave_request",
-          reference_id: n.id,
-          reason: "recounted (sandwich rule) after a neighbouring request was withdrawn",
-          created_by: userId,
-        },
-      ]);
-    await audit(
-      {
-        action: "leave_request.recounted",
-        entity_type: "leave_request",
-        entity_id: n.id,
-        changes: { days: { from: dayString(n.days), to: dayString(fresh) }, because_of: removed.id },
-      },
-      tx,
-    );
-    await notifyEmployee(tx, removed.employee_id, {
-      kind: "leave.recounted",
-      title: `Your leave from ${n.from} to ${n.to} now counts ${dayString(fresh)} days`,
-      body: "A neighbouring request was withdrawn, so the weekly offs/holidays between them no longer count.",
-    });
-  }
-}
 
 async function loadVisible(auth: AuthContext, id: string) {
   const r = await db.leaveRequest.findFirst({ where: { id }, include });
@@ -219,35 +85,10 @@ export async function leaveRequestPage(auth: AuthContext, query: QueryParams<"li
  * type - enough balance net of pending reservations and days lapsing before the leave, all under
  * the employee's lock so that parallel requests cannot overdraw.
  */
+// size: one declaration for the shared approval flow (the row created under the lock, the audit's changes, the
+// two notices); the rules it applies are in request-checks.ts
 export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"createLeaveRequest">): Promise<LeaveRequestJson> {
-  const employeeId = targetEmployee(auth, body.employee_id);
-  if (body.to_date < body.from_date) throw invalidField("body.to_date", "must not be before from_date");
-  if (body.from_date === body.to_date && body.half_day_start && body.half_day_end)
-    throw invalidField("body.half_day_end", "cannot be combined with half_day_start on a one-day request");
-  const emp = await loadEmployee(employeeId);
-  if (body.from_date < toDateString(emp.joining_date))
-    throw conflict(`The employee joins on ${toDateString(emp.joining_date)}; leave cannot start before that`);
-  if (emp.status === "exited") throw conflict("The employee has exited");
-  const type = await db.leaveType.findFirst({ where: { id: body.leave_type_id } });
-  if (!type) throw notFound("Leave type");
-  if (!type.active) throw conflict(`${type.name} is no longer in use`);
-  if (!typeApplies(type, emp)) throw conflict(`${type.name} does not apply to this employee`);
-  if ((body.half_day_start || body.half_day_end) && !type.allow_half_day) throw conflict(`${type.name} cannot be taken in half days`);
-  if (body.attachment_file_id) {
-    const f = await db.storedFile.findFirst({
-      where: { id: body.attachment_file_id, ...(isHr(auth) ? {} : { uploaded_by: auth.userId }) },
-      select: { id: true },
-    });
-    if (!f) throw notFound("File");
-  }
-  const period = await periodFor(db, body.from_date, body.to_date);
-  const today = tenantToday(await loadAttendanceSettings());
-  const selfService = !isHr(auth);
-  if (selfService && type.min_notice_days > 0 && daysBetween(today, body.from_date) < type.min_notice_days)
-    throw conflict(
-      `${type.name} needs ${type.min_notice_days} days' notice: ` +
-        `apply by ${addDays(body.from_date, -type.min_notice_days)} for leave from ${body.from_date}`,
-    );
+  const { employeeId, emp, type, period, today } = await submissionFacts(auth, body);
   const req = {
     from: body.from_date,
     to: body.to_date,
@@ -263,53 +104,20 @@ export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"c
     async create(tx) {
       await lockEmployees(tx, [employeeId]);
       const around = await activeAround(tx, employeeId, req.from, req.to);
-      const clash = around.find((r) => overlaps(r.from, r.to, req.from, req.to));
-      if (clash) throw conflict(`The dates overlap the ${clash.status} leave request from ${describeRange(clash.from, clash.to)}`);
-      const wfh = await tx.wfhRequest.findFirst({
-        where: {
-          employee_id: employeeId,
-          status: { in: ACTIVE },
-          from_date: { lte: parseDate(req.to) },
-          to_date: { gte: parseDate(req.from) },
-        },
-      });
-      if (wfh)
-        throw conflict(
-          `The dates overlap a ${wfh.status} work-from-home request ` +
-            `from ${describeRange(toDateString(wfh.from_date), toDateString(wfh.to_date))}`,
-        );
+      await assertNoOverlap(tx, employeeId, req, around);
       const cal = await employeeCalendar(tx, emp, req.from, req.to);
       const counted = count(req, type.sandwich_rule, cal, around);
       if (counted.halves === 0) throw conflict("The dates contain no working day (only weekly offs and holidays)");
       sandwiched = counted.sandwiched;
       const n = fromHalves(counted.halves);
-      if (type.max_consecutive_days) {
-        const sameType = around
-          .filter((r) => r.leave_type_id === type.id)
-          .map((r) => ({ from: r.from, to: r.to, halves: r.days.times(2).toNumber() }));
-        const chain = consecutiveHalves({ from: req.from, to: req.to, halves: counted.halves }, sameType, cal.isOff);
-        if (chain > type.max_consecutive_days * 2)
-          throw conflict(
-            `${type.name} allows at most ${type.max_consecutive_days} consecutive days; ` +
-              `this makes ${dayString(fromHalves(chain))} in a row`,
-          );
-      }
+      assertConsecutiveAllowed(type, req, counted.halves, around, cal);
       if (type.attachment_required_above_days !== null && n.gt(type.attachment_required_above_days) && !body.attachment_file_id)
         throw invalidField(
           "body.attachment_file_id",
           `is required for more than ${type.attachment_required_above_days} days of ${type.name}`,
         );
-      const min = minimumBalance(type);
-      if (min) {
-        const account = { employee_id: employeeId, leave_type_id: type.id, period_id: period.id };
-        // as of the leave's first day: days expiring before it cannot pay for it
-        const { available } = await availability(tx, account, req.from, today);
-        if (available.minus(n).lt(min))
-          throw conflict(
-            `Insufficient ${type.name} balance: ${dayString(available)} days available` +
-              `${min.isNegative() ? ` (may go down to ${dayString(min)})` : ""}, ${dayString(n)} requested`,
-          );
-      }
+      const account = { employee_id: employeeId, leave_type_id: type.id, period_id: period.id };
+      await assertBalance(tx, type, account, n, req.from, today);
       return tx.leaveRequest.create({
         data: {
           employee_id: employeeId,

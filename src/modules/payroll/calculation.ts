@@ -1,4 +1,4 @@
-// Calculating a payroll run, set-based: every input of the run is read in a fixed number of
+// Calculating a payroll run, set-based: every input of the run is read in a fixed number of (run-inputs.ts)
 // queries (employees with their salary setup in force, setup lines, components, leave, attendance,
 // holidays, ESI coverage, loan installments, claims, encashments), every employee is computed in
 // memory (compute.ts), and the slips are written batch by batch (`PAYROLL_BATCH_SIZE` employees
@@ -8,57 +8,22 @@
 import { config } from "../../config.ts";
 import { advisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { addDays, type DateString, toDateString, weekday } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { mapYielding, stringifyYielding } from "../../lib/yielding.ts";
-import { absencesBetween } from "../attendance/index.ts";
-import { lastWorkingDays } from "../employees/index.ts";
-import { approvedLeaveBetween, encashmentsToPay, mandatoryHolidaysBetween, priceEncashments } from "../leave/index.ts";
-import { loadAttendanceSettings } from "../shared/work-settings.ts";
+import { priceEncashments } from "../leave/index.ts";
 import { badRequest } from "../../platform/errors.ts";
+import { AmountOutOfRange, assertFits, LARGEST_TOTAL, totalsOf, type RunTotals, type SlipResult } from "./compute.ts";
 import {
-  AmountOutOfRange,
-  assertFits,
-  buildStructure,
-  computeSlip,
-  esiPeriodAnchor,
-  LARGEST_TOTAL,
-  lossOfPay,
-  monthBounds,
-  prepareSettings,
-  totalsOf,
-  type ClaimDue,
-  type ComponentDef,
-  type EncashmentDue,
-  type LeaveSpan,
-  type LoanDue,
-  type RunTotals,
-  type SetupPeriod,
-  type SlipResult,
-  type StatutorySettings,
-} from "./compute.ts";
-import {
-  claimsDue,
-  countEmployeesWithoutSetup,
   countPaidEmployees,
   deleteSlips,
-  type Eligibility,
   insertSlips,
-  installmentsDue,
   markClaimsPaid,
   markInstallmentsPaid,
   notifySlipOwners,
-  paidEmployees,
-  type PaidEmployeeRow,
   settleLoans,
-  setupLines,
-  type SetupColumns,
-  setupsInForceBetween,
-  setupsInForceOn,
 } from "./queries/calculation.ts";
-import { readSettings } from "./statutory.ts";
-import { componentDef } from "./components.ts";
 import * as clock from "../../lib/clock.ts";
+import { eligibility, loadRunInputs } from "./run-inputs.ts";
 
 export interface RunRef {
   id: string;
@@ -76,231 +41,9 @@ export interface Calculation {
 /** Large runs: a calculation or processing may take longer than the default transaction limit. */
 export const RUN_TX = { timeout: 600_000 };
 
-/** The statuses of a run that a background job is working on. */
-export const BUSY_STATUSES = ["calculating", "processing"] as const;
-export const isBusy = (status: string) => (BUSY_STATUSES as readonly string[]).includes(status);
-
-const ds = (d: Date | null) => (d ? toDateString(d) : null);
-const endOfMonth = (d: DateString) => monthBounds(Number(d.slice(0, 4)), Number(d.slice(5, 7))).end;
-
-export async function loadStatutory(): Promise<StatutorySettings> {
-  const [pf, esi, pt, gratuity, wages] = await Promise.all([
-    readSettings("pf"),
-    readSettings("esi"),
-    readSettings("pt"),
-    readSettings("gratuity"),
-    readSettings("wages"),
-  ]);
-  return { pf, esi, pt, gratuity, wages };
-}
-
-export async function loadComponents(client: Pick<ScopedTx, "salaryComponent"> = db): Promise<ComponentDef[]> {
-  const rows = await client.salaryComponent.findMany({ orderBy: [{ position: "asc" }, { code: "asc" }] });
-  return rows.map(componentDef);
-}
-
-/** Who a run of this month pays: its month, its employee filter and every exit on record. */
-async function eligibility(client: Pick<ScopedTx, "employeeExit">, run: Omit<RunRef, "id">): Promise<Eligibility> {
-  const { start, end } = monthBounds(run.period_year, run.period_month);
-  return { start, end, employee_ids: run.employee_ids, exits: await lastWorkingDays(client) };
-}
-
 /** Eligible employees of the run with a salary setup in force (what a calculation would pay). */
 export async function countRunEmployees(run: Omit<RunRef, "id">): Promise<number> {
   return countPaidEmployees(db, await eligibility(db, run));
-}
-
-/** Everything a calculation needs, read in a fixed number of queries; `slipOf` computes one employee. */
-interface RunInputs {
-  employees: PaidEmployeeRow[];
-  employees_without_setup: number;
-  structure: ReturnType<typeof buildStructure>;
-  settings: StatutorySettings;
-  slipOf: (e: PaidEmployeeRow) => SlipResult;
-}
-
-/** `salaryOnly`: the month's salary without loan installments, claims and encashments (the final settlement's own). */
-async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnly?: boolean } = {}): Promise<RunInputs> {
-  const who = await eligibility(tx, run);
-  const { start, end } = who;
-  const settings = await loadStatutory();
-  const components = await loadComponents(tx);
-  const attendanceSettings = await loadAttendanceSettings(tx);
-  const employees = await paidEmployees(tx, who);
-  const withoutSetup = await countEmployeesWithoutSetup(tx, who);
-  const empIds = employees.map((e) => e.id);
-  // the setups at joining (EPS eligibility) and at the start of the ESI contribution period (coverage)
-  const atJoining = await setupsInForceOn(
-    tx,
-    employees.map((e) => ({ employee_id: e.id, date: toDateString(e.joining_date) })),
-  );
-  const atEsiStart = await setupsInForceOn(
-    tx,
-    employees.map((e) => ({ employee_id: e.id, date: esiPeriodAnchor(run.period_year, run.period_month, toDateString(e.joining_date)) })),
-  );
-  // every setup in force during each employee's days of the month (a revision within it is prorated)
-  const rangeOf = (e: PaidEmployeeRow) => {
-    const joining = toDateString(e.joining_date);
-    const lwd = ds(e.last_working_day);
-    return { from: joining > start ? joining : start, to: lwd && lwd < end ? lwd : end };
-  };
-  const inMonth = await setupsInForceBetween(
-    tx,
-    employees.map((e) => ({ employee_id: e.id, ...rangeOf(e) })),
-  );
-  const setupIds = [
-    ...new Set([
-      ...employees.map((e) => e.setup_id),
-      ...atJoining.map((s) => s.setup_id),
-      ...atEsiStart.map((s) => s.setup_id),
-      ...inMonth.map((s) => s.setup_id),
-    ]),
-  ];
-
-  const lines = await setupLines(tx, setupIds);
-  const leave = await approvedLeaveBetween(tx, empIds, start, end);
-  const attendance = await absencesBetween(tx, empIds, start, end);
-  const holidays = await mandatoryHolidaysBetween(tx, start, end);
-  const installments = opts.salaryOnly ? [] : await installmentsDue(tx, start, empIds);
-  const claims = opts.salaryOnly ? [] : await claimsDue(tx, end, empIds);
-  const encashments = opts.salaryOnly ? [] : await encashmentsToPay(tx, empIds);
-
-  const group = <T extends { employee_id: string }>(rows: T[]) => {
-    const m = new Map<string, T[]>();
-    for (const r of rows) (m.get(r.employee_id) ?? m.set(r.employee_id, []).get(r.employee_id)!).push(r);
-    return m;
-  };
-  const linesBySetup = new Map<string, Map<string, string | null>>();
-  for (const l of lines)
-    (linesBySetup.get(l.setup_id) ?? linesBySetup.set(l.setup_id, new Map()).get(l.setup_id)!).set(l.component_id, l.amount);
-  const leaveBy = group(leave);
-  const setupsBy = group(inMonth);
-  const attBy = group(attendance);
-  const setupInput = (r: SetupColumns) => ({
-    monthly_ctc: r.monthly_ctc,
-    all_components: r.all_components,
-    pf_enabled: r.pf_enabled,
-    eps_enabled: r.eps_enabled,
-    esi_enabled: r.esi_enabled,
-    pt_enabled: r.pt_enabled,
-    pt_state: r.pt_state,
-    disabled: r.disabled,
-    existing_eps_member: r.existing_eps_member,
-    lines: linesBySetup.get(r.setup_id) ?? new Map(),
-  });
-  // the wage at joining is known when a setup was in force on the date of joining or began within
-  // the month of joining; a first setup from a later month (data entered long after joining) says
-  // nothing about it, and then only `eps_enabled` and the age decide EPS
-  const joinedMonthEnd = new Map(employees.map((e) => [e.id, endOfMonth(toDateString(e.joining_date))]));
-  const joiningSetup = new Map(
-    atJoining.filter((r) => r.effective_from <= joinedMonthEnd.get(r.employee_id)!).map((r) => [r.employee_id, setupInput(r)]),
-  );
-  const esiStartSetup = new Map(atEsiStart.map((r) => [r.employee_id, setupInput(r)]));
-  const loansBy = new Map<string, LoanDue[]>();
-  for (const i of installments) {
-    const list = loansBy.get(i.employee_id) ?? loansBy.set(i.employee_id, []).get(i.employee_id)!;
-    let l = list.find((x) => x.loan_id === i.loan_id);
-    if (!l) {
-      l = { loan_id: i.loan_id, loan_number: i.loan_number, installment_ids: [], amount: "0.00" };
-      list.push(l);
-    }
-    l.installment_ids.push(i.id);
-    l.amount = new Decimal(l.amount).plus(i.amount).toFixed(2);
-  }
-  const claimsBy = new Map<string, ClaimDue[]>();
-  for (const c of claims)
-    (claimsBy.get(c.employee_id) ?? claimsBy.set(c.employee_id, []).get(c.employee_id)!).push({
-      claim_id: c.id,
-      claim_number: c.claim_number,
-      category: c.category,
-      amount: c.amount,
-    });
-  const encBy = new Map<string, EncashmentDue[]>();
-  for (const x of encashments)
-    (encBy.get(x.employee_id) ?? encBy.set(x.employee_id, []).get(x.employee_id)!).push({
-      encashment_id: x.id,
-      leave_type: x.leave_type,
-      days: x.days,
-    });
-  const weeklyOffs = new Set(attendanceSettings.weekly_offs);
-
-  const structure = buildStructure(components);
-  const prepared = prepareSettings(settings);
-  const period = { year: run.period_year, month: run.period_month, start, end };
-  const slipOf = (e: PaidEmployeeRow): SlipResult => {
-    const joining = toDateString(e.joining_date);
-    const lwd = ds(e.last_working_day);
-    const from = joining > start ? joining : start;
-    const to = lwd && lwd < end ? lwd : end;
-    const hols = new Set(
-      holidays
-        .filter(
-          (h) =>
-            (h.branch_id === null || h.branch_id === e.branch_id) &&
-            (h.work_location_id === null || h.work_location_id === e.work_location_id),
-        )
-        .map((h) => h.date),
-    );
-    const spans: LeaveSpan[] = (leaveBy.get(e.id) ?? []).map((l) => ({
-      from: l.from,
-      to: l.to,
-      half_day_start: l.half_day_start,
-      half_day_end: l.half_day_end,
-      days: l.days,
-      is_paid: l.is_paid,
-    }));
-    const isOff = (d: DateString) => weeklyOffs.has(weekday(d)) || hols.has(d);
-    const lop = lossOfPay(from, to, spans, attBy.get(e.id) ?? [], isOff);
-    // a revision within the month: the parts of [from, to] each setup was in force, each with its loss of pay
-    // (the first setup of the month also covers the days before it when none was in force on `from`)
-    const inForce = setupsBy.get(e.id) ?? [];
-    const periods: SetupPeriod[] | undefined =
-      inForce.length > 1
-        ? inForce.map((s, i) => {
-            const pFrom = i === 0 ? from : s.effective_from;
-            const pTo = i === inForce.length - 1 ? to : addDays(inForce[i + 1].effective_from, -1);
-            const partLop = lossOfPay(pFrom, pTo, spans, attBy.get(e.id) ?? [], isOff);
-            return {
-              effective_from: s.effective_from,
-              from: pFrom,
-              to: pTo,
-              setup: setupInput(s),
-              leave_lop_days: partLop.leave,
-              absent_days: partLop.absent,
-            };
-          })
-        : undefined;
-    return slipOrRefusal(e, () =>
-      computeSlip(
-        structure,
-        settings,
-        period,
-        {
-          id: e.id,
-          employee_code: e.employee_code,
-          name: `${e.first_name} ${e.last_name}`.trim(),
-          department: e.department,
-          designation: e.designation,
-          gender: e.gender,
-          date_of_birth: ds(e.date_of_birth),
-          joining_date: joining,
-          last_working_day: lwd,
-          state: e.state,
-          setup: setupInput(e),
-          leave_lop_days: periods ? periods.reduce((n, p) => n.plus(p.leave_lop_days), new Decimal(0)) : lop.leave,
-          absent_days: periods ? periods.reduce((n, p) => n.plus(p.absent_days), new Decimal(0)) : lop.absent,
-          setup_at_joining: joiningSetup.get(e.id) ?? null,
-          setup_at_esi_period_start: esiStartSetup.get(e.id) ?? null,
-          loans: loansBy.get(e.id) ?? [],
-          claims: claimsBy.get(e.id) ?? [],
-          encashments: encBy.get(e.id) ?? [],
-          setup_periods: periods,
-        },
-        prepared,
-      ),
-    );
-  };
-  return { employees, employees_without_setup: withoutSetup, structure, settings, slipOf };
 }
 
 /** No run: the id given for the ESI look-back of a calculation outside a run (no run has it). */
@@ -325,19 +68,6 @@ export async function employeeMonthSalary(
   );
   const row = inputs.employees.find((e) => e.id === employeeId);
   return row ? { slip: inputs.slipOf(row) } : null;
-}
-
-/** The employee's slip, or a 400 naming the employee and the figure that does not fit (AmountOutOfRange). */
-function slipOrRefusal(e: Pick<PaidEmployeeRow, "employee_code" | "first_name" | "last_name">, compute: () => SlipResult): SlipResult {
-  try {
-    return compute();
-  } catch (err) {
-    if (!(err instanceof AmountOutOfRange)) throw err;
-    throw badRequest(
-      `The salary of ${e.employee_code} (${`${e.first_name} ${e.last_name}`.trim()}) cannot be calculated: ${err.message}. ` +
-        "Correct the employee's salary setup or the component's formula, or leave the employee out of the run (employee_ids)",
-    );
-  }
 }
 
 /** A 400 when a total of the run would be more than a run can show (LARGEST_TOTAL). */

@@ -1,5 +1,5 @@
 // The payroll calculation of one employee for one month - pure, exact decimals, no I/O.
-// src/modules/payroll/calculation.ts loads every input of a run in a few set-based queries and calls
+// src/modules/payroll/run-inputs.ts loads every input of a run in a few set-based queries and calls
 // computeSlip() per employee; tests call it directly.
 //
 // Rules (EPF & MP Act 1952 and its schemes, ESI Act 1948, the states' professional-tax acts, the
@@ -81,6 +81,7 @@ export * from "./totals.ts";
  * document - are written out field by field beside the figures they show; the rules are in
  * structure.ts, contributions.ts, wages.ts and figures.ts.)
  */
+// size: long for its result, not its rules (see its doc comment): the slip written out field by field
 export function computeSlip(
   structure: Structure,
   settings: StatutorySettings,

@@ -120,6 +120,7 @@ export interface GratuityResult {
 
 const years = (n: number) => `${n} year${n === 1 ? "" : "s"}`;
 
+// size: the Act's steps in order (service, eligibility, wage, amount, ceiling), each beside the section it follows
 export function computeGratuity(input: GratuityInput): GratuityResult {
   const s = input.settings;
   const service = serviceBetween(input.joining_date, input.last_working_day);

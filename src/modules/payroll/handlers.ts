@@ -12,14 +12,14 @@ import { mySlip, mySlipList, mySlipPdf, runEmployeeSlipPdf } from "./my-salary.t
 import { changeRun, discardRun, openRun, processRun, runBreakdown, runById, runSlip, runsPage } from "./runs.ts";
 import { salarySetupOf, saveSalarySetup } from "./salary-setup.ts";
 import {
-  createSettlement,
+  draftSettlement,
   processSettlement,
   recalculateSettlement,
   settlementById,
   settlementPage,
   settlementPdfOf,
 } from "./settlements.ts";
-import { readSettings, updateSettings } from "./statutory.ts";
+import { readSettings, changeSettings } from "./statutory.ts";
 import { changeWpsSettings, wpsFile, wpsSettings } from "./wps.ts";
 
 export const handlers = {
@@ -54,31 +54,31 @@ export const handlers = {
     return ok(await readSettings("pf"));
   },
   async updatePfSettings({ body, auth }) {
-    return ok(await updateSettings("pf", body, auth.userId), "PF settings updated");
+    return ok(await changeSettings("pf", body, auth.userId), "PF settings updated");
   },
   async getEsiSettings() {
     return ok(await readSettings("esi"));
   },
   async updateEsiSettings({ body, auth }) {
-    return ok(await updateSettings("esi", body, auth.userId), "ESI settings updated");
+    return ok(await changeSettings("esi", body, auth.userId), "ESI settings updated");
   },
   async getProfessionalTaxSettings() {
     return ok(await readSettings("pt"));
   },
   async updateProfessionalTaxSettings({ body, auth }) {
-    return ok(await updateSettings("pt", body, auth.userId), "Professional tax settings updated");
+    return ok(await changeSettings("pt", body, auth.userId), "Professional tax settings updated");
   },
   async getGratuitySettings() {
     return ok(await readSettings("gratuity"));
   },
   async updateGratuitySettings({ body, auth }) {
-    return ok(await updateSettings("gratuity", body, auth.userId), "Gratuity settings updated");
+    return ok(await changeSettings("gratuity", body, auth.userId), "Gratuity settings updated");
   },
   async getWageSettings() {
     return ok(await readSettings("wages"));
   },
   async updateWageSettings({ body, auth }) {
-    return ok(await updateSettings("wages", body, auth.userId), "Wage settings updated");
+    return ok(await changeSettings("wages", body, auth.userId), "Wage settings updated");
   },
 
   // catalogs
@@ -227,7 +227,7 @@ export const handlers = {
     return paginated(rows, page, total);
   },
   async createFinalSettlement({ body, auth }) {
-    return created(await createSettlement(auth, body), "Final settlement computed");
+    return created(await draftSettlement(auth, body), "Final settlement computed");
   },
   async getFinalSettlement({ params }) {
     return ok(await settlementById(params.id));

@@ -20,16 +20,8 @@ import { tenantsWith, usersByIds } from "../../db/central.ts";
 import { db, tenantTx, withTenant, byId } from "../../db/tenancy.ts";
 import { AppError, conflict } from "../../platform/errors.ts";
 import { logger, requestContext } from "../../log.ts";
-import {
-  BUSY_STATUSES,
-  calculateAndStore,
-  finalizeRun,
-  isBusy,
-  lockPayroll,
-  processedChanges,
-  RUN_TX,
-  slipNumberPrefix,
-} from "./calculation.ts";
+import { calculateAndStore, finalizeRun, lockPayroll, processedChanges, RUN_TX, slipNumberPrefix } from "./calculation.ts";
+import { BUSY_STATUSES, checkRunMove, isBusy } from "./run-states.ts";
 import { lockRunStatus, tryLockRunExecution } from "./queries/runs.ts";
 
 export const PAYROLL_RUNS_JOB = "payroll.runs";
@@ -78,6 +70,7 @@ export async function runQueuedPayrollRuns(): Promise<number> {
 }
 
 /** Executes one queued run (calculating → draft, processing → processed), or records its failure. */
+// size: one job's run from claim to outcome, with its failure recorded where the run fails
 export async function executeQueuedRun(tenantId: string, runId: string): Promise<Outcome> {
   return withTenant(tenantId, async () => {
     const queued = await db.payrollRun.findFirst({ where: { id: runId } });
@@ -99,6 +92,7 @@ export async function executeQueuedRun(tenantId: string, runId: string): Promise
               .then(() => {});
           if (run.status === "calculating") {
             const calc = await calculateAndStore(tx, run, { onProgress });
+            checkRunMove(run.status, "draft");
             await tx.payrollRun.update({ where: byId(runId), data: { status: "draft", failure_reason: null } });
             await audit(
               {
@@ -151,6 +145,7 @@ function failureReason(err: unknown, status: string): string {
 async function markFailed(runId: string, from: string, reason: string): Promise<void> {
   await tenantTx(async (tx) => {
     if ((await lockRunStatus(tx, runId)) !== from) return;
+    checkRunMove(from, "failed");
     await tx.payrollSlip.deleteMany({ where: { run_id: runId } });
     await tx.payrollRun.update({
       where: byId(runId),

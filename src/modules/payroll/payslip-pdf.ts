@@ -118,6 +118,7 @@ const monthName = (period: string) => {
 };
 
 /** A one-page payslip (more pages only when its lines do not fit on one). */
+// size: page layout drawn in reading order (header, employee, earnings, deductions, totals, footer); split it by section when it changes
 export function payslipPdf(company: PayslipCompany, slip: Slip, employee: PayslipEmployee | null): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const cur = company.currency;

@@ -19,13 +19,13 @@ import {
   calculateAndStore,
   countRunEmployees,
   finalizeRun,
-  isBusy,
   lockPayroll,
   processedChanges,
   RUN_TX,
   slipNumberPrefix,
 } from "./calculation.ts";
 import { emptyTotals, monthBounds } from "./compute.ts";
+import { assertChangeable, checkRunMove } from "./run-states.ts";
 import { PAYROLL_RUNS_JOB } from "./jobs.ts";
 import { parsePeriod, runJson, slipJson, slipSummaryJson } from "./json.ts";
 import { lockRunStatus } from "./queries/runs.ts";
@@ -56,19 +56,6 @@ async function lockRun(tx: ScopedTx, id: string): Promise<string> {
 /** Serialises the creation of a tenant's runs (one per month) without waiting for running calculations. */
 async function lockRunCreation(tx: ScopedTx): Promise<void> {
   await advisoryLock(tx, "payroll-create");
-}
-
-const busyConflict = (status: string) =>
-  conflict(
-    status === "processing"
-      ? "The run is being processed; wait until it is processed or failed"
-      : "The run is being calculated; wait until the calculation has finished",
-  );
-
-/** 409 for a processed run (with the operation's own words) or one a job is working on. */
-function assertChangeable(status: string, processedMessage: string) {
-  if (status === "processed") throw conflict(processedMessage);
-  if (isBusy(status)) throw busyConflict(status);
 }
 
 const inBackground = (employees: number) => employees > config().payrollSyncLimit;
@@ -185,6 +172,7 @@ export async function changeRun(auth: AuthContext, id: string, input: RequestBod
         ...(input.employee_ids ? { employee_ids: input.employee_ids.length } : {}),
       };
       if (background) {
+        checkRunMove(status, "calculating");
         const u = await tx.payrollRun.update({ where: byId(r.id), data: { ...data, status: "calculating", ...queued(n, auth) } });
         await audit(
           {
@@ -197,6 +185,7 @@ export async function changeRun(auth: AuthContext, id: string, input: RequestBod
         );
         return u;
       }
+      checkRunMove(status, "draft");
       const updated =
         Object.keys(data).length || status === "failed"
           ? await tx.payrollRun.update({ where: byId(r.id), data: { ...data, status: "draft", failure_reason: null } })
@@ -253,6 +242,7 @@ export async function processRun(auth: AuthContext, id: string): Promise<RunOutc
     const run = await tenantTx(async (tx) => {
       const status = await lockRun(tx, r.id);
       assertChangeable(status, "The run is already processed");
+      checkRunMove(status, "processing");
       const u = await tx.payrollRun.update({ where: byId(r.id), data: { status: "processing", ...queued(employees, auth) } });
       await audit(
         {

@@ -23,6 +23,7 @@ import {
 import { parseFormula, variablesOf } from "./formula.ts";
 
 /** The employee's salary setup: the version in force today and every version, newest first. */
+// size: the current version and the history, with their lines and components, as the API shows them
 export async function salarySetupOf(employeeId: string) {
   const e = await db.employee.findFirst({
     where: { id: employeeId, deleted_at: null },
@@ -118,6 +119,8 @@ function monthlyFigures(
  * Saves the version of the employee's salary setup effective from a date (replacing the version of
  * that date): the components listed (or all active ones), each line checked against its component.
  */
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function saveSalarySetup(auth: AuthContext, employeeId: string, body: RequestBody<"setEmployeeSalarySetup">) {
   const e = await db.employee.findFirst({ where: { id: employeeId, deleted_at: null }, select: { id: true } });
   if (!e) throw notFound("Employee");

@@ -165,6 +165,7 @@ const r2 = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
 const m2 = (d: Decimal) => d.toFixed(2);
 const sum = (values: Decimal.Value[]) => values.reduce<Decimal>((s, v) => s.plus(v), new Decimal(0));
 
+// size: the statement's figures in the order the settlement shows them, each with the rule it follows
 export function settlementFigures(input: SettlementInput): SettlementFigures {
   const wage = new Decimal(input.wage);
   const rate: DayRateJson = input.day_rate ?? {

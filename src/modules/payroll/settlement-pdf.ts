@@ -7,10 +7,11 @@ import PDFDocument from "pdfkit";
 import { amountInWords } from "../../lib/amount-words.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { printable } from "../../lib/pdf-text.ts";
-import type { settlementJson } from "./settlements.ts";
+import type { settlementJson } from "./settlement-json.ts";
 
 type Settlement = ReturnType<typeof settlementJson>;
 
+// size: page layout drawn in reading order, section by section; split it by section when it changes
 export function settlementPdf(company: { name: string; currency: string }, s: Settlement): Promise<Buffer> {
   const money = (v: string) => `${formatMoney(v, company.currency)} ${company.currency}`;
   return new Promise((resolve, reject) => {

@@ -119,7 +119,7 @@ export async function readSettings<K extends Kind>(kind: K): Promise<(typeof DEF
   return readSettingsDoc(kind, DEFAULTS[kind]);
 }
 
-export async function updateSettings<K extends Kind>(kind: K, patch: Record<string, unknown>, userId: string) {
+export async function changeSettings<K extends Kind>(kind: K, patch: Record<string, unknown>, userId: string) {
   for (const [k, v] of Object.entries(patch))
     if (RATE_FIELDS.has(k) && money(v as string).gt(100)) throw invalidField(`body.${k}`, "must be at most 100");
   VALIDATORS[kind]?.(patch);

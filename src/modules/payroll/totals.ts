@@ -36,6 +36,7 @@ export function runTotals(slips: SlipResult[], structure: Structure, pfSettings:
 }
 
 /** The run's totals, slip by slip (calculation.ts adds each slip as it is computed, with turns of the event loop in between). */
+// size: the run's totals, one accumulator per figure of RunTotals, added slip by slip
 export function totalsOf(
   structure: Structure,
   pfSettings: StatutorySettings["pf"],

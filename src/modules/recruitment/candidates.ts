@@ -4,8 +4,6 @@
 import type { Candidate, JobPosting, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { type Listing, pageOf, type PageQuery } from "../../http/envelope.ts";
-import { type Walk, walkPage, withDeletedAt } from "../../db/keyset.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../http/types.ts";
 import { notify } from "../../platform/notify.ts";
@@ -22,7 +20,7 @@ import {
   trimOrNull,
   userNames,
 } from "./common.ts";
-import { candidateKeys, lockCandidate, lockPosting } from "./queries.ts";
+import { lockCandidate, lockPosting } from "./queries.ts";
 import { ACTIVE_STAGES, CANDIDATE_MOVES, checkMove, type CandidateStage, type CandidateSource } from "./states.ts";
 import { isHr } from "../shared/access.ts";
 import * as clock from "../../lib/clock.ts";
@@ -89,84 +87,6 @@ export async function referencedCandidate(tx: ScopedTx | typeof db, id: string, 
   const c = await tx.candidate.findFirst({ where: { id, deleted_at: null }, include: candidateInclude });
   if (!c) throw invalidField(path, "is not a candidate of this company");
   return c;
-}
-
-type Sort = "newest" | "oldest" | "name" | "screening_score";
-const ORDER: Record<Sort, Prisma.CandidateOrderByWithRelationInput[]> = {
-  newest: [{ created_at: "desc" }, { id: "desc" }],
-  oldest: [{ created_at: "asc" }, { id: "asc" }],
-  name: [{ last_name: "asc" }, { first_name: "asc" }, { id: "asc" }],
-  screening_score: [{ screening_score: { sort: "desc", nulls: "last" } }, { created_at: "desc" }, { id: "desc" }],
-};
-
-type CandidateQuery = PageQuery & {
-  posting_id?: string;
-  stage?: CandidateStage;
-  source?: string;
-  skill?: string;
-  search?: string;
-  sort?: Sort | "changed";
-};
-
-/**
- * The candidates list: a page by number (findCandidates), or a page of a walk in the order of
- * change (issue 32), deleted candidates as tombstones with include_deleted.
- */
-export async function candidateList(
-  auth: AuthContext,
-  query: CandidateQuery,
-  walk: Walk | null,
-): Promise<Listing<ReturnType<typeof candidateJson>>> {
-  if (!walk) return findCandidates(auth, { ...query, sort: query.sort === "changed" ? undefined : query.sort });
-  const where = await candidateFilter(auth, query, walk.includeDeleted);
-  const { rows, last } = await walkPage(
-    walk,
-    (after, n) => candidateKeys(walk, after, n),
-    (ids) => db.candidate.findMany({ where: { AND: [where, { id: { in: ids } }] }, include: candidateInclude }),
-  );
-  return { rows: rows.map((c) => withDeletedAt(candidateJson(c), c.deleted_at)), walk, last };
-}
-
-async function candidateFilter(auth: AuthContext, query: CandidateQuery, includeDeleted = false): Promise<Prisma.CandidateWhereInput> {
-  const scope = await candidateScope(auth);
-  if (includeDeleted) delete scope.deleted_at;
-  const and: Prisma.CandidateWhereInput[] = [scope];
-  if (query.posting_id) and.push({ posting_id: query.posting_id });
-  if (query.stage) and.push({ stage: query.stage });
-  if (query.source) and.push({ source: query.source });
-  if (query.skill) and.push({ skills: { has: query.skill.trim().toLowerCase() } });
-  if (query.search) {
-    const s = query.search.trim();
-    const words = s.split(/\s+/);
-    and.push({
-      OR: [
-        { email: { contains: s, mode: "insensitive" } },
-        { phone: { contains: s } },
-        words.length > 1
-          ? {
-              AND: [
-                { first_name: { contains: words[0], mode: "insensitive" } },
-                { last_name: { contains: words.slice(1).join(" "), mode: "insensitive" } },
-              ],
-            }
-          : { OR: [{ first_name: { contains: s, mode: "insensitive" } }, { last_name: { contains: s, mode: "insensitive" } }] },
-      ],
-    });
-  }
-  return { AND: and };
-}
-
-export async function findCandidates(
-  auth: AuthContext,
-  query: PageQuery & { posting_id?: string; stage?: CandidateStage; source?: string; skill?: string; search?: string; sort?: Sort },
-) {
-  const page = pageOf(query);
-  const where = await candidateFilter(auth, query);
-  const [rows, total] = await Promise.all([
-    db.candidate.findMany({ where, include: candidateInclude, orderBy: ORDER[query.sort ?? "newest"], skip: page.skip, take: page.limit }),
-    db.candidate.count({ where }),
-  ]);
-  return { rows: rows.map(candidateJson), page, total };
 }
 
 export async function candidateById(auth: AuthContext, id: string) {
@@ -337,6 +257,8 @@ async function wrapUp(tx: ScopedTx, candidateId: string, reason: string) {
   }
 }
 
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function changeCandidate(auth: AuthContext, id: string, body: UpdateInput) {
   await visibleCandidate(auth, id);
   checkAmount("body.expected_salary", body.expected_salary);

@@ -6,15 +6,17 @@
 import { ack, created, listed, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { draftContent, draftInterviewQuestions, draftJobDescription, scoreResume } from "./ai.ts";
-import { addCandidate, candidateById, changeCandidate, candidateList, removeCandidate } from "./candidates.ts";
+import { addCandidate, candidateById, changeCandidate, removeCandidate } from "./candidates.ts";
+import { candidateList } from "./candidate-list.ts";
 import { convertToEmployee } from "./conversion.ts";
-import { changeInterview, findInterviews, interviewById, removeInterview, scheduleInterview } from "./interviews.ts";
+import { changeInterview, interviewPage, interviewById, removeInterview, scheduleInterview } from "./interviews.ts";
 import { previewTemplatePdf } from "./letters.ts";
-import { createOffer, deleteOffer, getOffer, listOffers, offerLetterOf, sendAppointment, sendOffer, updateOffer } from "./offers.ts";
+import { draftOffer, removeOffer, offerById, offerLetterOf, offerPage, changeOffer } from "./offers.ts";
+import { sendAppointment, sendOffer } from "./offer-sending.ts";
 import { configurePanel, readPanel } from "./panel.ts";
 import { sendPdf } from "./pdf.ts";
 import { publicAppointmentPage, publicOfferPage } from "./public-pages.ts";
-import { createPosting, deletePosting, getPosting, listPostings, updatePosting } from "./postings.ts";
+import { addPosting, removePosting, postingById, postingPage, changePosting } from "./postings.ts";
 import {
   addAppointmentDocument,
   answerPublicOffer,
@@ -23,9 +25,9 @@ import {
   publicOffer,
   publicOfferPdf,
 } from "./public.ts";
-import { createRequisition, deleteRequisition, getRequisition, listRequisitions, updateRequisition } from "./requisitions.ts";
-import { createSession, deleteSession, getSession, listSessions, sendSession, updateSession } from "./sessions.ts";
-import { addTalent, getTalent, listTalentPool, removeTalent, updateTalent } from "./talent-pool.ts";
+import { raiseRequisition, removeRequisition, requisitionById, requisitionPage, changeRequisition } from "./requisitions.ts";
+import { scheduleSession, removeSession, sessionById, sessionPage, sendSession, changeSession } from "./sessions.ts";
+import { addTalent, talentById, talentPage, removeTalent, changeTalent } from "./talent-pool.ts";
 
 export const handlers = {
   async getInterviewPanel() {
@@ -36,38 +38,38 @@ export const handlers = {
   },
 
   async listJobRequisitions({ query, auth }) {
-    const { rows, page, total } = await listRequisitions(auth, query);
+    const { rows, page, total } = await requisitionPage(auth, query);
     return paginated(rows, page, total);
   },
   async createJobRequisition({ body, auth }) {
-    return created(await createRequisition(auth, body), "Job requisition created");
+    return created(await raiseRequisition(auth, body), "Job requisition created");
   },
   async getJobRequisition({ params, auth }) {
-    return ok(await getRequisition(auth, params.id));
+    return ok(await requisitionById(auth, params.id));
   },
   async updateJobRequisition({ params, body, auth }) {
-    return ok(await updateRequisition(auth, params.id, body), "Job requisition updated");
+    return ok(await changeRequisition(auth, params.id, body), "Job requisition updated");
   },
   async deleteJobRequisition({ params, auth }) {
-    await deleteRequisition(auth, params.id);
+    await removeRequisition(auth, params.id);
     return ack("Job requisition deleted");
   },
 
   async listJobPostings({ query, auth }) {
-    const { rows, page, total } = await listPostings(auth, query);
+    const { rows, page, total } = await postingPage(auth, query);
     return paginated(rows, page, total);
   },
   async createJobPosting({ body, auth }) {
-    return created(await createPosting(auth, body), "Job posting created");
+    return created(await addPosting(auth, body), "Job posting created");
   },
   async getJobPosting({ params, auth }) {
-    return ok(await getPosting(auth, params.id));
+    return ok(await postingById(auth, params.id));
   },
   async updateJobPosting({ params, body, auth }) {
-    return ok(await updatePosting(auth, params.id, body), "Job posting updated");
+    return ok(await changePosting(auth, params.id, body), "Job posting updated");
   },
   async deleteJobPosting({ params, auth }) {
-    await deletePosting(auth, params.id);
+    await removePosting(auth, params.id);
     return ack("Job posting deleted");
   },
 
@@ -92,7 +94,7 @@ export const handlers = {
   },
 
   async listInterviews({ query, auth }) {
-    const { rows, page, total } = await findInterviews(auth, query);
+    const { rows, page, total } = await interviewPage(auth, query);
     return paginated(rows, page, total);
   },
   async createInterview({ body, auth }) {
@@ -110,20 +112,20 @@ export const handlers = {
   },
 
   async listInterviewSessions({ query }) {
-    const { rows, page, total } = await listSessions(query);
+    const { rows, page, total } = await sessionPage(query);
     return paginated(rows, page, total);
   },
   async createInterviewSession({ body, auth }) {
-    return created(await createSession(auth, body), "Interview session created");
+    return created(await scheduleSession(auth, body), "Interview session created");
   },
   async getInterviewSession({ params }) {
-    return ok(await getSession(params.id));
+    return ok(await sessionById(params.id));
   },
   async updateInterviewSession({ params, body }) {
-    return ok(await updateSession(params.id, body), "Interview session updated");
+    return ok(await changeSession(params.id, body), "Interview session updated");
   },
   async deleteInterviewSession({ params }) {
-    await deleteSession(params.id);
+    await removeSession(params.id);
     return ack("Interview session deleted");
   },
   async sendInterviewSession({ params }) {
@@ -131,20 +133,20 @@ export const handlers = {
   },
 
   async listJobOffers({ query }) {
-    const { rows, page, total } = await listOffers(query);
+    const { rows, page, total } = await offerPage(query);
     return paginated(rows, page, total);
   },
   async createJobOffer({ body, auth }) {
-    return created(await createOffer(auth, body), "Offer drafted");
+    return created(await draftOffer(auth, body), "Offer drafted");
   },
   async getJobOffer({ params }) {
-    return ok(await getOffer(params.id));
+    return ok(await offerById(params.id));
   },
   async updateJobOffer({ params, body }) {
-    return ok(await updateOffer(params.id, body), "Offer updated");
+    return ok(await changeOffer(params.id, body), "Offer updated");
   },
   async deleteJobOffer({ params }) {
-    await deleteOffer(params.id);
+    await removeOffer(params.id);
     return ack("Offer deleted");
   },
   async sendJobOffer({ params }) {
@@ -155,17 +157,17 @@ export const handlers = {
   },
 
   async listTalentPoolCandidates({ query }) {
-    const { rows, page, total } = await listTalentPool(query);
+    const { rows, page, total } = await talentPage(query);
     return paginated(rows, page, total);
   },
   async createTalentPoolCandidate({ body, auth }) {
     return created(await addTalent(auth, body), "Added to the talent pool");
   },
   async getTalentPoolCandidate({ params }) {
-    return ok(await getTalent(params.id));
+    return ok(await talentById(params.id));
   },
   async updateTalentPoolCandidate({ params, body }) {
-    return ok(await updateTalent(params.id, body), "Talent pool entry updated");
+    return ok(await changeTalent(params.id, body), "Talent pool entry updated");
   },
   async deleteTalentPoolCandidate({ params }) {
     await removeTalent(params.id);

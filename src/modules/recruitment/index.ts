@@ -1,5 +1,5 @@
 // The recruitment area's public face: what other areas (utilities) and the job registry may use.
-export { EXPIRE_OFFERS_JOB, expireOffersEverywhere } from "./offers.ts";
+export { EXPIRE_OFFERS_JOB, expireOffersEverywhere } from "./offer-expiry.ts";
 export { recruitmentFilesInUse } from "./facts.ts";
-// the public joining-document upload's checks, run before its body is read (src/http/app.ts)
+// the public joining-document upload's checks, run before its body is read (src/http/public-uploads.ts)
 export { checkAppointmentUpload } from "./public.ts";

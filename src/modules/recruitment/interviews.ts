@@ -70,7 +70,7 @@ async function visibleInterview(auth: AuthContext, id: string): Promise<Intervie
   return i;
 }
 
-export async function findInterviews(
+export async function interviewPage(
   auth: AuthContext,
   query: PageQuery & { candidate_id?: string; status?: InterviewStatus; interviewer_user_id?: string; from?: string; to?: string },
 ) {
@@ -151,6 +151,8 @@ async function tellInterviewers(
   for (const u of userIds) if (u !== auth.userId) await notify(tx, { userId: u, email: people.get(u)?.email, kind, title, body, link });
 }
 
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
 export async function scheduleInterview(auth: AuthContext, body: CreateInput) {
   const panel = await readPanel();
   const round = body.round_sequence !== undefined ? panel.rounds.find((r) => r.sequence === body.round_sequence) : undefined;
@@ -229,6 +231,8 @@ export async function scheduleInterview(auth: AuthContext, body: CreateInput) {
 
 const OUTCOME_KEYS = new Set(["status", "rating", "recommendation", "feedback"]);
 
+// size: the outcome's checks (who may record what, the panel's scale) then one transaction read top to bottom: the checks under its row
+// locks, the write, the audit and the notices, in the order they happen
 export async function changeInterview(auth: AuthContext, id: string, body: UpdateInput) {
   await visibleInterview(auth, id);
   if (!isHr(auth) && (body.status !== "completed" || Object.keys(body).some((k) => !OUTCOME_KEYS.has(k))))

@@ -64,6 +64,7 @@ function pieces(line: string): string[] {
  * 300 000 characters (a hundred pages), which pdfkit lays out in seconds - in one go that would
  * hold every other request of every tenant for as long.
  */
+// size: the letter laid out piece by piece with turns of the event loop (see its doc comment)
 export function renderLetterPdf(letter: Letter): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({

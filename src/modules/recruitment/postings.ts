@@ -68,7 +68,7 @@ async function visiblePosting(auth: AuthContext, id: string): Promise<PostingRow
   return p;
 }
 
-export async function listPostings(
+export async function postingPage(
   auth: AuthContext,
   query: PageQuery & { status?: PostingStatus; department?: string; requisition_id?: string; skill?: string; search?: string },
 ) {
@@ -91,7 +91,7 @@ export async function listPostings(
   return { rows: await postingsJson(rows), page, total };
 }
 
-export async function getPosting(auth: AuthContext, id: string) {
+export async function postingById(auth: AuthContext, id: string) {
   return oneJson(await visiblePosting(auth, id));
 }
 
@@ -124,7 +124,7 @@ function fieldData(body: Fields): Columns {
   return data;
 }
 
-export async function createPosting(auth: AuthContext, body: CreateInput) {
+export async function addPosting(auth: AuthContext, body: CreateInput) {
   checkAmount("body.min_salary", body.min_salary);
   checkAmount("body.max_salary", body.max_salary);
   const status = body.status ?? "draft";
@@ -174,7 +174,7 @@ export async function createPosting(auth: AuthContext, body: CreateInput) {
   return oneJson(p);
 }
 
-export async function updatePosting(auth: AuthContext, id: string, body: UpdateInput) {
+export async function changePosting(auth: AuthContext, id: string, body: UpdateInput) {
   await visiblePosting(auth, id);
   checkAmount("body.min_salary", body.min_salary);
   checkAmount("body.max_salary", body.max_salary);
@@ -240,7 +240,7 @@ export async function closePostingsOf(tx: ScopedTx, requisitionId: string, reaso
   }
 }
 
-export async function deletePosting(auth: AuthContext, id: string) {
+export async function removePosting(auth: AuthContext, id: string) {
   const p = await visiblePosting(auth, id);
   await tenantTx(async (tx) => {
     if (!(await lockPosting(tx, id))) throw notFound("Job posting");

@@ -14,7 +14,9 @@ import { storeUpload } from "../../platform/storage/files.ts";
 import { companyOf, companyToday, fullName, moneyOut, recruiters, trimOrNull, type Company } from "./common.ts";
 import { lockOffer } from "./queries.ts";
 import { offerLetterPdf } from "./letters.ts";
-import { documentJson, expireDueOffers, offerInclude, tellOfferTeam, type OfferRow } from "./offers.ts";
+import { documentJson, offerInclude, type OfferRow } from "./offer-json.ts";
+import { expireDueOffers } from "./offer-expiry.ts";
+import { tellOfferTeam } from "./offers.ts";
 import type { EmploymentType, OfferStatus } from "./states.ts";
 import * as clock from "../../lib/clock.ts";
 
@@ -194,7 +196,7 @@ async function checkRoomForDocument(client: Pick<ScopedTx, "candidate">, o: Offe
 }
 
 /**
- * What the joining-document upload checks before its body is read (src/http/app.ts, the upload
+ * What the joining-document upload checks before its body is read (src/http/public-uploads.ts, the upload
  * gate): the link exists (404), its company has recruitment (403), it is still valid (410), the
  * candidate has not joined and there is room for another document (409) - so a wrong or dead
  * link costs neither the time to receive a file nor the disk to hold it. addAppointmentDocument

@@ -71,7 +71,7 @@ async function visibleRequisition(auth: AuthContext, id: string): Promise<JobReq
   return r;
 }
 
-export async function listRequisitions(
+export async function requisitionPage(
   auth: AuthContext,
   query: PageQuery & { status?: RequisitionStatus; department?: string; search?: string },
 ) {
@@ -91,7 +91,7 @@ export async function listRequisitions(
   return { rows: await requisitionsJson(rows), page, total };
 }
 
-export async function getRequisition(auth: AuthContext, id: string) {
+export async function requisitionById(auth: AuthContext, id: string) {
   return oneJson(await visibleRequisition(auth, id));
 }
 
@@ -135,7 +135,7 @@ async function tellRecruitersOfSubmission(tx: ScopedTx, auth: AuthContext, r: Jo
     });
 }
 
-export async function createRequisition(auth: AuthContext, body: CreateInput) {
+export async function raiseRequisition(auth: AuthContext, body: CreateInput) {
   checkAmount("body.min_salary", body.min_salary);
   checkAmount("body.max_salary", body.max_salary);
   checkSalaryRange(body.min_salary, body.max_salary);
@@ -170,7 +170,9 @@ export async function createRequisition(auth: AuthContext, body: CreateInput) {
   return oneJson(r);
 }
 
-export async function updateRequisition(auth: AuthContext, id: string, body: UpdateInput) {
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
+// happen
+export async function changeRequisition(auth: AuthContext, id: string, body: UpdateInput) {
   const current = await visibleRequisition(auth, id);
   checkAmount("body.min_salary", body.min_salary);
   checkAmount("body.max_salary", body.max_salary);
@@ -240,7 +242,7 @@ export async function updateRequisition(auth: AuthContext, id: string, body: Upd
   return oneJson(updated);
 }
 
-export async function deleteRequisition(auth: AuthContext, id: string) {
+export async function removeRequisition(auth: AuthContext, id: string) {
   const current = await visibleRequisition(auth, id);
   await tenantTx(async (tx) => {
     const status = await lockRequisition(tx, id);

@@ -48,7 +48,7 @@ async function findSession(id: string): Promise<SessionRow> {
   return s;
 }
 
-export async function listSessions(query: PageQuery & { candidate_id?: string; interview_id?: string; status?: SessionStatus }) {
+export async function sessionPage(query: PageQuery & { candidate_id?: string; interview_id?: string; status?: SessionStatus }) {
   const page = pageOf(query);
   const where: Prisma.InterviewSessionWhereInput = { ...live };
   if (query.candidate_id) where.candidate_id = query.candidate_id;
@@ -61,7 +61,7 @@ export async function listSessions(query: PageQuery & { candidate_id?: string; i
   return { rows: rows.map(sessionJson), page, total };
 }
 
-export async function getSession(id: string) {
+export async function sessionById(id: string) {
   return sessionJson(await findSession(id));
 }
 
@@ -70,7 +70,7 @@ function checkWhere(mode: string, meeting_url: string | null | undefined, locati
   if (mode === "in_person" && !location) throw invalidField("body.location", "is required for an in-person session");
 }
 
-export async function createSession(auth: AuthContext, body: CreateInput) {
+export async function scheduleSession(auth: AuthContext, body: CreateInput) {
   const s = await tenantTx(async (tx) => {
     const candidate = await referencedCandidate(tx, body.candidate_id);
     const stage = await lockCandidate(tx, candidate.id);
@@ -181,7 +181,7 @@ export async function sendSession(id: string) {
   return sessionJson(s);
 }
 
-export async function updateSession(id: string, body: UpdateInput) {
+export async function changeSession(id: string, body: UpdateInput) {
   await findSession(id);
   const company = await companyOf();
   const s = await tenantTx(async (tx) => {
@@ -235,7 +235,7 @@ export async function updateSession(id: string, body: UpdateInput) {
   return sessionJson(s);
 }
 
-export async function deleteSession(id: string) {
+export async function removeSession(id: string) {
   const s = await findSession(id);
   await tenantTx(async (tx) => {
     const status = await lockSession(tx, id);

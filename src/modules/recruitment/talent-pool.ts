@@ -42,7 +42,7 @@ async function findEntry(id: string): Promise<TalentPoolCandidate> {
   return t;
 }
 
-export async function listTalentPool(query: PageQuery & { search?: string; skills?: string; tag?: string; min_experience_years?: number }) {
+export async function talentPage(query: PageQuery & { search?: string; skills?: string; tag?: string; min_experience_years?: number }) {
   const page = pageOf(query);
   const where: Prisma.TalentPoolCandidateWhereInput = { deleted_at: null };
   const skills = query.skills ? normalizeTerms(query.skills.split(",")) : undefined;
@@ -79,7 +79,7 @@ export async function listTalentPool(query: PageQuery & { search?: string; skill
   return { rows: rows.map(talentJson), page, total };
 }
 
-export async function getTalent(id: string) {
+export async function talentById(id: string) {
   return talentJson(await findEntry(id));
 }
 
@@ -165,7 +165,7 @@ export async function addTalent(auth: AuthContext, body: CreateInput) {
   return talentJson(t);
 }
 
-export async function updateTalent(id: string, body: UpdateInput) {
+export async function changeTalent(id: string, body: UpdateInput) {
   await findEntry(id);
   const fields = fieldData(body);
   const t = await tenantTx(async (tx) => {

@@ -40,6 +40,7 @@ export function redacted(text: string, secrets: readonly string[]): string {
 }
 
 /** Delivers due pending rows (at most `limit`); returns how many were sent. */
+// size: claim, send and record each due mail with its retry schedule, in one loop
 export async function deliverDueEmails(smtpUrl = config().smtpUrl, limit = 20): Promise<number> {
   if (!smtpUrl) return 0;
   let sent = 0;

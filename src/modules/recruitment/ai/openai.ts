@@ -93,6 +93,7 @@ const num = (o: Record<string, unknown>, k: string): number | null => {
   return v;
 };
 
+// size: one method per AI operation of the provider interface, each a prompt and the mapping of its answer
 export function openAiCompatibleProvider(opts: OpenAiOptions): AiProvider {
   return {
     info: { name: "openai_compatible", model: opts.model },

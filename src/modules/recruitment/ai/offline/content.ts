@@ -3,6 +3,7 @@ import { extractSkills, listText, skillLabel } from "../text.ts";
 
 const _labels = (skills: string[]) => listText(skills.map(skillLabel));
 
+// size: one text template per content type (a switch over the document's types)
 export function content(input: ContentInput): Content {
   const friendly = input.tone === "friendly";
   const company = input.company_name;

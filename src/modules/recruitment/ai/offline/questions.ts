@@ -170,6 +170,7 @@ const JUNIOR: [string, string][] = [
   ["What have you built or studied recently that you are excited about?", "Curiosity, fundamentals, ability to explain their work."],
 ];
 
+// size: the question sets (technical, behavioural, role) built from the skills in turn, then the selection
 export function interviewQuestions(input: QuestionsInput): Questions {
   const count = input.count ?? 8;
   const focus = input.focus ?? "mixed";

@@ -21,6 +21,7 @@ const _labels = (skills: string[]) => listText(skills.map(skillLabel));
 // on a busy machine. The screening gives the event loop a turn between its passes (nextTurn), so
 // other requests are served in between and no request holds the loop for long
 // (scripts/measure/event-loop.ts measures it with the longest texts the document allows).
+// size: the screening's passes in order with a turn of the event loop between them (see the comment above)
 export async function screenResume(input: ScreeningInput): Promise<Screening> {
   const resume = input.resume_text;
   // Skills of sentences marked "a plus" / "preferred" are a bonus, not a requirement.

@@ -1,0 +1,155 @@
+// The middlewares of the request path other than an operation's own: request id and log, security
+// headers, the origin check, the session where it can matter and the 401 of an operation that needs
+// one - and series(), which runs a list of middlewares as one.
+import { randomUUID } from "node:crypto";
+import type express from "express";
+import type { NextFunction, Request, Response } from "express";
+import helmet from "helmet";
+import { appUrl, config, type Config, withConfig } from "../config.ts";
+import { logRequest, type RequestInfo, requestContext } from "../log.ts";
+import { bearerSecret } from "../platform/identity/credentials.ts";
+import { sessionCookieName, sessionMiddlewares } from "../platform/identity/session.ts";
+import { clientCookieLast } from "../platform/identity/signin-guard.ts";
+import { AppError } from "../platform/errors.ts";
+import { NO_OPERATION, recordRequest } from "../platform/metrics.ts";
+import { authenticateBearer } from "./guards.ts";
+import type { Lifecycle } from "./lifecycle.ts";
+import { operationOf, STATE_CHANGING } from "./routing.ts";
+
+/** Public links carry their secret token in the path: never write it to the logs. */
+export function redactPath(p: string): string {
+  return p.replace(/^(\/api\/public\/[^/]+\/)[^/]+/, "$1[token]");
+}
+
+export function originCheck(req: Request, _res: Response, next: NextFunction) {
+  const origin = req.get("origin");
+  // a request with `Authorization` is authenticated by it alone, never by a cookie (issue 31): a
+  // page of another site cannot send that header without a CORS preflight, which is not granted
+  if (!origin || !STATE_CHANGING.has(req.method) || req.headers.authorization !== undefined) return next();
+  const { publicUrl, allowedOrigins } = config();
+  const own = new URL(publicUrl).origin;
+  const host = req.get("host");
+  const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
+  // APP_URL: the client application the mails link to is one of ours too
+  if (origin === own || origin === new URL(appUrl()).origin || sameHost || allowedOrigins.includes(origin)) return next();
+  next(new AppError("forbidden", "Cross-origin request refused"));
+}
+
+/**
+ * The first middleware: the request id (the client's `X-Request-Id` when well formed), the log line
+ * and the metrics of every request when it finishes, and `cfg` in force for the rest of the request.
+ */
+export function requestIdAndLog(cfg: Config, lifecycle: Lifecycle): express.RequestHandler {
+  return (req, res, next) => {
+    const method = req.method;
+    // HEAD is the GET without its body (RFC 9110 §9.3.2): served as the GET operation, same status
+    // and headers; Node's response sends no body for a HEAD request whatever the handler writes
+    if (method === "HEAD") req.method = "GET";
+    const incoming = req.get("x-request-id");
+    const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
+    res.setHeader("X-Request-Id", requestId);
+    // shutting down (src/http/lifecycle.ts): no request after this one on this connection
+    if (lifecycle.draining) res.setHeader("Connection", "close");
+    const started = process.hrtime.bigint();
+    const info: RequestInfo = { requestId, ip: req.ip };
+    res.on("finish", () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      // the metrics of every request, recorded here only (src/platform/metrics.ts): by operationId, never by path
+      recordRequest(operationOf(req)?.id ?? NO_OPERATION, method, res.statusCode, ms / 1000);
+      logRequest({
+        request_id: requestId,
+        method,
+        path: redactPath(req.path),
+        status: res.statusCode,
+        ms: Math.round(ms * 10) / 10,
+        ...(info.userId && { user_id: info.userId }),
+        ...(info.tenantId && { tenant_id: info.tenantId }),
+      });
+    });
+    // the rest of the request (and what it starts) reads this app's configuration
+    withConfig(cfg, () => requestContext.run(info, () => next()));
+  };
+}
+
+/**
+ * The session only where it can matter: the request carries the session cookie, or its operation
+ * signs someone in. Every other request (health, public links, the webhook, calls without a cookie
+ * that end in a 401) skips it. Operations of the auth area and those that set the session cookie
+ * get express-session; all others only read who is calling (sessionMiddlewares, "lean").
+ */
+export function sessionWhereNeeded() {
+  const { full, lean } = sessionMiddlewares();
+  const cookie = `${sessionCookieName()}=`;
+  return (req: Request, res: Response, next: NextFunction) => {
+    const op = operationOf(req);
+    if (op?.startsSession) {
+      // the known-client cookie of a sign-in goes after the session's (src/platform/identity/signin-guard.ts)
+      clientCookieLast(res);
+      return full(req, res, next);
+    }
+    if (!req.headers.cookie?.includes(cookie)) return next();
+    return (op && op.area !== "auth" ? lean : full)(req, res, next);
+  };
+}
+
+/** A non-public operation without a session or an API credential is a 401, before its input is looked at (or read). */
+export function requireSessionFor() {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const op = operationOf(req);
+    // an API credential (issue 31): checked here, before the body is read, like a session
+    const secret = op && !op.isPublic ? bearerSecret(req.headers.authorization) : undefined;
+    if (secret !== undefined) return void authenticateBearer(req, secret).then(() => next(), next);
+    if (op && !op.isPublic && !req.session?.userId) return next(new AppError("unauthenticated", "Authentication required"));
+    next();
+  };
+}
+
+/**
+ * helmet's security headers. Every option used is static, so helmet's thirteen middlewares are run
+ * once at start-up against a recording response, and each request gets the recorded headers from
+ * one middleware. Should a future option depend on the request (helmet then does not finish
+ * synchronously), helmet itself is used.
+ */
+export function securityHeaders(): express.RequestHandler {
+  const h = helmet({
+    contentSecurityPolicy: { directives: { "script-src": ["'self'"], "img-src": ["'self'", "data:"] } },
+    crossOriginEmbedderPolicy: false,
+  });
+  const set: [string, string | number | readonly string[]][] = [];
+  const removed: string[] = [];
+  let finished = false;
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => set.push([name, value]),
+    removeHeader: (name: string) => removed.push(name),
+  };
+  h({ headers: {} } as Request, recorder as unknown as Response, () => (finished = true));
+  if (!finished) return h;
+  return (_req, res, next) => {
+    for (const [name, value] of set) res.setHeader(name, value);
+    for (const name of removed) res.removeHeader(name);
+    next();
+  };
+}
+
+/**
+ * Middlewares run one after the other as one: each gets the next as its `next`; an error (passed,
+ * thrown, or a rejected promise) goes to Express's error handling, and the end of the list to the
+ * middleware after this one - as Express's router would do with each of them mounted at `/`.
+ */
+export function series(handlers: express.RequestHandler[]): express.RequestHandler {
+  return (req, res, done) => {
+    let i = 0;
+    const next = (err?: unknown) => {
+      if (err !== undefined && err !== null) return done(err);
+      const handler = handlers[i++];
+      if (!handler) return done();
+      try {
+        const r = handler(req, res, next) as unknown;
+        if (r instanceof Promise) r.catch((e: unknown) => done(e ?? new Error("Rejected promise")));
+      } catch (e) {
+        done(e);
+      }
+    };
+    next();
+  };
+}

@@ -1,0 +1,338 @@
+// Everything a payroll calculation needs, read in a fixed number of set-based queries whatever the
+// number of employees (employees with their salary setup in force, setup lines, components, leave,
+// attendance, holidays, ESI coverage, loan installments, claims, encashments), and `slipOf`, which
+// computes one employee's slip from them in memory (compute.ts).
+import type { RunRef } from "./calculation.ts";
+import { db, type ScopedTx } from "../../db/tenancy.ts";
+import { addDays, type DateString, toDateString, weekday } from "../../lib/dates.ts";
+import { Decimal } from "../../lib/money.ts";
+import { absencesBetween } from "../attendance/index.ts";
+import { lastWorkingDays } from "../employees/index.ts";
+import { approvedLeaveBetween, encashmentsToPay, mandatoryHolidaysBetween } from "../leave/index.ts";
+import { loadAttendanceSettings } from "../shared/work-settings.ts";
+import { badRequest } from "../../platform/errors.ts";
+import {
+  AmountOutOfRange,
+  buildStructure,
+  computeSlip,
+  esiPeriodAnchor,
+  lossOfPay,
+  monthBounds,
+  prepareSettings,
+  type ClaimDue,
+  type ComponentDef,
+  type EncashmentDue,
+  type LeaveSpan,
+  type LoanDue,
+  type SetupPeriod,
+  type SlipResult,
+  type StatutorySettings,
+} from "./compute.ts";
+import {
+  claimsDue,
+  countEmployeesWithoutSetup,
+  type Eligibility,
+  installmentsDue,
+  paidEmployees,
+  type PaidEmployeeRow,
+  setupLines,
+  type SetupColumns,
+  setupsInForceBetween,
+  setupsInForceOn,
+} from "./queries/calculation.ts";
+import { readSettings } from "./statutory.ts";
+import { componentDef } from "./components.ts";
+
+export const ds = (d: Date | null) => (d ? toDateString(d) : null);
+export const endOfMonth = (d: DateString) => monthBounds(Number(d.slice(0, 4)), Number(d.slice(5, 7))).end;
+
+export async function loadStatutory(): Promise<StatutorySettings> {
+  const [pf, esi, pt, gratuity, wages] = await Promise.all([
+    readSettings("pf"),
+    readSettings("esi"),
+    readSettings("pt"),
+    readSettings("gratuity"),
+    readSettings("wages"),
+  ]);
+  return { pf, esi, pt, gratuity, wages };
+}
+
+export async function loadComponents(client: Pick<ScopedTx, "salaryComponent"> = db): Promise<ComponentDef[]> {
+  const rows = await client.salaryComponent.findMany({ orderBy: [{ position: "asc" }, { code: "asc" }] });
+  return rows.map(componentDef);
+}
+
+/** Who a run of this month pays: its month, its employee filter and every exit on record. */
+export async function eligibility(client: Pick<ScopedTx, "employeeExit">, run: Omit<RunRef, "id">): Promise<Eligibility> {
+  const { start, end } = monthBounds(run.period_year, run.period_month);
+  return { start, end, employee_ids: run.employee_ids, exits: await lastWorkingDays(client) };
+}
+
+/** Everything a calculation needs, read in a fixed number of queries; `slipOf` computes one employee. */
+export interface RunInputs {
+  employees: PaidEmployeeRow[];
+  employees_without_setup: number;
+  structure: ReturnType<typeof buildStructure>;
+  settings: StatutorySettings;
+  slipOf: (e: PaidEmployeeRow) => SlipResult;
+}
+
+/** `salaryOnly`: the month's salary without loan installments, claims and encashments (the final settlement's own). */
+export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnly?: boolean } = {}): Promise<RunInputs> {
+  const who = await eligibility(tx, run);
+  const { start, end } = who;
+  const settings = await loadStatutory();
+  const components = await loadComponents(tx);
+  const attendanceSettings = await loadAttendanceSettings(tx);
+  const employees = await paidEmployees(tx, who);
+  const withoutSetup = await countEmployeesWithoutSetup(tx, who);
+  const empIds = employees.map((e) => e.id);
+  const setups = await setupsOfMonth(tx, run, employees, start, end);
+  const lines = await setupLines(tx, setups.setupIds);
+  const leave = await approvedLeaveBetween(tx, empIds, start, end);
+  const attendance = await absencesBetween(tx, empIds, start, end);
+  const holidays = await mandatoryHolidaysBetween(tx, start, end);
+  const installments = opts.salaryOnly ? [] : await installmentsDue(tx, start, empIds);
+  const claims = opts.salaryOnly ? [] : await claimsDue(tx, end, empIds);
+  const encashments = opts.salaryOnly ? [] : await encashmentsToPay(tx, empIds);
+
+  const setupInput = setupInputOf(lines);
+  // the wage at joining is known when a setup was in force on the date of joining or began within
+  // the month of joining; a first setup from a later month (data entered long after joining) says
+  // nothing about it, and then only `eps_enabled` and the age decide EPS
+  const joinedMonthEnd = new Map(employees.map((e) => [e.id, endOfMonth(toDateString(e.joining_date))]));
+  const structure = buildStructure(components);
+  const slipOf = slipCalculator({
+    structure,
+    settings,
+    prepared: prepareSettings(settings),
+    period: { year: run.period_year, month: run.period_month, start, end },
+    weeklyOffs: new Set(attendanceSettings.weekly_offs),
+    holidays,
+    setupInput,
+    leaveBy: byEmployee(leave),
+    setupsBy: byEmployee(setups.inMonth),
+    attBy: byEmployee(attendance),
+    joiningSetup: new Map(
+      setups.atJoining.filter((r) => r.effective_from <= joinedMonthEnd.get(r.employee_id)!).map((r) => [r.employee_id, setupInput(r)]),
+    ),
+    esiStartSetup: new Map(setups.atEsiStart.map((r) => [r.employee_id, setupInput(r)])),
+    loansBy: loansByEmployee(installments),
+    claimsBy: byEmployee(claims, (c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount })),
+    encBy: byEmployee(encashments, (x) => ({ encashment_id: x.id, leave_type: x.leave_type, days: x.days })),
+  });
+  return { employees, employees_without_setup: withoutSetup, structure, settings, slipOf };
+}
+
+/** The rows of each employee (mapped by `as`), in their order. */
+function byEmployee<T extends { employee_id: string }, U = T>(rows: T[], as: (r: T) => U = (r) => r as unknown as U): Map<string, U[]> {
+  const m = new Map<string, U[]>();
+  for (const r of rows) (m.get(r.employee_id) ?? m.set(r.employee_id, []).get(r.employee_id)!).push(as(r));
+  return m;
+}
+
+/**
+ * The setups the month needs: those at joining (EPS eligibility) and at the start of the ESI
+ * contribution period (coverage), and every setup in force during each employee's days of the
+ * month (a revision within it is prorated); `setupIds` all of theirs, for their lines.
+ */
+async function setupsOfMonth(tx: ScopedTx, run: RunRef, employees: PaidEmployeeRow[], start: DateString, end: DateString) {
+  const atJoining = await setupsInForceOn(
+    tx,
+    employees.map((e) => ({ employee_id: e.id, date: toDateString(e.joining_date) })),
+  );
+  const atEsiStart = await setupsInForceOn(
+    tx,
+    employees.map((e) => ({ employee_id: e.id, date: esiPeriodAnchor(run.period_year, run.period_month, toDateString(e.joining_date)) })),
+  );
+  const rangeOf = (e: PaidEmployeeRow) => {
+    const joining = toDateString(e.joining_date);
+    const lwd = ds(e.last_working_day);
+    return { from: joining > start ? joining : start, to: lwd && lwd < end ? lwd : end };
+  };
+  const inMonth = await setupsInForceBetween(
+    tx,
+    employees.map((e) => ({ employee_id: e.id, ...rangeOf(e) })),
+  );
+  const setupIds = [
+    ...new Set([
+      ...employees.map((e) => e.setup_id),
+      ...atJoining.map((s) => s.setup_id),
+      ...atEsiStart.map((s) => s.setup_id),
+      ...inMonth.map((s) => s.setup_id),
+    ]),
+  ];
+  return { atJoining, atEsiStart, inMonth, setupIds };
+}
+
+type SetupInput = ReturnType<ReturnType<typeof setupInputOf>>;
+
+/** A setup row as computeSlip takes it, with its lines (`lines`: the lines of every setup read). */
+function setupInputOf(lines: Awaited<ReturnType<typeof setupLines>>) {
+  const linesBySetup = new Map<string, Map<string, string | null>>();
+  for (const l of lines)
+    (linesBySetup.get(l.setup_id) ?? linesBySetup.set(l.setup_id, new Map()).get(l.setup_id)!).set(l.component_id, l.amount);
+  return (r: SetupColumns) => ({
+    monthly_ctc: r.monthly_ctc,
+    all_components: r.all_components,
+    pf_enabled: r.pf_enabled,
+    eps_enabled: r.eps_enabled,
+    esi_enabled: r.esi_enabled,
+    pt_enabled: r.pt_enabled,
+    pt_state: r.pt_state,
+    disabled: r.disabled,
+    existing_eps_member: r.existing_eps_member,
+    lines: linesBySetup.get(r.setup_id) ?? new Map(),
+  });
+}
+
+/** The installments due of each employee, by loan. */
+function loansByEmployee(installments: Awaited<ReturnType<typeof installmentsDue>>): Map<string, LoanDue[]> {
+  const loansBy = new Map<string, LoanDue[]>();
+  for (const i of installments) {
+    const list = loansBy.get(i.employee_id) ?? loansBy.set(i.employee_id, []).get(i.employee_id)!;
+    let l = list.find((x) => x.loan_id === i.loan_id);
+    if (!l) {
+      l = { loan_id: i.loan_id, loan_number: i.loan_number, installment_ids: [], amount: "0.00" };
+      list.push(l);
+    }
+    l.installment_ids.push(i.id);
+    l.amount = new Decimal(l.amount).plus(i.amount).toFixed(2);
+  }
+  return loansBy;
+}
+
+/** What slipOf computes a slip from: the run's inputs, by employee. */
+interface SlipSources {
+  structure: ReturnType<typeof buildStructure>;
+  settings: StatutorySettings;
+  prepared: ReturnType<typeof prepareSettings>;
+  period: { year: number; month: number; start: DateString; end: DateString };
+  weeklyOffs: Set<number>;
+  holidays: Awaited<ReturnType<typeof mandatoryHolidaysBetween>>;
+  setupInput: (r: SetupColumns) => SetupInput;
+  leaveBy: Map<string, Awaited<ReturnType<typeof approvedLeaveBetween>>>;
+  setupsBy: Map<string, Awaited<ReturnType<typeof setupsInForceBetween>>>;
+  attBy: Map<string, Awaited<ReturnType<typeof absencesBetween>>>;
+  joiningSetup: Map<string, SetupInput>;
+  esiStartSetup: Map<string, SetupInput>;
+  loansBy: Map<string, LoanDue[]>;
+  claimsBy: Map<string, ClaimDue[]>;
+  encBy: Map<string, EncashmentDue[]>;
+}
+
+/** Computes one employee's slip from the run's inputs (in memory). */
+function slipCalculator(s: SlipSources): (e: PaidEmployeeRow) => SlipResult {
+  const { start, end } = s.period;
+  return (e) => {
+    const joining = toDateString(e.joining_date);
+    const lwd = ds(e.last_working_day);
+    const from = joining > start ? joining : start;
+    const to = lwd && lwd < end ? lwd : end;
+    const hols = holidaysOf(s.holidays, e);
+    const spans: LeaveSpan[] = (s.leaveBy.get(e.id) ?? []).map((l) => ({
+      from: l.from,
+      to: l.to,
+      half_day_start: l.half_day_start,
+      half_day_end: l.half_day_end,
+      days: l.days,
+      is_paid: l.is_paid,
+    }));
+    const isOff = (d: DateString) => s.weeklyOffs.has(weekday(d)) || hols.has(d);
+    const absences = s.attBy.get(e.id) ?? [];
+    const lop = lossOfPay(from, to, spans, absences, isOff);
+    const periods = setupPeriods(
+      s.setupsBy.get(e.id) ?? [],
+      from,
+      to,
+      (pFrom, pTo) => lossOfPay(pFrom, pTo, spans, absences, isOff),
+      s.setupInput,
+    );
+    return slipOrRefusal(e, () =>
+      computeSlip(
+        s.structure,
+        s.settings,
+        s.period,
+        {
+          id: e.id,
+          employee_code: e.employee_code,
+          name: `${e.first_name} ${e.last_name}`.trim(),
+          department: e.department,
+          designation: e.designation,
+          gender: e.gender,
+          date_of_birth: ds(e.date_of_birth),
+          joining_date: joining,
+          last_working_day: lwd,
+          state: e.state,
+          setup: s.setupInput(e),
+          leave_lop_days: periods ? periods.reduce((n, p) => n.plus(p.leave_lop_days), new Decimal(0)) : lop.leave,
+          absent_days: periods ? periods.reduce((n, p) => n.plus(p.absent_days), new Decimal(0)) : lop.absent,
+          setup_at_joining: s.joiningSetup.get(e.id) ?? null,
+          setup_at_esi_period_start: s.esiStartSetup.get(e.id) ?? null,
+          loans: s.loansBy.get(e.id) ?? [],
+          claims: s.claimsBy.get(e.id) ?? [],
+          encashments: s.encBy.get(e.id) ?? [],
+          setup_periods: periods,
+        },
+        s.prepared,
+      ),
+    );
+  };
+}
+
+/** The dates of the mandatory holidays that apply to the employee (their branch's and work location's, and the company's). */
+function holidaysOf(holidays: SlipSources["holidays"], e: PaidEmployeeRow): Set<DateString> {
+  return new Set(
+    holidays
+      .filter(
+        (h) =>
+          (h.branch_id === null || h.branch_id === e.branch_id) &&
+          (h.work_location_id === null || h.work_location_id === e.work_location_id),
+      )
+      .map((h) => h.date),
+  );
+}
+
+/**
+ * A revision within the month: the parts of [from, to] each setup was in force, each with its loss
+ * of pay (the first setup of the month also covers the days before it when none was in force on
+ * `from`); undefined with one setup.
+ */
+function setupPeriods(
+  inForce: Awaited<ReturnType<typeof setupsInForceBetween>>,
+  from: DateString,
+  to: DateString,
+  lossOfPayBetween: (from: DateString, to: DateString) => ReturnType<typeof lossOfPay>,
+  setupInput: (r: SetupColumns) => SetupInput,
+): SetupPeriod[] | undefined {
+  if (inForce.length <= 1) return undefined;
+  return inForce.map((s, i) => {
+    const pFrom = i === 0 ? from : s.effective_from;
+    const pTo = i === inForce.length - 1 ? to : addDays(inForce[i + 1].effective_from, -1);
+    const partLop = lossOfPayBetween(pFrom, pTo);
+    return {
+      effective_from: s.effective_from,
+      from: pFrom,
+      to: pTo,
+      setup: setupInput(s),
+      leave_lop_days: partLop.leave,
+      absent_days: partLop.absent,
+    };
+  });
+}
+
+/** The employee's slip, or a 400 naming the employee and the figure that does not fit (AmountOutOfRange). */
+export function slipOrRefusal(
+  e: Pick<PaidEmployeeRow, "employee_code" | "first_name" | "last_name">,
+  compute: () => SlipResult,
+): SlipResult {
+  try {
+    return compute();
+  } catch (err) {
+    if (!(err instanceof AmountOutOfRange)) throw err;
+    throw badRequest(
+      `The salary of ${e.employee_code} (${`${e.first_name} ${e.last_name}`.trim()}) cannot be calculated: ${err.message}. ` +
+        "Correct the employee's salary setup or the component's formula, or leave the employee out of the run (employee_ids)",
+    );
+  }
+}
