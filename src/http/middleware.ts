@@ -12,7 +12,7 @@ import { sessionCookieName, sessionMiddlewares } from "../platform/identity/sess
 import { clientCookieLast } from "../platform/identity/signin-guard.ts";
 import { AppError } from "../platform/errors.ts";
 import { NO_OPERATION, recordRequest } from "../platform/metrics.ts";
-import { authenticateBearer } from "./guards.ts";
+import { authenticateBearer, credentialOf } from "./guards.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import { operationOf, STATE_CHANGING } from "./routing.ts";
 
@@ -96,7 +96,9 @@ export function sessionWhereNeeded() {
 export function requireSessionFor() {
   return (req: Request, _res: Response, next: NextFunction) => {
     const op = operationOf(req);
-    // an API credential (issue 31): checked here, before the body is read, like a session
+    // an API credential (issue 31): checked before the body is read, like a session - by the rate
+    // limits already (src/http/rate-limit.ts), else here
+    if (credentialOf(req)) return next();
     const secret = op && !op.isPublic ? bearerSecret(req.headers.authorization) : undefined;
     if (secret !== undefined) return void authenticateBearer(req, secret).then(() => next(), next);
     if (op && !op.isPublic && !req.session?.userId) return next(new AppError("unauthenticated", "Authentication required"));

@@ -4,11 +4,14 @@
 //   RateLimit-Policy: "tenant";q=30000;w=60, "caller";q=3000;w=60
 //   RateLimit: "tenant";r=29410;t=42, "caller";r=2988;t=42
 // Policies (src/config.ts): `tenant` (RATE_LIMIT_PER_TENANT: a company's callers together),
-// `caller` (RATE_LIMIT_PER_CALLER: one signed-in user - an API credential, once those exist, keys
-// its own), both for a request with a session; `client` (RATE_LIMIT_PER_IP: one client IP, IPv6 by its
-// /64) for a request without one. All in windows of RATE_LIMIT_WINDOW_SECONDS that start at a
-// counter's first request. A request past a limit is a 429 `rate_limited` with `Retry-After` and the
-// headers naming that policy alone; a refused request counts nothing. Health probes
+// `caller` (RATE_LIMIT_PER_CALLER: one signed-in user, or one API credential), both for a request
+// with a session or a credential; `client` (RATE_LIMIT_PER_IP: one client IP, IPv6 by its /64) for a
+// request with neither. A request with `Authorization: Bearer` is authenticated here, before it is
+// counted, so that it counts against its credential's company and its credential; one whose
+// credential is wrong counts against its address, and an address past its budget is refused before
+// its credential is looked up (guessing secrets costs the address's budget, never a lookup past it).
+// All in windows of RATE_LIMIT_WINDOW_SECONDS that start at a counter's first request. A request
+// past a limit is a 429 `rate_limited` with `Retry-After` and the headers naming that policy alone; a refused request counts nothing. Health probes
 // (`/api/health...`) are neither counted nor limited: a load balancer must always reach them.
 //
 // Shared across processes, cheap on the hot path: each process counts in memory and decides at once
@@ -22,6 +25,9 @@
 // Times here are machine time (windows), not business time.
 import type { NextFunction, Request, Response } from "express";
 import { type Config, config } from "../config.ts";
+import { bearerSecret, type CredentialIdentity } from "../platform/identity/credentials.ts";
+import { authenticateBearer, credentialOf } from "./guards.ts";
+import { operationOf } from "./routing.ts";
 import { clientKey } from "../lib/ip.ts";
 import { logger } from "../log.ts";
 import { rateLimited } from "../platform/errors.ts";
@@ -76,6 +82,13 @@ export class RequestRateLimits {
     };
   }
 
+  /** Seconds until `policy`'s window ends when it is used up, else null (counts nothing). */
+  usedUp(policy: Policy, now: number): number | null {
+    const c = this.counters.get(policy.key);
+    if (!c || now >= c.windowEnds || c.shared + c.pending + c.adding < policy.max) return null;
+    return Math.max(1, Math.ceil((c.windowEnds - now) / 1000));
+  }
+
   /** Starts a sync when one is due and none is under way (never awaited by a request). */
   maybeSync(now: number, everyMs: number): void {
     if (this.syncing || now - this.lastSync < everyMs) return;
@@ -122,6 +135,19 @@ export class RequestRateLimits {
   }
 }
 
+/** The policy of a request without a session or credential: its client IP (IPv6 by its /64). */
+const addressPolicy = (req: Request, cfg: Config): Policy => ({
+  name: "client",
+  key: `rate:ip:${clientKey(req.ip ?? "")}`,
+  max: cfg.rateLimitPerIp,
+});
+
+/** The policies of a request with an API credential: its company and the credential itself. */
+const credentialPolicies = (cred: CredentialIdentity, cfg: Config): Policy[] => [
+  { name: "tenant", key: `rate:tenant:${cred.tenantId}`, max: cfg.rateLimitPerTenant },
+  { name: "caller", key: `rate:credential:${cred.id}`, max: cfg.rateLimitPerCaller },
+];
+
 /** The policies of a request: the session's company and user, else the client IP. */
 function policiesOf(req: Request, cfg: Config): Policy[] {
   const userId = req.session?.userId;
@@ -132,7 +158,7 @@ function policiesOf(req: Request, cfg: Config): Policy[] {
       { name: "caller", key: `rate:user:${userId}`, max: cfg.rateLimitPerCaller },
     ];
   }
-  return [{ name: "client", key: `rate:ip:${clientKey(req.ip ?? "")}`, max: cfg.rateLimitPerIp }];
+  return [addressPolicy(req, cfg)];
 }
 
 /** `RateLimit-Policy` of a list of policies, written once per configuration and shape (not per request). */
@@ -163,23 +189,40 @@ export function requestRateLimits(limits: RequestRateLimits) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (unlimitedPath(req.path)) return next();
     const cfg = config();
-    const w = cfg.rateLimitWindowSeconds;
+    const op = operationOf(req);
+    const secret = op && !op.isPublic && !credentialOf(req) ? bearerSecret(req.headers.authorization) : undefined;
+    if (secret === undefined) return count(limits, cfg, res, next, policiesOf(req, cfg));
+    // an API credential (issue 31): the address's budget first (no lookup past it), then the credential
+    const address = addressPolicy(req, cfg);
     // machine time: windows of the rate limits
-    const now = Date.now();
-    const policies = policiesOf(req, cfg);
-    const { refused, states } = limits.take(policies, w, now);
-    limits.maybeSync(now, cfg.rateLimitSyncMs);
-    res.setHeader("RateLimit-Policy", policyHeader(cfg, policies));
-    res.setHeader("RateLimit", states.map((s) => `"${s.policy.name}";r=${s.remaining};t=${s.reset}`).join(", "));
-    if (refused)
-      return next(
-        rateLimited(
-          refused.wait,
-          { name: refused.policy.name, limit: refused.policy.max, windowSeconds: w },
-          `Too many requests (${refused.policy.max} per ${w} s for this ` +
-            `${refused.policy.name === "client" ? "address" : refused.policy.name}); retry in ${refused.wait} s`,
-        ),
-      );
-    next();
+    const wait = limits.usedUp(address, Date.now());
+    if (wait !== null) return count(limits, cfg, res, next, [address]);
+    authenticateBearer(req, secret).then(
+      () => count(limits, cfg, res, next, credentialPolicies(credentialOf(req)!, cfg)),
+      (err) => count(limits, cfg, res, ((refusal?: unknown) => next(refusal ?? err)) as NextFunction, [address]),
+    );
   };
+}
+
+/** Counts the request against `policies`, states them in the headers, and refuses past a limit. */
+function count(limits: RequestRateLimits, cfg: Config, res: Response, next: NextFunction, policies: Policy[]): void {
+  const w = cfg.rateLimitWindowSeconds;
+  // machine time: windows of the rate limits
+  const now = Date.now();
+  const { refused, states } = limits.take(policies, w, now);
+  limits.maybeSync(now, cfg.rateLimitSyncMs);
+  res.setHeader("RateLimit-Policy", policyHeader(cfg, policies));
+  res.setHeader("RateLimit", states.map((s) => `"${s.policy.name}";r=${s.remaining};t=${s.reset}`).join(", "));
+  if (!refused) {
+    next();
+    return;
+  }
+  next(
+    rateLimited(
+      refused.wait,
+      { name: refused.policy.name, limit: refused.policy.max, windowSeconds: w },
+      `Too many requests (${refused.policy.max} per ${w} s for this ` +
+        `${refused.policy.name === "client" ? "address" : refused.policy.name}); retry in ${refused.wait} s`,
+    ),
+  );
 }

@@ -26,6 +26,8 @@ describe("job registry", () => {
       "utilities.remove-orphan-files": "40 * * * *",
       "integrations.deliver-webhooks": "* * * * *",
       "integrations.prune-events": "29 * * * *",
+      "bulk.imports": "* * * * *",
+      "bulk.prune-imports": "23 * * * *",
     });
   });
 

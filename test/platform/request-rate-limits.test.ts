@@ -3,6 +3,7 @@
 // draft-ietf-httpapi-ratelimit-headers; per company and per caller with a session, per client IP
 // without; past a limit a 429 with Retry-After naming that policy, counting nothing; counts shared
 // across processes through PostgreSQL.
+import supertest from "supertest";
 import { describe, expect, it } from "vitest";
 import type { RequestRateLimits } from "../../src/http/rate-limit.ts";
 import { addMember, appWith, expectError, signupTenant, useTestApp } from "../support/app.ts";
@@ -81,6 +82,63 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     expectRateLimitHeaders(refused!, { name: "tenant", limit: 40, windowSeconds: WINDOW });
     const elsewhere = await other.agent.get("/api/employees").expect(200);
     expect(state(elsewhere).tenant.r).toBeGreaterThan(30);
+  });
+
+  it("listEmployees with an API credential: its company's and its own budget (`caller`), beside its creator's (issue 31)", async () => {
+    const owner = await signupTenant(t);
+    const made = await owner.agent
+      .post("/api/integrations/credentials")
+      .send({ name: "Sync", scopes: ["employees:read"] })
+      .expect(201);
+    const bearer = { Authorization: `Bearer ${made.body.data.secret}` };
+    const first = await t.request().get("/api/employees").set(bearer).expect(200);
+    expect(first.headers["ratelimit-policy"]).toBe(`"tenant";q=40;w=${WINDOW}, "caller";q=12;w=${WINDOW}`);
+    expect(state(first).caller.r).toBe(11);
+    let last = first;
+    while (last.status === 200) last = await t.request().get("/api/employees").set(bearer);
+    expectError(last, 429, "rate_limited");
+    expectRateLimitHeaders(last, { name: "caller", limit: 12, windowSeconds: WINDOW });
+    // its creator's own budget is untouched; the company's counted the credential's requests
+    const byOwner = await owner.agent.get("/api/employees").expect(200);
+    expect(state(byOwner).caller.r).toBeGreaterThan(0);
+    expect(state(byOwner).tenant.r).toBeLessThanOrEqual(40 - 13);
+  });
+
+  it("a wrong Bearer secret counts against its address; past the address's budget it is refused before any lookup", async () => {
+    const narrow = appWith(t, { rateLimitPerIp: 3, trustProxy: 1 });
+    // an address of its own (the suite's requests all come from loopback)
+    const from = { "X-Forwarded-For": `203.0.113.${10 + (process.pid % 200)}` };
+    const wrong = { Authorization: `Bearer hrms_abcdefghij_${"x".repeat(43)}` };
+    const seen: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await supertest(narrow.app).get("/api/employees").set(from).set(wrong);
+      expectError(res, 401, "unauthenticated");
+      expect(res.headers["ratelimit-policy"]).toBe(`"client";q=3;w=${WINDOW}`);
+      seen.push(state(res).client.r);
+    }
+    expect(seen).toEqual([2, 1, 0]);
+    const refused = await supertest(narrow.app).get("/api/employees").set(from).set(wrong);
+    expectError(refused, 429, "rate_limited");
+    expectRateLimitHeaders(refused, { name: "client", limit: 3, windowSeconds: WINDOW });
+    // refused before its secret is looked at: even a live credential from that address waits for the window
+    const owner = await signupTenant(t);
+    const made = await owner.agent
+      .post("/api/integrations/credentials")
+      .send({ name: "Shared NAT", scopes: ["employees:read"] })
+      .expect(201);
+    const live = await supertest(narrow.app)
+      .get("/api/employees")
+      .set(from)
+      .set({ Authorization: `Bearer ${made.body.data.secret}` });
+    expectError(live, 429, "rate_limited");
+    expectRateLimitHeaders(live, { name: "client", limit: 3, windowSeconds: WINDOW });
+    // through an app whose address budget is not spent, the credential is served, counted against its company and itself
+    const elsewhere = await t
+      .request()
+      .get("/api/employees")
+      .set({ Authorization: `Bearer ${made.body.data.secret}` })
+      .expect(200);
+    expect(elsewhere.headers["ratelimit-policy"]).toBe(`"tenant";q=40;w=${WINDOW}, "caller";q=12;w=${WINDOW}`);
   });
 
   it("listEmployees: counts are shared across processes through the database (two apps on one database)", async () => {
