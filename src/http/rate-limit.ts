@@ -11,8 +11,9 @@
 // credential is wrong counts against its address, and an address past its budget is refused before
 // its credential is looked up (guessing secrets costs the address's budget, never a lookup past it).
 // All in windows of RATE_LIMIT_WINDOW_SECONDS that start at a counter's first request. A request
-// past a limit is a 429 `rate_limited` with `Retry-After` and the headers naming that policy alone; a refused request counts nothing. Health probes
-// (`/api/health...`) are neither counted nor limited: a load balancer must always reach them.
+// past a limit is a 429 `rate_limited` with `Retry-After` and the headers naming that policy alone;
+// a refused request counts nothing. Health probes (`/api/health...`) are neither counted nor
+// limited: a load balancer must always reach them.
 //
 // Shared across processes, cheap on the hot path: each process counts in memory and decides at once
 // from the shared total it last read plus what it counted since; every RATE_LIMIT_SYNC_MS (started
