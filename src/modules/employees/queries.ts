@@ -20,6 +20,7 @@ import { execute, join, query, read, readPrepared, type Sql, sql, tenant } from 
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../http/envelope.ts";
 import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
+import { RECORD_FIELDS } from "./fields.ts";
 
 type Client = ScopedTx | typeof db;
 
@@ -242,35 +243,7 @@ export async function drawCodeNumbers(client: Client, n: number): Promise<number
 }
 
 /** The columns of an employee that a create writes (bulk inserts; the others take their defaults). */
-export const INSERT_COLUMNS = [
-  "id",
-  "employee_code",
-  "first_name",
-  "last_name",
-  "email",
-  "phone",
-  "department",
-  "designation",
-  "joining_date",
-  "date_of_birth",
-  "gender",
-  "employment_type",
-  "status",
-  "reports_to",
-  "branch_id",
-  "work_location_id",
-  "bank_name",
-  "bank_account_number",
-  "bank_ifsc",
-  "bank_iban",
-  "bank_routing_code",
-  "labour_card_number",
-  "pan_number",
-  "uan",
-  "esi_number",
-  "state",
-  "search_text",
-] as const;
+export const INSERT_COLUMNS = ["id", ...RECORD_FIELDS, "search_text"] as const;
 
 /**
  * Inserts many employees in one statement (bulk imports): the rows travel as one JSON parameter

@@ -13,6 +13,7 @@ import { fullEmployeeJson } from "./profile.ts";
 import { drawCodeNumber, isAboveInChain, lockReportingLines } from "./queries.ts";
 import { dateOf, dateOrNull, employeeJson } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
+import { RECORD_FIELDS } from "./fields.ts";
 
 export type EmployeeCreateInput = RequestBody<"createEmployee">;
 export type EmployeeUpdateInput = RequestBody<"updateEmployee">;
@@ -124,34 +125,8 @@ async function nextEmployeeCode(tx: ScopedTx | typeof db): Promise<string> {
 
 // ───────────────────────────── audit view ─────────────────────────────
 
-/** Audited fields, in API form (dates as YYYY-MM-DD). */
-const AUDITED = [
-  "employee_code",
-  "first_name",
-  "last_name",
-  "email",
-  "phone",
-  "department",
-  "designation",
-  "joining_date",
-  "date_of_birth",
-  "gender",
-  "employment_type",
-  "status",
-  "reports_to",
-  "branch_id",
-  "work_location_id",
-  "bank_name",
-  "bank_account_number",
-  "bank_ifsc",
-  "bank_iban",
-  "bank_routing_code",
-  "labour_card_number",
-  "pan_number",
-  "uan",
-  "esi_number",
-  "state",
-] as const;
+/** Audited fields, in API form (dates as YYYY-MM-DD): every field of the record (fields.ts). */
+const AUDITED = RECORD_FIELDS;
 
 export function auditView(e: Employee): Record<string, unknown> {
   const out: Record<string, unknown> = {};
