@@ -23,18 +23,20 @@ import pg from "pg";
 import { startServerProcess } from "../../test/support/server-process.ts";
 import { signupToken } from "../../test/support/signup.ts";
 import { productionServerArgs } from "./production-server.ts";
+import { adminQuery, benchClient, HTTPS } from "./bench-client.ts";
 
 const env = process.env;
 const EMPLOYEES = Number(env.BENCH_BULK_EMPLOYEES ?? 100_000);
 const IMPORT_TARGET_S = 60;
 const EXPORT_TARGET_S = 10;
 const root = path.resolve(import.meta.dirname, "../..");
-let base = "";
-const HTTPS = { "x-forwarded-proto": "https" };
+const client = benchClient();
+const api = client.api;
 
 const scratch = env.BENCH_DATABASE_URL ? null : mkdtempSync(path.join(tmpdir(), "hrms-bench-bulk-"));
 const embedded = scratch ? await (await import("../../src/db/embedded.ts")).startThrowawayServer(path.join(scratch, "pg")) : null;
 const ADMIN_URL = env.BENCH_DATABASE_URL || embedded!.url;
+const admin = (sql: string) => adminQuery(ADMIN_URL, sql);
 const DB_NAME = `wtbulk_bench_${process.pid}`;
 const dbUrl = (() => {
   const u = new URL(ADMIN_URL);
@@ -48,30 +50,6 @@ const load = () =>
     .map((x) => x.toFixed(2))
     .join(", ");
 const mb = (kb: number) => `${(kb / 1024).toFixed(0)} MB`;
-
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-let cookie = "";
-async function api(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { "content-type": "application/json", cookie, ...HTTPS },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 500)}`);
-  const setCookie = res.headers.get("set-cookie");
-  if (setCookie) cookie = setCookie.split(";")[0];
-  return { status: res.status, body: JSON.parse(text) };
-}
 
 /** The server's VmRSS and VmHWM (kB) from /proc. */
 function memoryOf(pid: number): { rss: number; hwm: number } {
@@ -132,7 +110,7 @@ function employeesCsv(n: number): string {
 
 async function exportStep(format: "csv" | "ndjson"): Promise<{ seconds: number; bytes: number; lines: number }> {
   const t0 = performance.now();
-  const res = await fetch(`${base}/api/exports/employees?format=${format}`, { headers: { cookie, ...HTTPS } });
+  const res = await fetch(`${client.base}/api/exports/employees?format=${format}`, { headers: { cookie: client.cookie, ...HTTPS } });
   if (res.status !== 200) throw new Error(`export ${format}: ${res.status} ${await res.text()}`);
   let bytes = 0;
   let lines = 0;
@@ -166,7 +144,7 @@ async function main() {
       TRUST_PROXY: "true",
     },
   });
-  base = started.base;
+  client.base = started.base;
   const server = started.proc;
   const pid = server.pid!;
   const db = new pg.Client({ connectionString: dbUrl });

@@ -31,6 +31,7 @@ import pg from "pg";
 import { addDays, todayIn } from "../../src/lib/dates.ts";
 import { productionServerArgs } from "./production-server.ts";
 import { signupToken } from "../../test/support/signup.ts";
+import { adminQuery, benchClient, HTTPS } from "./bench-client.ts";
 
 const env = process.env;
 const EMPLOYEES = Number(env.BENCH_LEAVE_EMPLOYEES ?? 10_000);
@@ -44,14 +45,15 @@ const TARGET = Number(env.BENCH_LEAVE_TARGET_P99_MS ?? 50);
 // embedded PostgreSQL of `make run` (started here when it is not running).
 const embedded = env.BENCH_DATABASE_URL || env.DATABASE_URL ? null : await (await import("../../src/db/embedded.ts")).startEmbeddedServer();
 const ADMIN_URL = env.BENCH_DATABASE_URL || env.DATABASE_URL || embedded!.url;
+const admin = (sql: string) => adminQuery(ADMIN_URL, sql);
 const REUSE = env.BENCH_LEAVE_REUSE || null;
 if (REUSE !== null && !/^hrms_bench_leave_[0-9]+$/.test(REUSE)) throw new Error(`BENCH_LEAVE_REUSE: not a kept bench database: ${REUSE}`);
 const ONLY = env.BENCH_LEAVE_ONLY ? new Set(env.BENCH_LEAVE_ONLY.split(",")) : null;
 const DB_NAME = REUSE ?? `hrms_bench_leave_${process.pid}`;
 const root = path.resolve(import.meta.dirname, "../..");
-const base = `http://127.0.0.1:${PORT}`;
-// Production sessions use Secure cookies: requests present themselves as coming through a TLS proxy.
-const HTTPS = { "x-forwarded-proto": "https" };
+const client = benchClient(`http://127.0.0.1:${PORT}`);
+const base = client.base;
+const api = async (method: string, url: string, body?: unknown): Promise<any> => (await client.api(method, url, body)).body;
 
 const dbUrl = (() => {
   const u = new URL(ADMIN_URL);
@@ -67,30 +69,6 @@ async function timed<T>(label: string, fn: () => Promise<T>): Promise<T> {
   const r = await fn();
   log(`${label}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return r;
-}
-
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-let cookie = "";
-async function api(method: string, url: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { "content-type": "application/json", cookie, ...HTTPS },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
-  const setCookie = res.headers.get("set-cookie");
-  if (setCookie) cookie = setCookie.split(";")[0];
-  return JSON.parse(text);
 }
 
 async function waitForHealth(): Promise<void> {
@@ -279,7 +257,7 @@ async function measure(name: string, url: string): Promise<Figures[]> {
   await autocannon({
     url: `${base}${url}`,
     connections: Math.max(...CONNECTIONS),
-    headers: { cookie, ...HTTPS },
+    headers: { cookie: client.cookie, ...HTTPS },
     duration: Math.min(2, DURATION),
   }); // warm-up
   for (const connections of CONNECTIONS) {
@@ -287,7 +265,7 @@ async function measure(name: string, url: string): Promise<Figures[]> {
     // pool closes a connection after 30 s idle: rare within a run)
     const pids = await backendPids();
     const [node0, pg0] = [await cpuMs([serverPid]), await cpuMs(pids)];
-    const r = await autocannon({ url: `${base}${url}`, connections, headers: { cookie, ...HTTPS }, duration: DURATION });
+    const r = await autocannon({ url: `${base}${url}`, connections, headers: { cookie: client.cookie, ...HTTPS }, duration: DURATION });
     const [node1, pg1] = [await cpuMs([serverPid]), await cpuMs([...new Set([...pids, ...(await backendPids())])])];
     const n = Math.max(1, r.requests.total);
     out.push({

@@ -25,19 +25,20 @@ import pg from "pg";
 import { startServerProcess } from "../../test/support/server-process.ts";
 import { productionServerArgs } from "./production-server.ts";
 import { signupToken } from "../../test/support/signup.ts";
+import { adminQuery, benchClient } from "./bench-client.ts";
 
 const env = process.env;
 const EMPLOYEES = Number(env.BENCH_PAYROLL_EMPLOYEES ?? 10_000);
 const TARGET_S = Number(env.BENCH_PAYROLL_TARGET_S ?? 10);
 const root = path.resolve(import.meta.dirname, "../..");
 /** the server's address, once it has taken a free port of its own (PORT=0) and said which */
-let base = "";
-// Production sessions use Secure cookies: requests present themselves as coming through a TLS proxy.
-const HTTPS = { "x-forwarded-proto": "https" };
+const client = benchClient();
+const api = client.api;
 
 const scratch = env.BENCH_DATABASE_URL ? null : mkdtempSync(path.join(tmpdir(), "hrms-bench-payroll-"));
 const embedded = scratch ? await (await import("../../src/db/embedded.ts")).startThrowawayServer(path.join(scratch, "pg")) : null;
 const ADMIN_URL = env.BENCH_DATABASE_URL || embedded!.url;
+const admin = (sql: string) => adminQuery(ADMIN_URL, sql);
 const DB_NAME = `hrms_bench_payroll_${process.pid}`;
 const dbUrl = (() => {
   const u = new URL(ADMIN_URL);
@@ -50,30 +51,6 @@ const load = () =>
   loadavg()
     .map((x) => x.toFixed(2))
     .join(", ");
-
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
-
-let cookie = "";
-async function api(method: string, url: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}${url}`, {
-    method,
-    headers: { "content-type": "application/json", cookie, ...HTTPS },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (res.status >= 300) throw new Error(`${method} ${url}: ${res.status} ${text.slice(0, 300)}`);
-  const setCookie = res.headers.get("set-cookie");
-  if (setCookie) cookie = setCookie.split(";")[0];
-  return { status: res.status, body: JSON.parse(text) };
-}
 
 async function seed(db: pg.Client): Promise<void> {
   const email = `bench.payroll.${process.pid}@example.test`;
@@ -178,7 +155,7 @@ async function main() {
       TRUST_PROXY: "true",
     },
   });
-  base = started.base;
+  client.base = started.base;
   const server = started.proc;
   const db = new pg.Client({ connectionString: dbUrl });
   let missed = false;
