@@ -230,14 +230,7 @@ function slipCalculator(s: SlipSources): (e: PaidEmployeeRow) => SlipResult {
     const from = joining > start ? joining : start;
     const to = lwd && lwd < end ? lwd : end;
     const hols = holidaysOf(s.holidays, e);
-    const spans: LeaveSpan[] = (s.leaveBy.get(e.id) ?? []).map((l) => ({
-      from: l.from,
-      to: l.to,
-      half_day_start: l.half_day_start,
-      half_day_end: l.half_day_end,
-      days: l.days,
-      is_paid: l.is_paid,
-    }));
+    const spans: LeaveSpan[] = s.leaveBy.get(e.id) ?? [];
     const isOff = (d: DateString) => s.weeklyOffs.has(weekday(d)) || hols.has(d);
     const absences = s.attBy.get(e.id) ?? [];
     const lop = lossOfPay(from, to, spans, absences, isOff);

@@ -59,14 +59,7 @@ async function fifthYearOf(tx: ScopedTx, e: EmployeeRow, lwd: DateString): Promi
   const { isOff, weeklyOffs } = await offDays(tx, e, from, lwd);
   let working = 0;
   for (let d = from; d <= lwd; d = addDays(d, 1)) if (!isOff(d)) working++;
-  const spans = (await approvedLeaveBetween(tx, [e.id], from, lwd)).map((l) => ({
-    from: l.from,
-    to: l.to,
-    half_day_start: l.half_day_start,
-    half_day_end: l.half_day_end,
-    days: l.days,
-    is_paid: l.is_paid,
-  }));
+  const spans = await approvedLeaveBetween(tx, [e.id], from, lwd);
   const lost = lossOfPay(from, lwd, spans, await absencesBetween(tx, [e.id], from, lwd), isOff);
   const lostDays = lost.leave.plus(lost.absent);
   return {
