@@ -16969,7 +16969,7 @@ export interface operations {
                 from_date?: string;
                 /** @description Holidays on or before this date. */
                 to_date?: string;
-                /** @description Only rows changed at or after this instant (ISO 8601 date-time; rows with `updated_at` >= it). For a sync: keep the time you started the previous export and pass it. */
+                /** @description Only rows created or changed at or after this instant (ISO 8601 date-time), by the database clock that stamps every insert and update. A change is stamped before its transaction commits: pass the time you started the previous export minus a margin of the longest write transaction, and expect repeats. */
                 updated_since?: string;
             };
             header?: never;
@@ -17011,7 +17011,7 @@ export interface operations {
                 leave_type_id?: string;
                 /** @description Only this period (all periods without it). */
                 period_id?: string;
-                /** @description Only rows changed at or after this instant (ISO 8601 date-time; rows with `updated_at` >= it; allocations do not change once made - their balance moves in the ledger - so `created_at` is compared). For a sync: keep the time you started the previous export and pass it. */
+                /** @description Only rows created or changed at or after this instant (ISO 8601 date-time), by the database clock that stamps every insert and update. A change is stamped before its transaction commits: pass the time you started the previous export minus a margin of the longest write transaction, and expect repeats. */
                 updated_since?: string;
             };
             header?: never;
@@ -17050,7 +17050,7 @@ export interface operations {
                 employee_id?: string;
                 /** @description `csv` (RFC 4180 `text/csv`, header line first, CRLF line ends) or `ndjson` (one JSON object per line, `application/x-ndjson`). Without it, the `Accept` header decides (`application/x-ndjson` gives NDJSON), else CSV. */
                 format?: components["parameters"]["ExportFormat"];
-                /** @description Only rows changed at or after this instant (ISO 8601 date-time; rows with `updated_at` >= it). For a sync: keep the time you started the previous export and pass it. */
+                /** @description Only rows created or changed at or after this instant (ISO 8601 date-time), by the database clock that stamps every insert and update. A change is stamped before its transaction commits: pass the time you started the previous export minus a margin of the longest write transaction, and expect repeats. */
                 updated_since?: string;
             };
             header?: never;

@@ -99,6 +99,18 @@ describe("importLeaveAllocations, exportLeaveAllocations", () => {
       expect.objectContaining({ leave_type_id: type.id }),
     ]);
     expect(exported.body.map((a: { days: string }) => a.days).sort()).toEqual(["4.5", "6.0"]);
+    // updated_since: an allocation changed after the instant (here by raw SQL) is in, the other not
+    const [{ mark }] = await t.query<{ mark: Date }>("SELECT clock_timestamp() AS mark");
+    await t.query("UPDATE leave_allocations SET days = days WHERE tenant_id = $1 AND employee_id = $2 AND leave_type_id = $3", [
+      w.owner.tenantId,
+      w.employeeId,
+      type.id,
+    ]);
+    const since = encodeURIComponent(mark.toISOString());
+    const changed = await ndjson(
+      w.hr.agent.get(`/api/exports/leave-allocations?format=ndjson&leave_type_id=${type.id}&updated_since=${since}`),
+    );
+    expect(changed.body.map((a: { employee_id: string }) => a.employee_id)).toEqual([w.employeeId]);
     // the same rules as the single call: days need leave_type_id (schema), a wrong step is refused
     const bad = expectError(
       await w.hr.agent.post("/api/imports/leave-allocations").send({ rows: [{ employee_id: w.employeeId, days: "2" }] }),
@@ -124,6 +136,14 @@ describe("importSalarySetups, exportSalarySetups", () => {
     expect(exported.body).toEqual([
       expect.objectContaining({ employee_id: emp, effective_from: "2026-04-01", monthly_ctc: "50000.00", components: [] }),
     ]);
+    // updated_since: the setup is stamped when written; after a later instant it is not exported until it changes
+    const [{ mark }] = await t.query<{ mark: Date }>("SELECT clock_timestamp() AS mark");
+    const since = encodeURIComponent(mark.toISOString());
+    const none = await ndjson(w.hr.agent.get(`/api/exports/salary-setups?format=ndjson&employee_id=${emp}&updated_since=${since}`));
+    expect(none.body).toEqual([]);
+    await t.query("UPDATE employee_salary_setups SET pf_enabled = pf_enabled WHERE tenant_id = $1", [w.owner.tenantId]);
+    const again = await ndjson(w.hr.agent.get(`/api/exports/salary-setups?format=ndjson&employee_id=${emp}&updated_since=${since}`));
+    expect(again.body).toHaveLength(1);
     // components are for JSON rows only
     const col = expectError(
       await w.hr.agent.post("/api/imports/salary-setups").send({ csv: "employee_id,effective_from,components\n" }),

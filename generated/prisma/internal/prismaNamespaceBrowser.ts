@@ -721,7 +721,8 @@ export const LeaveAllocationScalarFieldEnum = {
   carry_forward_expires_on: 'carry_forward_expires_on',
   notes: 'notes',
   created_by: 'created_by',
-  created_at: 'created_at'
+  created_at: 'created_at',
+  changed_at: 'changed_at'
 } as const
 
 export type LeaveAllocationScalarFieldEnum = (typeof LeaveAllocationScalarFieldEnum)[keyof typeof LeaveAllocationScalarFieldEnum]
@@ -834,7 +835,8 @@ export const HolidayScalarFieldEnum = {
   branch_id: 'branch_id',
   work_location_id: 'work_location_id',
   created_at: 'created_at',
-  updated_at: 'updated_at'
+  updated_at: 'updated_at',
+  changed_at: 'changed_at'
 } as const
 
 export type HolidayScalarFieldEnum = (typeof HolidayScalarFieldEnum)[keyof typeof HolidayScalarFieldEnum]
@@ -957,7 +959,8 @@ export const EmployeeSalarySetupScalarFieldEnum = {
   notes: 'notes',
   created_by: 'created_by',
   created_at: 'created_at',
-  updated_at: 'updated_at'
+  updated_at: 'updated_at',
+  changed_at: 'changed_at'
 } as const
 
 export type EmployeeSalarySetupScalarFieldEnum = (typeof EmployeeSalarySetupScalarFieldEnum)[keyof typeof EmployeeSalarySetupScalarFieldEnum]

@@ -53,6 +53,7 @@ export type EmployeeSalarySetupMinAggregateOutputType = {
   created_by: string | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type EmployeeSalarySetupMaxAggregateOutputType = {
@@ -73,6 +74,7 @@ export type EmployeeSalarySetupMaxAggregateOutputType = {
   created_by: string | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type EmployeeSalarySetupCountAggregateOutputType = {
@@ -93,6 +95,7 @@ export type EmployeeSalarySetupCountAggregateOutputType = {
   created_by: number
   created_at: number
   updated_at: number
+  changed_at: number
   _all: number
 }
 
@@ -123,6 +126,7 @@ export type EmployeeSalarySetupMinAggregateInputType = {
   created_by?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type EmployeeSalarySetupMaxAggregateInputType = {
@@ -143,6 +147,7 @@ export type EmployeeSalarySetupMaxAggregateInputType = {
   created_by?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type EmployeeSalarySetupCountAggregateInputType = {
@@ -163,6 +168,7 @@ export type EmployeeSalarySetupCountAggregateInputType = {
   created_by?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -270,6 +276,7 @@ export type EmployeeSalarySetupGroupByOutputType = {
   created_by: string | null
   created_at: Date
   updated_at: Date
+  changed_at: Date
   _count: EmployeeSalarySetupCountAggregateOutputType | null
   _avg: EmployeeSalarySetupAvgAggregateOutputType | null
   _sum: EmployeeSalarySetupSumAggregateOutputType | null
@@ -313,6 +320,7 @@ export type EmployeeSalarySetupWhereInput = {
   created_by?: Prisma.UuidNullableFilter<"EmployeeSalarySetup"> | string | null
   created_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   components?: Prisma.EmployeeSalaryComponentListRelationFilter
 }
@@ -335,6 +343,7 @@ export type EmployeeSalarySetupOrderByWithRelationInput = {
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
   components?: Prisma.EmployeeSalaryComponentOrderByRelationAggregateInput
 }
@@ -362,6 +371,7 @@ export type EmployeeSalarySetupWhereUniqueInput = Prisma.AtLeast<{
   created_by?: Prisma.UuidNullableFilter<"EmployeeSalarySetup"> | string | null
   created_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   components?: Prisma.EmployeeSalaryComponentListRelationFilter
 }, "tenant_id_id" | "tenant_id_employee_id_effective_from">
@@ -384,6 +394,7 @@ export type EmployeeSalarySetupOrderByWithAggregationInput = {
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.EmployeeSalarySetupCountOrderByAggregateInput
   _avg?: Prisma.EmployeeSalarySetupAvgOrderByAggregateInput
   _max?: Prisma.EmployeeSalarySetupMaxOrderByAggregateInput
@@ -412,6 +423,7 @@ export type EmployeeSalarySetupScalarWhereWithAggregatesInput = {
   created_by?: Prisma.UuidNullableWithAggregatesFilter<"EmployeeSalarySetup"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"EmployeeSalarySetup"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"EmployeeSalarySetup"> | Date | string
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"EmployeeSalarySetup"> | Date | string
 }
 
 export type EmployeeSalarySetupCreateInput = {
@@ -430,6 +442,7 @@ export type EmployeeSalarySetupCreateInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutSalary_setupsInput
   components?: Prisma.EmployeeSalaryComponentCreateNestedManyWithoutSetupInput
 }
@@ -452,6 +465,7 @@ export type EmployeeSalarySetupUncheckedCreateInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   components?: Prisma.EmployeeSalaryComponentUncheckedCreateNestedManyWithoutSetupInput
 }
 
@@ -471,6 +485,7 @@ export type EmployeeSalarySetupUpdateInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutSalary_setupsNestedInput
   components?: Prisma.EmployeeSalaryComponentUpdateManyWithoutSetupNestedInput
 }
@@ -493,6 +508,7 @@ export type EmployeeSalarySetupUncheckedUpdateInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   components?: Prisma.EmployeeSalaryComponentUncheckedUpdateManyWithoutSetupNestedInput
 }
 
@@ -514,6 +530,7 @@ export type EmployeeSalarySetupCreateManyInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type EmployeeSalarySetupUpdateManyMutationInput = {
@@ -532,6 +549,7 @@ export type EmployeeSalarySetupUpdateManyMutationInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type EmployeeSalarySetupUncheckedUpdateManyInput = {
@@ -552,6 +570,7 @@ export type EmployeeSalarySetupUncheckedUpdateManyInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type EmployeeSalarySetupListRelationFilter = {
@@ -593,6 +612,7 @@ export type EmployeeSalarySetupCountOrderByAggregateInput = {
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type EmployeeSalarySetupAvgOrderByAggregateInput = {
@@ -617,6 +637,7 @@ export type EmployeeSalarySetupMaxOrderByAggregateInput = {
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type EmployeeSalarySetupMinOrderByAggregateInput = {
@@ -637,6 +658,7 @@ export type EmployeeSalarySetupMinOrderByAggregateInput = {
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type EmployeeSalarySetupSumOrderByAggregateInput = {
@@ -720,6 +742,7 @@ export type EmployeeSalarySetupCreateWithoutEmployeeInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   components?: Prisma.EmployeeSalaryComponentCreateNestedManyWithoutSetupInput
 }
 
@@ -739,6 +762,7 @@ export type EmployeeSalarySetupUncheckedCreateWithoutEmployeeInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   components?: Prisma.EmployeeSalaryComponentUncheckedCreateNestedManyWithoutSetupInput
 }
 
@@ -789,6 +813,7 @@ export type EmployeeSalarySetupScalarWhereInput = {
   created_by?: Prisma.UuidNullableFilter<"EmployeeSalarySetup"> | string | null
   created_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"EmployeeSalarySetup"> | Date | string
 }
 
 export type EmployeeSalarySetupCreateWithoutComponentsInput = {
@@ -807,6 +832,7 @@ export type EmployeeSalarySetupCreateWithoutComponentsInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutSalary_setupsInput
 }
 
@@ -828,6 +854,7 @@ export type EmployeeSalarySetupUncheckedCreateWithoutComponentsInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type EmployeeSalarySetupCreateOrConnectWithoutComponentsInput = {
@@ -862,6 +889,7 @@ export type EmployeeSalarySetupUpdateWithoutComponentsInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutSalary_setupsNestedInput
 }
 
@@ -883,6 +911,7 @@ export type EmployeeSalarySetupUncheckedUpdateWithoutComponentsInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type EmployeeSalarySetupCreateManyEmployeeInput = {
@@ -901,6 +930,7 @@ export type EmployeeSalarySetupCreateManyEmployeeInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type EmployeeSalarySetupUpdateWithoutEmployeeInput = {
@@ -919,6 +949,7 @@ export type EmployeeSalarySetupUpdateWithoutEmployeeInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   components?: Prisma.EmployeeSalaryComponentUpdateManyWithoutSetupNestedInput
 }
 
@@ -938,6 +969,7 @@ export type EmployeeSalarySetupUncheckedUpdateWithoutEmployeeInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   components?: Prisma.EmployeeSalaryComponentUncheckedUpdateManyWithoutSetupNestedInput
 }
 
@@ -957,6 +989,7 @@ export type EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -1008,6 +1041,7 @@ export type EmployeeSalarySetupSelect<ExtArgs extends runtime.Types.Extensions.I
   created_by?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   components?: boolean | Prisma.EmployeeSalarySetup$componentsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeSalarySetupCountOutputTypeDefaultArgs<ExtArgs>
@@ -1031,6 +1065,7 @@ export type EmployeeSalarySetupSelectCreateManyAndReturn<ExtArgs extends runtime
   created_by?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["employeeSalarySetup"]>
 
@@ -1052,6 +1087,7 @@ export type EmployeeSalarySetupSelectUpdateManyAndReturn<ExtArgs extends runtime
   created_by?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["employeeSalarySetup"]>
 
@@ -1073,9 +1109,10 @@ export type EmployeeSalarySetupSelectScalar = {
   created_by?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
 }
 
-export type EmployeeSalarySetupOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "effective_from" | "monthly_ctc" | "all_components" | "pf_enabled" | "eps_enabled" | "esi_enabled" | "pt_enabled" | "pt_state" | "disabled" | "existing_eps_member" | "notes" | "created_by" | "created_at" | "updated_at", ExtArgs["result"]["employeeSalarySetup"]>
+export type EmployeeSalarySetupOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "effective_from" | "monthly_ctc" | "all_components" | "pf_enabled" | "eps_enabled" | "esi_enabled" | "pt_enabled" | "pt_state" | "disabled" | "existing_eps_member" | "notes" | "created_by" | "created_at" | "updated_at" | "changed_at", ExtArgs["result"]["employeeSalarySetup"]>
 export type EmployeeSalarySetupInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   components?: boolean | Prisma.EmployeeSalarySetup$componentsArgs<ExtArgs>
@@ -1116,6 +1153,7 @@ export type $EmployeeSalarySetupPayload<ExtArgs extends runtime.Types.Extensions
     created_by: string | null
     created_at: Date
     updated_at: Date
+    changed_at: Date
   }, ExtArgs["result"]["employeeSalarySetup"]>
   composites: {}
 }
@@ -1558,6 +1596,7 @@ export interface EmployeeSalarySetupFieldRefs {
   readonly created_by: Prisma.FieldRef<"EmployeeSalarySetup", 'String'>
   readonly created_at: Prisma.FieldRef<"EmployeeSalarySetup", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"EmployeeSalarySetup", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"EmployeeSalarySetup", 'DateTime'>
 }
     
 

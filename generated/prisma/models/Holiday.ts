@@ -36,6 +36,7 @@ export type HolidayMinAggregateOutputType = {
   work_location_id: string | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type HolidayMaxAggregateOutputType = {
@@ -49,6 +50,7 @@ export type HolidayMaxAggregateOutputType = {
   work_location_id: string | null
   created_at: Date | null
   updated_at: Date | null
+  changed_at: Date | null
 }
 
 export type HolidayCountAggregateOutputType = {
@@ -62,6 +64,7 @@ export type HolidayCountAggregateOutputType = {
   work_location_id: number
   created_at: number
   updated_at: number
+  changed_at: number
   _all: number
 }
 
@@ -77,6 +80,7 @@ export type HolidayMinAggregateInputType = {
   work_location_id?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type HolidayMaxAggregateInputType = {
@@ -90,6 +94,7 @@ export type HolidayMaxAggregateInputType = {
   work_location_id?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
 }
 
 export type HolidayCountAggregateInputType = {
@@ -103,6 +108,7 @@ export type HolidayCountAggregateInputType = {
   work_location_id?: true
   created_at?: true
   updated_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -189,6 +195,7 @@ export type HolidayGroupByOutputType = {
   work_location_id: string | null
   created_at: Date
   updated_at: Date
+  changed_at: Date
   _count: HolidayCountAggregateOutputType | null
   _min: HolidayMinAggregateOutputType | null
   _max: HolidayMaxAggregateOutputType | null
@@ -223,6 +230,7 @@ export type HolidayWhereInput = {
   work_location_id?: Prisma.UuidNullableFilter<"Holiday"> | string | null
   created_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
 }
 
 export type HolidayOrderByWithRelationInput = {
@@ -236,6 +244,7 @@ export type HolidayOrderByWithRelationInput = {
   work_location_id?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type HolidayWhereUniqueInput = Prisma.AtLeast<{
@@ -253,6 +262,7 @@ export type HolidayWhereUniqueInput = Prisma.AtLeast<{
   work_location_id?: Prisma.UuidNullableFilter<"Holiday"> | string | null
   created_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
 }, "tenant_id_id">
 
 export type HolidayOrderByWithAggregationInput = {
@@ -266,6 +276,7 @@ export type HolidayOrderByWithAggregationInput = {
   work_location_id?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.HolidayCountOrderByAggregateInput
   _max?: Prisma.HolidayMaxOrderByAggregateInput
   _min?: Prisma.HolidayMinOrderByAggregateInput
@@ -285,6 +296,7 @@ export type HolidayScalarWhereWithAggregatesInput = {
   work_location_id?: Prisma.UuidNullableWithAggregatesFilter<"Holiday"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"Holiday"> | Date | string
   updated_at?: Prisma.DateTimeWithAggregatesFilter<"Holiday"> | Date | string
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"Holiday"> | Date | string
 }
 
 export type HolidayCreateInput = {
@@ -298,6 +310,7 @@ export type HolidayCreateInput = {
   work_location_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type HolidayUncheckedCreateInput = {
@@ -311,6 +324,7 @@ export type HolidayUncheckedCreateInput = {
   work_location_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type HolidayUpdateInput = {
@@ -324,6 +338,7 @@ export type HolidayUpdateInput = {
   work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type HolidayUncheckedUpdateInput = {
@@ -337,6 +352,7 @@ export type HolidayUncheckedUpdateInput = {
   work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type HolidayCreateManyInput = {
@@ -350,6 +366,7 @@ export type HolidayCreateManyInput = {
   work_location_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type HolidayUpdateManyMutationInput = {
@@ -363,6 +380,7 @@ export type HolidayUpdateManyMutationInput = {
   work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type HolidayUncheckedUpdateManyInput = {
@@ -376,6 +394,7 @@ export type HolidayUncheckedUpdateManyInput = {
   work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type HolidayTenant_idIdCompoundUniqueInput = {
@@ -394,6 +413,7 @@ export type HolidayCountOrderByAggregateInput = {
   work_location_id?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type HolidayMaxOrderByAggregateInput = {
@@ -407,6 +427,7 @@ export type HolidayMaxOrderByAggregateInput = {
   work_location_id?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type HolidayMinOrderByAggregateInput = {
@@ -420,6 +441,7 @@ export type HolidayMinOrderByAggregateInput = {
   work_location_id?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 
@@ -435,6 +457,7 @@ export type HolidaySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   work_location_id?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
 }, ExtArgs["result"]["holiday"]>
 
 export type HolidaySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -448,6 +471,7 @@ export type HolidaySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   work_location_id?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
 }, ExtArgs["result"]["holiday"]>
 
 export type HolidaySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -461,6 +485,7 @@ export type HolidaySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   work_location_id?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
 }, ExtArgs["result"]["holiday"]>
 
 export type HolidaySelectScalar = {
@@ -474,9 +499,10 @@ export type HolidaySelectScalar = {
   work_location_id?: boolean
   created_at?: boolean
   updated_at?: boolean
+  changed_at?: boolean
 }
 
-export type HolidayOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "date" | "name" | "description" | "is_optional" | "branch_id" | "work_location_id" | "created_at" | "updated_at", ExtArgs["result"]["holiday"]>
+export type HolidayOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "date" | "name" | "description" | "is_optional" | "branch_id" | "work_location_id" | "created_at" | "updated_at" | "changed_at", ExtArgs["result"]["holiday"]>
 
 export type $HolidayPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Holiday"
@@ -492,6 +518,7 @@ export type $HolidayPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     work_location_id: string | null
     created_at: Date
     updated_at: Date
+    changed_at: Date
   }, ExtArgs["result"]["holiday"]>
   composites: {}
 }
@@ -925,6 +952,7 @@ export interface HolidayFieldRefs {
   readonly work_location_id: Prisma.FieldRef<"Holiday", 'String'>
   readonly created_at: Prisma.FieldRef<"Holiday", 'DateTime'>
   readonly updated_at: Prisma.FieldRef<"Holiday", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"Holiday", 'DateTime'>
 }
     
 

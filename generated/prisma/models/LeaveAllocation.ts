@@ -53,6 +53,7 @@ export type LeaveAllocationMinAggregateOutputType = {
   notes: string | null
   created_by: string | null
   created_at: Date | null
+  changed_at: Date | null
 }
 
 export type LeaveAllocationMaxAggregateOutputType = {
@@ -71,6 +72,7 @@ export type LeaveAllocationMaxAggregateOutputType = {
   notes: string | null
   created_by: string | null
   created_at: Date | null
+  changed_at: Date | null
 }
 
 export type LeaveAllocationCountAggregateOutputType = {
@@ -89,6 +91,7 @@ export type LeaveAllocationCountAggregateOutputType = {
   notes: number
   created_by: number
   created_at: number
+  changed_at: number
   _all: number
 }
 
@@ -119,6 +122,7 @@ export type LeaveAllocationMinAggregateInputType = {
   notes?: true
   created_by?: true
   created_at?: true
+  changed_at?: true
 }
 
 export type LeaveAllocationMaxAggregateInputType = {
@@ -137,6 +141,7 @@ export type LeaveAllocationMaxAggregateInputType = {
   notes?: true
   created_by?: true
   created_at?: true
+  changed_at?: true
 }
 
 export type LeaveAllocationCountAggregateInputType = {
@@ -155,6 +160,7 @@ export type LeaveAllocationCountAggregateInputType = {
   notes?: true
   created_by?: true
   created_at?: true
+  changed_at?: true
   _all?: true
 }
 
@@ -260,6 +266,7 @@ export type LeaveAllocationGroupByOutputType = {
   notes: string | null
   created_by: string | null
   created_at: Date
+  changed_at: Date
   _count: LeaveAllocationCountAggregateOutputType | null
   _avg: LeaveAllocationAvgAggregateOutputType | null
   _sum: LeaveAllocationSumAggregateOutputType | null
@@ -301,6 +308,7 @@ export type LeaveAllocationWhereInput = {
   notes?: Prisma.StringNullableFilter<"LeaveAllocation"> | string | null
   created_by?: Prisma.UuidNullableFilter<"LeaveAllocation"> | string | null
   created_at?: Prisma.DateTimeFilter<"LeaveAllocation"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LeaveAllocation"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
@@ -323,6 +331,7 @@ export type LeaveAllocationOrderByWithRelationInput = {
   notes?: Prisma.SortOrderInput | Prisma.SortOrder
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
   leave_type?: Prisma.LeaveTypeOrderByWithRelationInput
   period?: Prisma.LeavePeriodOrderByWithRelationInput
@@ -350,6 +359,7 @@ export type LeaveAllocationWhereUniqueInput = Prisma.AtLeast<{
   notes?: Prisma.StringNullableFilter<"LeaveAllocation"> | string | null
   created_by?: Prisma.UuidNullableFilter<"LeaveAllocation"> | string | null
   created_at?: Prisma.DateTimeFilter<"LeaveAllocation"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LeaveAllocation"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
@@ -372,6 +382,7 @@ export type LeaveAllocationOrderByWithAggregationInput = {
   notes?: Prisma.SortOrderInput | Prisma.SortOrder
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
   _count?: Prisma.LeaveAllocationCountOrderByAggregateInput
   _avg?: Prisma.LeaveAllocationAvgOrderByAggregateInput
   _max?: Prisma.LeaveAllocationMaxOrderByAggregateInput
@@ -398,6 +409,7 @@ export type LeaveAllocationScalarWhereWithAggregatesInput = {
   notes?: Prisma.StringNullableWithAggregatesFilter<"LeaveAllocation"> | string | null
   created_by?: Prisma.UuidNullableWithAggregatesFilter<"LeaveAllocation"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"LeaveAllocation"> | Date | string
+  changed_at?: Prisma.DateTimeWithAggregatesFilter<"LeaveAllocation"> | Date | string
 }
 
 export type LeaveAllocationCreateInput = {
@@ -411,6 +423,7 @@ export type LeaveAllocationCreateInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_allocationsInput
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutAllocationsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutAllocationsInput
@@ -433,6 +446,7 @@ export type LeaveAllocationUncheckedCreateInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveAllocationUpdateInput = {
@@ -446,6 +460,7 @@ export type LeaveAllocationUpdateInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_allocationsNestedInput
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutAllocationsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutAllocationsNestedInput
@@ -468,6 +483,7 @@ export type LeaveAllocationUncheckedUpdateInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveAllocationCreateManyInput = {
@@ -486,6 +502,7 @@ export type LeaveAllocationCreateManyInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveAllocationUpdateManyMutationInput = {
@@ -499,6 +516,7 @@ export type LeaveAllocationUpdateManyMutationInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveAllocationUncheckedUpdateManyInput = {
@@ -517,6 +535,7 @@ export type LeaveAllocationUncheckedUpdateManyInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveAllocationListRelationFilter = {
@@ -557,6 +576,7 @@ export type LeaveAllocationCountOrderByAggregateInput = {
   notes?: Prisma.SortOrder
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LeaveAllocationAvgOrderByAggregateInput = {
@@ -580,6 +600,7 @@ export type LeaveAllocationMaxOrderByAggregateInput = {
   notes?: Prisma.SortOrder
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LeaveAllocationMinOrderByAggregateInput = {
@@ -598,6 +619,7 @@ export type LeaveAllocationMinOrderByAggregateInput = {
   notes?: Prisma.SortOrder
   created_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
+  changed_at?: Prisma.SortOrder
 }
 
 export type LeaveAllocationSumOrderByAggregateInput = {
@@ -784,6 +806,7 @@ export type LeaveAllocationCreateWithoutEmployeeInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutAllocationsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutAllocationsInput
   policy?: Prisma.LeavePolicyCreateNestedOneWithoutAllocationsInput
@@ -803,6 +826,7 @@ export type LeaveAllocationUncheckedCreateWithoutEmployeeInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveAllocationCreateOrConnectWithoutEmployeeInput = {
@@ -850,6 +874,7 @@ export type LeaveAllocationScalarWhereInput = {
   notes?: Prisma.StringNullableFilter<"LeaveAllocation"> | string | null
   created_by?: Prisma.UuidNullableFilter<"LeaveAllocation"> | string | null
   created_at?: Prisma.DateTimeFilter<"LeaveAllocation"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"LeaveAllocation"> | Date | string
 }
 
 export type LeaveAllocationCreateWithoutLeave_typeInput = {
@@ -863,6 +888,7 @@ export type LeaveAllocationCreateWithoutLeave_typeInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_allocationsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutAllocationsInput
   policy?: Prisma.LeavePolicyCreateNestedOneWithoutAllocationsInput
@@ -882,6 +908,7 @@ export type LeaveAllocationUncheckedCreateWithoutLeave_typeInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveAllocationCreateOrConnectWithoutLeave_typeInput = {
@@ -921,6 +948,7 @@ export type LeaveAllocationCreateWithoutPeriodInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_allocationsInput
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutAllocationsInput
   policy?: Prisma.LeavePolicyCreateNestedOneWithoutAllocationsInput
@@ -940,6 +968,7 @@ export type LeaveAllocationUncheckedCreateWithoutPeriodInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveAllocationCreateOrConnectWithoutPeriodInput = {
@@ -979,6 +1008,7 @@ export type LeaveAllocationCreateWithoutPolicyInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_allocationsInput
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutAllocationsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutAllocationsInput
@@ -998,6 +1028,7 @@ export type LeaveAllocationUncheckedCreateWithoutPolicyInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveAllocationCreateOrConnectWithoutPolicyInput = {
@@ -1040,6 +1071,7 @@ export type LeaveAllocationCreateManyEmployeeInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveAllocationUpdateWithoutEmployeeInput = {
@@ -1053,6 +1085,7 @@ export type LeaveAllocationUpdateWithoutEmployeeInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutAllocationsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutAllocationsNestedInput
   policy?: Prisma.LeavePolicyUpdateOneWithoutAllocationsNestedInput
@@ -1072,6 +1105,7 @@ export type LeaveAllocationUncheckedUpdateWithoutEmployeeInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveAllocationUncheckedUpdateManyWithoutEmployeeInput = {
@@ -1088,6 +1122,7 @@ export type LeaveAllocationUncheckedUpdateManyWithoutEmployeeInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveAllocationCreateManyLeave_typeInput = {
@@ -1104,6 +1139,7 @@ export type LeaveAllocationCreateManyLeave_typeInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveAllocationUpdateWithoutLeave_typeInput = {
@@ -1117,6 +1153,7 @@ export type LeaveAllocationUpdateWithoutLeave_typeInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_allocationsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutAllocationsNestedInput
   policy?: Prisma.LeavePolicyUpdateOneWithoutAllocationsNestedInput
@@ -1136,6 +1173,7 @@ export type LeaveAllocationUncheckedUpdateWithoutLeave_typeInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveAllocationUncheckedUpdateManyWithoutLeave_typeInput = {
@@ -1152,6 +1190,7 @@ export type LeaveAllocationUncheckedUpdateManyWithoutLeave_typeInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveAllocationCreateManyPeriodInput = {
@@ -1168,6 +1207,7 @@ export type LeaveAllocationCreateManyPeriodInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveAllocationUpdateWithoutPeriodInput = {
@@ -1181,6 +1221,7 @@ export type LeaveAllocationUpdateWithoutPeriodInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_allocationsNestedInput
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutAllocationsNestedInput
   policy?: Prisma.LeavePolicyUpdateOneWithoutAllocationsNestedInput
@@ -1200,6 +1241,7 @@ export type LeaveAllocationUncheckedUpdateWithoutPeriodInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveAllocationUncheckedUpdateManyWithoutPeriodInput = {
@@ -1216,6 +1258,7 @@ export type LeaveAllocationUncheckedUpdateManyWithoutPeriodInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveAllocationCreateManyPolicyInput = {
@@ -1232,6 +1275,7 @@ export type LeaveAllocationCreateManyPolicyInput = {
   notes?: string | null
   created_by?: string | null
   created_at?: Date | string
+  changed_at?: Date | string
 }
 
 export type LeaveAllocationUpdateWithoutPolicyInput = {
@@ -1245,6 +1289,7 @@ export type LeaveAllocationUpdateWithoutPolicyInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_allocationsNestedInput
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutAllocationsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutAllocationsNestedInput
@@ -1264,6 +1309,7 @@ export type LeaveAllocationUncheckedUpdateWithoutPolicyInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type LeaveAllocationUncheckedUpdateManyWithoutPolicyInput = {
@@ -1280,6 +1326,7 @@ export type LeaveAllocationUncheckedUpdateManyWithoutPolicyInput = {
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -1300,6 +1347,7 @@ export type LeaveAllocationSelect<ExtArgs extends runtime.Types.Extensions.Inter
   notes?: boolean
   created_by?: boolean
   created_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1322,6 +1370,7 @@ export type LeaveAllocationSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
   notes?: boolean
   created_by?: boolean
   created_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1344,6 +1393,7 @@ export type LeaveAllocationSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
   notes?: boolean
   created_by?: boolean
   created_at?: boolean
+  changed_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
@@ -1366,9 +1416,10 @@ export type LeaveAllocationSelectScalar = {
   notes?: boolean
   created_by?: boolean
   created_at?: boolean
+  changed_at?: boolean
 }
 
-export type LeaveAllocationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "leave_type_id" | "period_id" | "policy_id" | "days" | "accrual" | "accrual_day" | "effective_from" | "carried_forward" | "carry_forward_expires_on" | "notes" | "created_by" | "created_at", ExtArgs["result"]["leaveAllocation"]>
+export type LeaveAllocationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "leave_type_id" | "period_id" | "policy_id" | "days" | "accrual" | "accrual_day" | "effective_from" | "carried_forward" | "carry_forward_expires_on" | "notes" | "created_by" | "created_at" | "changed_at", ExtArgs["result"]["leaveAllocation"]>
 export type LeaveAllocationInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
@@ -1415,6 +1466,7 @@ export type $LeaveAllocationPayload<ExtArgs extends runtime.Types.Extensions.Int
     notes: string | null
     created_by: string | null
     created_at: Date
+    changed_at: Date
   }, ExtArgs["result"]["leaveAllocation"]>
   composites: {}
 }
@@ -1857,6 +1909,7 @@ export interface LeaveAllocationFieldRefs {
   readonly notes: Prisma.FieldRef<"LeaveAllocation", 'String'>
   readonly created_by: Prisma.FieldRef<"LeaveAllocation", 'String'>
   readonly created_at: Prisma.FieldRef<"LeaveAllocation", 'DateTime'>
+  readonly changed_at: Prisma.FieldRef<"LeaveAllocation", 'DateTime'>
 }
     
 

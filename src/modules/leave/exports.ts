@@ -35,7 +35,7 @@ export async function holidaysForExport(
           }
         : {}),
       ...(filter.branch_id ? { OR: [{ branch_id: filter.branch_id }, { branch_id: null }] } : {}),
-      ...(filter.updated_since ? { updated_at: { gte: new Date(filter.updated_since) } } : {}),
+      ...(filter.updated_since ? { changed_at: { gte: new Date(filter.updated_since) } } : {}),
     },
     orderBy: { id: "asc" },
     take: limit,
@@ -80,7 +80,7 @@ export async function allocationsForExport(
       ...(filter.leave_type_id ? { leave_type_id: filter.leave_type_id } : {}),
       ...(filter.period_id ? { period_id: filter.period_id } : {}),
       // allocations do not change once made (their balance moves in the ledger)
-      ...(filter.updated_since ? { created_at: { gte: new Date(filter.updated_since) } } : {}),
+      ...(filter.updated_since ? { changed_at: { gte: new Date(filter.updated_since) } } : {}),
     },
     orderBy: { id: "asc" },
     take: limit,

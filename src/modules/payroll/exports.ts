@@ -30,7 +30,7 @@ export async function salarySetupsForExport(
     where: {
       ...(after ? { id: { gt: after } } : {}),
       ...(filter.employee_id ? { employee_id: filter.employee_id } : {}),
-      ...(filter.updated_since ? { updated_at: { gte: new Date(filter.updated_since) } } : {}),
+      ...(filter.updated_since ? { changed_at: { gte: new Date(filter.updated_since) } } : {}),
     },
     include: { components: { select: { component_id: true, amount: true }, orderBy: { component_id: "asc" } } },
     orderBy: { id: "asc" },
