@@ -78,3 +78,33 @@ export function withLock<T>(key: LockKey, fn: (client: Client) => Promise<T>): P
     return fn(client);
   });
 }
+
+/**
+ * A work table whose due rows are claimed with a lease: a claimed row's `leaseColumn` moves `leaseS`
+ * seconds ahead, so no other worker claims it while it is worked on (outside any transaction), and
+ * it is due again by itself if its worker dies before recording the outcome.
+ */
+export interface WorkTable {
+  table: "email_outbox";
+  /** the condition of a due row, besides its lease having run out */
+  due: string;
+  /** the timestamp that is both the row's due time and its lease */
+  leaseColumn: "next_attempt_at";
+  /** the order rows are claimed in */
+  order: string;
+  /** the columns the claim returns */
+  returning: string;
+}
+
+/** Claims at most `limit` due rows of `work` for `leaseS` seconds (one statement; rows another worker holds are skipped). */
+export async function claimDue<T extends pg.QueryResultRow>(work: WorkTable, opts: { limit: number; leaseS: number }): Promise<T[]> {
+  const { table, due, leaseColumn: lease, order, returning } = work;
+  const { rows } = await getPool().query<T>(
+    `UPDATE ${table} w SET ${lease} = now() + make_interval(secs => $2)
+       FROM (SELECT id FROM ${table} WHERE ${due} AND ${lease} <= now() ORDER BY ${order} FOR UPDATE SKIP LOCKED LIMIT $1) claimed
+      WHERE w.id = claimed.id
+     RETURNING ${returning}`,
+    [opts.limit, opts.leaseS],
+  );
+  return rows;
+}
