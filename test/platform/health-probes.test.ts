@@ -110,7 +110,6 @@ describe("getReadiness, getLiveness: a real server process shutting down", () =>
       env: {
         ...process.env,
         NODE_ENV: "development",
-        VITEST: "",
         DATABASE_URL: t.url,
         MIGRATE_ON_START: "false",
         RUN_WORKER: "false",
