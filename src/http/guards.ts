@@ -4,7 +4,7 @@
 // (issue 31) x-scope (the registry's `scope`: 403 naming a scope the credential lacks; none: the
 // operation takes a session only).
 import type { Request } from "express";
-import { type OperationId, type OperationMeta, operationTable } from "../../generated/registry.ts";
+import type { OperationMeta } from "../../generated/registry.ts";
 import { getPool } from "../db/client.ts";
 import type { IdentityRow } from "../platform/identity/identity-cache.ts";
 import { type CredentialIdentity, credentialFor } from "../platform/identity/credentials.ts";
@@ -97,13 +97,4 @@ export async function authorize(req: Request, meta: OperationMeta): Promise<Auth
   if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
   if (!meta.roles.includes(auth.role)) throw forbidden();
   return auth;
-}
-
-/**
- * Whether the caller could call `operationId` (its x-roles and x-module), for a use case that shows
- * data read through another operation - the same rule, never a copy of its role list.
- */
-export function mayCall(auth: Pick<AuthContext, "role" | "modules">, operationId: OperationId): boolean {
-  const meta: OperationMeta = operationTable[operationId];
-  return meta.roles.includes(auth.role) && (!meta.module || auth.modules.includes(meta.module));
 }

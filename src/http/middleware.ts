@@ -14,7 +14,7 @@ import { clientCookieLast } from "../platform/identity/signin-guard.ts";
 import { AppError } from "../platform/errors.ts";
 import { NO_OPERATION, recordRequest } from "../platform/metrics.ts";
 import { authenticateBearer, credentialOf } from "./guards.ts";
-import type { Lifecycle } from "./lifecycle.ts";
+import type { Lifecycle } from "../platform/lifecycle.ts";
 import { operationOf, STATE_CHANGING } from "./routing.ts";
 
 /** Public links carry their secret token in the path: never write it to the logs. */
@@ -49,7 +49,7 @@ export function requestIdAndLog(cfg: Config, lifecycle: Lifecycle): express.Requ
     const incoming = req.get("x-request-id");
     const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader("X-Request-Id", requestId);
-    // shutting down (src/http/lifecycle.ts): no request after this one on this connection
+    // shutting down (src/platform/lifecycle.ts): no request after this one on this connection
     if (lifecycle.draining) res.setHeader("Connection", "close");
     const started = process.hrtime.bigint();
     const info: RequestInfo = { requestId, ip: req.ip };
