@@ -24,7 +24,7 @@ const mailsTo = (email: string) =>
 const tokenOf = (mail: { text_body: string }) => /Invitation token: ([A-Za-z0-9_-]+)/.exec(mail.text_body)![1];
 
 describe("inviteMember: limits", () => {
-  it("25 invitations to one address: INVITES_PER_ADDRESS_PER_DAY are mailed, the rest are 429 `invite-address` and mail nothing", async () => {
+  it("25 invitations to one address: INVITES_PER_ADDRESS_PER_DAY mailed, the rest 429 `invite-address` and mail nothing", async () => {
     const o = await signupTenant(t);
     const victim = uniqueEmail("relay.victim");
     const answers = [];
