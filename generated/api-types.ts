@@ -7111,6 +7111,8 @@ export interface components {
          *     }
          */
         Error: {
+            /** @description Only on a 403 `forbidden` for the caller's role: the roles the operation admits (its `x-roles`), none of which the caller (or the API credential) has in this company. */
+            allowed_roles?: components["schemas"]["Role"][];
             /** @enum {string} */
             code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "idempotency_key_reused" | "request_in_progress" | "precondition_failed" | "precondition_required";
             details?: {
@@ -7136,6 +7138,8 @@ export interface components {
             error: string;
             /** @description Only on the OAuth token endpoint (`issueOAuthToken`, RFC 6749 §5.2): there `error` is the RFC's error code (`invalid_client`…) and this says it in words. */
             error_description?: string;
+            /** @description Only on a 403 `forbidden` for an API credential or OAuth access token without the scope the operation needs: that scope (the one its `security` lists). The answer's `WWW-Authenticate` says the same for OAuth clients (`Bearer error="insufficient_scope", scope="<scope>"`, RFC 6750 §3.1). Ask for a credential or token with it. */
+            required_scope?: components["schemas"]["ApiScope"];
             /**
              * Format: int32
              * @description The HTTP status code.
@@ -12147,25 +12151,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller's role may not do this (`forbidden`), or the operation's module is not enabled for the tenant (`module_disabled`). */
+        /** @description What the caller lacks, said in `error` and in a field: a role the operation admits (`forbidden`, with `allowed_roles`: the roles it does), the scope the operation needs when an API credential or OAuth access token calls it (`forbidden`, with `required_scope`, and `WWW-Authenticate: Bearer error="insufficient_scope"` per RFC 6750 §3.1), a session (`forbidden`: the operation takes a signed-in member's session, not a credential), or the operation's module (`module_disabled`, naming the module the company has not enabled). A state-changing request from a foreign `Origin` is `forbidden` too. A rule of the record itself (someone else's record) is a `forbidden` that says which rule in words. */
         Forbidden: {
             headers: {
+                /** @description Only when an API credential or access token lacks the operation's scope (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="<the scope it needs>"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": "Your role does not allow this action",
-                 *       "status": 403,
-                 *       "code": "forbidden"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller's role may not do this (`forbidden`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
+        /** @description The caller's role may not do this (`forbidden`, with `allowed_roles`), an API credential lacks the operation's scope (`forbidden`, with `required_scope`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
         ForbiddenOwnRecord: {
             headers: {
+                /** @description Only when an API credential or access token lacks the operation's scope (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="<the scope it needs>"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {

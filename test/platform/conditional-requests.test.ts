@@ -179,7 +179,7 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
     const read = await api(owner.agent)
       .op("getEmployee", { params: { employeeId: e.id } })
       .expect(200);
-    const version = read.body.data.version;
+    const version = read.body.data.version as string;
     expect(`"${version}"`).toBe(read.headers.etag);
     await api(owner.agent)
       .op("getEmployee", { params: { employeeId: e.id }, headers: { "If-None-Match": `"${version}"` } })
