@@ -220,7 +220,7 @@ describe("updated_since", () => {
     const since = encodeURIComponent(new Date(now).toISOString());
     /** The page once it has `n` rows (a change shows once every older transaction has ended). */
     const changedSince = async (n: number) => {
-      let p: Page = { data: [], next_cursor: null };
+      let p: Page = { data: [], next_cursor: null, has_more: false, pagination: null };
       const ok = await eventually(async () => {
         p = await page(c, `updated_since=${since}`);
         return p.data.length === n;
