@@ -216,7 +216,7 @@ describe("openapi plugin, lists walked by cursor (x-cursor)", () => {
       writeFileSync(config, `${readFileSync(config, "utf8")}  hrms/cursor-lists: on\n`);
     });
 
-  it("adds cursor, updated_since, include_deleted and sort=changed, next_cursor, has_more, a nullable pagination, and deleted_at on the items", async () => {
+  it("adds cursor, updated_since, include_deleted, sort=changed, next_cursor, has_more, a nullable pagination, deleted_at", async () => {
     const dir = cursorFixture();
     const r = await bundle(dir);
     expect(r.code, r.output).toBe(0);
