@@ -127,7 +127,7 @@ function operationPath(
   return series([
     resolveOperation(matchers),
     sessionWhereNeeded(),
-    // issue 32: RateLimit fields on every answer, 429 past a limit (src/http/rate-limit.ts)
+    // RateLimit fields on every answer, 429 past a limit (src/http/rate-limit.ts)
     requestRateLimits(rateLimits),
     // A non-public operation without a session is a 401 before its input is looked at (or read).
     requireSessionFor(),

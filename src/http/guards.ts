@@ -1,7 +1,7 @@
 // Generic access control read from the operation's vendor extensions (via the registry):
 // x-public (no session), x-roles (401 without a session, 403 `forbidden` for other roles),
 // x-module (403 `module_disabled` while the tenant has not enabled it), and for API credentials
-// (issue 31) x-scope (the registry's `scope`: 403 naming a scope the credential lacks; none: the
+// (docs/integrations.md) x-scope (the registry's `scope`: 403 naming a scope the credential lacks; none: the
 // operation takes a session only).
 import type { Request } from "express";
 import type { OperationMeta } from "../../generated/registry.ts";

@@ -24,7 +24,7 @@ export function redactPath(p: string): string {
 
 export function originCheck(req: Request, _res: Response, next: NextFunction) {
   const origin = req.get("origin");
-  // a request with `Authorization` is authenticated by it alone, never by a cookie (issue 31): a
+  // a request with `Authorization` is authenticated by it alone, never by a cookie (docs/integrations.md): a
   // page of another site cannot send that header without a CORS preflight, which is not granted
   if (!origin || !STATE_CHANGING.has(req.method) || req.headers.authorization !== undefined) return next();
   const { publicUrl, allowedOrigins } = config();
@@ -97,7 +97,7 @@ export function sessionWhereNeeded() {
 export function requireSessionFor() {
   return (req: Request, _res: Response, next: NextFunction) => {
     const op = operationOf(req);
-    // an API credential (issue 31): checked before the body is read, like a session - by the rate
+    // an API credential (docs/integrations.md): checked before the body is read, like a session - by the rate
     // limits already (src/http/rate-limit.ts), else here
     if (credentialOf(req)) return next();
     const secret = op && !op.isPublic ? bearerSecret(req.headers.authorization) : undefined;

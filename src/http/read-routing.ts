@@ -10,7 +10,7 @@
 // make one up, change one, or use another session's (forging one could only send its own reads to
 // the primary). A cookie that cannot be read for any reason (malformed, truncated, another
 // session's, an old format, a rotated secret) is ignored: the read goes by the replica's own lag.
-// API credentials (issue 31) keep no cookies: the position of a credential's last write is kept on
+// API credentials (docs/integrations.md) keep no cookies: the position of a credential's last write is kept on
 // its row (api_credentials.last_write_lsn) and read with it on each request, in any process.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
@@ -86,7 +86,7 @@ export async function rememberWrite(res: Response): Promise<void> {
   if (!replicaConfigured() || res.headersSent) return;
   const lsn = await primaryLsn().catch(() => null);
   const credential = requestContext.getStore()?.credential;
-  // a bearer client's reads after its write wait for the replica to have it (issue 31), whichever process serves them
+  // a bearer client's reads after its write wait for the replica to have it (docs/integrations.md), whichever process serves them
   if (lsn !== null && credential) return rememberCredentialWrite(credential.tenantId, credential.id, formatLsn(lsn)).catch(() => {});
   if (lsn === null || res.headersSent) return;
   res.cookie(lsnCookieName(), sealLsn(lsn, sessionOf(res.req)), {

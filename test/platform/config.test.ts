@@ -457,7 +457,7 @@ describe("loadConfig", () => {
       ]);
   });
 
-  it("TRUST_PROXY: a range that would trust clients is refused by its meaning, with the reason (issue 28)", () => {
+  it("TRUST_PROXY: a range that would trust clients is refused by its meaning, with the reason", () => {
     const why = (text: string) =>
       `TRUST_PROXY: ${text}. Any client could then write the address the limits and the audit trail take for its own into ` +
       "X-Forwarded-For: name only your proxies (their addresses or ranges), or the number of proxies in front";

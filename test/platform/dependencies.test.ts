@@ -128,7 +128,7 @@ describe("package.json's dependencies", () => {
     tsx: "runs the TypeScript sources (make dev, scripts)",
   };
 
-  it("are each used: imported by the sources or scripts, or listed with the reason (issue 28: express-rate-limit was neither)", () => {
+  it("are each used: imported by the sources or scripts, or listed with the reason (express-rate-limit was neither)", () => {
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
     const sources = ["src", "scripts", "prisma"]
       .flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" }).map((f) => path.join(root, dir, f)))

@@ -1,4 +1,4 @@
-// Request rate limits (issue 32; src/http/rate-limit.ts): every answer of an operation states the
+// Request rate limits (src/http/rate-limit.ts): every answer of an operation states the
 // policies that apply (`RateLimit-Policy`) and their state (`RateLimit`) in the current syntax of
 // draft-ietf-httpapi-ratelimit-headers; per company and per caller with a session, per client IP
 // without; past a limit a 429 with Retry-After naming that policy, counting nothing; counts shared
@@ -85,7 +85,7 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     expect(state(elsewhere).tenant.r).toBeGreaterThan(30);
   });
 
-  it("listEmployees with an API credential: its company's and its own budget (`caller`), beside its creator's (issue 31)", async () => {
+  it("listEmployees with an API credential: its company's and its own budget (`caller`), beside its creator's", async () => {
     const owner = await signupTenant(t);
     const made = await owner.agent
       .post("/api/integrations/credentials")

@@ -70,7 +70,7 @@ export async function employeeActivity(
     ...(hidden.length ? { NOT: hidden.map((r) => ({ action: { startsWith: r.actionPrefix } })) } : {}),
   };
   const actorDetails = ACTOR_DETAIL_ROLES.includes(auth.role);
-  // a walk in the order of change (issue 32): the log only grows, so its new entries
+  // a walk in the order of change (docs/integrations-sync.md): the log only grows, so its new entries
   if (walk) {
     const { rows, last } = await walkPage(
       walk,

@@ -145,7 +145,7 @@ export function directorySearchPage(f: DirectoryFilter, page: Page): Promise<(Di
 }
 
 /**
- * A page of a walk of the list in the order of change (issue 32; src/db/keyset.ts): the filters of
+ * A page of a walk of the list in the order of change (src/db/keyset.ts): the filters of
  * the page by number (but `sort`), tombstones with `include_deleted`, read along
  * employees_change_idx from the cursor's key - a deep page costs what the first does.
  */

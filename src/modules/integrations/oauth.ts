@@ -1,4 +1,4 @@
-// The OAuth 2.0 client-credentials grant (issue 31; RFC 6749 §4.4): `POST /api/oauth/token` trades
+// The OAuth 2.0 client-credentials grant (RFC 6749 §4.4): `POST /api/oauth/token` trades
 // an API credential for a short-lived access token. The client id is the credential's prefix, the
 // client secret its whole secret (the operation's description says why); the token is stored as its
 // SHA-256 only and the Bearer guard accepts it (src/platform/identity/credentials.ts, TOKEN_LOOKUP)
