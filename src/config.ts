@@ -61,17 +61,136 @@ export const LOG_FORMATS = ["json", "pretty"] as const;
 export type LogFormat = (typeof LOG_FORMATS)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-export interface Config {
+/**
+ * The product limits: what one client, member or company may do in a window (sign-in failures,
+ * signups, invitations, uploads, storage, AI calls, requests). Their defaults are production's; the
+ * tests run with the values test/support/test-env.ts sets, and the tests of each limit with these.
+ */
+export interface Limits {
   /**
-   * `NODE_ENV`: `development`, `production` or `test` (test mode also with `VITEST=true`, which the
-   * test runner sets). `production` turns on Secure cookies and the start-up checks (`SESSION_SECRET`
+   * `SIGNIN_MAX_FAILURES_PER_ACCOUNT`: failed sign-ins of one account from one client within 15
+   * minutes before that client's sign-ins to the account are refused (429, policy `account`) until
+   * the window ends, even with the right password. A client is a known browser of the account (its
+   * `hrms.client` cookie) or else an IPv4 address or IPv6 /64: another client is not paused by
+   * these failures (src/platform/identity/signin-guard.ts). Read at each sign-in.
+   */
+  readonly signinMaxFailuresPerAccount: number;
+  /**
+   * `SIGNIN_MAX_FAILURES_PER_ACCOUNT_ALL_CLIENTS`: failed sign-ins of one account from clients it
+   * does not know (all of them together) within 15 minutes before sign-ins to it from any such
+   * client are refused (429, policy `account-all`) - the bound on guessing an account's password
+   * from many addresses. The account's known browsers still sign in with the right password, and a
+   * password reset lifts it. Read at each sign-in.
+   */
+  readonly signinMaxFailuresPerAccountAllClients: number;
+  /**
+   * `SIGNIN_MAX_FAILURES_PER_IP`: failed sign-ins from one client within 15 minutes, across
+   * accounts, before its sign-ins are refused (429). A client is an IPv4 address or an IPv6 /64
+   * (src/lib/ip.ts), as for every per-IP limit. Read at each sign-in.
+   */
+  readonly signinMaxFailuresPerIp: number;
+  /**
+   * `FORGOT_PASSWORD_MAX_PER_IP`: password-reset requests per client (IPv4 address, IPv6 /64)
+   * within 15 minutes. Read at each request.
+   */
+  readonly forgotPasswordMaxPerIp: number;
+  /**
+   * `UPLOADS_MAX_CONCURRENT`: uploads (multipart requests) this server process reads and stores at
+   * once (src/http/uploads.ts, src/platform/storage/); beyond, a 503 `unavailable` with
+   * `Retry-After: 2` before the body is read (docs/operations.md, "Uploads and usage limits").
+   */
+  readonly uploadsMaxConcurrent: number;
+  /**
+   * `UPLOADS_MAX_CONCURRENT_PER_USER`: uploads of one user (of one client IP for the public
+   * joining-document upload) in progress at once in one process; beyond, a 429 `rate_limited` with
+   * `Retry-After: 2`.
+   */
+  readonly uploadsMaxConcurrentPerUser: number;
+  /**
+   * `UPLOADS_PER_USER_PER_HOUR`: uploads per user (per client IP for the public joining-document
+   * upload) within an hour, shared by every server process; beyond, a 429 with `Retry-After` (the
+   * seconds left of the window).
+   */
+  readonly uploadsPerUserPerHour: number;
+  /**
+   * `UPLOADS_PER_TENANT_PER_HOUR`: uploads per company within an hour (members' uploads; public ones
+   * do not count), shared by every server process; beyond, a 429 with `Retry-After`.
+   */
+  readonly uploadsPerTenantPerHour: number;
+  /**
+   * Bytes of files a company may hold (`TENANT_STORAGE_QUOTA_MB`, in MiB; each stored file counts
+   * with its size); an upload that does not fit is a 413 `quota_exceeded`.
+   */
+  readonly tenantStorageQuotaBytes: number;
+  /**
+   * `MEMBER_STORAGE_SHARE_PERCENT`: the most of the company's storage quota (`TENANT_STORAGE_QUOTA_MB`)
+   * the files one member uploaded may take, in percent (1 to 100; 100: no share of their own). An
+   * upload past it is a 413 `quota_exceeded` saying so, so one member cannot fill the company's
+   * storage. Public uploads (joining documents through a link) count against the company only.
+   */
+  readonly memberStorageSharePercent: number;
+  /**
+   * `AI_CALLS_PER_USER_PER_HOUR`: calls of the recruitment AI helpers per user within an hour (all
+   * four share it; whichever company the user acts for), shared by every server process; beyond, a
+   * 429 with `Retry-After`.
+   */
+  readonly aiCallsPerUserPerHour: number;
+  /** `AI_CALLS_PER_TENANT_PER_HOUR`: the same per company. */
+  readonly aiCallsPerTenantPerHour: number;
+  /**
+   * `SIGNUP_MAX_PER_IP`: signups per client IP within 15 minutes, every attempt counted (429 with
+   * `Retry-After` beyond); read when a signup arrives, so an app's configuration applies.
+   */
+  readonly signupMaxPerIp: number;
+  /**
+   * `INVITES_PER_TENANT_PER_DAY`: invitations one company may send within 24 hours (429 with
+   * `Retry-After` beyond; a refused one counts nothing). Invitations are mail to any address a
+   * member types, so every invitation limit bounds what a company can make this server send
+   * (src/modules/members/invitations.ts).
+   */
+  readonly invitesPerTenantPerDay: number;
+  /**
+   * `INVITES_PER_NEW_TENANT_PER_DAY`: the same for a new company - created within the last 7 days
+   * and without an active or trialing subscription - whose owner has proven nothing but a mailbox.
+   */
+  readonly invitesPerNewTenantPerDay: number;
+  /** `INVITES_PER_USER_PER_HOUR`: invitations one member may send within an hour (in any company). */
+  readonly invitesPerUserPerHour: number;
+  /** `INVITES_PER_ADDRESS_PER_DAY`: invitations one company may send to one address within 24 hours. */
+  readonly invitesPerAddressPerDay: number;
+  /** `INVITES_PER_RECIPIENT_PER_DAY`: invitations to one address from all companies together within 24 hours. */
+  readonly invitesPerRecipientPerDay: number;
+  // ─── request rate limits (docs/integrations-sync.md) ───
+  /**
+   * `RATE_LIMIT_WINDOW_SECONDS`: the window of the request rate limits (src/http/rate-limit.ts):
+   * every answer states them in `RateLimit-Policy` and their state in `RateLimit`; a request past one
+   * is a 429 with `Retry-After`.
+   */
+  readonly rateLimitWindowSeconds: number;
+  /** `RATE_LIMIT_PER_TENANT`: requests of one company's callers together within the window (policy `tenant`). */
+  readonly rateLimitPerTenant: number;
+  /** `RATE_LIMIT_PER_CALLER`: requests of one caller (a signed-in user; an API credential) within the window (policy `caller`). */
+  readonly rateLimitPerCaller: number;
+  /** `RATE_LIMIT_PER_IP`: requests without a session from one client IP (IPv6 by its /64) within the window (policy `client`). */
+  readonly rateLimitPerIp: number;
+  /**
+   * `RATE_LIMIT_SYNC_MS`: how often each server process adds the requests it counted to the shared
+   * counters in PostgreSQL (`usage_counters`) and reads every process's totals back (one statement
+   * for all counters; not on any request's path): the limits hold across processes within what the
+   * processes serve in this time.
+   */
+  readonly rateLimitSyncMs: number;
+}
+
+export interface Config extends Limits {
+  /**
+   * `NODE_ENV`: `development`, `production` or `test` (the test runner's name for development: it
+   * changes no setting). `production` turns on Secure cookies and the start-up checks (`SESSION_SECRET`
    * and `PUBLIC_URL` required, `CLOCK_START` refused), and response validation off.
    */
   readonly nodeEnv: NodeEnv;
   /** `NODE_ENV=production`: Secure cookies, the production start-up requirements, no response validation. */
   readonly isProduction: boolean;
-  /** `NODE_ENV=test`, or run by vitest (`VITEST=true`). */
-  readonly isTest: boolean;
   /** The project folder (src/root.ts). */
   readonly root: string;
   /** `PORT`: the HTTP port (0 to 65535; `0` takes a free port). */
@@ -119,7 +238,7 @@ export interface Config {
   /**
    * `DATABASE_POOL_TIMEOUT_MS`: how long a query may wait for a connection (a free one of the pool,
    * or a new one being opened), and an interactive transaction for its start, before the request is
-   * answered 503 `unavailable` (the tests use 60 000).
+   * answered 503 `unavailable`.
    */
   readonly databasePoolTimeoutMs: number;
   /**
@@ -127,7 +246,7 @@ export interface Config {
    * transaction timeout), and how long any statement may wait for a lock (PostgreSQL `lock_timeout`
    * of every pool connection) - past it the request is a 503 `unavailable`. The few bulk operations
    * that pass a longer timeout of their own (payroll runs, bulk allocations, attendance import) get
-   * the same lock wait inside their transaction (the tests use 15 000).
+   * the same lock wait inside their transaction.
    */
   readonly databaseTransactionTimeoutMs: number;
   /**
@@ -143,7 +262,7 @@ export interface Config {
   readonly maxQueuedRequests: number;
   /**
    * `REQUEST_QUEUE_TIMEOUT_MS`: how long a request may wait for a slot before it is a 503
-   * `unavailable` with `Retry-After` (the tests use 60 000).
+   * `unavailable` with `Retry-After`.
    */
   readonly requestQueueTimeoutMs: number;
   /**
@@ -213,6 +332,11 @@ export interface Config {
    * least 32 characters, not the development value).
    */
   readonly sessionSecret: string;
+  /**
+   * `SESSION_PRUNE_SECONDS`: how often each process deletes expired sessions from the `session`
+   * table; `0` never (another process, or a scheduled job of the operator's, does it).
+   */
+  readonly sessionPruneSeconds: number;
   /**
    * `PUBLIC_URL`: base of the links in e-mails (`http://` or `https://`; a trailing `/` is dropped);
    * its origin is the one allowed to make state-changing requests. Required in production.
@@ -351,7 +475,7 @@ export interface Config {
    * sessions, memberships, a tenant's modules or a user's e-mail/name drops every process's entries
    * at once (database triggers + PostgreSQL `LISTEN`/`NOTIFY` on channel `hrms_identity`); while the
    * listening connection is down every request reads the database. The TTL only bounds an entry's
-   * life; `0` turns the cache off (the tests' default).
+   * life; `0` turns the cache off.
    */
   readonly identityCacheTtlMs: number;
   /**
@@ -361,106 +485,10 @@ export interface Config {
    */
   readonly eventLoopReport: string | undefined;
   /**
-   * `SIGNIN_MAX_FAILURES_PER_ACCOUNT`: failed sign-ins of one account from one client within 15
-   * minutes before that client's sign-ins to the account are refused (429, policy `account`) until
-   * the window ends, even with the right password. A client is a known browser of the account (its
-   * `hrms.client` cookie) or else an IPv4 address or IPv6 /64: another client is not paused by
-   * these failures (src/platform/identity/signin-guard.ts). Read at each sign-in.
-   */
-  readonly signinMaxFailuresPerAccount: number;
-  /**
-   * `SIGNIN_MAX_FAILURES_PER_ACCOUNT_ALL_CLIENTS`: failed sign-ins of one account from clients it
-   * does not know (all of them together) within 15 minutes before sign-ins to it from any such
-   * client are refused (429, policy `account-all`) - the bound on guessing an account's password
-   * from many addresses. The account's known browsers still sign in with the right password, and a
-   * password reset lifts it. Read at each sign-in.
-   */
-  readonly signinMaxFailuresPerAccountAllClients: number;
-  /**
-   * `SIGNIN_MAX_FAILURES_PER_IP`: failed sign-ins from one client within 15 minutes, across
-   * accounts, before its sign-ins are refused (429). A client is an IPv4 address or an IPv6 /64
-   * (src/lib/ip.ts), as for every per-IP limit. Read at each sign-in.
-   */
-  readonly signinMaxFailuresPerIp: number;
-  /**
-   * `FORGOT_PASSWORD_MAX_PER_IP`: password-reset requests per client (IPv4 address, IPv6 /64)
-   * within 15 minutes. Read at each request.
-   */
-  readonly forgotPasswordMaxPerIp: number;
-  /**
-   * `UPLOADS_MAX_CONCURRENT`: uploads (multipart requests) this server process reads and stores at
-   * once (src/http/uploads.ts, src/platform/storage/); beyond, a 503 `unavailable` with
-   * `Retry-After: 2` before the body is read (docs/operations.md, "Uploads and usage limits").
-   */
-  readonly uploadsMaxConcurrent: number;
-  /**
-   * `UPLOADS_MAX_CONCURRENT_PER_USER`: uploads of one user (of one client IP for the public
-   * joining-document upload) in progress at once in one process; beyond, a 429 `rate_limited` with
-   * `Retry-After: 2`.
-   */
-  readonly uploadsMaxConcurrentPerUser: number;
-  /**
-   * `UPLOADS_PER_USER_PER_HOUR`: uploads per user (per client IP for the public joining-document
-   * upload) within an hour, shared by every server process; beyond, a 429 with `Retry-After` (the
-   * seconds left of the window).
-   */
-  readonly uploadsPerUserPerHour: number;
-  /**
-   * `UPLOADS_PER_TENANT_PER_HOUR`: uploads per company within an hour (members' uploads; public ones
-   * do not count), shared by every server process; beyond, a 429 with `Retry-After`.
-   */
-  readonly uploadsPerTenantPerHour: number;
-  /**
-   * Bytes of files a company may hold (`TENANT_STORAGE_QUOTA_MB`, in MiB; each stored file counts
-   * with its size); an upload that does not fit is a 413 `quota_exceeded`.
-   */
-  readonly tenantStorageQuotaBytes: number;
-  /**
-   * `MEMBER_STORAGE_SHARE_PERCENT`: the most of the company's storage quota (`TENANT_STORAGE_QUOTA_MB`)
-   * the files one member uploaded may take, in percent (1 to 100; 100: no share of their own). An
-   * upload past it is a 413 `quota_exceeded` saying so, so one member cannot fill the company's
-   * storage. Public uploads (joining documents through a link) count against the company only.
-   */
-  readonly memberStorageSharePercent: number;
-  /**
    * `ORPHAN_FILE_GRACE_HOURS`: uploads no record refers to are deleted (row and bytes) by the hourly
    * job once older than this; temporary files of unfinished uploads too.
    */
   readonly orphanFileGraceHours: number;
-  /**
-   * `AI_CALLS_PER_USER_PER_HOUR`: calls of the recruitment AI helpers per user within an hour (all
-   * four share it; whichever company the user acts for), shared by every server process; beyond, a
-   * 429 with `Retry-After`.
-   */
-  readonly aiCallsPerUserPerHour: number;
-  /** `AI_CALLS_PER_TENANT_PER_HOUR`: the same per company. */
-  readonly aiCallsPerTenantPerHour: number;
-  /**
-   * `SIGNUP_MAX_PER_IP`: signups per client IP within 15 minutes, every attempt counted (429 with
-   * `Retry-After` beyond); read when a signup arrives, so an app's configuration applies
-   * (`useTestApp({ config })` can lower it). The tests' default is 1000: their fixtures sign up many
-   * companies from one address.
-   */
-  readonly signupMaxPerIp: number;
-  /**
-   * `INVITES_PER_TENANT_PER_DAY`: invitations one company may send within 24 hours (429 with
-   * `Retry-After` beyond; a refused one counts nothing). Invitations are mail to any address a
-   * member types, so every invitation limit bounds what a company can make this server send
-   * (src/modules/members/invitations.ts). The tests' default of every invitation limit is 10000
-   * (their fixtures invite many people); a test file sets the ones it checks.
-   */
-  readonly invitesPerTenantPerDay: number;
-  /**
-   * `INVITES_PER_NEW_TENANT_PER_DAY`: the same for a new company - created within the last 7 days
-   * and without an active or trialing subscription - whose owner has proven nothing but a mailbox.
-   */
-  readonly invitesPerNewTenantPerDay: number;
-  /** `INVITES_PER_USER_PER_HOUR`: invitations one member may send within an hour (in any company). */
-  readonly invitesPerUserPerHour: number;
-  /** `INVITES_PER_ADDRESS_PER_DAY`: invitations one company may send to one address within 24 hours. */
-  readonly invitesPerAddressPerDay: number;
-  /** `INVITES_PER_RECIPIENT_PER_DAY`: invitations to one address from all companies together within 24 hours. */
-  readonly invitesPerRecipientPerDay: number;
   /**
    * `CLOCK_START`: the instant the server's clock reads when the process starts (ISO 8601 with its
    * offset, e.g. `2026-11-28T12:00:00Z`); it runs on from there at the normal rate. Honoured only
@@ -471,7 +499,7 @@ export interface Config {
    * @default the machine's clock
    */
   readonly clockStart: string | undefined;
-  // ── machine clients and events (issue 31; docs/integrations.md) ──
+  // ── machine clients and events (docs/integrations.md) ──
   /**
    * `WEBHOOK_ALLOW_LOOPBACK`: webhook deliveries may go to loopback addresses (`127.0.0.0/8`,
    * `::1`) - for tests and local development only. Private, link-local, shared and metadata
@@ -510,33 +538,13 @@ export interface Config {
   readonly oauthTokenTtlSeconds: number;
   /** `EVENT_RETENTION_DAYS`: events (the feed, replay) and the delivery log are kept this many days, then pruned (hourly). */
   readonly eventRetentionDays: number;
-  // ─── sync and safe writes (issue 32; docs/integrations-sync.md) ───
+  // ─── sync and safe writes (docs/integrations-sync.md) ───
   /**
    * `IDEMPOTENCY_KEY_TTL_HOURS`: how long an `Idempotency-Key` of a POST is kept with its first
    * answer (src/http/idempotency.ts): a retry within it replays that answer, and an expired key may
    * be used again; the hourly job `idempotency.prune-keys` removes expired ones.
    */
   readonly idempotencyKeyTtlHours: number;
-  /**
-   * `RATE_LIMIT_WINDOW_SECONDS`: the window of the request rate limits (src/http/rate-limit.ts):
-   * every answer states them in `RateLimit-Policy` and their state in `RateLimit`; a request past one
-   * is a 429 with `Retry-After`. The tests' defaults of the three limits are 1000000 (a file sets
-   * the ones it checks).
-   */
-  readonly rateLimitWindowSeconds: number;
-  /** `RATE_LIMIT_PER_TENANT`: requests of one company's callers together within the window (policy `tenant`). */
-  readonly rateLimitPerTenant: number;
-  /** `RATE_LIMIT_PER_CALLER`: requests of one caller (a signed-in user; an API credential) within the window (policy `caller`). */
-  readonly rateLimitPerCaller: number;
-  /** `RATE_LIMIT_PER_IP`: requests without a session from one client IP (IPv6 by its /64) within the window (policy `client`). */
-  readonly rateLimitPerIp: number;
-  /**
-   * `RATE_LIMIT_SYNC_MS`: how often each server process adds the requests it counted to the shared
-   * counters in PostgreSQL (`usage_counters`) and reads every process's totals back (one statement
-   * for all counters; not on any request's path): the limits hold across processes within what the
-   * processes serve in this time.
-   */
-  readonly rateLimitSyncMs: number;
 }
 
 /** Bad configuration: `problems` names each bad variable (one line each); `errors` holds them as errors. */
@@ -584,7 +592,6 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
   const r: Reading = { env, problems: [] };
   const nodeEnv = oneOf(r, "NODE_ENV", NODE_ENVS, "development");
   const isProduction = nodeEnv === "production";
-  const isTest = nodeEnv === "test" || env.VITEST === "true";
   const port = portNumber(r, "PORT", 3000, 0);
   const publicUrl = url(r, "PUBLIC_URL", ["http:", "https:"]);
   const sessionSecret = text(r, "SESSION_SECRET");
@@ -608,7 +615,6 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
   const config: Config = {
     nodeEnv,
     isProduction,
-    isTest,
     root,
     port,
     databaseUrl: url(r, "DATABASE_URL", ["postgres:", "postgresql:"]),
@@ -632,12 +638,13 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     metricsHost: text(r, "METRICS_HOST", "127.0.0.1"),
     shutdownDrainMs: durationMs(r, "SHUTDOWN_DRAIN_MS", isProduction ? 5000 : 0, 0),
     sessionSecret: sessionSecret ?? "dev-only-insecure-session-secret-change-me",
+    sessionPruneSeconds: integer(r, "SESSION_PRUNE_SECONDS", 900, 0, 86_400, "an integer of seconds from 0 to 86400"),
     publicUrl: (publicUrl ?? `http://localhost:${port}`).replace(/\/$/, ""),
     appUrl: url(r, "APP_URL", ["http:", "https:"])?.replace(/\/$/, ""),
     allowedOrigins: origins(r, "ALLOWED_ORIGINS"),
     smtpUrl: url(r, "SMTP_URL", ["smtp:", "smtps:"]),
     mailFrom: text(r, "MAIL_FROM", "HRMS <no-reply@hrms.local>"),
-    devMail: !isProduction && !env.SMTP_URL && bool(r, "DEV_MAIL", !isTest),
+    devMail: !isProduction && !env.SMTP_URL && bool(r, "DEV_MAIL", true),
     uploadDir: path.resolve(root, text(r, "UPLOAD_DIR", ".data/uploads")),
     embeddedDataDir: path.resolve(root, text(r, "EMBEDDED_PG_DIR", ".data/postgres")),
     embeddedPort: portNumber(r, "EMBEDDED_PG_PORT", 54329, 1),
@@ -650,15 +657,15 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     aiTimeoutMs: durationMs(r, "AI_TIMEOUT_MS", 20000),
     migrateOnStart: bool(r, "MIGRATE_ON_START", true),
     validateResponses: bool(r, "VALIDATE_RESPONSES", !isProduction),
-    logLevel: oneOf(r, "LOG_LEVEL", LOG_LEVELS, isTest ? "silent" : "info"),
-    logFormat: oneOf(r, "LOG_FORMAT", LOG_FORMATS, !isProduction && !isTest && process.stdout.isTTY ? "pretty" : "json"),
+    logLevel: oneOf(r, "LOG_LEVEL", LOG_LEVELS, "info"),
+    logFormat: oneOf(r, "LOG_FORMAT", LOG_FORMATS, !isProduction && process.stdout.isTTY ? "pretty" : "json"),
     logBufferBytes: integer(r, "LOG_BUFFER_BYTES", 4096, 0, 16000, "a number of bytes from 0 to 16000"),
     payrollSyncLimit: nonNegativeInt(r, "PAYROLL_SYNC_LIMIT", 1000),
     payrollBatchSize: positiveInt(r, "PAYROLL_BATCH_SIZE", 1000),
     bulkImportSyncRows: nonNegativeInt(r, "BULK_IMPORT_SYNC_ROWS", 1000),
     runWorker: bool(r, "RUN_WORKER", true),
     trustProxy: trustProxy(r, "TRUST_PROXY"),
-    identityCacheTtlMs: durationMs(r, "IDENTITY_CACHE_TTL_MS", isTest ? 0 : 60_000, 0),
+    identityCacheTtlMs: durationMs(r, "IDENTITY_CACHE_TTL_MS", 60_000, 0),
     eventLoopReport: text(r, "EVENT_LOOP_REPORT"),
     signinMaxFailuresPerAccount: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_ACCOUNT", 5),
     signinMaxFailuresPerAccountAllClients: positiveInt(r, "SIGNIN_MAX_FAILURES_PER_ACCOUNT_ALL_CLIENTS", 20),
@@ -673,12 +680,12 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     orphanFileGraceHours: integer(r, "ORPHAN_FILE_GRACE_HOURS", 24, 1, 24 * 365, "a positive integer of hours up to 8760"),
     aiCallsPerUserPerHour: positiveInt(r, "AI_CALLS_PER_USER_PER_HOUR", 60),
     aiCallsPerTenantPerHour: positiveInt(r, "AI_CALLS_PER_TENANT_PER_HOUR", 300),
-    signupMaxPerIp: positiveInt(r, "SIGNUP_MAX_PER_IP", isTest ? 1000 : 10),
-    invitesPerTenantPerDay: positiveInt(r, "INVITES_PER_TENANT_PER_DAY", isTest ? 10000 : 200),
-    invitesPerNewTenantPerDay: positiveInt(r, "INVITES_PER_NEW_TENANT_PER_DAY", isTest ? 10000 : 20),
-    invitesPerUserPerHour: positiveInt(r, "INVITES_PER_USER_PER_HOUR", isTest ? 10000 : 30),
-    invitesPerAddressPerDay: positiveInt(r, "INVITES_PER_ADDRESS_PER_DAY", isTest ? 10000 : 3),
-    invitesPerRecipientPerDay: positiveInt(r, "INVITES_PER_RECIPIENT_PER_DAY", isTest ? 10000 : 10),
+    signupMaxPerIp: positiveInt(r, "SIGNUP_MAX_PER_IP", 10),
+    invitesPerTenantPerDay: positiveInt(r, "INVITES_PER_TENANT_PER_DAY", 200),
+    invitesPerNewTenantPerDay: positiveInt(r, "INVITES_PER_NEW_TENANT_PER_DAY", 20),
+    invitesPerUserPerHour: positiveInt(r, "INVITES_PER_USER_PER_HOUR", 30),
+    invitesPerAddressPerDay: positiveInt(r, "INVITES_PER_ADDRESS_PER_DAY", 3),
+    invitesPerRecipientPerDay: positiveInt(r, "INVITES_PER_RECIPIENT_PER_DAY", 10),
     clockStart: isProduction ? undefined : instant(r, "CLOCK_START"),
     webhookAllowLoopback: bool(r, "WEBHOOK_ALLOW_LOOPBACK", false),
     webhookTimeoutMs: durationMs(r, "WEBHOOK_TIMEOUT_MS", 10_000),
@@ -688,12 +695,12 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     webhookSecretKey: secretKey(r, "WEBHOOK_SECRET_KEY"),
     oauthTokenTtlSeconds: integer(r, "OAUTH_TOKEN_TTL_SECONDS", 3600, 60, 86_400, "an integer of seconds from 60 to 86400"),
     eventRetentionDays: integer(r, "EVENT_RETENTION_DAYS", 30, 30, 3650, "an integer of days from 30 to 3650"),
-    // ─── sync and safe writes (issue 32) ───
+    // ─── sync and safe writes (docs/integrations-sync.md) ───
     idempotencyKeyTtlHours: integer(r, "IDEMPOTENCY_KEY_TTL_HOURS", 24, 1, 24 * 30, "a positive integer of hours up to 720"),
     rateLimitWindowSeconds: integer(r, "RATE_LIMIT_WINDOW_SECONDS", 60, 1, 86_400, "a positive integer of seconds up to 86400"),
-    rateLimitPerTenant: integer(r, "RATE_LIMIT_PER_TENANT", isTest ? 1_000_000 : 30_000, 1, 999_999_999, "from 1 to 999999999"),
-    rateLimitPerCaller: integer(r, "RATE_LIMIT_PER_CALLER", isTest ? 1_000_000 : 3_000, 1, 999_999_999, "from 1 to 999999999"),
-    rateLimitPerIp: integer(r, "RATE_LIMIT_PER_IP", isTest ? 1_000_000 : 1_200, 1, 999_999_999, "from 1 to 999999999"),
+    rateLimitPerTenant: integer(r, "RATE_LIMIT_PER_TENANT", 30_000, 1, 999_999_999, "from 1 to 999999999"),
+    rateLimitPerCaller: integer(r, "RATE_LIMIT_PER_CALLER", 3_000, 1, 999_999_999, "from 1 to 999999999"),
+    rateLimitPerIp: integer(r, "RATE_LIMIT_PER_IP", 1_200, 1, 999_999_999, "from 1 to 999999999"),
     rateLimitSyncMs: durationMs(r, "RATE_LIMIT_SYNC_MS", 1_000, 0),
   };
   if (r.problems.length) throw new ConfigError(r.problems);

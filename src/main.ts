@@ -10,7 +10,7 @@ import { closeDb, databaseUrl, getHealthPool, getPool, initDb } from "./db/clien
 import { ensureDatabase, leaveSignalsToProgram } from "./db/embedded.ts";
 import { deployMigrations } from "./db/migrations.ts";
 import { createApp } from "./http/app.ts";
-import { createLifecycle } from "./http/lifecycle.ts";
+import { createLifecycle } from "./platform/lifecycle.ts";
 import { createMetricsServer } from "./http/metrics-server.ts";
 import { createServer } from "./http/server.ts";
 import { startEventLoopReport } from "./lib/event-loop-report.ts";
@@ -32,7 +32,7 @@ if (config.migrateOnStart) {
 }
 initDb(database.url);
 await warmUp();
-// readiness says no until the job worker runs (when it should) and from SIGTERM on (src/http/lifecycle.ts)
+// readiness says no until the job worker runs (when it should) and from SIGTERM on (src/platform/lifecycle.ts)
 const lifecycle = createLifecycle({ starting: true, workerExpected: config.runWorker, workerRunning: () => jobs.running });
 const app = createApp({ config, lifecycle });
 // requests and responses are built with the app's prototypes (src/http/server.ts), not swapped to them

@@ -2,6 +2,7 @@ import path from "node:path";
 import { defineConfig } from "vitest/config";
 import LongestFirst from "./support/sequencer.ts";
 import SkippedTests from "./support/skipped-reporter.ts";
+import { testEnv } from "./support/test-env.ts";
 
 export default defineConfig({
   root: path.resolve(import.meta.dirname, ".."),
@@ -26,18 +27,7 @@ export default defineConfig({
     // (load average 10+, two suites at once) is slow but never red.
     testTimeout: 600_000,
     hookTimeout: 600_000,
-    // A query waits for a database connection up to 60 s instead of production's 3 s: on a busy
-    // machine a slow connect is slowness, not an outage (the outage tests see refused connections,
-    // which fail at once whatever this is). Likewise a request waits for an admission slot up to
-    // 60 s (production 2 s), and a transaction may take 15 s (production 5 s, as long as the
-    // transactions of the tests could before these settings existed); test/platform/overload.test.ts
-    // sets tight limits of its own.
-    env: {
-      NODE_ENV: "test",
-      LOG_LEVEL: process.env.LOG_LEVEL ?? "silent",
-      DATABASE_POOL_TIMEOUT_MS: process.env.DATABASE_POOL_TIMEOUT_MS ?? "60000",
-      REQUEST_QUEUE_TIMEOUT_MS: process.env.REQUEST_QUEUE_TIMEOUT_MS ?? "60000",
-      DATABASE_TRANSACTION_TIMEOUT_MS: process.env.DATABASE_TRANSACTION_TIMEOUT_MS ?? "15000",
-    },
+    // the settings of every test process (what they are and why: test/support/test-env.ts)
+    env: testEnv,
   },
 });

@@ -66,7 +66,7 @@ export type AttendanceRecord = Prisma.AttendanceRecordModel
 export type AttendanceRegularization = Prisma.AttendanceRegularizationModel
 /**
  * Model BulkImport
- * Bulk imports (issue 32 part 5; src/modules/bulk/): one row per import, the queue entry of its
+ * Bulk imports (src/modules/bulk/): one row per import, the queue entry of its
  * job while `queued`/`running` (the source is kept until the import ends), then its outcome.
  */
 export type BulkImport = Prisma.BulkImportModel
@@ -157,7 +157,7 @@ export type ApiCredential = Prisma.ApiCredentialModel
 export type OAuthAccessToken = Prisma.OAuthAccessTokenModel
 /**
  * Model Event
- * The company's events (issue 31): written by `audit()` in the transaction of the change when its
+ * The company's events: written by `audit()` in the transaction of the change when its
  * action is an event type of the document's `webhooks` section (src/platform/events/events.ts).
  * `seq` is its place in the one order of the feed, given after commit by the sequencer (one at a
  * time, under an advisory lock), so an event never appears behind one already read. A test ping
@@ -338,7 +338,7 @@ export type User = Prisma.UserModel
 export type Tenant = Prisma.TenantModel
 /**
  * Model KnownClient
- * Browsers and devices a user has proven themselves from (issue 28): a sign-in, a signup
+ * Browsers and devices a user has proven themselves from: a sign-in, a signup
  * confirmation, an accepted invitation or a password reset sets the `hrms.client` cookie, whose
  * random token is kept here hashed. A correct password from a known client signs in although the
  * account is paused for other clients (src/platform/identity/signin-guard.ts).
@@ -418,7 +418,7 @@ export type BillingCustomer = Prisma.BillingCustomerModel
  * the confirmation link (token stored hashed) when the address has no account, otherwise a
  * notice to its owner, and then deletes the row. POST /api/auth/signup/confirm with the token
  * and the password chosen there creates the user, the company and the owner membership and
- * deletes the address's rows. No password is kept here (issue 28: anyone can sign up with any
+ * deletes the address's rows. No password is kept here (anyone can sign up with any
  * address). A row left unmailed past the address's mail budget waits for the next window.
  */
 export type SignupRequest = Prisma.SignupRequestModel

@@ -120,7 +120,7 @@ const READERS: Record<string, (c: Call) => string> = {
 
 /** The default as the page shows it, from the code's expression; undefined where the code computes it. */
 function renderDefault(e: ts.Expression, locals: Map<string, ts.Expression>, readOf: (e: ts.Expression) => string | undefined) {
-  const CONDITIONS: Record<string, string> = { isTest: "in the tests", isProduction: "in production" };
+  const CONDITIONS: Record<string, string> = { isProduction: "in production" };
   const render = (x: ts.Expression): string | undefined => {
     if (ts.isParenthesizedExpression(x)) return render(x.expression);
     if (ts.isNumericLiteral(x)) return code(Number(x.text));
@@ -174,6 +174,7 @@ export function readConfigSource(source: string, readersSource = ""): { intro: s
   const readers = new Map<string, ts.FunctionDeclaration>();
   const consts = new Map<string, ts.Expression>();
   let iface: ts.InterfaceDeclaration | undefined;
+  let limits: ts.InterfaceDeclaration | undefined;
   let loadConfig: ts.FunctionDeclaration | undefined;
   for (const st of [...readersSf.statements, ...sf.statements]) {
     if (ts.isFunctionDeclaration(st) && st.name && st.body) {
@@ -183,8 +184,9 @@ export function readConfigSource(source: string, readersSource = ""): { intro: s
     if (ts.isVariableStatement(st))
       for (const d of st.declarationList.declarations) if (ts.isIdentifier(d.name) && d.initializer) consts.set(d.name.text, d.initializer);
     if (ts.isInterfaceDeclaration(st) && st.name.text === "Config") iface = st;
+    if (ts.isInterfaceDeclaration(st) && st.name.text === "Limits") limits = st;
   }
-  if (!iface || !loadConfig?.body) return fail(`${CONFIG_SOURCE} has no interface Config or function loadConfig`);
+  if (!iface || !limits || !loadConfig?.body) return fail(`${CONFIG_SOURCE} has no interface Config, Limits or function loadConfig`);
 
   const envParam = loadConfig.parameters[0].name.getText();
   const locals = new Map<string, ts.Expression>();
@@ -239,7 +241,8 @@ export function readConfigSource(source: string, readersSource = ""): { intro: s
   }
 
   const variables: Variable[] = [];
-  for (const member of iface.members) {
+  // Config's own fields, then those of the limits it extends
+  for (const member of [...iface.members, ...limits.members]) {
     if (!ts.isPropertySignature(member)) continue;
     const field = member.name.getText();
     const expr = fields.get(field);

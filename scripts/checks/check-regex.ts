@@ -1,5 +1,5 @@
 // `make lint`: no regular expression of the server can backtrack super-linearly (ReDoS). One
-// request with a crafted text must never hold the event loop for every tenant (issue 14: the
+// request with a crafted text must never hold the event loop for every tenant (the
 // years-of-experience pattern took 16 s on one run of 4 000 spaces).
 //
 // Checked with recheck (a ReDoS analyser: it finds attack strings by static analysis and fuzzing)

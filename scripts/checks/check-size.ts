@@ -1,4 +1,4 @@
-// `make lint`: files that fit in a head (issue 30 item 3). No source file of src/ over 400 lines and
+// `make lint`: files that fit in a head. No source file of src/ over 400 lines and
 // no function over 60 lines, unless it says why at its top: a `// size: <reason>` comment among the
 // comments before the file's first statement (for the file) or before the function (for a function;
 // for `const f = () => ...` the comments before the declaration). A function is one that has a name:

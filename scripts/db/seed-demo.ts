@@ -1114,7 +1114,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     count("assets");
   }
 
-  // -- integrations: an API credential and a webhook endpoint (issue 31) ------------------------
+  // -- integrations: an API credential and a webhook endpoint (docs/integrations.md) ------------------------
   section("integrations");
   let credentialSecret: string | undefined;
   const credentials = await owner.get<{ name: string; revoked_at: string | null }[]>("/api/integrations/credentials");

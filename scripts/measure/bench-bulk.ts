@@ -1,4 +1,4 @@
-// Bulk import/export benchmark (issue 32 part 5): through the API of the real server (its own
+// Bulk import/export benchmark (docs/integrations-bulk.md): through the API of the real server (its own
 // process, the production build and flags, with its job worker), in an empty company:
 //   1. import BENCH_BULK_EMPLOYEES employees (default 100 000) from one CSV
 //      POST /api/imports/employees → 202, polled (GET /api/imports/{id} every 250 ms) to `succeeded`

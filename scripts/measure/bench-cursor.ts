@@ -1,4 +1,4 @@
-// Cursor bench (issue 32 part 4): what a page of the employee list costs at the start of the list
+// Cursor bench (docs/integrations-sync.md): what a page of the employee list costs at the start of the list
 // and 9 000 rows deep, walked by cursor (sort=changed, keyset on employees_change_idx) and paged by
 // number (page=91 of 100: an OFFSET of 9 000 on the name index), with BENCH_EMPLOYEES (10 000) in
 // the company. Each figure is the median and mean of BENCH_ROUNDS (200) sequential GETs (the four cases interleaved) of 100 rows

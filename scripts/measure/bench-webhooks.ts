@@ -1,4 +1,4 @@
-// Webhooks bench (issue 31): what events cost the write path, and how fast a burst is delivered.
+// Webhooks bench (docs/integrations.md): what events cost the write path, and how fast a burst is delivered.
 //   1. PUT /api/employees/{id} (one field) with and without a webhook endpoint subscribed to every
 //      type, in interleaved rounds (A B B A ..., BENCH_ROUNDS of each; the endpoint disabled for "A"),
 //      with the job worker running in the same process (the deliveries compete with the writes, as

@@ -463,7 +463,7 @@ async function main() {
       try {
         auth = await post("/api/auth/signup/confirm", {
           token: await signupToken(async (sql, params) => (await db.query(sql, params)).rows, owner.email),
-          password: owner.password, // chosen at the confirmation (issue 28)
+          password: owner.password, // chosen at the confirmation (docs/security.md)
         });
       } finally {
         await db.end();

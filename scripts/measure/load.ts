@@ -65,7 +65,7 @@ function rssMb(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number {
   const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Math.round(Number(m[1]) / 102.4) / 10 : NaN;
 }
-/** The server's RSS bound, at idle and after the load (issue 12: under 300 MB on a 2-core machine). */
+/** The server's RSS bound, at idle and after the load (under 300 MB on a 2-core machine). */
 export const RSS_LIMIT_MB = Number(process.env.LOAD_RSS_LIMIT_MB ?? 300);
 
 export interface SeedUser {

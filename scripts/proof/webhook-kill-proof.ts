@@ -1,4 +1,4 @@
-// The killed-process proof of webhook deliveries (issue 31; `make verify` step "webhooks (a process
+// The killed-process proof of webhook deliveries (docs/integrations.md; `make verify` step "webhooks (a process
 // killed)", alone: `npx tsx scripts/proof/webhook-kill-proof.ts`). Lighter than the cluster proof: two
 // server processes as production runs them (the compiled build, their job workers) on one
 // database of its own (scripts/db/scratch-db.ts), a receiver on loopback that records every

@@ -1,4 +1,4 @@
-// Keyset walks over change stamps (issue 32 part 4): the one query shape every list walked by cursor
+// Keyset walks over change stamps (docs/integrations-sync.md): the one query shape every list walked by cursor
 // uses (src/http/cursor.ts decodes the cursor into a Walk; an area's query file adds walkAnd,
 // walkOrder and walkKey to its own statement).
 //

@@ -6,6 +6,7 @@
 import type pg from "pg";
 import { getPool } from "./client.ts";
 import { runPinned } from "./pinned.ts";
+import { currentTenantId, type ScopedTx } from "./tenancy.ts";
 
 export type Client = pg.PoolClient;
 
@@ -39,36 +40,79 @@ export function onOneConnection<T>(fn: (client: Client) => Promise<T>): Promise<
   return rawTx((client) => runPinned(client, () => fn(client)));
 }
 
+/** The tenant-owned things a transaction locks by name (`tenantLock`): one writer of each at a time per company. */
+export type TenantLockName =
+  | "attendance-settings"
+  | "holidays"
+  | "leave"
+  | "leave-periods"
+  | "leave-tenant"
+  | "payroll"
+  | "payroll-create"
+  | "storage-quota";
+
 /**
  * The advisory locks of the application, one kind each, and how each becomes PostgreSQL's 64-bit
- * key (unchanged from before this module: processes of two releases exclude each other).
+ * key (the keys of the helpers they replace: processes of two releases exclude each other).
  */
 export type LockKey =
+  /** a company's `name` (and `parts`, e.g. an employee's id): tenantLock builds it */
+  | { kind: "tenant"; name: TenantLockName; tenantId: string; parts: readonly string[] }
+  /** the reporting lines of a company: no two changes build a cycle (src/modules/employees) */
+  | { kind: "reporting-lines"; tenantId: string }
   /** the conditional writes of one resource (src/http/conditional.ts) */
   | { kind: "if-match"; tenantId: string; path: string }
+  /** the stored bytes of one content hash, shared by every company that uploaded them */
+  | { kind: "file-content"; sha256: string }
+  /** the background execution of one payroll run: one worker at a time */
+  | { kind: "payroll-run"; runId: string }
   /** the event sequencer: one numbering at a time (src/platform/events/sequencer.ts) */
   | { kind: "event-sequencer" };
 
 function keyOf(key: LockKey): { expr: string; value: string | number } {
+  const hashed = (value: string) => ({ expr: "hashtextextended($1::text, 0)", value });
   switch (key.kind) {
+    case "tenant":
+      return hashed([key.name, key.tenantId, ...key.parts].join(":"));
+    case "reporting-lines":
+      return hashed(`${key.tenantId}:employees.reports_to`);
     case "if-match":
-      return { expr: "hashtextextended($1, 32)", value: `if-match:${key.tenantId}:${key.path}` };
+      return { expr: "hashtextextended($1::text, 32)", value: `if-match:${key.tenantId}:${key.path}` };
+    case "file-content":
+      return hashed(`file-content:${key.sha256}`);
+    case "payroll-run":
+      return hashed(`payroll-run:${key.runId}`);
     case "event-sequencer":
       return { expr: "$1::bigint", value: 31_0031 };
   }
 }
 
-/** Takes `key`'s transaction-level lock on `client` (inside a transaction), waiting for it. */
-export async function lock(client: Client, key: LockKey): Promise<void> {
-  const { expr, value } = keyOf(key);
-  await client.query(`SELECT pg_advisory_xact_lock(${expr})`, [value]);
+/** The lock of `name` (and `parts`) of the active company. */
+export function tenantLock(name: TenantLockName, ...parts: string[]): LockKey {
+  return { kind: "tenant", name, tenantId: currentTenantId(), parts };
 }
 
-/** Takes `key`'s transaction-level lock on `client` if it is free; false when another holds it. */
-export async function tryLock(client: Client, key: LockKey): Promise<boolean> {
+/** A transaction that takes locks: a raw one (rawTx, onOneConnection) or the ORM's (tenantTx). */
+export type Holder = Client | Pick<ScopedTx, "$executeRawUnsafe" | "$queryRawUnsafe">;
+
+/**
+ * Takes `key`'s transaction-level lock in `tx`, waiting for it: exclusive, or shared (`shared:
+ * true`: many holders of the shared lock exclude one holder of the exclusive one).
+ */
+export async function lock(tx: Holder, key: LockKey, opts: { shared?: boolean } = {}): Promise<void> {
   const { expr, value } = keyOf(key);
-  const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(${expr}) AS ok`, [value]);
-  return rows[0].ok;
+  const text = `SELECT pg_advisory_xact_lock${opts.shared ? "_shared" : ""}(${expr})`;
+  if ("query" in tx) await tx.query(text, [value]);
+  else await tx.$executeRawUnsafe(text, value);
+}
+
+/** Takes `key`'s transaction-level lock in `tx` if it is free; false when another holds it. */
+export async function tryLock(tx: Holder, key: LockKey): Promise<boolean> {
+  const { expr, value } = keyOf(key);
+  const text = `SELECT pg_try_advisory_xact_lock(${expr}) AS ok`;
+  if ("query" in tx) return (await tx.query<{ ok: boolean }>(text, [value])).rows[0].ok;
+  const [row] = await tx.$queryRawUnsafe<{ ok: boolean }[]>(text, value);
+  return row.ok;
 }
 
 /** `fn` in a transaction of its own on one connection, holding `key`'s lock until it commits. */
@@ -79,6 +123,10 @@ export function withLock<T>(key: LockKey, fn: (client: Client) => Promise<T>): P
   });
 }
 
+// The webhook deliveries are claimed by a statement of their own (src/platform/events/deliver.ts,
+// claim): a fair share per endpoint (a window over the candidates), the attempt counted in the
+// claim and the endpoint and event joined in - a claimDue with options for each would be that
+// statement written out of pieces. It follows the same rule: one statement, SKIP LOCKED, a lease.
 /**
  * A work table whose due rows are claimed with a lease: a claimed row's `leaseColumn` moves `leaseS`
  * seconds ahead, so no other worker claims it while it is worked on (outside any transaction), and

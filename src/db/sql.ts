@@ -198,26 +198,3 @@ export async function lockRows(tx: RawClient, table: string, ids: readonly strin
 export async function lockRow(tx: RawClient, table: string, id: string, opts: { live?: boolean } = {}): Promise<boolean> {
   return (await lockRows(tx, table, [id], opts)).length === 1;
 }
-
-/**
- * A transaction-scoped advisory lock on a key of the active tenant (`<name>:<tenant>[:<part>…]`):
- * exclusive, or shared (`shared: true`) so that many holders of the shared lock exclude one holder
- * of the exclusive one.
- */
-export async function advisoryLock(
-  tx: RawClient,
-  name: string,
-  parts: readonly string[] = [],
-  opts: { shared?: boolean } = {},
-): Promise<void> {
-  await globalAdvisoryLock(tx, [name, currentTenantId(), ...parts].join(":"), opts);
-}
-
-/**
- * A transaction-scoped advisory lock on a key that no tenant owns (e.g. the bytes of a stored
- * content, shared by the files of every company that uploaded it); tenant data locks with advisoryLock.
- */
-export async function globalAdvisoryLock(tx: RawClient, key: string, opts: { shared?: boolean } = {}): Promise<void> {
-  if (opts.shared) await tx.$executeRaw`SELECT pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`;
-  else await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
-}

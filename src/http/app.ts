@@ -27,7 +27,7 @@ import { formBodies, jsonBodies } from "./body.ts";
 import { devMailPage } from "./dev-mail.ts";
 import { docsPage } from "./docs-page.ts";
 import { errorBody, errorMiddleware, notFoundFallback } from "./error-middleware.ts";
-import { createLifecycle, type Lifecycle } from "./lifecycle.ts";
+import { createLifecycle, type Lifecycle } from "../platform/lifecycle.ts";
 import { originCheck, requestIdAndLog, requireSessionFor, securityHeaders, series, sessionWhereNeeded } from "./middleware.ts";
 import { dispatch } from "./operation.ts";
 import { publicLinkScript } from "./public-link.ts";
@@ -49,7 +49,7 @@ export interface AppOptions {
    * BODY_READS_PER_CLIENT, BODY_READ_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND, RESPONSE_WRITE_TIMEOUT_MS
    */
   admission?: Partial<AdmissionOptions>;
-  /** where the process is in its life, as readiness reports it (src/http/lifecycle.ts; default: serving) */
+  /** where the process is in its life, as readiness reports it (src/platform/lifecycle.ts; default: serving) */
   lifecycle?: Lifecycle;
 }
 
@@ -127,7 +127,7 @@ function operationPath(
   return series([
     resolveOperation(matchers),
     sessionWhereNeeded(),
-    // issue 32: RateLimit fields on every answer, 429 past a limit (src/http/rate-limit.ts)
+    // RateLimit fields on every answer, 429 past a limit (src/http/rate-limit.ts)
     requestRateLimits(rateLimits),
     // A non-public operation without a session is a 401 before its input is looked at (or read).
     requireSessionFor(),

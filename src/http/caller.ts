@@ -1,6 +1,6 @@
-// Who is calling, as the cross-cutting mechanisms of issue 32 partition by it (idempotency keys,
+// Who is calling, as the cross-cutting mechanisms of the API partition by it (idempotency keys,
 // rate limits, the If-Match rule): the signed-in user of a session, or an API credential (Bearer,
-// issue 31: the guard sets `credential` on the caller's AuthContext, and every mechanism then keys
+// API credentials: the guard sets `credential` on the caller's AuthContext, and every mechanism then keys
 // on the credential - this is the one place that reads it).
 import type { AuthContext } from "./types.ts";
 

@@ -1,4 +1,4 @@
-// Conditional requests (RFC 9110 §13; issue 32), declared once by the bundle (openapi/plugins/hrms.js:
+// Conditional requests (RFC 9110 §13; docs/integrations-sync.md), declared once by the bundle (openapi/plugins/hrms.js:
 // `x-etag` on every GET of one resource, `x-if-match` on the writes of its path) and enforced here for
 // every such operation (src/http/operation.ts, operationHandler) - no handler knows of them.
 //
@@ -17,7 +17,7 @@
 // - `x-if-match: required` (employee, salary setup, payroll run, company settings): an API
 //   credential's write without If-Match is a 428 `precondition_required`. Session (cookie) callers,
 //   people in the web client, are exempt: their client reads before it writes and shows the result.
-//   Keyed on the caller's kind (src/http/caller.ts); credentials arrive with issue 31.
+//   Keyed on the caller's kind (src/http/caller.ts); API credentials (docs/integrations.md) are callers too.
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import { withLock } from "../db/primitives.ts";

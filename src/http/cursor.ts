@@ -1,4 +1,4 @@
-// Cursor walks of lists (issue 32 part 4), declared once by the bundle (openapi/plugins/hrms.js:
+// Cursor walks of lists (docs/integrations-sync.md), declared once by the bundle (openapi/plugins/hrms.js:
 // `x-cursor` gives a list the `cursor`, `updated_since`, `include_deleted` and `sort=changed`
 // parameters and the `next_cursor` field) and enforced here for every such list (src/http/app.ts
 // calls walkOf before the handler; the handler hands the Walk to its use case, whose query file

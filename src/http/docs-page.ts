@@ -1,4 +1,4 @@
-// /docs: the interactive API reference (Swagger UI, assets from node_modules, no network), issue 33
+// /docs: the interactive API reference (Swagger UI, assets from node_modules, no network)
 // item 7. It reads /docs/reference.json, the document as served at /openapi.json with what a reader
 // of the page needs on top (referenceDocument):
 //   - each operation's description starts with who may call it - its roles (`x-roles`), module

@@ -4,7 +4,7 @@ import type { ErrorRequestHandler, RequestHandler } from "express";
 import { logger } from "../log.ts";
 import { operationTable } from "../../generated/registry.ts";
 import { isTokenRequest, oauthErrorBody } from "./oauth-errors.ts";
-import { detailsInWords, nearestRoute } from "./validation-messages.ts";
+import { detailsInWords, nearestRoute } from "../platform/validation-messages.ts";
 import {
   AppError,
   STATUS_OF,
@@ -108,7 +108,7 @@ function validatorDetails(errors: unknown): ErrorDetail[] | undefined {
   if (!Array.isArray(errors)) return undefined;
   // An `if`/`then` rule's own error ('must match "then" schema') only repeats the fields the
   // `then` part names, each in an error of its own.
-  // In words, one message per path (src/http/validation-messages.ts).
+  // In words, one message per path (src/platform/validation-messages.ts).
   return detailsInWords(
     errors.filter((e: any) => e?.errorCode !== "if.openapi.validation"),
     (e) =>

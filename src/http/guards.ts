@@ -1,10 +1,10 @@
 // Generic access control read from the operation's vendor extensions (via the registry):
 // x-public (no session), x-roles (401 without a session, 403 `forbidden` for other roles),
 // x-module (403 `module_disabled` while the tenant has not enabled it), and for API credentials
-// (issue 31) x-scope (the registry's `scope`: 403 naming a scope the credential lacks; none: the
+// (docs/integrations.md) x-scope (the registry's `scope`: 403 naming a scope the credential lacks; none: the
 // operation takes a session only).
 import type { Request } from "express";
-import { type OperationId, type OperationMeta, operationTable } from "../../generated/registry.ts";
+import type { OperationMeta } from "../../generated/registry.ts";
 import { getPool } from "../db/client.ts";
 import type { IdentityRow } from "../platform/identity/identity-cache.ts";
 import { type CredentialIdentity, credentialFor } from "../platform/identity/credentials.ts";
@@ -115,13 +115,4 @@ export async function authorize(req: Request, meta: OperationMeta): Promise<Auth
   if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
   if (!meta.roles.includes(auth.role)) throw roleRefused(meta, auth.role, "your role in this company");
   return auth;
-}
-
-/**
- * Whether the caller could call `operationId` (its x-roles and x-module), for a use case that shows
- * data read through another operation - the same rule, never a copy of its role list.
- */
-export function mayCall(auth: Pick<AuthContext, "role" | "modules">, operationId: OperationId): boolean {
-  const meta: OperationMeta = operationTable[operationId];
-  return meta.roles.includes(auth.role) && (!meta.module || auth.modules.includes(meta.module));
 }

@@ -7,7 +7,7 @@
 import http from "node:http";
 import type { Express } from "express";
 import type { Admission } from "./admission.ts";
-import { type Lifecycle, readyByState } from "./lifecycle.ts";
+import { type Lifecycle, readyByState } from "../platform/lifecycle.ts";
 import { exposition, reportAdmission, reportReadiness } from "../platform/metrics.ts";
 import { logger } from "../log.ts";
 

@@ -14,7 +14,7 @@ import { clientCookieLast } from "../platform/identity/signin-guard.ts";
 import { AppError } from "../platform/errors.ts";
 import { NO_OPERATION, recordRequest } from "../platform/metrics.ts";
 import { authenticateBearer, credentialOf } from "./guards.ts";
-import type { Lifecycle } from "./lifecycle.ts";
+import type { Lifecycle } from "../platform/lifecycle.ts";
 import { operationOf, STATE_CHANGING } from "./routing.ts";
 
 /** Public links carry their secret token in the path: never write it to the logs. */
@@ -24,7 +24,7 @@ export function redactPath(p: string): string {
 
 export function originCheck(req: Request, _res: Response, next: NextFunction) {
   const origin = req.get("origin");
-  // a request with `Authorization` is authenticated by it alone, never by a cookie (issue 31): a
+  // a request with `Authorization` is authenticated by it alone, never by a cookie (docs/integrations.md): a
   // page of another site cannot send that header without a CORS preflight, which is not granted
   if (!origin || !STATE_CHANGING.has(req.method) || req.headers.authorization !== undefined) return next();
   const { publicUrl, allowedOrigins } = config();
@@ -49,7 +49,7 @@ export function requestIdAndLog(cfg: Config, lifecycle: Lifecycle): express.Requ
     const incoming = req.get("x-request-id");
     const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
     res.setHeader("X-Request-Id", requestId);
-    // shutting down (src/http/lifecycle.ts): no request after this one on this connection
+    // shutting down (src/platform/lifecycle.ts): no request after this one on this connection
     if (lifecycle.draining) res.setHeader("Connection", "close");
     const started = process.hrtime.bigint();
     const info: RequestInfo = { requestId, ip: req.ip };
@@ -97,7 +97,7 @@ export function sessionWhereNeeded() {
 export function requireSessionFor() {
   return (req: Request, _res: Response, next: NextFunction) => {
     const op = operationOf(req);
-    // an API credential (issue 31): checked before the body is read, like a session - by the rate
+    // an API credential (docs/integrations.md): checked before the body is read, like a session - by the rate
     // limits already (src/http/rate-limit.ts), else here
     if (credentialOf(req)) return next();
     const secret = op && !op.isPublic ? bearerSecret(req.headers.authorization) : undefined;

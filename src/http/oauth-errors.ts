@@ -6,24 +6,10 @@
 // given the RFC's code here too.
 import type { Request } from "express";
 import { operationTable } from "../../generated/registry.ts";
-import { AppError, type ErrorCode } from "../platform/errors.ts";
-
-export type OAuthErrorCode = "invalid_request" | "invalid_client" | "unsupported_grant_type" | "invalid_scope";
+import type { AppError } from "../platform/errors.ts";
+import { OAuthError, type OAuthErrorCode } from "../platform/oauth-error.ts";
 
 const TOKEN_PATH = operationTable.issueOAuthToken.path;
-/** How to authenticate, sent with every `invalid_client` (RFC 6749 §5.2: 401 with WWW-Authenticate). */
-export const BASIC_CHALLENGE = 'Basic realm="hrms", charset="UTF-8"';
-
-/** An error of the token endpoint with the RFC's code. */
-export class OAuthError extends AppError {
-  constructor(
-    readonly oauthCode: OAuthErrorCode,
-    description: string,
-  ) {
-    const code: ErrorCode = oauthCode === "invalid_client" ? "unauthenticated" : "validation_failed";
-    super(code, description, undefined, oauthCode === "invalid_client" ? { "WWW-Authenticate": BASIC_CHALLENGE } : undefined);
-  }
-}
 
 /** Is this the token endpoint's request? (Its errors are in RFC 6749 §5.2's words.) */
 export const isTokenRequest = (req: Request): boolean => {

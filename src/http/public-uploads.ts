@@ -10,7 +10,7 @@ import { authorize } from "./guards.ts";
 import { markAuthorized } from "./operation.ts";
 import { apiDocument, type Matcher, type OperationRequest, operationOf } from "./routing.ts";
 import type { UploadGateOptions } from "./uploads.ts";
-import { detailsInWords } from "./validation-messages.ts";
+import { detailsInWords } from "../platform/validation-messages.ts";
 
 /**
  * What each public upload checks before its body is read (the upload gate, src/http/uploads.ts):

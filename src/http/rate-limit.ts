@@ -1,4 +1,4 @@
-// Request rate limits (issue 32), stated on every answer of an operation with the IETF fields of
+// Request rate limits (docs/integrations-sync.md), stated on every answer of an operation with the IETF fields of
 // draft-ietf-httpapi-ratelimit-headers (its current syntax, the one the 429s of the other limits
 // already use, src/platform/errors.ts):
 //   RateLimit-Policy: "tenant";q=30000;w=60, "caller";q=3000;w=60
@@ -193,7 +193,7 @@ export function requestRateLimits(limits: RequestRateLimits) {
     const op = operationOf(req);
     const secret = op && !op.isPublic && !credentialOf(req) ? bearerSecret(req.headers.authorization) : undefined;
     if (secret === undefined) return count(limits, cfg, res, next, policiesOf(req, cfg));
-    // an API credential (issue 31): the address's budget first (no lookup past it), then the credential
+    // an API credential (docs/integrations.md): the address's budget first (no lookup past it), then the credential
     const address = addressPolicy(req, cfg);
     // machine time: windows of the rate limits
     const wait = limits.usedUp(address, Date.now());

@@ -19,7 +19,7 @@ const platformJobs: JobDefinition[] = [
   { name: "auth.prune-throttle", cron: "17 * * * *", run: () => pruneThrottle() },
   { name: "limits.prune-counters", cron: "19 * * * *", run: () => pruneUsageCounters() },
   { name: "auth.prune-known-clients", cron: "27 * * * *", run: () => pruneKnownClients() },
-  // Idempotency keys past IDEMPOTENCY_KEY_TTL_HOURS (issue 32, src/platform/idempotency.ts)
+  // Idempotency keys past IDEMPOTENCY_KEY_TTL_HOURS (src/platform/idempotency.ts)
   { name: "idempotency.prune-keys", cron: "21 * * * *", run: () => pruneIdempotencyKeys() },
 ];
 

@@ -27,7 +27,7 @@ function actor() {
     actor_email: ctx?.email ?? null,
     ip: ctx?.ip ?? null,
     request_id: ctx?.requestId ?? null,
-    // a change made with an API credential is audited under its name too (issue 31)
+    // a change made with an API credential is audited under its name too (docs/integrations.md)
     actor_credential_id: ctx?.credential?.id ?? null,
     actor_credential_name: ctx?.credential?.name ?? null,
   };

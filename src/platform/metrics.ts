@@ -216,7 +216,7 @@ new client.Gauge({
 
 // ─── readiness ───
 let readiness: (() => boolean) | undefined;
-/** What the readiness gauge reports (the process's lifecycle, src/http/lifecycle.ts). */
+/** What the readiness gauge reports (the process's lifecycle, src/platform/lifecycle.ts). */
 export function reportReadiness(ready: () => boolean): void {
   readiness = ready;
 }

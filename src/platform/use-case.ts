@@ -2,7 +2,7 @@
 // typed query and body (derived from the generated OpenAPI types), and list paging (`PageQuery`,
 // `Page`, `Listing`). src/http/types.ts and src/http/envelope.ts build the handler's side on them.
 import type { operations } from "../../generated/api-types.ts";
-import type { OperationId } from "../../generated/registry.ts";
+import { type OperationId, type OperationMeta, operationTable } from "../../generated/registry.ts";
 import type { Walk, WalkKey } from "../db/keyset.ts";
 
 export type Role = "owner" | "admin" | "hr" | "manager" | "employee";
@@ -71,4 +71,13 @@ export interface PageListing<T> {
   rows: T[];
   page: Page;
   total: number;
+}
+
+/**
+ * Whether the caller could call `operationId` (its x-roles and x-module), for a use case that shows
+ * data read through another operation - the same rule, never a copy of its role list.
+ */
+export function mayCall(auth: Pick<AuthContext, "role" | "modules">, operationId: OperationId): boolean {
+  const meta: OperationMeta = operationTable[operationId];
+  return meta.roles.includes(auth.role) && (!meta.module || auth.modules.includes(meta.module));
 }

@@ -77,7 +77,7 @@ describe("updateCompanySettings, receiveBillingWebhook: modules from billing (MO
   });
 });
 
-describe("updateCompanySettings: MODULES_FROM_BILLING's default follows billing (issue 28, item 10)", () => {
+describe("updateCompanySettings: MODULES_FROM_BILLING's default follows billing", () => {
   it("is on when BILLING_WEBHOOK_SECRET is set and the variable is not; off without billing; the variable decides when given", () => {
     expect(loadConfig({ BILLING_WEBHOOK_SECRET: secret }, "/srv/hrms").modulesFromBilling).toBe(true);
     expect(loadConfig({}, "/srv/hrms").modulesFromBilling).toBe(false);

@@ -1,4 +1,4 @@
-// Bulk exports (issue 32 part 5): CSV or NDJSON, streamed in keyset batches, with the list's
+// Bulk exports: CSV or NDJSON, streamed in keyset batches, with the list's
 // filters and updated_since; formula cells neutralised; roles, scopes and tenant isolation.
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";

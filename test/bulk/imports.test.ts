@@ -1,4 +1,4 @@
-// Bulk imports (issue 32 part 5, src/modules/bulk/): CSV or JSON rows checked against the single
+// Bulk imports (src/modules/bulk/): CSV or JSON rows checked against the single
 // create's schema and rules; dry run, all-or-nothing and row-by-row; unknown columns a 400; roles,
 // tenant isolation and retries with the same Idempotency-Key.
 import { describe, expect, it } from "vitest";

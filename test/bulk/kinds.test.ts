@@ -1,4 +1,4 @@
-// Bulk imports of each kind (issue 32 part 5): holidays, attendance, leave allocations and salary
+// Bulk imports of each kind: holidays, attendance, leave allocations and salary
 // setups, each row by the single create's use case and rules (employees: imports.test.ts); queued
 // imports run as the job with progress; salary setups need the payroll module and its scope.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Security review (issue 28), items 3 and 7: a completed exit ends the person's access to the
+// Security review, items 3 and 7: a completed exit ends the person's access to the
 // company at once - their membership, their sessions there, the identity cached by the server
 // (identity cache on, as in production) - their reports move to the next manager up, who then
 // decides their pending requests; re-hiring restores access only by a new invitation. And nobody

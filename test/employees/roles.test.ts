@@ -117,7 +117,7 @@ describe("employee role", () => {
 });
 
 describe("manager role", () => {
-  it("reads direct reports' complete record with every pay and statutory identifier masked (issue 28, item 12)", async () => {
+  it("reads direct reports' complete record with every pay and statutory identifier masked", async () => {
     const r = await api(manager.agent)
       .op("getEmployee", { params: { employeeId: report.id } })
       .expect(200);

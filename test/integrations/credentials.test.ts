@@ -1,4 +1,4 @@
-// API credentials (issue 31): created, listed, rotated and revoked by owners/admins; Bearer calls
+// API credentials: created, listed, rotated and revoked by owners/admins; Bearer calls
 // with scopes enforced by the one generic guard; audited under the credential's name.
 import { describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";

@@ -1,4 +1,4 @@
-// The OAuth 2.0 client-credentials grant (issue 31; RFC 6749 §4.4): issueOAuthToken trades an API
+// The OAuth 2.0 client-credentials grant (RFC 6749 §4.4): issueOAuthToken trades an API
 // credential (client id: its prefix; client secret: its secret) for a short-lived access token the
 // Bearer guard accepts with the credential's role and the token's scopes. Errors in RFC 6749 §5.2's
 // words inside the API's error envelope.

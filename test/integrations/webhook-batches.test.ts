@@ -1,4 +1,4 @@
-// Webhook deliveries claimed in batches (issue 31): FOR UPDATE SKIP LOCKED with a lease, sent
+// Webhook deliveries claimed in batches: FOR UPDATE SKIP LOCKED with a lease, sent
 // concurrently up to WEBHOOK_CONCURRENCY per process and WEBHOOK_CONCURRENCY_PER_ENDPOINT per
 // endpoint; two workers running at once send each delivery once.
 import http from "node:http";

@@ -1,4 +1,4 @@
-// Webhook signing secrets encrypted at rest (issue 31): with WEBHOOK_SECRET_KEY the stored secret is
+// Webhook signing secrets encrypted at rest: with WEBHOOK_SECRET_KEY the stored secret is
 // AES-256-GCM ciphertext; deliveries are still signed with the secret (verified with the reference
 // `standardwebhooks` package), during a rotation with both; without the key nothing is sent and the
 // attempt says why.

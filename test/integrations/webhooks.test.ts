@@ -1,4 +1,4 @@
-// Outbound webhooks (issue 31): deliveries received by a real HTTP server on loopback, verified with
+// Outbound webhooks: deliveries received by a real HTTP server on loopback, verified with
 // the reference `standardwebhooks` package; retries, 410, replay, rotation, the address rules, the
 // delivery log and the event feed.
 import dns from "node:dns/promises";

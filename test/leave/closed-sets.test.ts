@@ -1,4 +1,4 @@
-// Closed sets are enums (issue 15): a leave type's applicable genders and employment types take
+// Closed sets are enums: a leave type's applicable genders and employment types take
 // only the values of the Gender and EmploymentType enums (`["martian"]` used to be stored, and the
 // type then applied to nobody), and the migration that introduced the enums cleaned older rows
 // without opening a type that applied to nobody to everyone.

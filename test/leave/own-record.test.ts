@@ -1,4 +1,4 @@
-// Issue 14, item 9: decisions about money or balances on one's own employee record. An hr member
+// Decisions about money or balances on one's own employee record. An hr member
 // (or admin) linked to an employee record cannot take them on that record - 403 - and can on
 // anyone else's; the company's owner may on their own (there is no one above them), and the audit
 // entry says `self_decision: true`. One rule (assertNotOwnRecord) for every such operation.
@@ -245,7 +245,7 @@ describe("updateEmployee: the fields that decide pay, not on one's own record", 
 });
 
 describe("updateMember, setEmployeeSalarySetup, updateEmployee, listEmployeeActivityLog: unlinking does not lift the rule", () => {
-  // Security review (issue 28), item 4: an admin unlinked their membership from their own record,
+  // Security review, item 4: an admin unlinked their membership from their own record,
   // set their own salary (200) and linked it again. The record stays the person's own.
   it("an admin unlinked from their own record still gets 403 on its salary and pay fields; link changes are logged", async () => {
     const adminSelfId = await insertEmployee(t, w.owner.tenantId, { first_name: "Ada", last_name: "Admin" });

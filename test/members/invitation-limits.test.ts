@@ -1,22 +1,18 @@
-// Invitations were a mail relay (issue 28, item 5): a free signup sent 25 invitations in half a
-// second to one address, with its own text in the subject. Now they are limited per company
-// (harder for a new company), per inviting member, per company and address, and per address from
-// every company; the subject is fixed and members' text is bounded and quoted in the body; and a
-// pending invitation does not outlive its inviter's right to send it. The limits are lowered here
-// (the tests' defaults are high: fixtures invite many people); mail stays in the outbox.
+// Invitations are mail to any address a member types: they are limited per company (harder for a
+// new company), per inviting member, per company and address, and per address from every company,
+// at the production values (the test processes run with limits no fixture reaches); the subject is
+// fixed and members' text is bounded and quoted in the body; and a pending invitation does not
+// outlive its inviter's right to send it. Mail stays in the outbox.
 import { describe, expect, it } from "vitest";
-import { addMember, expectError, signupTenant, type TenantSession, uniqueEmail, useTestApp } from "../support/app.ts";
-import { expectRateLimitHeaders } from "../support/rate-limit.ts";
 import * as clock from "../../src/lib/clock.ts";
+import { addMember, expectError, signupTenant, type TenantSession, uniqueEmail, useTestApp } from "../support/app.ts";
+import { productionLimits } from "../support/limits.ts";
+import { expectRateLimitHeaders } from "../support/rate-limit.ts";
 
+const { invitesPerAddressPerDay, invitesPerRecipientPerDay, invitesPerUserPerHour, invitesPerNewTenantPerDay, invitesPerTenantPerDay } =
+  productionLimits;
 const t = useTestApp({
-  config: {
-    invitesPerAddressPerDay: 3,
-    invitesPerRecipientPerDay: 5,
-    invitesPerUserPerHour: 6,
-    invitesPerNewTenantPerDay: 8,
-    invitesPerTenantPerDay: 50,
-  },
+  config: { invitesPerAddressPerDay, invitesPerRecipientPerDay, invitesPerUserPerHour, invitesPerNewTenantPerDay, invitesPerTenantPerDay },
 });
 const DAY_S = 24 * 3600;
 
@@ -28,50 +24,57 @@ const mailsTo = (email: string) =>
 const tokenOf = (mail: { text_body: string }) => /Invitation token: ([A-Za-z0-9_-]+)/.exec(mail.text_body)![1];
 
 describe("inviteMember: limits", () => {
-  it("25 invitations to one address: 3 are mailed, the rest are 429 `invite-address` and mail nothing", async () => {
+  it("25 invitations to one address: INVITES_PER_ADDRESS_PER_DAY mailed, the rest 429 `invite-address` and mail nothing", async () => {
     const o = await signupTenant(t);
     const victim = uniqueEmail("relay.victim");
     const answers = [];
     for (let i = 0; i < 25; i++) answers.push(await invite(o, victim));
-    expect(answers.slice(0, 3).map((r) => r.status)).toEqual([201, 201, 201]);
-    for (const refused of answers.slice(3)) expectError(refused, 429, "rate_limited");
-    expectRateLimitHeaders(answers[24], { name: "invite-address", limit: 3, windowSeconds: DAY_S });
-    expect(answers[24].body.error).toMatch(/Invitation limit reached \(3 to one address per company per day\)/);
-    expect(await mailsTo(victim)).toHaveLength(3);
+    expect(answers.slice(0, invitesPerAddressPerDay).map((r) => r.status)).toEqual(Array(invitesPerAddressPerDay).fill(201));
+    for (const refused of answers.slice(invitesPerAddressPerDay)) expectError(refused, 429, "rate_limited");
+    expectRateLimitHeaders(answers[24], { name: "invite-address", limit: invitesPerAddressPerDay, windowSeconds: DAY_S });
+    expect(answers[24].body.error).toMatch(`Invitation limit reached (${invitesPerAddressPerDay} to one address per company per day)`);
+    expect(await mailsTo(victim)).toHaveLength(invitesPerAddressPerDay);
   });
 
   it("an address gets at most INVITES_PER_RECIPIENT_PER_DAY invitations from all companies together", async () => {
-    const [b, c] = [await signupTenant(t), await signupTenant(t)];
     const x = uniqueEmail("recipient");
-    for (let i = 0; i < 3; i++) await invite(b, x).expect(201);
-    for (let i = 0; i < 2; i++) await invite(c, x).expect(201);
-    const refused = await invite(c, x);
-    expectRateLimitHeaders(refused, { name: "invite-recipient", limit: 5, windowSeconds: DAY_S });
-    expect(await mailsTo(x)).toHaveLength(5);
+    // each company up to its own limit for the address
+    for (let sent = 0; sent < invitesPerRecipientPerDay; ) {
+      const company = await signupTenant(t);
+      for (let i = 0; i < invitesPerAddressPerDay && sent < invitesPerRecipientPerDay; i++, sent++) await invite(company, x).expect(201);
+    }
+    const refused = await invite(await signupTenant(t), x);
+    expectRateLimitHeaders(refused, { name: "invite-recipient", limit: invitesPerRecipientPerDay, windowSeconds: DAY_S });
+    expect(await mailsTo(x)).toHaveLength(invitesPerRecipientPerDay);
   });
 
   it("a member sends at most INVITES_PER_USER_PER_HOUR; another member of the company still can", async () => {
     const o = await signupTenant(t);
     const admin = await addMember(t, o, "admin");
-    for (let i = 0; i < 6; i++) await invite(o, uniqueEmail("per.user")).expect(201);
+    await establish(o); // a new company's own limit is lower than a member's
+    for (let i = 0; i < invitesPerUserPerHour; i++) await invite(o, uniqueEmail("per.user")).expect(201);
     const refused = await invite(o, uniqueEmail("per.user"));
-    expectRateLimitHeaders(refused, { name: "invite-user", limit: 6, windowSeconds: 3600 });
+    expectRateLimitHeaders(refused, { name: "invite-user", limit: invitesPerUserPerHour, windowSeconds: 3600 });
     await invite(admin, uniqueEmail("per.user")).expect(201);
   });
 
   it("a new company is held to INVITES_PER_NEW_TENANT_PER_DAY; once established, to INVITES_PER_TENANT_PER_DAY", async () => {
+    expect(invitesPerNewTenantPerDay).toBeLessThan(invitesPerTenantPerDay);
     const o = await signupTenant(t);
     const admin = await addMember(t, o, "admin");
-    for (let i = 0; i < 6; i++) await invite(o, uniqueEmail("new.co")).expect(201);
+    for (let i = 0; i < invitesPerNewTenantPerDay - 2; i++) await invite(o, uniqueEmail("new.co")).expect(201);
     for (let i = 0; i < 2; i++) await invite(admin, uniqueEmail("new.co")).expect(201);
     const refused = await invite(admin, uniqueEmail("new.co"));
-    expectRateLimitHeaders(refused, { name: "invite-tenant", limit: 8, windowSeconds: DAY_S });
+    expectRateLimitHeaders(refused, { name: "invite-tenant", limit: invitesPerNewTenantPerDay, windowSeconds: DAY_S });
     expect(refused.body.error).toMatch(/per new company per day/);
-    // the same company, created eight days before the server's clock (no subscription either way)
-    await t.query("UPDATE tenants SET created_at = $2::timestamptz - interval '8 days' WHERE id = $1", [o.tenantId, clock.now()]);
+    await establish(o);
     await invite(admin, uniqueEmail("old.co")).expect(201);
   });
 });
+
+/** The company, created eight days before the server's clock (no subscription either way): established. */
+const establish = (o: TenantSession) =>
+  t.query("UPDATE tenants SET created_at = $2::timestamptz - interval '8 days' WHERE id = $1", [o.tenantId, clock.now()]);
 
 describe("inviteMember: what the mail says", () => {
   it("keeps members' text out of the subject; in the body it is one line, bounded and quoted", async () => {

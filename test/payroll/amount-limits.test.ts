@@ -1,4 +1,4 @@
-// Issue 14, item 10: a salary formula can no longer overflow. A formula is checked against the
+// A salary formula can no longer overflow. A formula is checked against the
 // largest amount (999 999 999 999.99, what a salary figure's column holds) when it is saved; a
 // salary setup is calculated before it is saved and refused when a figure would not fit; a setup
 // already stored with figures out of range still reads back (200, `calculation_error`), and a run

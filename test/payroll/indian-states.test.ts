@@ -1,4 +1,4 @@
-// Professional-tax states are validated (issue 16, item 6; issue 15, item 4): an employee's state,
+// Professional-tax states are validated: an employee's state,
 // a salary setup's pt_state and the states of the professional-tax slabs take an Indian state or
 // union territory by name or ISO 3166-2:IN code (stored as the name) - a code like `MH` used to be
 // stored as given and a misspelling silently deducted nothing; anything else is now a 400.

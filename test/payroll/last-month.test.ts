@@ -1,4 +1,4 @@
-// Issue 29, items 2-4 and 6: a last month paid exactly (salary setups prorated by the days each was
+// A last month paid exactly (salary setups prorated by the days each was
 // in force, never a setup starting after the last working day), the settlement rules (no notice
 // recovered on death or disablement, the expiry of a fixed-term contract, due dates and interest),
 // the reading of continuous service, and the day rate of encashment and notice pay - each with the

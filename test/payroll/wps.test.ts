@@ -158,7 +158,7 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
     await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "January payroll" }).expect(200);
   });
 
-  it("exportWpsSif: characters above U+00FF cannot become =, a comma or a line break in the file (issue 28, item 8)", async () => {
+  it("exportWpsSif: characters above U+00FF cannot become =, a comma or a line break in the file", async () => {
     const scrOf = async () => {
       const res = await w.hr.agent.get(`/api/payroll/wps/${runId}?exclude_incomplete=true`).expect(200);
       expect(res.text).toMatch(/^[\x20-\x7E\r\n]*$/); // the file's bytes: ASCII only

@@ -1,6 +1,6 @@
 // scripts/checks/check-regex.ts (run by `make lint`): every regular expression of src/ and every pattern of
 // the document is linear, so no crafted input can hold the event loop. The check must catch the
-// expressions that froze the server before (issue 14) and see through the ways src/ builds them.
+// expressions that froze the server before and see through the ways src/ builds them.
 import { describe, expect, it } from "vitest";
 import { documentPatterns, judge, regexesOf } from "../../scripts/checks/check-regex.ts";
 

@@ -1,4 +1,4 @@
-// Per-client limits key an IPv6 client on its /64 (issue 28, item 15): one host is routinely given
+// Per-client limits key an IPv6 client on its /64: one host is routinely given
 // a whole /64, so keyed on the full address it had 2^64 budgets. src/lib/ip.ts (clientKey) and
 // every limit that counts per client IP: signups, reset requests, failed sign-ins (and, without a
 // test of their own here, public uploads in progress and bodies arriving per client, which build

@@ -1,4 +1,4 @@
-// Conditional requests (RFC 9110 §13; issue 32, src/http/conditional.ts): a GET of one resource
+// Conditional requests (RFC 9110 §13; src/http/conditional.ts): a GET of one resource
 // answers a strong ETag and a 304 for a current If-None-Match; the writes of its path take If-Match
 // (stale: 412 with the current version, nothing changed; two writes based on one version: one wins);
 // on the records declared `x-if-match: required` an API credential without If-Match is a 428, a

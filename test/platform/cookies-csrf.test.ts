@@ -1,4 +1,4 @@
-// Security review (issue 28), "also" items: a write that takes no request body refused a
+// Security review, "also" items: a write that takes no request body refused a
 // cross-site `text/plain` or form post only when an Origin came with it - now any body but JSON is a
 // 415; and the cookies fit the `__Host-` prefix in production (Secure, Path=/, no Domain), where
 // the unprefixed name (which another host of the domain could plant) is no session.

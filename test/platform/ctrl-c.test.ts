@@ -1,4 +1,4 @@
-// Ctrl-C of `make run` (issue 33 item 8): the real server (src/main.ts) on an embedded PostgreSQL of
+// Ctrl-C of `make run`: the real server (src/main.ts) on an embedded PostgreSQL of
 // its own, with its job worker, gets SIGINT as a terminal sends it - to its whole process group - and
 // stops without noise: no "terminating connection due to administrator command" from its pools or
 // the job queue, no deprecation banner, exit code 0. (The embedded server runs in a process group of

@@ -1,4 +1,4 @@
-// Cursor walks on the lists beside the employees (issue 32 part 4; the mechanism and its proof:
+// Cursor walks on the lists beside the employees (the mechanism and its proof:
 // cursor-sync.test.ts): on each, a walk by cursor meets every record in the order of change,
 // `updated_since` gives only what changed since, `include_deleted=true` gives deletions as
 // tombstones with `deleted_at` (on the lists of soft-deleted records), and a kept cursor later

@@ -1,4 +1,4 @@
-// The salary slips walked by cursor (issue 32 part 4; cursor-lists.test.ts has the other lists): a
+// The salary slips walked by cursor (cursor-lists.test.ts has the other lists): a
 // slip shows in its employee's walk once its run is processed - not while the run is a draft - since
 // processing writes the run's slips in its transaction.
 import { beforeAll, describe, expect, it } from "vitest";

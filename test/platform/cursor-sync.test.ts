@@ -1,4 +1,4 @@
-// Cursor walks, updated_since and tombstones (issue 32 part 4; src/http/cursor.ts, src/db/keyset.ts):
+// Cursor walks, updated_since and tombstones (src/http/cursor.ts, src/db/keyset.ts):
 // the proof - a walk of 10 000 employees while another client updates 500 and deletes 50 misses
 // no id and sees every deletion - and the 400s of a walk, isolation between companies, a sync from
 // a kept cursor, and the declarations of the document.

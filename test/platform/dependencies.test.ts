@@ -41,9 +41,13 @@ describe("dependency rules", () => {
     expect(rules({ "src/log.ts": `import { requestContext } from "./request-context.ts";` })).toEqual([]);
   });
 
-  it("give use cases their types below HTTP; handlers still build on src/http/types.ts", () => {
+  it("give use cases their types and helpers below HTTP; handlers still build on src/http/types.ts", () => {
+    const rule = "use cases import nothing from src/http/ (their types, paging and helpers are in src/platform/)";
     expect(rules({ "src/modules/leave/requests.ts": `import type { AuthContext } from "../../http/types.ts";` })).toEqual([
-      "src/modules/leave/requests.ts -> src/http/types.ts: use cases take their types and paging from src/platform/use-case.ts, below HTTP",
+      `src/modules/leave/requests.ts -> src/http/types.ts: ${rule}`,
+    ]);
+    expect(rules({ "src/modules/employees/profile.ts": `import { mayCall } from "../../http/guards.ts";` })).toEqual([
+      `src/modules/employees/profile.ts -> src/http/guards.ts: ${rule}`,
     ]);
     expect(rules({ "src/modules/leave/requests.ts": `import type { AuthContext } from "../../platform/use-case.ts";` })).toEqual([]);
     expect(rules({ "src/modules/leave/handlers.ts": `import type { AreaHandlers } from "../../http/types.ts";` })).toEqual([]);
@@ -128,7 +132,7 @@ describe("package.json's dependencies", () => {
     tsx: "runs the TypeScript sources (make dev, scripts)",
   };
 
-  it("are each used: imported by the sources or scripts, or listed with the reason (issue 28: express-rate-limit was neither)", () => {
+  it("are each used: imported by the sources or scripts, or listed with the reason (express-rate-limit was neither)", () => {
     const pkg = JSON.parse(readFileSync(path.join(root, "package.json"), "utf8"));
     const sources = ["src", "scripts", "prisma"]
       .flatMap((dir) => readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" }).map((f) => path.join(root, dir, f)))

@@ -9,7 +9,7 @@ import path from "node:path";
 import supertest from "supertest";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/http/app.ts";
-import { createLifecycle, type Lifecycle } from "../../src/http/lifecycle.ts";
+import { createLifecycle, type Lifecycle } from "../../src/platform/lifecycle.ts";
 import { createServer } from "../../src/http/server.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { startServerProcess } from "../support/server-process.ts";
@@ -110,7 +110,6 @@ describe("getReadiness, getLiveness: a real server process shutting down", () =>
       env: {
         ...process.env,
         NODE_ENV: "development",
-        VITEST: "",
         DATABASE_URL: t.url,
         MIGRATE_ON_START: "false",
         RUN_WORKER: "false",

@@ -1,4 +1,4 @@
-// Idempotency-Key on every POST of a caller (issue 32; src/http/idempotency.ts): a retry with the
+// Idempotency-Key on every POST of a caller (src/http/idempotency.ts): a retry with the
 // same key and request replays the first answer without doing the work again, errors included;
 // another request with the key is a 422; a retry while the first runs is a 409; concurrent
 // duplicates never both run; keys belong to the company and the caller; expired keys are pruned.

@@ -169,7 +169,6 @@ describe("identity cache", () => {
       env: {
         ...process.env,
         NODE_ENV: "development",
-        VITEST: "",
         SESSION_SECRET: t.config.sessionSecret,
         DATABASE_URL: t.url,
         MIGRATE_ON_START: "false",

@@ -1,4 +1,4 @@
-// signup, forgotPassword in the first seconds after a start (issue 33 item 8): the request is answered
+// signup, forgotPassword in the first seconds after a start: the request is answered
 // before the job worker is up, and the kick of its job used to be dropped (no worker yet), so the
 // mail waited for the minute's sweep. Kicks made before the worker is up are sent as soon as it is
 // (src/platform/jobs/queue.ts).

@@ -49,7 +49,7 @@ describe("forgotPassword, resetPassword, inviteMember, acceptInvite: delivered e
   it("redacts the reset token and link of a delivered reset mail; the token mailed still works", async () => {
     const o = await signupTenant(t);
     await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
-    await jobs.runNow(PASSWORD_RESET_REQUESTS_JOB); // the reset mail is written after the answer (issue 14, item 7)
+    await jobs.runNow(PASSWORD_RESET_REQUESTS_JOB); // the reset mail is written after the answer
     const pending = await outboxOf(o.email);
     expect(pending.status).toBe("pending");
     expect(pending.text_body).toMatch(/Reset token: \S+/); // readable until it is delivered (development without SMTP)

@@ -1,4 +1,4 @@
-// `make run` restarted with nothing changed regenerates nothing (issue 33, item 8): generate runs
+// `make run` restarted with nothing changed regenerates nothing: generate runs
 // only when one of its inputs is newer than its stamp (Makefile, GEN_STAMP). Asked with `make -q`
 // (exit 0: up to date, 1: would run) and `-W <file>` (as if that file had just changed), so the
 // check changes no file of the repository.

@@ -230,7 +230,6 @@ describe("getHealth: the server process serves its metrics on METRICS_PORT only"
     const env = {
       ...process.env,
       NODE_ENV: "development",
-      VITEST: "",
       DATABASE_URL: t.url,
       MIGRATE_ON_START: "false",
       RUN_WORKER: "false",

@@ -1,4 +1,4 @@
-// Security review (issue 28), item 11: payslips, bank details, PAN and identity documents were
+// Security review, item 11: payslips, bank details, PAN and identity documents were
 // served without `Cache-Control: no-store`. The document declares it once (the header component
 // CacheControlNoStore, added to every success response when bundling) and the dispatch sends it on
 // every answer of an operation - JSON, files, errors - from that declaration (src/http/routing.ts). The

@@ -1,4 +1,4 @@
-// OpenAPI `links` (issue 33 item 6; openapi/plugins/links.js): every create whose 201 answer carries
+// OpenAPI `links` (openapi/plugins/links.js): every create whose 201 answer carries
 // the new record's id links to the operations that take that id, and every link resolves - its
 // operationId names an operation of the document, its parameters are exactly that operation's path
 // parameters, and each expression points at an id (a uuid) of the answer it hangs on.

@@ -1,4 +1,4 @@
-// Uploads nothing refers to are removed after ORPHAN_FILE_GRACE_HOURS (issue 14, item 3): the
+// Uploads nothing refers to are removed after ORPHAN_FILE_GRACE_HOURS: the
 // scheduled job deletes an old unreferenced file's row and bytes, keeps referenced and fresh ones,
 // keeps bytes another company's file still holds, and sweeps stale temporary files; and every
 // column of the schema that refers to files is one the job asks about.

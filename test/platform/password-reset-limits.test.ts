@@ -1,4 +1,4 @@
-// Password-reset mails are capped per address, not only per client IP (issue 28, item 13): reset
+// Password-reset mails are capped per address, not only per client IP: reset
 // requests for one address from many clients mail it at most 3 links in 15 minutes, and the links
 // already mailed keep working (valid one hour), so the cap cannot lock the owner out of a reset.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// No pg deprecation banner (issue 33 item 8): Prisma's query interpreter reads the relations of an
+// No pg deprecation banner: Prisma's query interpreter reads the relations of an
 // `include` with Promise.all, and inside a transaction they all went to the transaction's one pg
 // client, which queued them and warned "Calling client.query() when the client is already executing
 // a query is deprecated" (an error from pg 9 on). The patched adapter (patches/@prisma+adapter-pg+

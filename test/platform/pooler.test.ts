@@ -41,7 +41,6 @@ describe.skipIf(!pgbouncerBinary())("getEmployee, listLeaveBalances, getReadines
       env: {
         ...process.env,
         NODE_ENV: "development",
-        VITEST: "",
         SESSION_SECRET: t.config.sessionSecret,
         DATABASE_URL: bouncer.url,
         DATABASE_DIRECT_URL: t.url,

@@ -1,4 +1,4 @@
-// TRUST_PROXY believes only the configured proxies' hops of X-Forwarded-For (issue 17): the left
+// TRUST_PROXY believes only the configured proxies' hops of X-Forwarded-For: the left
 // part of the header is whatever the client sent, so a forged one must change neither the IP the
 // limits count nor the IP the audit trail records. (Before, TRUST_PROXY=true trusted every hop
 // and a client picked its own IP.)

@@ -98,7 +98,7 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     expect(await replicaRead("holidays")).toBe(true);
   });
 
-  it("the hrms.lsn cookie shows no write position, and another session's is ignored (issue 28)", async () => {
+  it("the hrms.lsn cookie shows no write position, and another session's is ignored", async () => {
     await closeReplica();
     useReplica(t.url, { max: 2 });
     replayedUpTo = "now";
@@ -119,7 +119,7 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     replayedUpTo = "now";
   });
 
-  it("a Bearer credential (no cookie jar) reads its own writes too: its write position is kept on the credential (issue 31)", async () => {
+  it("a Bearer credential (no cookie jar) reads its own writes too: its write position is kept on the credential", async () => {
     await closeReplica();
     useReplica(t.url, { max: 2 });
     replayedUpTo = "now";
@@ -148,7 +148,7 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     expect(await replicaRead("work_locations")).toBe(true);
   });
 
-  it("a malformed hrms.lsn cookie is ignored: the list answers 200, never a 500 (issue 28, item 9)", async () => {
+  it("a malformed hrms.lsn cookie is ignored: the list answers 200, never a 500", async () => {
     const sid = await sessionCookie(owner);
     for (const bad of ["%E0%A4%A", "%", "%ZZ", "0/16B3748.x", "a.b.c", "", "=", "x".repeat(5000), "AAAA", "////", "0/0"]) {
       const res = await t.request().get("/api/configuration/branches").set("Cookie", `${sid}; hrms.lsn=${bad}`);

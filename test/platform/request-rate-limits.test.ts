@@ -1,4 +1,4 @@
-// Request rate limits (issue 32; src/http/rate-limit.ts): every answer of an operation states the
+// Request rate limits (src/http/rate-limit.ts): every answer of an operation states the
 // policies that apply (`RateLimit-Policy`) and their state (`RateLimit`) in the current syntax of
 // draft-ietf-httpapi-ratelimit-headers; per company and per caller with a session, per client IP
 // without; past a limit a 429 with Retry-After naming that policy, counting nothing; counts shared
@@ -7,6 +7,7 @@ import supertest from "supertest";
 import { describe, expect, it } from "vitest";
 import type { RequestRateLimits } from "../../src/http/rate-limit.ts";
 import { addMember, appWith, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { productionLimits } from "../support/limits.ts";
 import { expectRateLimitHeaders } from "../support/rate-limit.ts";
 
 const WINDOW = 60;
@@ -84,7 +85,7 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     expect(state(elsewhere).tenant.r).toBeGreaterThan(30);
   });
 
-  it("listEmployees with an API credential: its company's and its own budget (`caller`), beside its creator's (issue 31)", async () => {
+  it("listEmployees with an API credential: its company's and its own budget (`caller`), beside its creator's", async () => {
     const owner = await signupTenant(t);
     const made = await owner.agent
       .post("/api/integrations/credentials")
@@ -156,5 +157,53 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     expect(state(seen).caller.r).toBe(12 - 6);
     const [row] = await t.query<{ uses: number }>("SELECT uses FROM usage_counters WHERE key = $1", [`rate:user:${owner.userId}`]);
     expect(row.uses).toBe(5);
+  });
+});
+
+describe("listEmployees, getSession: the production limits", () => {
+  // The budgets a deployment has without settings; their windows are filled up to the last request
+  // through the shared counters (a fleet of other processes), so the limits are not lowered to test them.
+  const { rateLimitPerTenant, rateLimitPerCaller, rateLimitPerIp } = productionLimits;
+  const limitsOf = (app: { locals: Record<string, unknown> }) => app.locals.rateLimits as RequestRateLimits;
+  const spent = (key: string, uses: number) =>
+    t.query(
+      `INSERT INTO usage_counters (key, uses, window_ends) VALUES ($1, $2, now() + interval '60 seconds')
+       ON CONFLICT (key) DO UPDATE SET uses = EXCLUDED.uses, window_ends = EXCLUDED.window_ends`,
+      [key, uses],
+    );
+
+  it("a caller, its company and a client IP are refused past RATE_LIMIT_PER_CALLER, _PER_TENANT and _PER_IP's defaults", async () => {
+    const production = appWith(t, { rateLimitPerTenant, rateLimitPerCaller, rateLimitPerIp, rateLimitSyncMs: 3_600_000, trustProxy: 1 });
+    const owner = await signupTenant(t);
+    const hr = await addMember(t, owner, "hr");
+    await limitsOf(t.app).sync(); // the fixtures' requests counted by the file's app are added before the counters are set
+    // the owner has used all but two of their budget elsewhere, the company all but five of its own
+    await spent(`rate:user:${owner.userId}`, rateLimitPerCaller - 2);
+    await spent(`rate:tenant:${owner.tenantId}`, rateLimitPerTenant - 5);
+    const first = await production.as(owner.agent).get("/api/employees").expect(200);
+    expect(first.headers["ratelimit-policy"]).toBe(`"tenant";q=${rateLimitPerTenant};w=60, "caller";q=${rateLimitPerCaller};w=60`);
+    await limitsOf(production.app).sync();
+    const second = await production.as(owner.agent).get("/api/employees").expect(200);
+    expect(state(second).caller.r).toBe(0);
+    expectRateLimitHeaders(await production.as(owner.agent).get("/api/employees"), {
+      name: "caller",
+      limit: rateLimitPerCaller,
+      windowSeconds: 60,
+    });
+    // the company has 3 requests left: hr spends them, then the company is refused whoever calls
+    for (let i = 0; i < 3; i++) await production.as(hr.agent).get("/api/employees").expect(200);
+    expectRateLimitHeaders(await production.as(hr.agent).get("/api/employees"), {
+      name: "tenant",
+      limit: rateLimitPerTenant,
+      windowSeconds: 60,
+    });
+    // a client IP without a session
+    const ip = `198.51.100.${10 + (process.pid % 200)}`;
+    const anonymous = () => supertest(production.app).get("/api/auth/session").set("X-Forwarded-For", ip);
+    await spent(`rate:ip:${ip}`, rateLimitPerIp - 2);
+    expectError(await anonymous(), 401);
+    await limitsOf(production.app).sync();
+    expectError(await anonymous(), 401);
+    expectRateLimitHeaders(await anonymous(), { name: "client", limit: rateLimitPerIp, windowSeconds: 60 });
   });
 });

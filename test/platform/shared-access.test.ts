@@ -70,7 +70,7 @@ describe("shared access policy", () => {
     expect(selfDecision(false)).toEqual({});
   });
 
-  it("the own record is the person's: a record once linked stays theirs after unlinking or relinking (issue 28, item 4)", () => {
+  it("the own record is the person's: a record once linked stays theirs after unlinking or relinking", () => {
     const own = "0b6d2f1e-3c4a-4e5b-8f6a-7d8c9e0f1a2b";
     const other = "1c7e3a2f-4d5b-4f6c-9a7b-8e9d0f1a2b3c";
     for (const employeeId of [null, other])

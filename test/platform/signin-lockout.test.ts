@@ -1,4 +1,4 @@
-// Anyone could lock anyone out (issue 28, item 6): five wrong passwords locked a known account for
+// Anyone could lock anyone out: five wrong passwords locked a known account for
 // everyone, the right password then got a 429, and a password reset did not lift it. Now a pause is
 // per account and client, a correct password from a known client (the `hrms.client` cookie of an
 // earlier sign-in) gets through the account-wide pause, a successful reset lifts every pause, and

@@ -1,4 +1,4 @@
-// Pre-account hijack (issue 28, item 2): anyone can sign up with anyone's address and a password of
+// Pre-account hijack: anyone can sign up with anyone's address and a password of
 // their choosing, and the confirmation mail of that signup looks exactly like the owner's own. So
 // the password is chosen at the confirmation by whoever holds the mailed token - the person at the
 // mailbox - and a stranger's signups can delay the owner's confirmation mail (the address's budget

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import pg from "pg";
 import { getPool, systemDb } from "../../src/db/client.ts";
-import { advisoryLock, execute, lockRow, lockRows, query, read, readGenericPlan, readPrepared, sql, tenant } from "../../src/db/sql.ts";
+import { lock, tenantLock, tryLock } from "../../src/db/primitives.ts";
+import { execute, lockRow, lockRows, query, read, readGenericPlan, readPrepared, sql, tenant } from "../../src/db/sql.ts";
 import { byId, db, scopeArgs, statementName, tenantScopedModels, tenantTx, TenantScopeError, withTenant } from "../../src/db/tenancy.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 
@@ -117,7 +118,7 @@ describe("raw SQL through src/db/sql.ts cannot forget the tenant", () => {
     ).toEqual([{ n: created }]);
   });
 
-  it("lockRows locks only the active tenant's rows, and advisoryLock keys are per tenant", async () => {
+  it("lockRows locks only the active tenant's rows, and named locks are per tenant", async () => {
     const a = await signupTenant(t);
     const b = await signupTenant(t);
     const [memberA] = await withTenant(a.tenantId, () => db.membership.findMany({ take: 1 }));
@@ -128,7 +129,28 @@ describe("raw SQL through src/db/sql.ts cannot forget the tenant", () => {
     await expect(withTenant(a.tenantId, () => tenantTx((tx) => lockRows(tx, "memberships; DROP TABLE x", [memberA.id])))).rejects.toThrow(
       TenantScopeError,
     );
-    await expect(withTenant(a.tenantId, () => tenantTx((tx) => advisoryLock(tx, "test", ["x"])))).resolves.toBeUndefined();
+    // a company's named lock is its own: held in company a, free in company b
+    let release = () => {};
+    const holding = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let taken = () => {};
+    const isTaken = new Promise<void>((resolve) => {
+      taken = resolve;
+    });
+    const holder = withTenant(a.tenantId, () =>
+      tenantTx(async (tx) => {
+        await lock(tx, tenantLock("holidays"));
+        taken();
+        await holding;
+      }),
+    );
+    await isTaken;
+    expect(await withTenant(a.tenantId, () => tenantTx((tx) => tryLock(tx, tenantLock("holidays"))))).toBe(false);
+    expect(await withTenant(b.tenantId, () => tenantTx((tx) => tryLock(tx, tenantLock("holidays"))))).toBe(true);
+    release();
+    await holder;
+    expect(await withTenant(a.tenantId, () => tenantTx((tx) => tryLock(tx, tenantLock("holidays"))))).toBe(true);
   });
 
   it("an insert that does not name its tenant fails (tenant_id has no usable default)", async () => {

@@ -1,4 +1,4 @@
-// Uploads (issue 14, item 3): streamed to disk, never buffered in memory; bounded in progress
+// Uploads: streamed to disk, never buffered in memory; bounded in progress
 // (per user 429, per process 503, both with Retry-After, before the body is read); hourly budgets
 // per user and per company shared through PostgreSQL (429 with Retry-After); the company's storage
 // quota (413 `quota_exceeded`); and no temporary file left behind by a refused upload.
@@ -192,7 +192,7 @@ describe("uploadFile: the company's storage quota (413 quota_exceeded)", () => {
   });
 });
 
-describe("uploadFile, uploadEmployeeDocument: one member's share of the storage quota (issue 28, item 14)", () => {
+describe("uploadFile, uploadEmployeeDocument: one member's share of the storage quota", () => {
   it("a member's uploads stop at MEMBER_STORAGE_SHARE_PERCENT of the quota with a clear 413; others still upload", async () => {
     const small = appWith(t, { tenantStorageQuotaBytes: 1000, memberStorageSharePercent: 40 });
     const o = await signupTenant(t);

@@ -1,11 +1,11 @@
-// Errors in words (src/http/validation-messages.ts, used by the error middleware): every validation
+// Errors in words (src/platform/validation-messages.ts, used by the error middleware): every validation
 // message says what is expected - a date as YYYY-MM-DD, money as a decimal string with two places,
 // an enumeration's values - keeps `details` with the path, shows no regular expression and gives
 // one message per mistake; an unknown path suggests the nearest route when obvious; a 405 carries
 // `Allow`.
 import { describe, expect, it } from "vitest";
 import doc from "../../generated/openapi.json" with { type: "json" };
-import { nearestRoute, PATTERN_WORDS } from "../../src/http/validation-messages.ts";
+import { nearestRoute, PATTERN_WORDS } from "../../src/platform/validation-messages.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 
 const t = useTestApp();

@@ -1,4 +1,4 @@
-// Proof-harness factories of the bulk area (issue 32 part 5; merged into test/proof/factories.ts;
+// Proof-harness factories of the bulk area (merged into test/proof/factories.ts;
 // see its header for what a factory and a scope mean).
 import { api, type Factory, rowOf } from "./factory-kit.ts";
 

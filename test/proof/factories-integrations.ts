@@ -1,4 +1,4 @@
-// Proof-harness factories of the integrations area (issue 31; merged into test/proof/factories.ts;
+// Proof-harness factories of the integrations area (merged into test/proof/factories.ts;
 // see its header for what a factory and a scope mean).
 import { api, rowOf, type Factory, type RequestInput } from "./factory-kit.ts";
 

@@ -307,7 +307,7 @@ export const decidedByOthers = new Set([
   "updateLeaveEncashment",
   // a direct manager ticks their report's knowledge transfer; nobody ticks their own exit's items
   "updateExitChecklistItem",
-  // nobody but the owner completes their own exit (issue 28, item 7)
+  // nobody but the owner completes their own exit
   "completeExit",
   ...payroll.decidedByOthers,
   ...recruitment.decidedByOthers,

@@ -87,7 +87,7 @@ describe("SDK generated from the published document", () => {
     };
     await jobs.runNow("auth.signup-requests");
     const confirmed = await owner.POST("/api/auth/signup/confirm", {
-      // the password is chosen at the confirmation, by whoever holds the mailed token (issue 28)
+      // the password is chosen at the confirmation, by whoever holds the mailed token
       body: { token: await tokenMailedTo(ownerEmail, "Confirmation token"), password: "journey-password-1" },
     });
     expect(confirmed.response.status).toBe(201);

@@ -1,4 +1,4 @@
-// Every paginated list takes `page` from 1 to 10 000 (issue 15): beyond is a 400 naming
+// Every paginated list takes `page` from 1 to 10 000: beyond is a 400 naming
 // `query.page` (never a silent clamp, never an unbounded OFFSET), the last allowed page answers
 // (an empty page). Derived from generated/openapi.json, so a new list is covered.
 import { beforeAll, describe, expect, it } from "vitest";

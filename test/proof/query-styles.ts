@@ -1,5 +1,5 @@
 // Query strings as the clients our users run encode them. The same values, written by each, must
-// mean the same thing to the server (issue 15): a space is `+` in form encoding (HTML forms,
+// mean the same thing to the server: a space is `+` in form encoding (HTML forms,
 // URLSearchParams, Python requests, axios) and `%20` elsewhere; encodeURIComponent leaves
 // `'()!*~` as they are; some clients write lower-case hex; a browser's address bar or curl with a
 // hand-written URL leaves most reserved characters alone and encodes only what would break the

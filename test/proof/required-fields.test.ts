@@ -1,4 +1,4 @@
-// Required fields survive every SDK generator (issue 15): a create body states its own `required`
+// Required fields survive every SDK generator: a create body states its own `required`
 // (no allOf member that only adds constraints - generators drop those, and a create call without
 // `name` compiles), and requirements that were prose are schema rules (if/then,
 // dependentRequired), so a validating client refuses what the server refuses - with the same

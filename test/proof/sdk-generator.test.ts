@@ -1,4 +1,4 @@
-// A second SDK generator over the bundled document (issue 15): @hey-api/openapi-ts (pinned in
+// A second SDK generator over the bundled document: @hey-api/openapi-ts (pinned in
 // package.json) generates a TypeScript client from generated/openapi.json, without a warning, and
 // the client compiles under `tsc --strict` together with typed calls that must and must not
 // compile - a create call without a required field is a type error (the @ts-expect-error lines

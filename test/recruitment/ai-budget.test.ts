@@ -1,4 +1,4 @@
-// The AI helpers' budgets (issue 14, item 13): every call that reaches the provider counts against
+// The AI helpers' budgets: every call that reaches the provider counts against
 // the caller's AI_CALLS_PER_USER_PER_HOUR and the company's AI_CALLS_PER_TENANT_PER_HOUR, shared by
 // the four helpers; past either, 429 `rate_limited` with Retry-After and nothing counted. A request
 // refused for its input costs nothing; another company has its own budget. And every text input of

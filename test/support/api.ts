@@ -1,4 +1,4 @@
-// A typed test client over the generated types (issue 30 item 7): an operation called by its
+// A typed test client over the generated types: an operation called by its
 // operationId, with its path parameters, query and JSON body typed from generated/api-types.ts, and
 // the response's body typed for the status the test expects. A change of the contract (a renamed
 // field, a new required property, a status no longer declared) then breaks the tests that use it at

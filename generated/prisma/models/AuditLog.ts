@@ -591,7 +591,7 @@ export type $AuditLogPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     ip: string | null
     request_id: string | null
     /**
-     * the API credential the change was made with (issue 31), and its name then
+     * the API credential the change was made with, and its name then
      */
     actor_credential_id: string | null
     actor_credential_name: string | null

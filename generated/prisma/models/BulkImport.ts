@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model BulkImport
- * Bulk imports (issue 32 part 5; src/modules/bulk/): one row per import, the queue entry of its
+ * Bulk imports (src/modules/bulk/): one row per import, the queue entry of its
  * job while `queued`/`running` (the source is kept until the import ends), then its outcome.
  */
 export type BulkImportModel = runtime.Types.Result.DefaultSelection<Prisma.$BulkImportPayload>

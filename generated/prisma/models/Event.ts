@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model Event
- * The company's events (issue 31): written by `audit()` in the transaction of the change when its
+ * The company's events: written by `audit()` in the transaction of the change when its
  * action is an event type of the document's `webhooks` section (src/platform/events/events.ts).
  * `seq` is its place in the one order of the feed, given after commit by the sequencer (one at a
  * time, under an advisory lock), so an event never appears behind one already read. A test ping

@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model KnownClient
- * Browsers and devices a user has proven themselves from (issue 28): a sign-in, a signup
+ * Browsers and devices a user has proven themselves from: a sign-in, a signup
  * confirmation, an accepted invitation or a password reset sets the `hrms.client` cookie, whose
  * random token is kept here hashed. A correct password from a known client signs in although the
  * account is paused for other clients (src/platform/identity/signin-guard.ts).

@@ -19,7 +19,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
  * the confirmation link (token stored hashed) when the address has no account, otherwise a
  * notice to its owner, and then deletes the row. POST /api/auth/signup/confirm with the token
  * and the password chosen there creates the user, the company and the owner membership and
- * deletes the address's rows. No password is kept here (issue 28: anyone can sign up with any
+ * deletes the address's rows. No password is kept here (anyone can sign up with any
  * address). A row left unmailed past the address's mail budget waits for the next window.
  */
 export type SignupRequestModel = runtime.Types.Result.DefaultSelection<Prisma.$SignupRequestPayload>

@@ -38,7 +38,10 @@ type AssetQuery = PageQuery & {
   search?: string;
 };
 
-/** The register: a page by number (findAssets), or a page of a walk in the order of change (issue 32), with tombstones on request. */
+/**
+ * The register: a page by number (findAssets), or a page of a walk in the order of change
+ * (docs/integrations-sync.md), with tombstones on request.
+ */
 export async function assetList(query: AssetQuery, walk: Walk | null): Promise<Listing<ReturnType<typeof assetJson>>> {
   if (!walk) return findAssets(query);
   const where = assetFilter(query);

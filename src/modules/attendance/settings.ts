@@ -1,7 +1,7 @@
 // The attendance settings: shift, grace, half-day threshold and weekly offs (the company's unless
 // set here). Read through src/modules/shared/work-settings.ts, which leave and payroll use too.
 import { audit } from "../../platform/audit.ts";
-import { advisoryLock } from "../../db/sql.ts";
+import { lock, tenantLock } from "../../db/primitives.ts";
 import { currentTenantId, tenantTx } from "../../db/tenancy.ts";
 import { invalidField } from "../../platform/errors.ts";
 import type { RequestBody } from "../../platform/use-case.ts";
@@ -18,7 +18,7 @@ export async function attendanceSettings(): Promise<S["AttendanceSettings"]> {
 /** Changes the settings (the shift ends after it starts, the half-day threshold fits in it); audits what changed. */
 export async function changeAttendanceSettings(input: RequestBody<"updateAttendanceSettings">): Promise<S["AttendanceSettings"]> {
   const after = await tenantTx(async (tx) => {
-    await advisoryLock(tx, "attendance-settings");
+    await lock(tx, tenantLock("attendance-settings"));
     const before = await loadAttendanceSettings(tx);
     const start = input.shift_start ?? before.shift_start;
     const end = input.shift_end ?? before.shift_end;

@@ -79,7 +79,7 @@ async function mailPasswordReset(id: string): Promise<boolean> {
 /**
  * Sets a new password with a valid reset token (used once; every other open token of the user too);
  * ends the user's sessions, lifts every sign-in pause of the account and forgets its known
- * clients but this browser, which the mailed link has just proven (issue 28).
+ * clients but this browser, which the mailed link has just proven (docs/security.md).
  */
 export async function resetPasswordWithToken(req: Request, token: string, password: string): Promise<void> {
   const hash = hashToken(token);
@@ -121,7 +121,7 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
   const invitation = await systemDb.invitation.findFirst({ where: { token_hash: hashToken(input.token) } });
   if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.expires_at <= clock.now())
     throw invalidToken("The invitation is invalid, already used or expired; ask for a new one");
-  // only as good as its inviter's right to send it (issue 28): still a member, with a role that may
+  // only as good as its inviter's right to send it (docs/security.md): still a member, with a role that may
   // invite to this one (a role change or removal also revokes it; this catches any other way out)
   if (invitation.invited_by) {
     const inviter = await systemDb.membership.findUnique({
@@ -194,7 +194,7 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
           changes: { member: { user_id: u.id, email, name: u.name }, invitation_id: invitation.id },
         },
       });
-    // an event too (issue 31), in this transaction, as audit() writes one
+    // an event too (docs/integrations.md), in this transaction, as audit() writes one
     await recordEvent(tx, {
       tenant_id: invitation.tenant_id,
       type: "member.joined",

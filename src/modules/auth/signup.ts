@@ -7,7 +7,7 @@
 // and their owner membership in one transaction and signs in. `req` carries the session
 // (express-session).
 //
-// Pre-account hijack (issue 28): anyone can sign up with anyone's address, and a stranger's
+// Pre-account hijack (docs/security.md): anyone can sign up with anyone's address, and a stranger's
 // confirmation mail looks exactly like one's own. So no signup decides the account's password:
 // the person at the mailbox chooses it when confirming, and every confirmation mail of an address
 // serves its owner. The mail budget per address (3 in 15 minutes) delays a signup of an address

@@ -1,4 +1,4 @@
-// Bulk exports (issue 32 part 5): every matching row of a kind as CSV or NDJSON, streamed - read
+// Bulk exports (docs/integrations-bulk.md): every matching row of a kind as CSV or NDJSON, streamed - read
 // in keyset batches by id, each batch written and the next read only once the socket has taken the
 // previous one (backpressure), so memory stays flat whatever the size. CSV per RFC 4180, cells that
 // a spreadsheet would run as a formula neutralised (OWASP CSV injection).

@@ -1,4 +1,4 @@
-// Bulk imports (issue 32 part 5): the rows of a CSV or JSON source written by the single create's
+// Bulk imports (docs/integrations-bulk.md): the rows of a CSV or JSON source written by the single create's
 // rules of their kind (kinds.ts), in one of three ways:
 //   - dry run: every row checked - its schema, then written inside a transaction that is always
 //     rolled back, so the checks against stored data (duplicates, unknown references, and earlier

@@ -2,7 +2,7 @@
 // not a table of the kind's columns (400, nothing imported), then each row checked against the
 // JSON Schema of the kind's single create body - the document's own schema, compiled with Ajv as
 // the request validator compiles it (full formats, every error) - its problems in the words of the
-// request validator (src/http/validation-messages.ts).
+// request validator (src/platform/validation-messages.ts).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import { parse as parseStream } from "csv-parse";
 import { parse } from "csv-parse/sync";
 import { config } from "../../config.ts";
-import { detailsInWords } from "../../http/validation-messages.ts";
+import { detailsInWords } from "../../platform/validation-messages.ts";
 import { AppError, badRequest } from "../../platform/errors.ts";
 import type { Kind } from "./kinds.ts";
 

@@ -7,8 +7,7 @@ import { db } from "../../db/tenancy.ts";
 import { type Listing, type PageQuery, pageOf } from "../../platform/use-case.ts";
 import { type Walk, walkPage } from "../../db/keyset.ts";
 import { notFound } from "../../platform/errors.ts";
-import { mayCall } from "../../http/guards.ts";
-import type { AuthContext, Role } from "../../platform/use-case.ts";
+import { type AuthContext, mayCall, type Role } from "../../platform/use-case.ts";
 import { accessTo, loadVisibleEmployee } from "./access.ts";
 import { activityKeys, employeeWithUser, type EmployeeWithUser } from "./queries.ts";
 import { directoryJson, employeeJson, type ExitWithChecklist } from "./views.ts";
@@ -71,7 +70,7 @@ export async function employeeActivity(
     ...(hidden.length ? { NOT: hidden.map((r) => ({ action: { startsWith: r.actionPrefix } })) } : {}),
   };
   const actorDetails = ACTOR_DETAIL_ROLES.includes(auth.role);
-  // a walk in the order of change (issue 32): the log only grows, so its new entries
+  // a walk in the order of change (docs/integrations-sync.md): the log only grows, so its new entries
   if (walk) {
     const { rows, last } = await walkPage(
       walk,

@@ -17,7 +17,8 @@
 // scripts/measure/bench-sql.ts sends the same statements for the benchmark's baseline.
 import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
 import { execute, join, query, read, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
-import type { db, ScopedTx } from "../../db/tenancy.ts";
+import { currentTenantId, type db, type ScopedTx } from "../../db/tenancy.ts";
+import { lock } from "../../db/primitives.ts";
 import type { Page } from "../../platform/use-case.ts";
 import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkLimit, walkOrder } from "../../db/keyset.ts";
 import { RECORD_FIELDS } from "./fields.ts";
@@ -144,7 +145,7 @@ export function directorySearchPage(f: DirectoryFilter, page: Page): Promise<(Di
 }
 
 /**
- * A page of a walk of the list in the order of change (issue 32; src/db/keyset.ts): the filters of
+ * A page of a walk of the list in the order of change (src/db/keyset.ts): the filters of
  * the page by number (but `sort`), tombstones with `include_deleted`, read along
  * employees_change_idx from the cursor's key - a deep page costs what the first does.
  */
@@ -291,12 +292,9 @@ export async function exportBatch(
   );
 }
 
-/**
- * Serialises changes of reporting lines in a tenant so two concurrent updates cannot build a cycle
- * (the advisory key `<tenant>:employees.reports_to`, as before src/db/sql.ts's advisoryLock).
- */
-export async function lockReportingLines(tx: ScopedTx): Promise<void> {
-  await execute(sql`SELECT 1 AS locked FROM pg_advisory_xact_lock(hashtextextended(${tenant}::text || ':employees.reports_to', 0))`, tx);
+/** Serialises changes of reporting lines in a tenant so two concurrent updates cannot build a cycle. */
+export function lockReportingLines(tx: ScopedTx): Promise<void> {
+  return lock(tx, { kind: "reporting-lines", tenantId: currentTenantId() });
 }
 
 /** Whether `employeeId` is `managerId` or one of the managers above them (a cycle if made their manager). */

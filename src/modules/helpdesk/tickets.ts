@@ -26,7 +26,7 @@ import * as clock from "../../lib/clock.ts";
 
 /**
  * A page of the tickets the caller may see, newest first, filtered - or a page of a walk in the
- * order of change (`walk`, issue 32), deleted tickets as tombstones with include_deleted.
+ * order of change (`walk`, docs/integrations-sync.md), deleted tickets as tombstones with include_deleted.
  */
 export async function ticketList(
   auth: AuthContext,

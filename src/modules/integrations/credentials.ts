@@ -1,4 +1,4 @@
-// API credentials of the company (issue 31): created, listed, rotated and revoked by owners and
+// API credentials of the company (docs/integrations.md): created, listed, rotated and revoked by owners and
 // admins with a session. The secret is returned once; only its hash is stored
 // (src/platform/identity/credentials.ts verifies it on each request).
 import type { ApiCredential } from "../../../generated/prisma/client.ts";

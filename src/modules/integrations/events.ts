@@ -1,4 +1,4 @@
-// The company's event feed (issue 31): the events in their one order (`seq`, given after commit by
+// The company's event feed (docs/integrations.md): the events in their one order (`seq`, given after commit by
 // the sequencer of src/platform/events/deliver.ts), test pings left out.
 import { db } from "../../db/tenancy.ts";
 import type { RequestBody } from "../../platform/use-case.ts";

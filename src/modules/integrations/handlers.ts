@@ -1,4 +1,4 @@
-// Integrations (issue 31): API credentials, webhook endpoints and the event feed. Each handler is
+// Integrations (docs/integrations.md): API credentials, webhook endpoints and the event feed. Each handler is
 // one use-case call (credentials.ts, webhooks.ts, events.ts).
 import { accepted, ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";

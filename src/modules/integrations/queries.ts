@@ -1,4 +1,4 @@
-// The integrations area's raw SQL (issue 31): replaying events to an endpoint.
+// The integrations area's raw SQL (docs/integrations.md): replaying events to an endpoint.
 import { execute, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 

@@ -1,4 +1,4 @@
-// The integrations area's background jobs (issue 31; discovered by `make generate`, registered by src/modules/jobs.ts).
+// The integrations area's background jobs (discovered by `make generate`, registered by src/modules/jobs.ts).
 import { deliverDueWebhooks, pruneEvents } from "../../platform/events/deliver.ts";
 import { DELIVER_JOB } from "../../platform/events/events.ts";
 import { pruneAccessTokens } from "../../platform/identity/credentials.ts";

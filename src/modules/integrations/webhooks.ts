@@ -1,4 +1,4 @@
-// Webhook endpoints of the company (issue 31): managed by owners/admins or a credential with
+// Webhook endpoints of the company (docs/integrations.md): managed by owners/admins or a credential with
 // `webhooks:manage`; deliveries, signing and the address rules are src/platform/events/deliver.ts.
 import { randomBytes } from "node:crypto";
 import type { WebhookEndpoint } from "../../../generated/prisma/client.ts";

@@ -72,7 +72,10 @@ async function completeRows(parts: string[], check: Set<string>, today: DateStri
   return JSON.stringify(rows).slice(1, -1);
 }
 
-/** The ledger list: a page by number, or a page of a walk in the order of change (issue 32: new entries, as the ledger only grows). */
+/**
+ * The ledger list: a page by number, or a page of a walk in the order of change
+ * (docs/integrations-sync.md: new entries, as the ledger only grows).
+ */
 export async function ledgerList(
   auth: AuthContext,
   query: QueryParams<"listLeaveLedger">,

@@ -3,7 +3,7 @@
 // serialised per tenant so that two parallel creates cannot both pass the duplicate check.
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
-import { advisoryLock } from "../../db/sql.ts";
+import { lock, tenantLock } from "../../db/primitives.ts";
 import { db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
 import { pageOf } from "../../platform/use-case.ts";
 import { badRequest, conflict, notFound } from "../../platform/errors.ts";
@@ -15,7 +15,7 @@ import { holidayJson, type Listing } from "./json.ts";
 type HolidayJson = ReturnType<typeof holidayJson>;
 type NewHoliday = RequestBody<"createHoliday">;
 
-const lockHolidays = (tx: ScopedTx) => advisoryLock(tx, "holidays");
+const lockHolidays = (tx: ScopedTx) => lock(tx, tenantLock("holidays"));
 
 interface HolidayKey {
   date: string;

@@ -1,7 +1,7 @@
 // Leave periods (fiscal years): hr's configuration of them - never overlapping, at most 366 days,
 // exactly one current, dates fixed once used - and finding the period of a date range.
 import { audit, diff } from "../../platform/audit.ts";
-import { advisoryLock } from "../../db/sql.ts";
+import { lock, tenantLock } from "../../db/primitives.ts";
 import { db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
 import { type PageQuery, pageOf } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
@@ -48,7 +48,7 @@ export async function namedOrCurrentPeriod(c: Client, id?: string): Promise<Peri
 // ───────────────────────────── configuration ─────────────────────────────
 
 /** Changes to periods are serialised per tenant (overlap and "one current" checks). */
-const lockPeriods = (tx: ScopedTx) => advisoryLock(tx, "leave-periods");
+const lockPeriods = (tx: ScopedTx) => lock(tx, tenantLock("leave-periods"));
 
 function checkPeriodDates(start: string, end: string) {
   if (end < start) throw invalidField("body.end_date", "must not be before start_date");

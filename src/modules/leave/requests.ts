@@ -35,7 +35,7 @@ async function loadVisible(auth: AuthContext, id: string) {
   return r;
 }
 
-/** The leave requests list: a page by number, or a page of a walk in the order of change (issue 32). */
+/** The leave requests list: a page by number, or a page of a walk in the order of change (docs/integrations-sync.md). */
 export async function leaveRequestList(
   auth: AuthContext,
   query: QueryParams<"listLeaveRequests">,

@@ -1,7 +1,7 @@
 // Invitations: a single-use token by e-mail (valid 7 days), replacing any open invitation of the
 // same address; mailed through the outbox in the same transaction.
 //
-// An invitation is mail to any address a member types, so (issue 28) it is limited per company
+// An invitation is mail to any address a member types, so (docs/security.md) it is limited per company
 // (lower for a new company), per inviter, per company and address, and per address across
 // companies; its subject is fixed, and the names members wrote (company, inviter) appear only in
 // its body, bounded, on one line and quoted as theirs. An invitation is only as good as its

@@ -53,7 +53,7 @@ export async function changeMember(auth: AuthContext, userId: string, change: Re
       data: { role: newRole, ...(change.employee_id !== undefined ? { employee_id: change.employee_id } : {}) },
       include: { user: { select: { email: true, name: true } } },
     });
-    // an invitation is only as good as its inviter's right to send it (issue 28)
+    // an invitation is only as good as its inviter's right to send it (docs/security.md)
     if (u.role !== m.role) await revokeInvitationsBeyond(tx, userId, u.role);
     const changes: Record<string, { from: unknown; to: unknown }> = {};
     if (u.role !== m.role) changes.role = { from: m.role, to: u.role };
@@ -91,7 +91,7 @@ export async function revokeMembership(auth: AuthContext, userId: string): Promi
 /**
  * Revokes the pending invitations `userId` sent that a member of `role` could not send (all of
  * them when `role` is null: the member was removed), in the caller's transaction; audited. A
- * demoted or removed inviter's invitations do not outlive their right to send them (issue 28).
+ * demoted or removed inviter's invitations do not outlive their right to send them (docs/security.md).
  */
 export async function revokeInvitationsBeyond(tx: ScopedTx, userId: string, role: string | null): Promise<number> {
   const pending = await tx.invitation.findMany({

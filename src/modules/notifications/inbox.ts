@@ -33,7 +33,7 @@ type NotificationJson = ReturnType<typeof notificationJson>;
 /** A page of the caller's notifications, newest first, and how many are unread. */
 /**
  * The caller's notifications: a page by number (newest first), or a page of a walk in the order of
- * change (issue 32: new notifications, and those marked read since), with the unread count.
+ * change (docs/integrations-sync.md: new notifications, and those marked read since), with the unread count.
  */
 export async function inboxList(
   auth: AuthContext,

@@ -6,7 +6,7 @@
 // is computed, and each written batch can report progress. The number of round trips grows only
 // with the number of batches. Processing then pays what the slips deduct and reimburse.
 import { config } from "../../config.ts";
-import { advisoryLock } from "../../db/sql.ts";
+import { lock, tenantLock } from "../../db/primitives.ts";
 import { db, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { Decimal } from "../../lib/money.ts";
 import { mapYielding, stringifyYielding } from "../../lib/yielding.ts";
@@ -182,7 +182,7 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
 
 /** Serialises calculation and processing of a tenant's runs (a claim or installment is never paid twice). */
 export async function lockPayroll(tx: ScopedTx): Promise<void> {
-  await advisoryLock(tx, "payroll");
+  await lock(tx, tenantLock("payroll"));
 }
 
 /**

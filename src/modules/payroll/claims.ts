@@ -107,7 +107,7 @@ async function checkClaim(
 }
 
 /** A page of the claims the caller may see, newest first. */
-/** The claims list: a page by number (newest first), or a page of a walk in the order of change (issue 32). */
+/** The claims list: a page by number (newest first), or a page of a walk in the order of change (docs/integrations-sync.md). */
 export async function claimList(
   auth: AuthContext,
   filter: QueryParams<"listExpenseClaims">,

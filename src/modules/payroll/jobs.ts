@@ -23,7 +23,8 @@ import { logger } from "../../log.ts";
 import { requestContext } from "../../request-context.ts";
 import { calculateAndStore, finalizeRun, lockPayroll, processedChanges, RUN_TX, slipNumberPrefix } from "./calculation.ts";
 import { BUSY_STATUSES, checkRunMove, isBusy } from "./run-states.ts";
-import { lockRunStatus, tryLockRunExecution } from "./queries/runs.ts";
+import { lockRunStatus } from "./queries/runs.ts";
+import { tryLock } from "../../db/primitives.ts";
 
 export const PAYROLL_RUNS_JOB = "payroll.runs";
 
@@ -82,7 +83,7 @@ export async function executeQueuedRun(tenantId: string, runId: string): Promise
     try {
       return await requestContext.run(ctx, () =>
         tenantTx(async (tx) => {
-          if (!(await tryLockRunExecution(tx, runId))) return "skipped" as const; // another worker is executing it
+          if (!(await tryLock(tx, { kind: "payroll-run", runId }))) return "skipped" as const; // another worker is executing it
           await lockPayroll(tx);
           const run = await tx.payrollRun.findFirst({ where: { id: runId } });
           if (!run || !isBusy(run.status)) return "skipped" as const; // finished by another worker meanwhile

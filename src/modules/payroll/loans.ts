@@ -126,7 +126,7 @@ function checkLimits(
 type LoanJson = ReturnType<typeof loanJson>;
 
 /** A page of loans, newest first: hr/admin/owner every one (or one employee's), everyone else their own. */
-/** The loans list: a page by number (newest first), or a page of a walk in the order of change (issue 32). */
+/** The loans list: a page by number (newest first), or a page of a walk in the order of change (docs/integrations-sync.md). */
 export async function loanList(auth: AuthContext, filter: QueryParams<"listLoanAdvances">, walk: Walk | null): Promise<Listing<LoanJson>> {
   if (!walk) {
     const page = pageOf(filter);

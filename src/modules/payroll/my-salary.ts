@@ -13,7 +13,7 @@ import { slipJson, slipSummaryJson } from "./json.ts";
 import { payslipPdf } from "./payslip-pdf.ts";
 
 /**
- * The caller's slips: a page by number, or a page of a walk in the order of change (issue 32; a
+ * The caller's slips: a page by number, or a page of a walk in the order of change (a
  * run's slips are written in the transaction that processes it, so a slip appears in the walk when
  * its run is processed).
  */

@@ -8,7 +8,7 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { config } from "../../config.ts";
-import { advisoryLock } from "../../db/sql.ts";
+import { lock, tenantLock } from "../../db/primitives.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import type { Page } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
@@ -55,7 +55,7 @@ async function lockRun(tx: ScopedTx, id: string): Promise<string> {
 
 /** Serialises the creation of a tenant's runs (one per month) without waiting for running calculations. */
 async function lockRunCreation(tx: ScopedTx): Promise<void> {
-  await advisoryLock(tx, "payroll-create");
+  await lock(tx, tenantLock("payroll-create"));
 }
 
 const inBackground = (employees: number) => employees > config().payrollSyncLimit;

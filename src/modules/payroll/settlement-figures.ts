@@ -10,7 +10,7 @@
 //   (calendar days from the resignation date to the last working day, both included) recovered
 //   when switched on; every pending installment of open loans recovered; approved unpaid claims paid.
 //
-// Issue 29: no notice is recovered on death or disablement; each settlement carries its statutory
+// No notice is recovered on death or disablement; each settlement carries its statutory
 // due dates (final wages within two working days of the separation, Code on Wages 2019 s.17(2);
 // gratuity within 30 days of becoming payable, Payment of Gratuity Act 1972 s.7(3)) and the simple
 // interest at 10 % a year on gratuity paid after its due date, from the day it became payable (the

@@ -1,4 +1,4 @@
-// The candidates list: a page by number, or a page of a walk in the order of change (issue 32),
+// The candidates list: a page by number, or a page of a walk in the order of change (docs/integrations-sync.md),
 // within what the caller may see (candidateScope).
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
@@ -28,7 +28,7 @@ type CandidateQuery = PageQuery & {
 
 /**
  * The candidates list: a page by number (findCandidates), or a page of a walk in the order of
- * change (issue 32), deleted candidates as tombstones with include_deleted.
+ * change (docs/integrations-sync.md), deleted candidates as tombstones with include_deleted.
  */
 export async function candidateList(
   auth: AuthContext,

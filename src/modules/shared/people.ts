@@ -2,7 +2,7 @@
 // Employees act on their own records; managers also see and decide for their direct reports;
 // hr/admin/owner manage everyone. Records outside the caller's view are a 404. Also the lock that
 // serialises every change to one employee's balances and requests.
-import { advisoryLock } from "../../db/sql.ts";
+import { lock, tenantLock } from "../../db/primitives.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext } from "../../platform/use-case.ts";
@@ -145,11 +145,11 @@ export function assertCanCancel(
  * id order so that two transactions cannot deadlock.
  */
 export async function lockEmployees(tx: ScopedTx, employeeIds: string[]): Promise<void> {
-  await advisoryLock(tx, "leave-tenant", [], { shared: true });
-  for (const id of [...new Set(employeeIds)].sort()) await advisoryLock(tx, "leave", [id]);
+  await lock(tx, tenantLock("leave-tenant"), { shared: true });
+  for (const id of [...new Set(employeeIds)].sort()) await lock(tx, tenantLock("leave", id));
 }
 
 /** Exclusive lock on the tenant's leave data (bulk allocation, which debits previous periods). */
 export async function lockTenantLeave(tx: ScopedTx): Promise<void> {
-  await advisoryLock(tx, "leave-tenant");
+  await lock(tx, tenantLock("leave-tenant"));
 }

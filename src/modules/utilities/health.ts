@@ -1,6 +1,6 @@
 // Health, liveness, readiness and clock sync.
 import { databaseUp, pendingMigrations } from "../../db/central.ts";
-import type { Lifecycle } from "../../http/lifecycle.ts";
+import type { Lifecycle } from "../../platform/lifecycle.ts";
 import { RETRY_AFTER_DOWN_S, unavailable } from "../../platform/errors.ts";
 import * as clock from "../../lib/clock.ts";
 

@@ -44,7 +44,8 @@ interface Claimed {
  * Claims a batch of due deliveries - at most `limit`, at most `perEndpoint` of one endpoint - in
  * one statement: rows another process holds are skipped (FOR UPDATE SKIP LOCKED), each claimed one
  * gets a lease and its attempt counted. Candidates are locked four times the batch deep so that one
- * busy endpoint does not fill it; those not taken are free again when the statement ends.
+ * busy endpoint does not fill it; those not taken are free again when the statement ends. (Not
+ * src/db/primitives.ts claimDue, whose plain lease has no per-endpoint share: the reason is there.)
  */
 async function claim(limit: number, perEndpoint: number, leaseS: number, skipEndpoints: string[]): Promise<Claimed[]> {
   // cross-tenant: the worker sends every company's due deliveries

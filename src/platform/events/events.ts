@@ -1,4 +1,4 @@
-// Events (issue 31): an audited change whose action is an event type of the document's `webhooks`
+// Events (docs/integrations.md): an audited change whose action is an event type of the document's `webhooks`
 // section is also an event - written by `audit()` (src/platform/audit.ts) with the same client, so
 // in the change's transaction (an outbox): it exists if and only if the change committed. After
 // commit the sequencer gives it its place in the feed and queues its webhook deliveries

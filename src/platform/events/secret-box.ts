@@ -1,4 +1,4 @@
-// Webhook signing secrets at rest (issue 31): a secret must be kept to sign, so it cannot be hashed;
+// Webhook signing secrets at rest (docs/integrations.md): a secret must be kept to sign, so it cannot be hashed;
 // with WEBHOOK_SECRET_KEY it is stored encrypted with AES-256-GCM - `enc:v1:<base64 of 12-byte IV,
 // 16-byte tag, ciphertext>` - and opened only to sign a delivery. A stored value without the prefix
 // is a secret written before the key was set (read as it is).

@@ -1,4 +1,4 @@
-// API credentials of machine clients (issue 31): `Authorization: Bearer hrms_<prefix>_<random>`.
+// API credentials of machine clients (docs/integrations.md): `Authorization: Bearer hrms_<prefix>_<random>`.
 //
 // - The secret is 32 random bytes (base64url) after a public prefix of 10 characters that
 //   identifies it in lists and logs; only its SHA-256 is stored.

@@ -138,7 +138,7 @@ function identityStore() {
     tableName: "session",
     createTableIfMissing: false,
     disableTouch: true,
-    pruneSessionInterval: config().isTest ? false : 900,
+    pruneSessionInterval: config().sessionPruneSeconds || false,
   });
 }
 

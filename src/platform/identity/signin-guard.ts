@@ -1,7 +1,7 @@
 // Password checks under the sign-in limits (sign-in, and accepting an invitation as an existing
 // user), and the browsers a user has proven themselves from.
 //
-// Lockout (issue 28): five wrong passwords used to lock a known account for everyone, the right
+// Lockout (docs/security.md): five wrong passwords used to lock a known account for everyone, the right
 // password included, so anyone could lock anyone out. Now:
 // - failures are counted per account and client (`account`: the client is a known browser of the
 //   account, else its IP key - an IPv4 address or IPv6 /64); the client that failed is paused for

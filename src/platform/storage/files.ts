@@ -16,7 +16,7 @@ import type { Request, Response } from "express";
 import multer from "multer";
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
-import { advisoryLock, globalAdvisoryLock } from "../../db/sql.ts";
+import { type Holder, lock, tenantLock } from "../../db/primitives.ts";
 import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import { AppError } from "../errors.ts";
 
@@ -187,8 +187,8 @@ export async function assertStorageRoomLeft(userId?: string | null): Promise<voi
  * Holds the content lock of `sha256` until the transaction ends: a file is moved into place and
  * its row committed, or its bytes deleted once no row holds them, never both at once.
  */
-export async function lockContent(tx: Pick<ScopedTx, "$queryRaw" | "$executeRaw">, sha256: string): Promise<void> {
-  await globalAdvisoryLock(tx, `file-content:${sha256}`);
+export async function lockContent(tx: Holder, sha256: string): Promise<void> {
+  await lock(tx, { kind: "file-content", sha256 });
 }
 
 /** `work` on a temporary file, which is removed when its request ends: a client that went away meanwhile gets a 400 no one reads. */
@@ -212,7 +212,7 @@ export async function storeUpload(file: UploadedFile | undefined, opts: { purpos
   const f = await checkUpload(file);
   const sha256 = await whileThere(sha256Of(f.path));
   const store = async (t: ScopedTx) => {
-    await advisoryLock(t, "storage-quota");
+    await lock(t, tenantLock("storage-quota"));
     const quota = config().tenantStorageQuotaBytes;
     const used = await storedBytes(t);
     if (used + f.size > quota) throw quotaExceeded(quota, used, f.size);

@@ -1,5 +1,5 @@
-// The raw SQL of runs beyond the ORM: the run row lock that does not wait for a running job, the
-// per-run lock of a background execution, and the slips of a WPS file with their bank details.
+// The raw SQL of runs beyond the ORM: the run row lock that does not wait for a running job, and
+// the slips of a WPS file with their bank details.
 import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../../db/keyset.ts";
 import { query, read, sql, tenant } from "../../../db/sql.ts";
 import type { ScopedTx } from "../../../db/tenancy.ts";
@@ -17,19 +17,6 @@ export async function lockRunStatus(client: Client, runId: string): Promise<stri
     client,
   );
   return row?.status ?? null;
-}
-
-/**
- * Takes the transaction-scoped lock of one run's background execution (key `payroll-run:<id>`)
- * if no other worker holds it; false when another one does, or the run does not exist.
- */
-export async function tryLockRunExecution(client: Client, runId: string): Promise<boolean> {
-  const [row] = await query<{ mine: boolean }>(
-    sql`SELECT pg_try_advisory_xact_lock(hashtextextended(${`payroll-run:${runId}`}, 0))
-      AS mine FROM payroll_runs WHERE tenant_id = ${tenant}::uuid AND id = ${runId}::uuid`,
-    client,
-  );
-  return row?.mine ?? false;
 }
 
 export interface WpsSlipRow {
