@@ -179,6 +179,27 @@ describe("listWebhookAttempts, updateWebhookEndpoint: retries, 410, the address 
     expect(log[0]).toMatchObject({ action: "webhook_endpoint.updated", changes: { enabled: { from: false, to: true } } });
   });
 
+  it("disabling an endpoint parks the deliveries already queued for it; enabling it again sends them", async () => {
+    const o = await signupTenant(t);
+    const { endpoint: ep } = await endpoint(o, "/parked");
+    answers.push({ status: 503 });
+    await o.agent.post("/api/employees").send(employeeInput()).expect(201);
+    await deliver(); // the first attempt fails: the delivery stays queued for a retry
+    expect(deliveredTo("/parked")).toHaveLength(1);
+    await o.agent.put(`/api/integrations/webhooks/${ep.id}`).send({ enabled: false }).expect(200);
+    await dueNow();
+    await deliver();
+    expect(deliveredTo("/parked")).toHaveLength(1); // nothing sent while disabled
+    const parked = await t.query(`SELECT status, attempts FROM webhook_deliveries WHERE endpoint_id = $1`, [ep.id]);
+    expect(parked).toEqual([{ status: "pending", attempts: 1 }]);
+    await o.agent.put(`/api/integrations/webhooks/${ep.id}`).send({ enabled: true }).expect(200);
+    await dueNow();
+    await deliver();
+    expect(deliveredTo("/parked")).toHaveLength(2);
+    const [sent] = await t.query(`SELECT status FROM webhook_deliveries WHERE endpoint_id = $1`, [ep.id]);
+    expect(sent.status).toBe("succeeded");
+  });
+
   it("loopback is refused at connect time unless allowed, whatever the URL said at registration", async () => {
     const o = await signupTenant(t);
     const { endpoint: ep } = await endpoint(o, "/blocked");
