@@ -18,7 +18,7 @@ import { db, savepoint, sharedTenantTx, withTenant, byId, type ScopedTx } from "
 import type { AuthContext, Role } from "../../http/types.ts";
 import * as clock from "../../lib/clock.ts";
 import { logger, requestContext } from "../../log.ts";
-import { AppError, badRequest, conflict, notFound } from "../../platform/errors.ts";
+import { AppError, badRequest, conflict, missingReference, notFound } from "../../platform/errors.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { KINDS, type Kind, type KindName } from "./kinds.ts";
 import { checkRow, csvRows, type Problem, problemAt, problemsOfError, readSource, type Row } from "./rows.ts";
@@ -188,6 +188,8 @@ async function markFailed(id: string, err: unknown): Promise<void> {
 /** Known database refusals of a row (a constraint) as its problem; anything else is not the row's fault. */
 function rowRefusal(row: number, err: unknown): Problem[] | null {
   if (err instanceof AppError) return problemsOfError(row, err);
+  const missing = missingReference(err);
+  if (missing) return problemsOfError(row, missing);
   if (err instanceof Prisma.PrismaClientKnownRequestError && (err.code === "P2002" || err.code === "P2003"))
     return [
       problemAt(
