@@ -11655,7 +11655,7 @@ export interface components {
         WebhookEndpointUpdate: {
             /** @example Agreed with the team lead in the weekly review */
             description?: string | null;
-            /** @description `true` re-enables a disabled endpoint (its failure count starts again). */
+            /** @description `false` disables the endpoint: nothing new is queued for it, and deliveries already queued are parked (kept, not sent) until it is enabled again. `true` re-enables a disabled endpoint (its failure count starts again) and sends what was parked. */
             enabled?: boolean;
             event_types?: components["schemas"]["EventType"][];
             /**

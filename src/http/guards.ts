@@ -7,7 +7,7 @@ import type { Request } from "express";
 import { type OperationId, type OperationMeta, operationTable } from "../../generated/registry.ts";
 import { getPool } from "../db/client.ts";
 import type { IdentityRow } from "../platform/identity/identity-cache.ts";
-import { type CredentialIdentity, credentialFor } from "../platform/identity/credentials.ts";
+import { type CredentialIdentity, credentialById, credentialFor } from "../platform/identity/credentials.ts";
 import { OWN_EMPLOYEE_IDS } from "../platform/identity/session.ts";
 import { requestContext } from "../log.ts";
 import { forbidden, moduleDisabled, unauthenticated } from "../platform/errors.ts";
@@ -106,4 +106,29 @@ export async function authorize(req: Request, meta: OperationMeta): Promise<Auth
 export function mayCall(auth: Pick<AuthContext, "role" | "modules">, operationId: OperationId): boolean {
   const meta: OperationMeta = operationTable[operationId];
   return meta.roles.includes(auth.role) && (!meta.module || auth.modules.includes(meta.module));
+}
+
+/**
+ * The maker of queued work as they are now, authorized for `operationId` again: a job that acts
+ * for a member (or their API credential) later re-reads them when it starts - their role, own-record
+ * links, the credential's scopes - and is refused (403) when the member left, the credential was
+ * revoked or expired, or the role, scope or module no longer allows the operation.
+ */
+export async function reauthorize(
+  tenantId: string,
+  userId: string,
+  credentialId: string | null,
+  operationId: OperationId,
+): Promise<AuthContext> {
+  const meta: OperationMeta = operationTable[operationId];
+  if (credentialId) {
+    const cred = await credentialById(tenantId, credentialId);
+    if (!cred) throw forbidden("Not run: the API credential it was made with was revoked or has expired, or its creator left the company");
+    return authorizeCredential(cred, meta);
+  }
+  const auth = await loadAuth(userId, tenantId);
+  if (!auth) throw forbidden("Not run: the member who made it is no longer a member of the company");
+  if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
+  if (!meta.roles.includes(auth.role)) throw forbidden("Not run: the member who made it no longer has a role that may do it");
+  return auth;
 }

@@ -15,10 +15,12 @@ import type { BulkImport } from "../../../generated/prisma/client.ts";
 import { config } from "../../config.ts";
 import { tenantsWith } from "../../db/central.ts";
 import { db, savepoint, sharedTenantTx, withTenant, byId, type ScopedTx } from "../../db/tenancy.ts";
-import type { AuthContext, Role } from "../../http/types.ts";
+import type { OperationId } from "../../../generated/registry.ts";
+import { reauthorize } from "../../http/guards.ts";
+import type { AuthContext } from "../../http/types.ts";
 import * as clock from "../../lib/clock.ts";
 import { logger, requestContext } from "../../log.ts";
-import { AppError, badRequest, conflict, missingReference, notFound } from "../../platform/errors.ts";
+import { AppError, badRequest, conflict, forbidden, missingReference, notFound } from "../../platform/errors.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { KINDS, type Kind, type KindName } from "./kinds.ts";
 import { checkRow, csvRows, type Problem, problemAt, problemsOfError, readSource, type Row } from "./rows.ts";
@@ -102,6 +104,7 @@ export async function startImport(
       actor_role: auth.role,
       actor_employee_id: auth.employeeId,
       actor_email: auth.email,
+      actor_credential_id: auth.credential?.id ?? null,
       started_at: queued ? null : clock.now(),
     },
   });
@@ -312,16 +315,18 @@ async function runImport(auth: AuthContext, imp: BulkImport, rows: Iterable<Row>
 // ───────────────────────────── the job ─────────────────────────────
 
 /** The context of the import's caller, as it was when the import was made. */
-function authOf(tenantId: string, imp: BulkImport): AuthContext {
-  return {
-    userId: imp.created_by ?? "",
-    email: imp.actor_email ?? "",
-    name: imp.actor_email ?? "",
-    tenantId,
-    role: imp.actor_role as Role,
-    employeeId: imp.actor_employee_id,
-    modules: [],
-  };
+/** The import operation of a kind (importSalarySetups, ...): the maker is authorized for it again when the job starts. */
+const importOperation = (kind: string) =>
+  `import${kind.split("_").map((w) => w[0].toUpperCase() + w.slice(1)).join("")}` as OperationId;
+
+/**
+ * The maker of a queued import as they are now (reauthorize: the member, or the API credential it
+ * was made with, re-read - role, own-record links, scopes): the job runs with exactly the rules the
+ * request would have today, the own-record rule included; a maker gone or no longer allowed fails it.
+ */
+async function makerOf(tenantId: string, imp: BulkImport): Promise<AuthContext> {
+  if (!imp.created_by) throw forbidden("Not run: the member who made it is no longer known");
+  return reauthorize(tenantId, imp.created_by, imp.actor_credential_id, importOperation(imp.kind));
 }
 
 /**
@@ -366,10 +371,10 @@ export async function executeQueuedImport(tenantId: string, id: string): Promise
     });
     if (!claimed.count) return false;
     const imp = (await db.bulkImport.findFirst({ where: { id } }))!;
-    const auth = authOf(tenantId, imp);
     const ctx = { requestId: `job:${BULK_IMPORTS_JOB}:${id}`, userId: imp.created_by ?? undefined, email: imp.actor_email ?? undefined };
     await requestContext.run(ctx, async () => {
       try {
+        const auth = await makerOf(tenantId, imp);
         // checked as a whole when it was received; read again row by row
         const rows = imp.format === "csv" ? csvRows(imp.source ?? "") : (JSON.parse(imp.source ?? "[]") as Row[]);
         await runImport(auth, imp, rows, JOB_TX_MS);
