@@ -12479,6 +12479,8 @@ export interface components {
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         IdempotencyKey: string;
+        /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
+        IdempotencyKeyRefused: unknown;
         IdPath: string;
         /** @description Check every row - against the row schema and against the data already stored, exactly as the real import would - and write nothing. With problems it is a 400 `validation_failed` whose `details` name every row's problems (`path` `rows[12].date_of_birth`, plus `row` and `column`); without, the import as it would go (`imported_rows`). */
         ImportDryRun: boolean;
@@ -18361,11 +18363,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
-                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyRefused"];
             };
             path?: never;
             cookie?: never;
@@ -18380,7 +18379,6 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -18397,10 +18395,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18448,11 +18444,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
-                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyRefused"];
             };
             path: {
                 id: components["parameters"]["IdPath"];
@@ -18469,7 +18462,6 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -18487,10 +18479,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["RequestInProgress"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18539,11 +18530,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
-                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyRefused"];
             };
             path?: never;
             cookie?: never;
@@ -18558,7 +18546,6 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -18575,10 +18562,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18798,11 +18783,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
-                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyRefused"];
             };
             path: {
                 id: components["parameters"]["IdPath"];
@@ -18815,7 +18797,6 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -18832,9 +18813,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
