@@ -20,7 +20,7 @@ import pg from "pg";
 import supertest from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.ts";
-import type { Admission, AdmissionStats } from "../../src/http/admission.ts";
+import type { Admission, AdmissionOptions, AdmissionStats } from "../../src/http/admission.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createServer } from "../../src/http/server.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
@@ -58,9 +58,9 @@ afterEach(async () => {
  * An app with `overrides` on the file's configuration (2 slots unless said otherwise; client IPs
  * from X-Forwarded-For of loopback), served by createServer on a loopback port of its own.
  */
-async function serve(overrides: Partial<Config>) {
+async function serve(overrides: Partial<Config>, admission: Partial<AdmissionOptions> = {}) {
   const config = t.configWith({ maxConcurrentRequests: 2, trustProxy: ["loopback"], ...overrides });
-  const app = createApp({ config, validateResponses: true });
+  const app = createApp({ config, validateResponses: true, admission });
   const server = createServer(app);
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
@@ -266,6 +266,105 @@ describe("slow readers", () => {
     await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
     const again = await Promise.all(Array.from({ length: 4 }, () => agent.get("/api/configuration/company-settings")));
     expect(again.map((r) => r.status)).toEqual(Array(4).fill(200));
+  });
+});
+
+describe("slow readers hold no slot", () => {
+  it("downloadFile: more downloads nobody reads than slots; others are served meanwhile, well within the write deadline", async () => {
+    const o = await signupTenant(t);
+    const size = 9 * 1024 * 1024;
+    const up = await o.agent
+      .post("/api/upload")
+      .attach("file", Buffer.alloc(size, "b"), { filename: "big.txt", contentType: "text/plain" })
+      .field("purpose", "document")
+      .expect(201);
+    // the production deadline: nothing here waits for it
+    const s = await serve({ responseWriteTimeoutMs: 60_000, requestQueueTimeoutMs: 60_000 });
+    const agent = s.request();
+    await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    const cookie = (await s.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200)).headers[
+      "set-cookie"
+    ] as unknown as string[];
+    const stalled = Array.from({ length: 5 }, () => {
+      let started = false;
+      const req = http.get({
+        host: "127.0.0.1",
+        port: s.port,
+        path: `/api/files/${up.body.data.id}`,
+        agent: false,
+        headers: { cookie: cookie.map((c) => c.split(";")[0]).join("; ") },
+      });
+      req.on("error", () => {});
+      req.on("response", (res) => {
+        started = true;
+        res.on("error", () => {});
+        res.pause(); // reads nothing
+      });
+      return { req, started: () => started };
+    });
+    // five stalled downloads on two slots: each gives its slot back once only its client is left to read
+    await waitFor("the five downloads to be answered", () => stalled.every((d) => d.started()));
+    await waitFor("their slots to be given back", () => s.stats().writingResponses === 5 && s.stats().active === 0);
+    const others = await Promise.all(Array.from({ length: 4 }, () => agent.get("/api/configuration/company-settings")));
+    expect(others.map((r) => r.status)).toEqual(Array(4).fill(200));
+    await s.request().get("/api/server-time").expect(200);
+    expect(s.stats()).toMatchObject({ writeTimeouts: 0, rejectedFull: 0, rejectedTimeout: 0, writingResponses: 5 });
+    for (const d of stalled) d.req.destroy();
+    await waitFor("the stalled downloads to be gone", () => s.stats().writingResponses === 0);
+  });
+});
+
+describe("request bodies in memory", () => {
+  it("a JSON body reserves what it may cost once parsed; one that does not fit is a 503 before it is read", async () => {
+    const o = await signupTenant(t);
+    // room for one body of 200 000 bytes (6 × its size) and not two
+    const s = await serve({}, { bodyMemoryBytes: 6 * 300_000, bodyReadTimeoutMs: 60_000 });
+    const cookie = (await s.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200)).headers[
+      "set-cookie"
+    ] as unknown as string[];
+    const headers = { "content-type": "application/json", cookie: cookie.map((c) => c.split(";")[0]).join("; ") };
+    const first = unfinished(s.port, { path: "/api/imports/employees", headers, length: 200_000, sent: Buffer.from('{"csv":"') });
+    await waitFor("the first body to be arriving", () => s.stats().readingBodies === 1);
+    expect(s.stats().bodyMemory).toBe(6 * 200_000);
+    const second = unfinished(s.port, { path: "/api/imports/employees", headers, length: 200_000, sent: Buffer.from('{"csv":"') });
+    const refused = await guard("the second body's answer", second.answer);
+    expectError(refused, 503, "unavailable");
+    expect(refused.body.error).toContain("request bodies in memory");
+    expect(refused.headers["retry-after"]).toMatch(/^[1-9]\d*$/);
+    first.req.destroy();
+    await waitFor("the first body's memory to be given back", () => s.stats().bodyMemory === 0);
+    // a small body fits again
+    const agent = s.request();
+    await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    expectError(await agent.post("/api/imports/employees").send({ csv: "first_name\n" }), 400);
+  });
+
+  it("the process does not start when one body of the largest limit would not fit (BODY_MEMORY_MB)", () => {
+    expect(() => createApp({ config: t.configWith({ bodyMemoryMb: 150 }) })).toThrow(
+      /BODY_MEMORY_MB \(150\) cannot hold one JSON body of the largest limit \(32 MiB may take 192 MiB once parsed\)/,
+    );
+  });
+});
+
+describe("importEmployees: a body that would cost more memory than its limit allows", () => {
+  it("is refused from its bytes, before parsing: 413 for too many objects and arrays, or too many values", async () => {
+    const o = await signupTenant(t);
+    // the reviewer's body, at a size the suite can send: 600 000 empty objects (1.8 MB, ~40 MB once parsed)
+    const objects = `{"rows":[${"{},".repeat(600_000)}{}]}`;
+    const many = expectError(
+      await o.agent.post("/api/imports/employees").set("Content-Type", "application/json").send(objects),
+      413,
+      "payload_too_large",
+    );
+    expect(many.error).toContain("too many objects and arrays");
+    expect(many.error).toContain("send large imports as CSV");
+    const values = `{"rows":[{"a":[${"1,".repeat(2_200_000)}1]}]}`;
+    const numbers = expectError(
+      await o.agent.post("/api/imports/employees").set("Content-Type", "application/json").send(values),
+      413,
+      "payload_too_large",
+    );
+    expect(numbers.error).toContain("too many values");
   });
 });
 
