@@ -1455,7 +1455,7 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Checks the database with a short timeout, on connections of its own: it answers at once while the API is overloaded (it is never queued behind other requests). 503 `unavailable` (with `Retry-After`) while the database is unreachable. `requests` reports the load of the server process that answered - the API requests in progress against its limits, and whether it is saturated; a saturated process stays healthy (200): for taking it out of a load balancer's rotation while saturated, use `GET /api/health/ready`.
+         * @description Checks the database with a short timeout, on connections of its own: it answers at once while the API is overloaded (it is never queued behind other requests). 503 `unavailable` (with `Retry-After`) while the database is unreachable. A saturated process stays healthy (200): for taking it out of a load balancer's rotation while saturated, use `GET /api/health/ready`. The load of the process is not shown here (anyone may call it): operators read it on the metrics listener (`METRICS_PORT`: the `hrms_admission_*` series, and `GET /ready`).
          */
         get: operations["getHealth"];
         put?: never;
@@ -1495,7 +1495,7 @@ export interface paths {
         };
         /**
          * Readiness check
-         * @description Whether this server process can take more work now, for a load balancer's or orchestrator's readiness probe (route to it only while 200). 200 when all of these hold; otherwise 503 `unavailable` with `Retry-After`, the message naming the first that does not: (1) start-up is over: the job worker runs, in a process that runs one (`RUN_WORKER`); (2) it is not draining: from SIGTERM on, readiness is a 503 for `SHUTDOWN_DRAIN_MS` while requests are still served (each response with `Connection: close`), and only then does the process stop accepting connections - so a probe sees it leave before any request fails; (3) it is not saturated: every request slot taken and requests waiting for one or refused within the last second (`requests.saturated` of `GET /api/health`); (4) its database answers (on connections of its own, within 2 s); (5) every migration of its build is applied (a process started with `MIGRATE_ON_START=false` before the migrations ran is not ready). Like the health check it is never queued behind other requests. Liveness is `GET /api/health/live`. Decided 2026-11-28 (issue 34): starting, draining, the worker and the migrations added to saturation and the database; `migrations` and `worker` added to the answer.
+         * @description Whether this server process can take more work now, for a load balancer's or orchestrator's readiness probe (route to it only while 200). 200 `{status: ready}` when all of these hold; otherwise 503 `unavailable` "Not ready" with `Retry-After`. Anyone may call it, so it says no more: which condition failed, the database, migrations, worker and the request load are shown to operators by `GET /ready` of the metrics listener (`METRICS_PORT`). The conditions: (1) start-up is over: the job worker runs, in a process that runs one (`RUN_WORKER`); (2) it is not draining: from SIGTERM on, readiness is a 503 for `SHUTDOWN_DRAIN_MS` while requests are still served (each response with `Connection: close`), and only then does the process stop accepting connections - so a probe sees it leave before any request fails; (3) it is not saturated: every request slot taken and requests waiting for one or refused within the last second; (4) its database answers (on connections of its own, within 2 s); (5) every migration of its build is applied (a process started with `MIGRATE_ON_START=false` before the migrations ran is not ready). Like the health check it is never queued behind other requests. Liveness is `GET /api/health/live`. Decided 2026-11-28 (issue 34): starting, draining, the worker and the migrations added to saturation and the database. Decided 2026-11-29: the answer is the status alone, the reasons and the load moved to the metrics listener (they told anyone the load).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -10615,45 +10615,6 @@ export interface components {
             type: "recruitment.offer_status_changed";
         };
         /**
-         * @description The API requests this server process is working on, against its admission limits (docs/operations.md, "Overload"). `saturated`: every slot is taken and requests wait for one, or were refused within the last second - the process takes no more work than it is doing, and further requests wait or get 503 `unavailable`. Bodies being received hold no slot (`reading_bodies`).
-         * @example {
-         *       "in_progress": 3,
-         *       "limit": 16,
-         *       "queued": 0,
-         *       "queue_limit": 64,
-         *       "reading_bodies": 1,
-         *       "saturated": false
-         *     }
-         */
-        RequestLoad: {
-            /**
-             * Format: int64
-             * @description Requests holding a slot.
-             */
-            in_progress: number;
-            /**
-             * Format: int64
-             * @description Slots (`MAX_CONCURRENT_REQUESTS`).
-             */
-            limit: number;
-            /**
-             * Format: int64
-             * @description Requests that may wait (`MAX_QUEUED_REQUESTS`).
-             */
-            queue_limit: number;
-            /**
-             * Format: int64
-             * @description Requests waiting for a slot.
-             */
-            queued: number;
-            /**
-             * Format: int64
-             * @description Request bodies being received (they hold no slot).
-             */
-            reading_bodies: number;
-            saturated: boolean;
-        };
-        /**
          * @description State of a request (leave, work from home, working on a holiday, encashment, regularization): `pending` → `approved` | `rejected` through PUT by an approver; `pending` (and, where the operation says so, `approved`) → `cancelled` through DELETE. Rejected and cancelled are final.
          * @enum {string}
          */
@@ -17125,7 +17086,6 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             database: "up";
-                            requests: components["schemas"]["RequestLoad"];
                             /** @enum {string} */
                             status: "ok";
                             /** Format: int64 */
@@ -17193,20 +17153,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            database: "up";
-                            /**
-                             * @description Every migration of this build is applied.
-                             * @enum {string}
-                             */
-                            migrations: "applied";
-                            requests: components["schemas"]["RequestLoad"];
-                            /** @enum {string} */
                             status: "ready";
-                            /**
-                             * @description `running`: this process runs the job worker; `off`: it runs none (`RUN_WORKER=false`).
-                             * @enum {string}
-                             */
-                            worker: "running" | "off";
                         };
                         /** @example OK */
                         message: string;

@@ -10,9 +10,9 @@
 //   - queue full, or still waiting at the deadline: 503 `unavailable`, Retry-After.
 // A waiter whose client hangs up leaves the queue. Only /api/ paths are counted; the health and
 // readiness checks (/api/health, /api/health/ready) and the static reference (/docs, /openapi.json)
-// bypass it, so a load balancer and an operator still get answers while the API is saturated - and
-// both checks report the load (requestLoad: in progress, waiting, saturated; readiness is a 503
-// while saturated).
+// bypass it, so a load balancer and an operator still get answers while the API is saturated
+// (readiness is a 503 while saturated; the load itself - in progress, waiting, saturated - is shown
+// only on the metrics listener, src/http/metrics-server.ts).
 //
 // A slot is for work, not for waiting on a client:
 //   - reading a request's body (readingBody, around the JSON parser and the multipart reader) holds
@@ -130,9 +130,11 @@ export function bypassesAdmission(path: string): boolean {
   return !path.startsWith("/api/") || UNQUEUED.has(path);
 }
 
-/** The load of the app serving `req`, as the health and readiness checks report it. */
-export function requestLoad(req: Request) {
-  const admission = req.app.locals.admission as Admission;
+/** The load of the app serving `req`, as readiness reports it (src/http/metrics-server.ts shows it to operators). */
+export const requestLoad = (req: Request) => admissionLoad(req.app.locals.admission as Admission);
+
+/** The load of an app's admission control. */
+export function admissionLoad(admission: Admission) {
   const s = admission.stats();
   return {
     in_progress: s.active,

@@ -22,6 +22,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.ts";
 import type { Admission, AdmissionOptions, AdmissionStats } from "../../src/http/admission.ts";
 import { createApp } from "../../src/http/app.ts";
+import { createMetricsServer } from "../../src/http/metrics-server.ts";
 import { createServer } from "../../src/http/server.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 
@@ -401,20 +402,30 @@ describe("uploadAppointmentDocument: the public upload checks its link first", (
 });
 
 describe("getHealth, getReadiness: the load of the process", () => {
-  it("health reports the requests in progress and saturation; readiness is a 503 while saturated, 200 after", async () => {
+  it("the metrics listener reports the requests in progress and saturation; readiness is a 503 while saturated, 200 after", async () => {
     const o = await signupTenant(t);
     const s = await serve({ requestQueueTimeoutMs: 60_000 });
     const agent = s.request();
     await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    const metrics = createMetricsServer(s.app);
+    servers.push(metrics);
+    await new Promise<void>((resolve) => metrics.listen(0, "127.0.0.1", () => resolve()));
+    const details = async () => {
+      const r = await fetch(`http://127.0.0.1:${(metrics.address() as AddressInfo).port}/ready`);
+      return { status: r.status, body: (await r.json()) as any };
+    };
 
-    const idle = await s.request().get("/api/health").expect(200);
-    expect(idle.body.data).toMatchObject({
-      status: "ok",
-      database: "up",
-      requests: { in_progress: 0, limit: 2, queued: 0, queue_limit: t.config.maxQueuedRequests, reading_bodies: 0, saturated: false },
+    const idle = await details();
+    expect(idle).toMatchObject({
+      status: 200,
+      body: {
+        status: "ready",
+        database: "up",
+        requests: { in_progress: 0, limit: 2, queued: 0, queue_limit: t.config.maxQueuedRequests, reading_bodies: 0, saturated: false },
+      },
     });
     const ready = await s.request().get("/api/health/ready").expect(200);
-    expect(ready.body.data).toMatchObject({ status: "ready", database: "up", requests: { saturated: false } });
+    expect(ready.body.data).toEqual({ status: "ready" });
 
     // two requests blocked on a lock take both slots; a third waits for one
     const locker = new pg.Client({ connectionString: t.url });
@@ -424,14 +435,15 @@ describe("getHealth, getReadiness: the load of the process", () => {
       await locker.query("LOCK TABLE tenants IN ACCESS EXCLUSIVE MODE");
       const blocked = Array.from({ length: 3 }, () => agent.get("/api/configuration/company-settings").then((r) => r));
       await waitFor("2 in progress and 1 waiting", () => s.stats().active === 2 && s.stats().queued === 1);
+      // health stays 200 and says nothing of the load; the metrics listener does
       const busy = await s.request().get("/api/health").expect(200);
-      expect(busy.body.data.requests).toEqual({
-        in_progress: 2,
-        limit: 2,
-        queued: 1,
-        queue_limit: t.config.maxQueuedRequests,
-        reading_bodies: 0,
-        saturated: true,
+      expect(busy.body.data).toEqual({ status: "ok", database: "up", uptime_seconds: expect.any(Number) });
+      expect(await details()).toMatchObject({
+        status: 503,
+        body: {
+          status: "not_ready",
+          requests: { in_progress: 2, limit: 2, queued: 1, queue_limit: t.config.maxQueuedRequests, reading_bodies: 0, saturated: true },
+        },
       });
       const notReady = await s.request().get("/api/health/ready");
       expectError(notReady, 503, "unavailable");
@@ -443,7 +455,7 @@ describe("getHealth, getReadiness: the load of the process", () => {
       await locker.end();
     }
     await waitFor("the slots to be free", () => s.stats().active === 0);
-    const after = await s.request().get("/api/health/ready").expect(200);
-    expect(after.body.data.requests).toMatchObject({ in_progress: 0, queued: 0, saturated: false });
+    await s.request().get("/api/health/ready").expect(200);
+    expect((await details()).body.requests).toMatchObject({ in_progress: 0, queued: 0, saturated: false });
   });
 });
