@@ -1109,7 +1109,7 @@ export interface paths {
         };
         /**
          * List and search employees (directory)
-         * @description A page of live (not deleted) employees as **directory entries** (see `EmployeeDirectoryEntry`) for every role - full records come from `GET /api/employees/{employeeId}`. `search` matches a part of the name ("first last" too), employee code, email or phone, case-insensitively; filters combine with AND. Built to stay fast at 100 000 employees per company (trigram and partial indexes).
+         * @description A page of live (not deleted) employees as **directory entries** (see `EmployeeDirectoryEntry`) for every role - full records come from `GET /api/employees/{employeeId}`. `search` matches a part of the name ("first last" too), employee code, email or phone, case-insensitively; filters combine with AND. Built to stay fast at 100 000 employees per company (trigram and partial indexes). Tombstones of deleted employees (`include_deleted=true`) are for owner, admin and hr only (403 for other roles): the plain list hides a deleted colleague from them, and so does a walk.
          */
         get: operations["listEmployees"];
         put?: never;
