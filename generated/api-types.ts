@@ -1313,7 +1313,7 @@ export interface paths {
         };
         /**
          * The company's event feed
-         * @description The events of the company in one total order, oldest first: the same envelopes as the webhook bodies (with their `id` and `cursor`), deletions included. Pass the last `cursor` you read as `after` to get the ones after it (`next_cursor` is that of the last on the page, or `after` again when there were none), so a consumer that was down catches up without guessing; an event appears once its transaction has committed and it has its place, and never before an event ordered ahead of it. Events are kept EVENT_RETENTION_DAYS (30 by default) and then pruned. Without `after`, from the oldest kept.
+         * @description The events of the company in one total order, oldest first: the same envelopes as the webhook bodies (with their `id` and `cursor`), deletions included. Pass the last `cursor` you read as `after` to get the ones after it (`next_cursor` is that of the last on the page, or `after` again when there were none), so a consumer that was down catches up without guessing; an event appears once its transaction has committed and it has its place, and never before an event ordered ahead of it. Events are kept EVENT_RETENTION_DAYS (30 by default) and then pruned. Without `after`, from the oldest kept. An API credential reads an event's `changes` (the record's fields) only with the read scope of the event's area - each webhook of the document names it in `x-read-scope` (`employees:read` for `employee.*`, ...); without it the event comes with its id, type and `changes: null`. A member's session reads them all.
          */
         get: operations["listEvents"];
         put?: never;
@@ -1865,7 +1865,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Events of the chosen types are POSTed to the URL as `{ type, timestamp, data }`, signed per Standard Webhooks v1 with the secret in this answer (shown once). Audited `webhook_endpoint.created`.
+         * @description Events of the chosen types are POSTed to the URL as `{ type, timestamp, data }`, signed per Standard Webhooks v1 with the secret in this answer (shown once). Audited `webhook_endpoint.created`. An API credential may subscribe an endpoint only to the event types whose changes it could read (each type's `x-read-scope`; all of them for an endpoint without `event_types`): a 403 names the scope it lacks.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;

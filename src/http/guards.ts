@@ -61,7 +61,7 @@ export async function authenticateBearer(req: Request, secret: string | null): P
 
 function authorizeCredential(cred: CredentialIdentity, meta: OperationMeta): AuthContext {
   if (!meta.scope) throw forbidden("This operation takes a signed-in member's session, not an API credential");
-  const auth = { ...toAuth(cred.userId, cred.tenantId, cred.row), credential: { id: cred.id, name: cred.name } };
+  const auth = { ...toAuth(cred.userId, cred.tenantId, cred.row), credential: { id: cred.id, name: cred.name, scopes: cred.scopes } };
   if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
   if (!meta.roles.includes(auth.role)) throw forbidden();
   if (!cred.scopes.includes(meta.scope)) throw forbidden(`The API credential lacks the scope ${meta.scope}`);

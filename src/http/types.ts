@@ -24,7 +24,7 @@ export interface AuthContext {
   ownEmployeeIds?: readonly string[];
   modules: ModuleName[];
   /** Set when the caller is an API credential (issue 31): its id and name (the audit names it). */
-  credential?: { id: string; name: string };
+  credential?: { id: string; name: string; scopes?: readonly string[] };
 }
 
 type Op<K extends OperationId> = operations[K];
