@@ -338,7 +338,8 @@ function standardResponses() {
           const refusesKey = op["x-idempotency"] === "refused";
           if (refusesKey) {
             op.parameters ??= [];
-            if (!op.parameters.some((p) => p.$ref === IDEMPOTENCY_KEY_REFUSED_REF)) op.parameters.push({ $ref: IDEMPOTENCY_KEY_REFUSED_REF });
+            if (!op.parameters.some((p) => p.$ref === IDEMPOTENCY_KEY_REFUSED_REF))
+              op.parameters.push({ $ref: IDEMPOTENCY_KEY_REFUSED_REF });
           }
           const idempotent = method === "post" && op["x-public"] !== true && !refusesKey;
           if (idempotent) {

@@ -1,3 +1,5 @@
+// size: admission control is one closure over the state every part of it updates - slots, the two
+// queues, body reads, their memory, responses written - and the deadlines it checks on one timer
 // Admission control: a bound on the API requests this process works on at once, and a bounded,
 // deadlined wait for the rest. Under overload the requests that cannot be served in time are
 // refused early and cheaply - 503 `unavailable` with Retry-After, before their body is read or a
@@ -59,7 +61,7 @@ export interface AdmissionOptions {
   bodyReadTimeoutMs?: number;
   /** each this many bytes of a body received give it one more second (BODY_MIN_BYTES_PER_SECOND) */
   bodyMinBytesPerSecond?: number;
-  /** the time a response has to be written after its headers, before the extension its bytes earn (RESPONSE_WRITE_TIMEOUT_MS; default: none) */
+  /** the time a response has to be written after its headers, before its bytes' extension (RESPONSE_WRITE_TIMEOUT_MS; default: none) */
   writeTimeoutMs?: number;
   /** each this many bytes of a response the client took give it one more second (RESPONSE_MIN_BYTES_PER_SECOND) */
   writeMinBytesPerSecond?: number;
@@ -365,17 +367,23 @@ export function admissionControl(opts: AdmissionOptions): Admission {
     resuming.push(w);
   }
 
+  /** Whether `memory` more for a body fits the budget (counted as a refusal when not). */
+  function memoryFits(memory: number): boolean {
+    if (!memory || bodyMemory + memory <= memoryBudget) return true;
+    counts.rejectedBodyMemory++;
+    recordRefusal("body_memory");
+    return false;
+  }
+
+  // size: a body read's whole life in one place - its memory, its client's budget, its deadline,
+  // the slot given back while it arrives and taken again after
   const readingBody =
     (reader: RequestHandler, cost?: (req: Request) => number): RequestHandler =>
     (req, res, next) => {
       const e = entryOf.get(res);
       if (e?.state !== "held" || !announcesBody(req)) return reader(req, res, next);
       const memory = cost ? cost(req) : 0;
-      if (memory && bodyMemory + memory > memoryBudget) {
-        counts.rejectedBodyMemory++;
-        recordRefusal("body_memory");
-        return refuse(req, res, next, "request bodies in memory");
-      }
+      if (!memoryFits(memory)) return refuse(req, res, next, "request bodies in memory");
       const client = clientKey(req.ip); // IPv6 by its /64 (src/lib/ip.ts)
       const arriving = readersOf.get(client) ?? 0;
       if (arriving >= bodyReadsPerClient) {

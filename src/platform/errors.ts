@@ -132,7 +132,6 @@ export const notImplemented = (operationId: string) => new AppError("not_impleme
  * foreign key (`<table>_tenant_id_<column>_fkey`; another company's id included) - as a 400 on that
  * field; null for any other error (a delete of a row still referenced stays a 409).
  */
-// biome-ignore lint/suspicious/noExplicitAny: Prisma's and pg's error shapes
 export function missingReference(err: any): AppError | null {
   const cause = err?.meta?.driverAdapterError?.cause ?? err?.cause ?? err;
   const message = String(cause?.originalMessage ?? err?.message ?? "");
@@ -141,5 +140,7 @@ export function missingReference(err: any): AppError | null {
   const column = m[2].startsWith(`${m[1]}_tenant_id_`) ? m[2].slice(`${m[1]}_tenant_id_`.length).replace(/_fkey$/, "") : null;
   if (!column) return badRequest("A referenced record does not exist in this company");
   const what = column.replace(/_id$/, "").replace(/_/g, " ");
-  return badRequest(`The ${what} given does not exist in this company`, [{ path: `body.${column}`, message: `names no ${what} of this company` }]);
+  return badRequest(`The ${what} given does not exist in this company`, [
+    { path: `body.${column}`, message: `names no ${what} of this company` },
+  ]);
 }

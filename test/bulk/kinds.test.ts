@@ -220,8 +220,12 @@ describe("importSalarySetups queued: the job acts as its maker is now", () => {
     const w = await payrollWorld(t);
     const own = await insertEmployee(t, w.owner.tenantId);
     const admin = await addMember(t, w.owner, "admin", { employeeId: own });
-    const cred = (await admin.agent.post("/api/integrations/credentials").send({ name: "Payroll sync", scopes: ["payroll:write"] }).expect(201))
-      .body.data;
+    const cred = (
+      await admin.agent
+        .post("/api/integrations/credentials")
+        .send({ name: "Payroll sync", scopes: ["payroll:write"] })
+        .expect(201)
+    ).body.data;
     const others: string[] = [];
     for (let i = 0; i < 4; i++) others.push(await insertEmployee(t, w.owner.tenantId));
     const csv = `employee_id,effective_from,monthly_ctc\n${[...others, own].map((e) => `${e},2026-04-01,888888.00`).join("\n")}\n`;
@@ -236,7 +240,12 @@ describe("importSalarySetups queued: the job acts as its maker is now", () => {
 
   it("an API credential's queued import keeps its creator's own-record rule: their own salary row is refused", async () => {
     const { own, cred, csv, setups, run } = await world();
-    const res = await t.request().post("/api/imports/salary-setups").set("Authorization", `Bearer ${cred.secret}`).send({ csv }).expect(202);
+    const res = await t
+      .request()
+      .post("/api/imports/salary-setups")
+      .set("Authorization", `Bearer ${cred.secret}`)
+      .send({ csv })
+      .expect(202);
     const done = await run(res.body.data.id);
     expect(done).toMatchObject({ status: "failed", imported_rows: 0, problem_count: 1 });
     expect(done.problems[0]).toMatchObject({ row: 5, message: expect.stringContaining("own record") });
@@ -249,10 +258,17 @@ describe("importSalarySetups queued: the job acts as its maker is now", () => {
     const refused = await run(first.body.data.id);
     expect(refused.problems[0]).toMatchObject({ row: 5, message: expect.stringContaining("own record") });
     const rows = csv.split("\n").slice(0, 5).join("\n");
-    const second = await admin.agent.post("/api/imports/salary-setups").send({ csv: `${rows}\n` }).expect(202);
+    const second = await admin.agent
+      .post("/api/imports/salary-setups")
+      .send({ csv: `${rows}\n` })
+      .expect(202);
     await t.query("UPDATE memberships SET role = 'employee' WHERE tenant_id = $1 AND user_id = $2", [w.owner.tenantId, admin.userId]);
     const demoted = await run(second.body.data.id);
-    expect(demoted).toMatchObject({ status: "failed", imported_rows: 0, error: expect.stringMatching(/^Not run: the member who made it no longer/) });
+    expect(demoted).toMatchObject({
+      status: "failed",
+      imported_rows: 0,
+      error: expect.stringMatching(/^Not run: the member who made it no longer/),
+    });
     expect(await setups()).toEqual([]);
     expect(own).toBeTruthy();
   });
@@ -260,7 +276,12 @@ describe("importSalarySetups queued: the job acts as its maker is now", () => {
   it("a revoked credential's queued import is not run", async () => {
     const { admin, cred, csv, setups, run } = await world();
     const rows = csv.split("\n").slice(0, 5).join("\n");
-    const res = await t.request().post("/api/imports/salary-setups").set("Authorization", `Bearer ${cred.secret}`).send({ csv: `${rows}\n` }).expect(202);
+    const res = await t
+      .request()
+      .post("/api/imports/salary-setups")
+      .set("Authorization", `Bearer ${cred.secret}`)
+      .send({ csv: `${rows}\n` })
+      .expect(202);
     await admin.agent.delete(`/api/integrations/credentials/${cred.credential?.id ?? cred.id}`).expect(200);
     const done = await run(res.body.data.id);
     expect(done).toMatchObject({ status: "failed", imported_rows: 0, error: expect.stringMatching(/^Not run: the API credential/) });

@@ -321,14 +321,25 @@ describe("listEvents: the event feed", () => {
 describe("listEvents, createWebhookEndpoint: the changes an API credential may read", () => {
   it("events:read alone reads the events of an area without their changes; with the area's read scope, with them", async () => {
     const o = await signupTenant(t);
-    const emp = (await o.agent.post("/api/employees").send(employeeInput({ phone: "+91 98765 43210" })).expect(201)).body.data;
+    const emp = (
+      await o.agent
+        .post("/api/employees")
+        .send(employeeInput({ phone: "+91 98765 43210" }))
+        .expect(201)
+    ).body.data;
     const credential = async (scopes: string[]) =>
-      (await o.agent.post("/api/integrations/credentials").send({ name: scopes.join(" "), scopes, role: "admin" }).expect(201)).body.data
-        .secret as string;
+      (
+        await o.agent
+          .post("/api/integrations/credentials")
+          .send({ name: scopes.join(" "), scopes, role: "admin" })
+          .expect(201)
+      ).body.data.secret as string;
     const feedOnly = await credential(["events:read"]);
     expectError(await t.request().get(`/api/employees/${emp.id}`).set("Authorization", `Bearer ${feedOnly}`), 403, "forbidden");
     const bare = (await t.request().get("/api/events").set("Authorization", `Bearer ${feedOnly}`).expect(200)).body.data;
-    expect(bare).toEqual([expect.objectContaining({ type: "employee.created", data: { id: emp.id, entity_type: "employee", changes: null } })]);
+    expect(bare).toEqual([
+      expect.objectContaining({ type: "employee.created", data: { id: emp.id, entity_type: "employee", changes: null } }),
+    ]);
     expect(JSON.stringify(bare)).not.toContain("98765");
     const reader = await credential(["events:read", "employees:read"]);
     const full = (await t.request().get("/api/events").set("Authorization", `Bearer ${reader}`).expect(200)).body.data;
@@ -336,12 +347,23 @@ describe("listEvents, createWebhookEndpoint: the changes an API credential may r
     // webhooks:manage cannot subscribe to what it could not read
     const manager = await credential(["webhooks:manage"]);
     const url = "https://hooks.example.com/sync";
-    const refused = await t.request().post("/api/integrations/webhooks").set("Authorization", `Bearer ${manager}`)
+    const refused = await t
+      .request()
+      .post("/api/integrations/webhooks")
+      .set("Authorization", `Bearer ${manager}`)
       .send({ url, event_types: ["employee.created"] });
     expect(expectError(refused, 403, "forbidden").error).toContain("lacks the scope employees:read");
-    expectError(await t.request().post("/api/integrations/webhooks").set("Authorization", `Bearer ${manager}`).send({ url }), 403, "forbidden");
+    expectError(
+      await t.request().post("/api/integrations/webhooks").set("Authorization", `Bearer ${manager}`).send({ url }),
+      403,
+      "forbidden",
+    );
     const both = await credential(["webhooks:manage", "employees:read"]);
-    await t.request().post("/api/integrations/webhooks").set("Authorization", `Bearer ${both}`)
-      .send({ url, event_types: ["employee.created", "employee.updated"] }).expect(201);
+    await t
+      .request()
+      .post("/api/integrations/webhooks")
+      .set("Authorization", `Bearer ${both}`)
+      .send({ url, event_types: ["employee.created", "employee.updated"] })
+      .expect(201);
   });
 });

@@ -43,7 +43,15 @@ describe("the document: Idempotency-Key on every POST of a caller", () => {
 
   it("no operation whose answer holds a secret takes a key: it is declared refused (a kept answer would keep the secret)", () => {
     const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
-    const resolve = (node: any): any => (node?.$ref ? resolve(node.$ref.slice(2).split("/").reduce((o: any, k: string) => o?.[k], doc)) : node);
+    const resolve = (node: any): any =>
+      node?.$ref
+        ? resolve(
+            node.$ref
+              .slice(2)
+              .split("/")
+              .reduce((o: any, k: string) => o?.[k], doc),
+          )
+        : node;
     /** Whether a schema has a property named `secret`, at any depth (through $ref, allOf/oneOf/anyOf, items). */
     const holdsSecret = (node: any, seen = new Set<any>()): boolean => {
       const s = resolve(node);
@@ -77,9 +85,24 @@ describe("createApiCredential, rotateApiCredential, createWebhookEndpoint, rotat
       const e = expectError(res, 400, "validation_failed");
       expect(e.details).toEqual([{ path: "headers.idempotency-key", message: expect.stringContaining("not accepted by this operation") }]);
     };
-    await refused(await o.agent.post("/api/integrations/credentials").set(KEY, "c-1").send({ name: "Sync", scopes: ["employees:read"] }));
-    const cred = (await o.agent.post("/api/integrations/credentials").send({ name: "Sync", scopes: ["employees:read"] }).expect(201)).body.data;
-    await refused(await o.agent.post(`/api/integrations/credentials/${cred.credential?.id ?? cred.id}/rotate`).set(KEY, "c-2").send({}));
+    await refused(
+      await o.agent
+        .post("/api/integrations/credentials")
+        .set(KEY, "c-1")
+        .send({ name: "Sync", scopes: ["employees:read"] }),
+    );
+    const cred = (
+      await o.agent
+        .post("/api/integrations/credentials")
+        .send({ name: "Sync", scopes: ["employees:read"] })
+        .expect(201)
+    ).body.data;
+    await refused(
+      await o.agent
+        .post(`/api/integrations/credentials/${cred.credential?.id ?? cred.id}/rotate`)
+        .set(KEY, "c-2")
+        .send({}),
+    );
     await refused(await o.agent.post("/api/integrations/webhooks").set(KEY, "w-1").send({ url: "https://hooks.example.com/x" }));
     const hook = (await o.agent.post("/api/integrations/webhooks").send({ url: "https://hooks.example.com/x" }).expect(201)).body.data;
     await refused(await o.agent.post(`/api/integrations/webhooks/${hook.endpoint.id}/rotate-secret`).set(KEY, "w-2").send({}));

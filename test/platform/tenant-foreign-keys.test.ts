@@ -77,7 +77,9 @@ describe("createHoliday, importHolidays: a branch or work location of another co
     const single = await b.agent.post("/api/holidays").send({ date: "2026-08-15", name: "Independence Day", branch_id: branch });
     const e = expectError(single, 400, "validation_failed");
     expect(e.details).toEqual([{ path: "body.branch_id", message: "names no branch of this company" }]);
-    const imported = await b.agent.post("/api/imports/holidays").send({ rows: [{ date: "2026-08-15", name: "Independence Day", branch_id: branch }] });
+    const imported = await b.agent
+      .post("/api/imports/holidays")
+      .send({ rows: [{ date: "2026-08-15", name: "Independence Day", branch_id: branch }] });
     expect(imported.status).toBe(400);
     expect(JSON.stringify(imported.body)).toContain("names no branch of this company");
     expect(await t.query(`SELECT 1 FROM holidays WHERE tenant_id = $1`, [b.tenantId])).toEqual([]);

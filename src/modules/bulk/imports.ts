@@ -314,19 +314,15 @@ async function runImport(auth: AuthContext, imp: BulkImport, rows: Iterable<Row>
 
 // ───────────────────────────── the job ─────────────────────────────
 
-/** The context of the import's caller, as it was when the import was made. */
-/** The import operation of a kind (importSalarySetups, ...): the maker is authorized for it again when the job starts. */
-const importOperation = (kind: string) =>
-  `import${kind.split("_").map((w) => w[0].toUpperCase() + w.slice(1)).join("")}` as OperationId;
-
 /**
- * The maker of a queued import as they are now (reauthorize: the member, or the API credential it
- * was made with, re-read - role, own-record links, scopes): the job runs with exactly the rules the
- * request would have today, the own-record rule included; a maker gone or no longer allowed fails it.
+ * The maker of a queued import as they are now, authorized again for the kind's import operation
+ * (importSalarySetups, ...): the member or the API credential it was made with re-read - role,
+ * own-record links, scopes - so the job runs with the rules the request would have today.
  */
 async function makerOf(tenantId: string, imp: BulkImport): Promise<AuthContext> {
   if (!imp.created_by) throw forbidden("Not run: the member who made it is no longer known");
-  return reauthorize(tenantId, imp.created_by, imp.actor_credential_id, importOperation(imp.kind));
+  const operation = `import${imp.kind.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}` as OperationId;
+  return reauthorize(tenantId, imp.created_by, imp.actor_credential_id, operation);
 }
 
 /**

@@ -118,7 +118,6 @@ export async function credentialFor(secret: string): Promise<CredentialIdentity 
   return rows.length ? identityOf(rows[0]) : null;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a row of LOOKUP, TOKEN_LOOKUP or BY_ID
 function identityOf(r: any): CredentialIdentity {
   const role = RANK[r.creator_role] > RANK[r.role] ? r.creator_role : r.role;
   return {
