@@ -8,7 +8,7 @@
 import http from "node:http";
 import type { Express } from "express";
 import { type Admission, admissionLoad } from "./admission.ts";
-import { readiness } from "../modules/utilities/health.ts";
+import { readiness } from "../modules/utilities/index.ts";
 import { type Lifecycle, readyByState } from "./lifecycle.ts";
 import { exposition, reportAdmission, reportReadiness } from "../platform/metrics.ts";
 import { logger } from "../log.ts";
