@@ -367,7 +367,8 @@ function checkResponse(op: Operation, r: Fuzzed, res: { status: number; body: an
   // a body over what its operation takes - its bytes over `x-body-limit`, or more objects, arrays
   // or values than the limit allows (src/http/body.ts) - is a 413 before its content is looked at
   if (overBodyBudget(op, r)) {
-    if (!(res.status === 413 && res.body?.code === "payload_too_large")) throw new Error(`body over its limit not refused with 413 - ${what}`);
+    if (!(res.status === 413 && res.body?.code === "payload_too_large"))
+      throw new Error(`body over its limit not refused with 413 - ${what}`);
     return;
   }
   if (r.kind === "invalid" && !(res.status === 400 && res.body?.code === "validation_failed") && !linkCheckedFirst(op, r, res))
@@ -376,9 +377,12 @@ function checkResponse(op: Operation, r: Fuzzed, res: { status: number; body: an
 
 /** Is the JSON body of `r` over what its operation takes (bytes, objects and arrays, values)? */
 function overBodyBudget(op: Operation, r: Fuzzed): boolean {
-  if (op.body?.contentType !== "application/json" || r.body === undefined || r.raw) return false;
+  if (op.body?.contentType !== "application/json") return false;
+  // an invalid body is sent as its serialized text (raw), a valid one as its value
+  const text = r.raw ? (r.raw.contentType.startsWith("application/json") ? r.raw.payload : undefined) : r.body;
+  if (text === undefined) return false;
+  const bytes = Buffer.isBuffer(text) ? text : Buffer.from(typeof text === "string" && r.raw ? text : JSON.stringify(text));
   const limit: number = document().paths[op.path][op.method]["x-body-limit"];
-  const bytes = Buffer.from(JSON.stringify(r.body));
   if (bytes.length > limit) return true;
   const shape = jsonShape(bytes);
   const budget = jsonBudget(limit);
