@@ -3,8 +3,8 @@
 // event's `changes` (the record's fields) only with the read scope of its area (`x-read-scope` of
 // the event's webhook); without it, the event with its id and type and `changes: null`.
 import { db } from "../../db/tenancy.ts";
-import { apiDocument } from "../../http/routing.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import { eventReadScopes } from "../../../generated/registry.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { sequencePending } from "../../platform/events/sequencer.ts";
 
 type FeedType = NonNullable<RequestBody<"createWebhookEndpoint">["event_types"]>[number];
@@ -15,7 +15,7 @@ type Data = { id: string | null; entity_type: string | null; changes: Record<str
  * changes are the record's fields, which a credential reads only with its area's read scope.
  */
 export function readScopeOf(type: string): string | null {
-  return apiDocument().webhooks?.[type]?.post?.["x-read-scope"] ?? null;
+  return (eventReadScopes as Record<string, string | null>)[type] ?? null;
 }
 
 /** Whether `auth` may read the changes of events of `type`: a member's session may; a credential with the type's read scope. */
