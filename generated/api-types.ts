@@ -4754,6 +4754,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * Format: date
              * @example 2026-12-31
@@ -4868,6 +4869,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Physical condition. `damaged` while the asset has an open damage report.
@@ -5310,6 +5312,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `attendance_regularization.approved`: An attendance correction was approved. */
         AttendanceRegularizationApprovedEvent: {
@@ -5423,6 +5426,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Weekly off days in effect (0 = Sunday … 6 = Saturday), used by attendance and by leave day counts. */
             weekly_offs: number[];
             /**
@@ -5563,6 +5567,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new branch. Duplicate `name` or `code` among the company's live branches is a 409.
@@ -5671,6 +5676,7 @@ export interface components {
             status: "queued" | "running" | "succeeded" | "failed";
             /** Format: int32 */
             total_rows: number;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description The rows to import, in exactly one of two forms. **`csv`**: the text of a CSV file (RFC 4180: comma-separated, fields with commas, quotes or line breaks in double quotes, `""` for a quote; UTF-8, an optional byte-order mark, CRLF or LF line ends). Its first line names the columns - the properties of the kind's row schema (see the operation), in any order; an empty cell is a field not given (null where the field allows it and has no default); `true`/`false` for booleans. Columns that are not properties of the row schema are a **400** naming them (never dropped). **`rows`**: the same rows as JSON objects, each validated exactly as the body of the kind's single create operation (unknown properties are a 400 too). At most 100 000 rows per import and 32 MiB per request (the operation's `x-body-limit`; 413 beyond): 100 000 employees of typical length take about 15 MB of CSV. What a JSON body may cost in memory is bounded too: at most one object or array per 64 bytes of the limit (524 288) and one value per 16 bytes (2 097 152), counted before the body is parsed (a 413 beyond) - typical rows are far inside this; a body of many tiny values is not, and belongs in the `csv` form.
@@ -5809,6 +5815,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         CandidateConversion: {
             candidate: components["schemas"]["Candidate"];
@@ -6014,6 +6021,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Weekly off days, 0 = Sunday … 6 = Saturday. */
             weekly_offs: number[];
         };
@@ -6228,6 +6236,7 @@ export interface components {
                 /** @example Priya Sharma */
                 name: string;
             }[];
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Work anniversaries (1 year or more) in the next 30 days (today included), soonest first, at most 50. */
             work_anniversaries: {
                 /**
@@ -6468,6 +6477,7 @@ export interface components {
              * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
              */
             user_id: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -6690,6 +6700,7 @@ export interface components {
              */
             reports_to: string | null;
             status: components["schemas"]["EmployeeStatus"];
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -6924,6 +6935,7 @@ export interface components {
             employee_name: string;
             /** @description Every version, newest effective date first (including future ones). */
             history: components["schemas"]["SalarySetupVersion"][];
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A version of the employee's salary setup, in force from `effective_from` until the next one (a run uses the version in force on the last day of its month). Writing a date that already has a version replaces that version; otherwise a new version is added and the older ones stay as history. `components` lists the components that apply (fixed ones with an optional own `amount`; a fixed component needs an amount here or a default); without `components` every active component applies at its defaults. `monthly_ctc` is required when an applying formula uses `CTC`.
@@ -7099,6 +7111,8 @@ export interface components {
          *     }
          */
         Error: {
+            /** @description Only on a 403 `forbidden` for the caller's role: the roles the operation admits (its `x-roles`), none of which the caller (or the API credential) has in this company. */
+            allowed_roles?: components["schemas"]["Role"][];
             /** @enum {string} */
             code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "idempotency_key_reused" | "request_in_progress" | "precondition_failed" | "precondition_required";
             details?: {
@@ -7124,6 +7138,8 @@ export interface components {
             error: string;
             /** @description Only on the OAuth token endpoint (`issueOAuthToken`, RFC 6749 §5.2): there `error` is the RFC's error code (`invalid_client`…) and this says it in words. */
             error_description?: string;
+            /** @description Only on a 403 `forbidden` for an API credential or OAuth access token without the scope the operation needs: that scope (the one its `security` lists). The answer's `WWW-Authenticate` says the same for OAuth clients (`Bearer error="insufficient_scope", scope="<scope>"`, RFC 6750 §3.1). Ask for a credential or token with it. */
+            required_scope?: components["schemas"]["ApiScope"];
             /**
              * Format: int32
              * @description The HTTP status code.
@@ -7143,6 +7159,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             wage_threshold: components["schemas"]["Money"];
         };
         /** @description Partial update of the ESI settings; fields not given keep their value. */
@@ -7241,6 +7258,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description A new expense category. */
         ExpenseCategoryCreate: {
@@ -7350,6 +7368,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A claim. Employees claim for themselves; hr, admin and owner may claim for any employee (`employee_id`). The category must be active; `amount` may not exceed its `max_claim_amount` and `receipt_file_id` is required when it `requires_receipt` (400 naming the field); the receipt must be a file of the company uploaded by the person attaching it or by the claimant (another member's upload is a 400); the expense date may not be in the future.
@@ -7708,6 +7727,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description What is overdue on a draft on the day it is read (final wages past `dues.final_wages_due`, gratuity past `dues.gratuity_due` with interest running); empty once processed. The list of settlements shows them, so overdue ones stand out.
              * @example [
@@ -7806,6 +7826,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description Partial update; fields not given keep their value. */
         GratuitySettingsUpdate: {
@@ -7931,6 +7952,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `helpdesk.ticket_created`: A helpdesk ticket was created. */
         HelpdeskTicketCreatedEvent: {
@@ -7988,6 +8010,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * Format: uuid
              * @example e0c68562-1c58-46b8-a149-ad386dc017e8
@@ -8152,6 +8175,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Schedules an interview of a candidate in `screening` or `interview` (409 otherwise; a `screening` candidate moves to `interview`). With `round_sequence` the round of the interview panel gives the defaults for `round_name`, `duration_minutes`, `mode` and `interviewer_user_ids` (400 when the panel has no such round). Interviewers must be owner, admin, hr or manager members of the company (400 naming the entry) and at least one is needed. `scheduled_at` must be in the future (400). A `video` interview needs `meeting_url`. The interviewers are notified (in-app and by email).
@@ -8216,6 +8240,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description Partial update; `rounds` replaces the whole list. */
         InterviewPanelUpdate: {
@@ -8309,6 +8334,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A session for a candidate who is still in the pipeline (409 once hired, rejected or withdrawn). With `interview_id` (an interview of the same candidate, 400 otherwise) the time, duration, mode, location and meeting link default to the interview's. Without it `scheduled_at` is required. A `video` session needs `meeting_url`, an `in_person` one `location` (400).
@@ -8545,6 +8571,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A draft offer for a candidate in `interview` or `offer` (409 otherwise; the candidate moves to `offer`). A candidate has at most one live offer (draft, sent or accepted - 409). `job_title`, `department` and `employment_type` default to the posting's; the currency is the company's. `salary` must be greater than zero, `expires_on` must not be in the past and `joining_date` must not be before it (400).
@@ -8677,6 +8704,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A posting of an **approved** requisition (409 otherwise; 400 when the requisition is not one of the company's). `title`, `department`, `employment_type`, `openings` and the salary range default to the requisition's. `status: open` publishes it at once. Salaries must not be negative and the minimum must not exceed the maximum (400).
@@ -8839,6 +8867,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new requisition. `status` may be `pending_approval` to submit it at once (default `draft`). Salaries must not be negative and `min_salary` must not exceed `max_salary` (400).
@@ -9237,6 +9266,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Request to convert `days` of an encashable type into money. `employee_id` defaults to the caller's own record (only hr/admin/owner may request for someone else). 409 when the type is not encashable, when the period's pending + approved encashments would exceed `encashment_max_days`, or when fewer than `encashment_min_balance` days would remain available. The days are reserved while pending and debited from the ledger on approval.
@@ -9360,6 +9390,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new period. `end_date` before `start_date` or a period longer than 366 days is a 400; a period overlapping another is a 409. `is_current: true` makes it the current period.
@@ -9448,6 +9479,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new policy (`assignment` defaults to `default`).
@@ -9608,6 +9640,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `leave_request.approved`: A leave request was approved. */
         LeaveRequestApprovedEvent: {
@@ -9790,6 +9823,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new leave type; omitted fields take the defaults named on them (and null). The meaning of every field is described on `LeaveType`. A duplicate `code` is a 409.
@@ -9986,6 +10020,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description An application. Employees apply for themselves; hr, admin and owner may apply for any employee (`employee_id`). The loan type must be active; `amount` may not exceed its `max_amount` and `installments` its `max_installments` (400 naming the field). `start_month` defaults to the month after the application.
@@ -10093,6 +10128,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description A new loan type. */
         LoanTypeCreate: {
@@ -10350,6 +10386,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A draft run for one month (one run per month: 409 when the month already has one). It is calculated at once. Eligible employees: live, joined by the end of the month, `active`, `on_notice` or `exited` with a last working day in or after the month, and with a salary setup in force at the end of the month; `employee_ids` limits the run to some of them.
@@ -10461,6 +10498,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             wage_ceiling: components["schemas"]["Money"];
         };
         /** @description Partial update of the PF settings; fields not given keep their value. */
@@ -10487,6 +10525,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `states` replaces the whole list of states (each state at most once). */
         ProfessionalTaxSettingsUpdate: {
@@ -10642,6 +10681,11 @@ export interface components {
             resignation_date: string;
         };
         /**
+         * @description The version of this record as this answer shows it: its entity tag without the double quotes (the answer's `ETag` header is `"<version>"`), a digest of the rest of the representation, so it changes with any change that shows in it. Present where the answer carries an `ETag`: the GET of one record, and a conditional write's answer (with `If-Match`) when it returns the record. To write only if nobody changed the record since, send `If-Match: "<version>"`; to revalidate a copy, `If-None-Match: "<version>"`. Opaque: compare it for equality only. Lists and creates do not carry it (read the record for its version).
+         * @example q3JcPZ0dA6yVbX2Y1rVbQw
+         */
+        ResourceVersion: string;
+        /**
          * @description Role of a member in a tenant. owner/admin manage the tenant and its settings; hr manages people data; manager also approves their direct reports; employee acts on own records.
          * @enum {string}
          */
@@ -10694,6 +10738,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description What the component is under the labour codes' definition of wages (Code on Wages s.2(y), Code on Social Security s.2(88)): `wages`, `excluded` (clauses (a) to (i), tested against the 50 % limit), `gratuity_retrenchment` (clauses (j), (k)) or `outside_remuneration`. See WageClass and WageSettings. Components created before this field existed were classified from `pf_wage`: `wages` when flagged, `outside_remuneration` for deductions, otherwise `excluded`. */
             wage_class: components["schemas"]["WageClass"];
         };
@@ -10892,7 +10937,9 @@ export interface components {
             updated_at: string;
         };
         /** @description One employee's payroll result in a run (the salary slip once processed), with every line. */
-        SalarySlip: components["schemas"]["SalarySlipSummary"] & {
+        SalarySlip: {
+            version?: components["schemas"]["ResourceVersion"];
+        } & (components["schemas"]["SalarySlipSummary"] & {
             /** @description The slip's wages under the labour codes: the rule of the month, wages, exclusions and the add-back (see SlipCodeWages and WageSettings). Slips calculated before this field existed do not have it (their PF wage and day wage were the earnings flagged `pf_wage`). */
             code_wages?: components["schemas"]["SlipCodeWages"];
             /** @description Deduction components (statutory deductions and loans are listed separately). */
@@ -10981,7 +11028,7 @@ export interface components {
             }[];
             /** @description Present when more than one salary setup was in force in the slip's days (a revision within the month): each part and what it paid (SalaryPeriod). The lines' `full_amount` and `full_month_gross` are those of the setup in force on the slip's last day. */
             salary_periods?: components["schemas"]["SalaryPeriod"][];
-        };
+        });
         SalarySlipLine: {
             /** @description Amount of this month (prorated when the component depends on payment days). */
             amount: components["schemas"]["Money"];
@@ -11091,6 +11138,7 @@ export interface components {
                 role: components["schemas"]["Role"];
             }[];
             user: components["schemas"]["User"];
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description The wage of a full and final settlement under the labour codes (see WageSettings): the rule in force on the last working day and the code's arithmetic on the full-month amounts of the last month's earnings. `wage` prices gratuity, leave encashment and the notice shortfall (`daily_wage` = wage ÷ 26): `full_month.wage` under `rule: code`, else basic + DA - the earnings flagged `pf_wage`, or the full-month gross of a structure that flags none (as before the codes). Example: basic 20 000 + HRA 22 000 + conveyance 8 000 (HRA and conveyance `excluded`): total 50 000, limit 25 000, add-back 5 000, wage 25 000; gratuity for 10 years = 25 000 × 15 / 26 × 10 = ₹1,44,231 (on basic alone it would be ₹1,15,385). */
         SettlementCodeWages: {
@@ -11310,6 +11358,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description With `candidate_id` (a candidate of the company, 400 otherwise) the details not given are copied from the application; without it `first_name`, `last_name` and `email` are required (400 naming each). One entry per email (409). Skills and tags are stored lower-case, without duplicates.
@@ -11482,6 +11531,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Partial update of the wage settings (WageSettings); fields not given keep their value.
@@ -11592,6 +11642,7 @@ export interface components {
              * @example https://hooks.example.com/hrms
              */
             url: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         WebhookEndpointInput: {
             /** @example Agreed with the team lead in the weekly review */
@@ -11728,6 +11779,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description `employee_id` defaults to the caller's own record (only hr/admin/owner may request for someone else). 400 when `to_date` is before `from_date` or the range is longer than 31 days; 409 on overlap with another pending/approved work-from-home or leave request, or when the range has no working day.
@@ -11858,6 +11910,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @example {
@@ -11983,6 +12036,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @example {
@@ -12058,25 +12112,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller's role may not do this (`forbidden`), or the operation's module is not enabled for the tenant (`module_disabled`). */
+        /** @description What the caller lacks, said in `error` and in a field: a role the operation admits (`forbidden`, with `allowed_roles`: the roles it does), the scope the operation needs when an API credential or OAuth access token calls it (`forbidden`, with `required_scope`, and `WWW-Authenticate: Bearer error="insufficient_scope"` per RFC 6750 §3.1), a session (`forbidden`: the operation takes a signed-in member's session, not a credential), or the operation's module (`module_disabled`, naming the module the company has not enabled). A state-changing request from a foreign `Origin` is `forbidden` too. A rule of the record itself (someone else's record) is a `forbidden` that says which rule in words. */
         Forbidden: {
             headers: {
+                /** @description Only when an API credential or access token lacks the operation's scope (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="<the scope it needs>"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": "Your role does not allow this action",
-                 *       "status": 403,
-                 *       "code": "forbidden"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller's role may not do this (`forbidden`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
+        /** @description The caller's role may not do this (`forbidden`, with `allowed_roles`), an API credential lacks the operation's scope (`forbidden`, with `required_scope`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
         ForbiddenOwnRecord: {
             headers: {
+                /** @description Only when an API credential or access token lacks the operation's scope (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="<the scope it needs>"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -12443,6 +12494,21 @@ export interface components {
         /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
         IdempotencyKeyRefused: unknown;
         IdPath: string;
+        /**
+         * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfMatch: string;
+        /**
+         * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfMatchRequired: string;
+        /**
+         * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfNoneMatch: string;
         /** @description Check every row - against the row schema and against the data already stored, exactly as the real import would - and write nothing. With problems it is a 400 `validation_failed` whose `details` name every row's problems (`path` `rows[12].date_of_birth`, plus `row` and `column`); without, the import as it would go (`imported_rows`). */
         ImportDryRun: boolean;
         /** @description `all_or_nothing` (default): one transaction; any problem and nothing is written (400 with every problem, or a `failed` import when it ran as a job). `row_by_row`: every good row is written (in transactions of 1 000 rows), every bad row reported in `problems`. */
@@ -12554,14 +12620,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -12669,7 +12738,13 @@ export interface operations {
     getAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -12707,7 +12782,13 @@ export interface operations {
     updateAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -12787,7 +12868,13 @@ export interface operations {
     deleteAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -13434,7 +13521,13 @@ export interface operations {
     getAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -13472,7 +13565,13 @@ export interface operations {
     updateAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -13517,7 +13616,13 @@ export interface operations {
     cancelAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -13801,7 +13906,13 @@ export interface operations {
     refreshSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -13877,7 +13988,13 @@ export interface operations {
     getSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14286,14 +14403,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -14409,7 +14529,13 @@ export interface operations {
     getAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -14447,7 +14573,13 @@ export interface operations {
     updateAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -14497,7 +14629,13 @@ export interface operations {
     deleteAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -14532,7 +14670,13 @@ export interface operations {
     getAttendanceSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14704,7 +14848,13 @@ export interface operations {
     getBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -14743,7 +14893,13 @@ export interface operations {
     updateBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -14789,7 +14945,13 @@ export interface operations {
     deleteBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -14825,7 +14987,13 @@ export interface operations {
     getCompanySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14866,6 +15034,11 @@ export interface operations {
                  * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
             };
             path?: never;
             cookie?: never;
@@ -14922,7 +15095,13 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14942,6 +15121,7 @@ export interface operations {
                         data: {
                             invitations: components["schemas"]["Invitation"][];
                             members: components["schemas"]["Member"][];
+                            version?: components["schemas"]["ResourceVersion"];
                         };
                         /** @example OK */
                         message: string;
@@ -15103,7 +15283,13 @@ export interface operations {
     getEsiSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15272,7 +15458,13 @@ export interface operations {
     getExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15310,7 +15502,13 @@ export interface operations {
     updateExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15355,7 +15553,13 @@ export interface operations {
     deleteExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15390,7 +15594,13 @@ export interface operations {
     getGratuitySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15559,7 +15769,13 @@ export interface operations {
     getLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15597,7 +15813,13 @@ export interface operations {
     updateLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15642,7 +15864,13 @@ export interface operations {
     deleteLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15677,7 +15905,13 @@ export interface operations {
     getPfSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15761,7 +15995,13 @@ export interface operations {
     getProfessionalTaxSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15845,7 +16085,13 @@ export interface operations {
     getWageSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15929,7 +16175,13 @@ export interface operations {
     getWpsSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16013,7 +16265,13 @@ export interface operations {
     getInterviewPanel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16186,7 +16444,13 @@ export interface operations {
     getDashboardOverview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16267,14 +16531,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeDirectoryEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -16338,7 +16605,13 @@ export interface operations {
     getEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -16377,7 +16650,13 @@ export interface operations {
     updateEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -16424,7 +16703,13 @@ export interface operations {
     deleteEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -16495,14 +16780,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -17207,14 +17495,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -17293,7 +17584,13 @@ export interface operations {
     getHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -17331,7 +17628,13 @@ export interface operations {
     updateHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -17384,7 +17687,13 @@ export interface operations {
     deleteHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -17610,7 +17919,13 @@ export interface operations {
     getHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -17648,7 +17963,13 @@ export interface operations {
     updateHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -17693,7 +18014,13 @@ export interface operations {
     deleteHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -17792,7 +18119,13 @@ export interface operations {
     getImport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18519,7 +18852,13 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18557,7 +18896,13 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18601,7 +18946,13 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19102,7 +19453,13 @@ export interface operations {
     getLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19140,7 +19497,13 @@ export interface operations {
     updateLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19185,7 +19548,13 @@ export interface operations {
     cancelLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19261,14 +19630,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveLedgerEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -19372,7 +19744,13 @@ export interface operations {
     getLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19410,7 +19788,13 @@ export interface operations {
     updateLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19455,7 +19839,13 @@ export interface operations {
     deleteLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19579,7 +19969,13 @@ export interface operations {
     getLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19617,7 +20013,13 @@ export interface operations {
     updateLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19661,7 +20063,13 @@ export interface operations {
     deleteLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19736,14 +20144,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -19808,7 +20219,13 @@ export interface operations {
     getLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19846,7 +20263,13 @@ export interface operations {
     updateLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19891,7 +20314,13 @@ export interface operations {
     cancelLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20020,7 +20449,13 @@ export interface operations {
     getLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20058,7 +20493,13 @@ export interface operations {
     updateLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20103,7 +20544,13 @@ export interface operations {
     deleteLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20171,14 +20618,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Notification"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                         /** Format: int64 */
                         unread_count: number;
                     };
@@ -20457,7 +20907,13 @@ export interface operations {
     getPayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20495,7 +20951,13 @@ export interface operations {
     updatePayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20557,7 +21019,13 @@ export interface operations {
     deletePayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20637,7 +21105,13 @@ export interface operations {
     getPayrollRunEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -20775,7 +21249,13 @@ export interface operations {
     getEmployeeSalarySetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -20814,7 +21294,13 @@ export interface operations {
     setEmployeeSalarySetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -20895,14 +21381,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -20967,7 +21456,13 @@ export interface operations {
     getExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21005,7 +21500,13 @@ export interface operations {
     updateExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21050,7 +21551,13 @@ export interface operations {
     cancelExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21182,7 +21689,13 @@ export interface operations {
     getFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21220,7 +21733,13 @@ export interface operations {
     updateFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21377,14 +21896,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -21449,7 +21971,13 @@ export interface operations {
     getLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21487,7 +22015,13 @@ export interface operations {
     updateLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21532,7 +22066,13 @@ export interface operations {
     cancelLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21657,14 +22197,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalarySlipSummary"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -21679,7 +22222,13 @@ export interface operations {
     getMySalarySlip: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The slip: the payroll run's id (`run_id` of the list items) or the slip's own `id` - both name the same slip of the signed-in member. */
                 draftId: string;
@@ -21837,7 +22386,13 @@ export interface operations {
     getSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21875,7 +22430,13 @@ export interface operations {
     updateSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21920,7 +22481,13 @@ export interface operations {
     deleteSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22585,14 +23152,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -22656,7 +23226,13 @@ export interface operations {
     getCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -22694,7 +23270,13 @@ export interface operations {
     updateCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -22739,7 +23321,13 @@ export interface operations {
     deleteCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -22962,7 +23550,13 @@ export interface operations {
     getInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23000,7 +23594,13 @@ export interface operations {
     updateInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23045,7 +23645,13 @@ export interface operations {
     deleteInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23221,7 +23827,13 @@ export interface operations {
     getInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23259,7 +23871,13 @@ export interface operations {
     updateInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23304,7 +23922,13 @@ export interface operations {
     deleteInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23435,7 +24059,13 @@ export interface operations {
     getJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23473,7 +24103,13 @@ export interface operations {
     updateJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23518,7 +24154,13 @@ export interface operations {
     deleteJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23646,7 +24288,13 @@ export interface operations {
     getJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23684,7 +24332,13 @@ export interface operations {
     updateJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23729,7 +24383,13 @@ export interface operations {
     deleteJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23856,7 +24516,13 @@ export interface operations {
     getJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23894,7 +24560,13 @@ export interface operations {
     updateJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23939,7 +24611,13 @@ export interface operations {
     deleteJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24193,7 +24871,13 @@ export interface operations {
     getTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24231,7 +24915,13 @@ export interface operations {
     updateTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24276,7 +24966,13 @@ export interface operations {
     deleteTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24503,7 +25199,13 @@ export interface operations {
     getWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -24541,7 +25243,13 @@ export interface operations {
     updateWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -24586,7 +25294,13 @@ export interface operations {
     cancelWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -24722,7 +25436,13 @@ export interface operations {
     getWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -24760,7 +25480,13 @@ export interface operations {
     updateWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -24805,7 +25531,13 @@ export interface operations {
     cancelWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
