@@ -1109,7 +1109,7 @@ export interface paths {
         };
         /**
          * List and search employees (directory)
-         * @description A page of live (not deleted) employees as **directory entries** (see `EmployeeDirectoryEntry`) for every role - full records come from `GET /api/employees/{employeeId}`. `search` matches a part of the name ("first last" too), employee code, email or phone, case-insensitively; filters combine with AND. Built to stay fast at 100 000 employees per company (trigram and partial indexes).
+         * @description A page of live (not deleted) employees as **directory entries** (see `EmployeeDirectoryEntry`) for every role - full records come from `GET /api/employees/{employeeId}`. `search` matches a part of the name ("first last" too), employee code, email or phone, case-insensitively; filters combine with AND. Built to stay fast at 100 000 employees per company (trigram and partial indexes). Tombstones of deleted employees (`include_deleted=true`) are for owner, admin and hr only (403 for other roles): the plain list hides a deleted colleague from them, and so does a walk.
          */
         get: operations["listEmployees"];
         put?: never;
@@ -1313,7 +1313,7 @@ export interface paths {
         };
         /**
          * The company's event feed
-         * @description The events of the company in one total order, oldest first: the same envelopes as the webhook bodies (with their `id` and `cursor`), deletions included. Pass the last `cursor` you read as `after` to get the ones after it (`next_cursor` is that of the last on the page, or `after` again when there were none), so a consumer that was down catches up without guessing; an event appears once its transaction has committed and it has its place, and never before an event ordered ahead of it. Events are kept EVENT_RETENTION_DAYS (30 by default) and then pruned. Without `after`, from the oldest kept.
+         * @description The events of the company in one total order, oldest first: the same envelopes as the webhook bodies (with their `id` and `cursor`), deletions included. Pass the last `cursor` you read as `after` to get the ones after it (`next_cursor` is that of the last on the page, or `after` again when there were none), so a consumer that was down catches up without guessing; an event appears once its transaction has committed and it has its place, and never before an event ordered ahead of it. Events are kept EVENT_RETENTION_DAYS (30 by default) and then pruned. Without `after`, from the oldest kept. An API credential reads an event's `changes` (the record's fields) only with the read scope of the event's area - each webhook of the document names it in `x-read-scope` (`employees:read` for `employee.*`, ...); without it the event comes with its id, type and `changes: null`. A member's session reads them all.
          */
         get: operations["listEvents"];
         put?: never;
@@ -1455,7 +1455,7 @@ export interface paths {
         };
         /**
          * Health check
-         * @description Checks the database with a short timeout, on connections of its own: it answers at once while the API is overloaded (it is never queued behind other requests). 503 `unavailable` (with `Retry-After`) while the database is unreachable. `requests` reports the load of the server process that answered - the API requests in progress against its limits, and whether it is saturated; a saturated process stays healthy (200): for taking it out of a load balancer's rotation while saturated, use `GET /api/health/ready`.
+         * @description Checks the database with a short timeout, on connections of its own: it answers at once while the API is overloaded (it is never queued behind other requests). 503 `unavailable` (with `Retry-After`) while the database is unreachable. A saturated process stays healthy (200): for taking it out of a load balancer's rotation while saturated, use `GET /api/health/ready`. The load of the process is not shown here (anyone may call it): operators read it on the metrics listener (`METRICS_PORT`: the `hrms_admission_*` series, and `GET /ready`).
          */
         get: operations["getHealth"];
         put?: never;
@@ -1495,7 +1495,7 @@ export interface paths {
         };
         /**
          * Readiness check
-         * @description Whether this server process can take more work now, for a load balancer's or orchestrator's readiness probe (route to it only while 200). 200 when all of these hold; otherwise 503 `unavailable` with `Retry-After`, the message naming the first that does not: (1) start-up is over: the job worker runs, in a process that runs one (`RUN_WORKER`); (2) it is not draining: from SIGTERM on, readiness is a 503 for `SHUTDOWN_DRAIN_MS` while requests are still served (each response with `Connection: close`), and only then does the process stop accepting connections - so a probe sees it leave before any request fails; (3) it is not saturated: every request slot taken and requests waiting for one or refused within the last second (`requests.saturated` of `GET /api/health`); (4) its database answers (on connections of its own, within 2 s); (5) every migration of its build is applied (a process started with `MIGRATE_ON_START=false` before the migrations ran is not ready). Like the health check it is never queued behind other requests. Liveness is `GET /api/health/live`. Decided 2026-11-28 (issue 34): starting, draining, the worker and the migrations added to saturation and the database; `migrations` and `worker` added to the answer.
+         * @description Whether this server process can take more work now, for a load balancer's or orchestrator's readiness probe (route to it only while 200). 200 `{status: ready}` when all of these hold; otherwise 503 `unavailable` "Not ready" with `Retry-After`. Anyone may call it, so it says no more: which condition failed, the database, migrations, worker and the request load are shown to operators by `GET /ready` of the metrics listener (`METRICS_PORT`). The conditions: (1) start-up is over: the job worker runs, in a process that runs one (`RUN_WORKER`); (2) it is not draining: from SIGTERM on, readiness is a 503 for `SHUTDOWN_DRAIN_MS` while requests are still served (each response with `Connection: close`), and only then does the process stop accepting connections - so a probe sees it leave before any request fails; (3) it is not saturated: every request slot taken and requests waiting for one or refused within the last second; (4) its database answers (on connections of its own, within 2 s); (5) every migration of its build is applied (a process started with `MIGRATE_ON_START=false` before the migrations ran is not ready). Like the health check it is never queued behind other requests. Liveness is `GET /api/health/live`. Decided 2026-11-28 (issue 34): starting, draining, the worker and the migrations added to saturation and the database. Decided 2026-11-29: the answer is the status alone, the reasons and the load moved to the metrics listener (they told anyone the load).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1865,7 +1865,7 @@ export interface paths {
         put?: never;
         /**
          * Add a webhook endpoint
-         * @description Events of the chosen types are POSTed to the URL as `{ type, timestamp, data }`, signed per Standard Webhooks v1 with the secret in this answer (shown once). Audited `webhook_endpoint.created`.
+         * @description Events of the chosen types are POSTed to the URL as `{ type, timestamp, data }`, signed per Standard Webhooks v1 with the secret in this answer (shown once). Audited `webhook_endpoint.created`. An API credential may subscribe an endpoint only to the event types whose changes it could read (each type's `x-read-scope`; all of them for an endpoint without `event_types`): a 403 names the scope it lacks.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -5679,7 +5679,7 @@ export interface components {
             version?: components["schemas"]["ResourceVersion"];
         };
         /**
-         * @description The rows to import, in exactly one of two forms. **`csv`**: the text of a CSV file (RFC 4180: comma-separated, fields with commas, quotes or line breaks in double quotes, `""` for a quote; UTF-8, an optional byte-order mark, CRLF or LF line ends). Its first line names the columns - the properties of the kind's row schema (see the operation), in any order; an empty cell is a field not given (null where the field allows it and has no default); `true`/`false` for booleans. Columns that are not properties of the row schema are a **400** naming them (never dropped). **`rows`**: the same rows as JSON objects, each validated exactly as the body of the kind's single create operation (unknown properties are a 400 too). At most 100 000 rows per import and 32 MiB per request (the operation's `x-body-limit`; 413 beyond): 100 000 employees of typical length take about 15 MB of CSV.
+         * @description The rows to import, in exactly one of two forms. **`csv`**: the text of a CSV file (RFC 4180: comma-separated, fields with commas, quotes or line breaks in double quotes, `""` for a quote; UTF-8, an optional byte-order mark, CRLF or LF line ends). Its first line names the columns - the properties of the kind's row schema (see the operation), in any order; an empty cell is a field not given (null where the field allows it and has no default); `true`/`false` for booleans. Columns that are not properties of the row schema are a **400** naming them (never dropped). **`rows`**: the same rows as JSON objects, each validated exactly as the body of the kind's single create operation (unknown properties are a 400 too). At most 100 000 rows per import and 32 MiB per request (the operation's `x-body-limit`; 413 beyond): 100 000 employees of typical length take about 15 MB of CSV. What a JSON body may cost in memory is bounded too: at most one object or array per 64 bytes of the limit (524 288) and one value per 16 bytes (2 097 152), counted before the body is parsed (a 413 beyond) - typical rows are far inside this; a body of many tiny values is not, and belongs in the `csv` form.
          * @example {
          *       "csv": "first_name,last_name,email,department,designation,joining_date\nPriya,Sharma,priya.sharma@example.com,Engineering,Engineer,2026-04-01\n"
          *     }
@@ -10654,45 +10654,6 @@ export interface components {
             type: "recruitment.offer_status_changed";
         };
         /**
-         * @description The API requests this server process is working on, against its admission limits (docs/operations.md, "Overload"). `saturated`: every slot is taken and requests wait for one, or were refused within the last second - the process takes no more work than it is doing, and further requests wait or get 503 `unavailable`. Bodies being received hold no slot (`reading_bodies`).
-         * @example {
-         *       "in_progress": 3,
-         *       "limit": 16,
-         *       "queued": 0,
-         *       "queue_limit": 64,
-         *       "reading_bodies": 1,
-         *       "saturated": false
-         *     }
-         */
-        RequestLoad: {
-            /**
-             * Format: int64
-             * @description Requests holding a slot.
-             */
-            in_progress: number;
-            /**
-             * Format: int64
-             * @description Slots (`MAX_CONCURRENT_REQUESTS`).
-             */
-            limit: number;
-            /**
-             * Format: int64
-             * @description Requests that may wait (`MAX_QUEUED_REQUESTS`).
-             */
-            queue_limit: number;
-            /**
-             * Format: int64
-             * @description Requests waiting for a slot.
-             */
-            queued: number;
-            /**
-             * Format: int64
-             * @description Request bodies being received (they hold no slot).
-             */
-            reading_bodies: number;
-            saturated: boolean;
-        };
-        /**
          * @description State of a request (leave, work from home, working on a holiday, encashment, regularization): `pending` → `approved` | `rejected` through PUT by an approver; `pending` (and, where the operation says so, `approved`) → `cancelled` through DELETE. Rejected and cancelled are final.
          * @enum {string}
          */
@@ -11706,7 +11667,7 @@ export interface components {
         WebhookEndpointUpdate: {
             /** @example Agreed with the team lead in the weekly review */
             description?: string | null;
-            /** @description `true` re-enables a disabled endpoint (its failure count starts again). */
+            /** @description `false` disables the endpoint: nothing new is queued for it, and deliveries already queued are parked (kept, not sent) until it is enabled again. `true` re-enables a disabled endpoint (its failure count starts again) and sends what was parked. */
             enabled?: boolean;
             event_types?: components["schemas"]["EventType"][];
             /**
@@ -12530,6 +12491,8 @@ export interface components {
          * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
          */
         IdempotencyKey: string;
+        /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
+        IdempotencyKeyRefused: unknown;
         IdPath: string;
         /**
          * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
@@ -17411,7 +17374,6 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             database: "up";
-                            requests: components["schemas"]["RequestLoad"];
                             /** @enum {string} */
                             status: "ok";
                             /** Format: int64 */
@@ -17479,20 +17441,7 @@ export interface operations {
                     "application/json": {
                         data: {
                             /** @enum {string} */
-                            database: "up";
-                            /**
-                             * @description Every migration of this build is applied.
-                             * @enum {string}
-                             */
-                            migrations: "applied";
-                            requests: components["schemas"]["RequestLoad"];
-                            /** @enum {string} */
                             status: "ready";
-                            /**
-                             * @description `running`: this process runs the job worker; `off`: it runs none (`RUN_WORKER=false`).
-                             * @enum {string}
-                             */
-                            worker: "running" | "off";
                         };
                         /** @example OK */
                         message: string;
@@ -18694,11 +18643,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
-                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyRefused"];
             };
             path?: never;
             cookie?: never;
@@ -18713,7 +18659,6 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -18730,10 +18675,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18781,11 +18724,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
-                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyRefused"];
             };
             path: {
                 id: components["parameters"]["IdPath"];
@@ -18802,7 +18742,6 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -18820,10 +18759,9 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["RequestInProgress"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -18872,11 +18810,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
-                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyRefused"];
             };
             path?: never;
             cookie?: never;
@@ -18891,7 +18826,6 @@ export interface operations {
             201: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -18908,10 +18842,8 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             408: components["responses"]["RequestTimeout"];
-            409: components["responses"]["RequestInProgress"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
@@ -19149,11 +19081,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /**
-                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
-                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
-                 */
-                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyRefused"];
             };
             path: {
                 id: components["parameters"]["IdPath"];
@@ -19166,7 +19095,6 @@ export interface operations {
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
-                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -19183,9 +19111,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

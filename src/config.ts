@@ -28,6 +28,7 @@
 import { availableParallelism } from "node:os";
 import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
+import { getHeapStatistics } from "node:v8";
 import { projectRoot } from "./root.ts";
 import {
   type Env,
@@ -297,11 +298,26 @@ export interface Config extends Limits {
    */
   readonly bodyMinBytesPerSecond: number;
   /**
-   * `RESPONSE_WRITE_TIMEOUT_MS`: a response must be written to the client within this of its headers
-   * (a client that reads slowly or not at all); past it the connection is closed, which frees the
-   * request's admission slot. A 10 MB download needs about 1.4 Mbit/s within the default.
+   * `RESPONSE_WRITE_TIMEOUT_MS`: a response must be written to the client within this of its headers,
+   * plus a second for every RESPONSE_MIN_BYTES_PER_SECOND bytes the client took (a client that reads
+   * slowly or not at all); past it the connection is closed.
    */
   readonly responseWriteTimeoutMs: number;
+  /**
+   * `RESPONSE_MIN_BYTES_PER_SECOND`: the slowest a client may read a response on average: each this
+   * many bytes it takes extend RESPONSE_WRITE_TIMEOUT_MS by a second, so a large download read at a
+   * steady pace is never cut off, while one read slower (or not at all) is. A response waiting for
+   * its client holds no admission slot.
+   */
+  readonly responseMinBytesPerSecond: number;
+  /**
+   * `BODY_MEMORY_MB`: the heap JSON request bodies being read or worked on may take at once: each
+   * reserves what it may cost once parsed (6 times its size, announced or at most its operation's
+   * limit) until its request ends; a body that does not fit is a 503 before it is read. The start
+   * is refused when one body of the largest limit (32 MiB: 192 MiB) would not fit.
+   * @default 60 % of the V8 heap limit (`336` with `npm start`'s NODE_HEAP_MB of 512)
+   */
+  readonly bodyMemoryMb: number;
   /**
    * `KEEP_ALIVE_TIMEOUT_MS`: how long a connection may stay open idle between two requests: longer
    * than the idle timeout of a load balancer in front (60 s on common ones), so that it never sends
@@ -633,6 +649,8 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     bodyReadTimeoutMs,
     bodyMinBytesPerSecond: positiveInt(r, "BODY_MIN_BYTES_PER_SECOND", 4096),
     responseWriteTimeoutMs: durationMs(r, "RESPONSE_WRITE_TIMEOUT_MS", 60_000),
+    responseMinBytesPerSecond: positiveInt(r, "RESPONSE_MIN_BYTES_PER_SECOND", 4096),
+    bodyMemoryMb: positiveInt(r, "BODY_MEMORY_MB", Math.floor((getHeapStatistics().heap_size_limit * 0.6) / 1048576)),
     keepAliveTimeoutMs: durationMs(r, "KEEP_ALIVE_TIMEOUT_MS", 65_000),
     metricsPort: optionalPort(r, "METRICS_PORT"),
     metricsHost: text(r, "METRICS_HOST", "127.0.0.1"),

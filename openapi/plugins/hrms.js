@@ -41,7 +41,9 @@
 //           `required` as its path file says: 412 PreconditionFailed, 428 PreconditionRequired),
 //           - and on every non-public POST the `Idempotency-Key` header parameter
 //           (components/parameters/IdempotencyKey) with its 409 (RequestInProgress) and 422
-//           (IdempotencyKeyReused) and the `Idempotent-Replayed` header on its success responses
+//           (IdempotencyKeyReused) and the `Idempotent-Replayed` header on its success responses;
+//           a POST whose answer holds a secret shown once declares `x-idempotency: refused` and
+//           gets components/parameters/IdempotencyKeyRefused instead (the validator refuses it)
 //           - each a $ref to components/responses. Operations with an application/json request
 //           body that declare no `x-body-limit` get the default, DEFAULT_BODY_LIMIT (64 KiB), so
 //           the bundle states every operation's limit.
@@ -65,6 +67,8 @@ const MODULES = ["payroll", "recruitment", "helpdesk", "assets"];
 const ERROR_REF = "#/components/schemas/Error";
 /** The Idempotency-Key header parameter every non-public POST takes (components/parameters/IdempotencyKey.yaml). */
 const IDEMPOTENCY_KEY_REF = "#/components/parameters/IdempotencyKey";
+/** The same header declared refused, on operations whose answer holds a secret shown once (`x-idempotency: refused`). */
+const IDEMPOTENCY_KEY_REFUSED_REF = "#/components/parameters/IdempotencyKeyRefused";
 /** The body limit (bytes) of an operation with a JSON body that declares none (src/http/body.ts has the same). */
 export const DEFAULT_BODY_LIMIT = 65536;
 
@@ -362,7 +366,15 @@ function standardResponses() {
           }
           // Idempotency-Key on every POST of a caller (issue 32; src/http/idempotency.ts enforces it
           // from this parameter): the header, its 409 and 422, and the replay marker on its successes
-          const idempotent = method === "post" && op["x-public"] !== true;
+          // ...except where the answer holds a secret shown once (`x-idempotency: refused`): a kept
+          // answer would keep the secret, so the header is declared refused (IdempotencyKeyRefused)
+          const refusesKey = op["x-idempotency"] === "refused";
+          if (refusesKey) {
+            op.parameters ??= [];
+            if (!op.parameters.some((p) => p.$ref === IDEMPOTENCY_KEY_REFUSED_REF))
+              op.parameters.push({ $ref: IDEMPOTENCY_KEY_REFUSED_REF });
+          }
+          const idempotent = method === "post" && op["x-public"] !== true && !refusesKey;
           if (idempotent) {
             op.parameters ??= [];
             if (!op.parameters.some((p) => p.$ref === IDEMPOTENCY_KEY_REF)) op.parameters.push({ $ref: IDEMPOTENCY_KEY_REF });

@@ -102,6 +102,15 @@ export type OperationId = keyof typeof operationTable;
 export const eventTypes = ${q(Object.keys(doc.webhooks ?? {}).sort())} as const;
 export type EventType = (typeof eventTypes)[number];
 
+/** The read scope an API credential needs for an event's \`changes\` (\`x-read-scope\` of its webhook; null: none). */
+export const eventReadScopes: Readonly<Record<EventType, string | null>> = ${JSON.stringify(
+  Object.fromEntries(
+    Object.keys(doc.webhooks ?? {})
+      .sort()
+      .map((k) => [k, doc.webhooks[k]?.post?.["x-read-scope"] ?? null]),
+  ),
+)};
+
 /** Every scope an operation of the document needs (what an API credential may be given). */
 export const scopes = ${q([...new Set(ops.map((o) => o.scope).filter(Boolean))].sort())} as const;
 

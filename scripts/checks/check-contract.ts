@@ -147,6 +147,15 @@ export const EXTENSIONS: Record<string, { check?: Check; why?: string }> = {
     why: "the server keeps the body's bytes for the signature check (Stripe-Signature, a declared header); the body is as requestBody says",
   },
   "x-tenant-optional": { why: "a session without a company may call it: its security (the session) says the rest" },
+  // the answer holds a secret shown once: the Idempotency-Key is declared refused (`not: {}`) and its 400
+  "x-idempotency": {
+    check: (doc, o) =>
+      o.op["x-idempotency"] === "refused" &&
+      (o.op.parameters ?? []).some((p: Json) => p.$ref === "#/components/parameters/IdempotencyKeyRefused") &&
+      response(doc, o, "400")
+        ? []
+        : ["`x-idempotency: refused` needs the IdempotencyKeyRefused header parameter and a 400"],
+  },
 };
 
 /** Request headers the server reads outside an operation's handler: where each must be declared, or why it need not. */

@@ -88,6 +88,17 @@ export async function runClusterVerify(opts: { log?: (s: string) => void } = {})
   const sink = await startMailSink();
   const dir = path.join(path.resolve(import.meta.dirname, "../.."), ".data", "cluster-verify");
   let state: ClusterState | undefined;
+  // whatever fails - an exception nobody catches, a signal - what was started is stopped first
+  const stopAndExit = (why: unknown) => {
+    console.error(`cluster verify: ${why instanceof Error ? why.stack : String(why)}; stopping the cluster`);
+    const stopping = state ? stopCluster(state) : Promise.resolve();
+    void stopping.catch(() => {}).finally(() => process.exit(1));
+  };
+  const onSignal = (signal: NodeJS.Signals) => stopAndExit(new Error(`${signal} received`));
+  process.on("uncaughtException", stopAndExit);
+  process.on("unhandledRejection", stopAndExit);
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
   try {
     state = await startCluster({ dir, log, env: { SMTP_URL: sink.url } });
     const st = state;
@@ -417,6 +428,10 @@ export async function runClusterVerify(opts: { log?: (s: string) => void } = {})
       problems,
     };
   } finally {
+    process.off("uncaughtException", stopAndExit);
+    process.off("unhandledRejection", stopAndExit);
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
     if (state) await stopCluster(state).catch((err) => console.error(`cluster stop: ${(err as Error).message}`));
     rmSync(dir, { recursive: true, force: true }); // two data folders of PostgreSQL: not kept
     await sink.close();

@@ -13,6 +13,10 @@
 //   6. event loop    - scripts/measure/event-loop.ts: the operations that do text or CPU work, driven
 //                      with the largest inputs the document allows; fails when one request keeps
 //                      the server's event loop busy for more than 100 ms
+//   6b. body memory  - scripts/proof/body-memory-proof.ts: against a process started as `npm start` starts
+//                      it, the second review's 32 MiB body of empty objects is a 413 before parsing, and
+//                      the costliest 32 MiB bodies the checks let through, three at once, are answered
+//                      (4xx, or 503 while the memory for bodies is taken) and the process lives
 //   7. cluster       - scripts/proof/cluster-verify.ts: the topology of `make cluster` (primary +
 //                      streaming replica, 3 server processes, nginx) under the load mix for 60 s
 //                      while a server is SIGKILLed and restarted and the replica stopped and
@@ -41,6 +45,7 @@
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { DATE_SENSITIVE, formatProof, INSTANTS, runAt } from "./calendar-proof.ts";
+import { formatBodyMemory, runBodyMemoryProof } from "./body-memory-proof.ts";
 import { formatCluster, runClusterVerify } from "./cluster-verify.ts";
 import { formatEventLoop, runEventLoop } from "../measure/event-loop.ts";
 import { formatMetrics, runMetricsVerify } from "./metrics-verify.ts";
@@ -171,6 +176,14 @@ await step("event loop (largest inputs)", async () => {
   return r.problems.length
     ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
     : { result: "pass", details };
+});
+
+await step("body memory (32 MiB bodies against npm start)", async () => {
+  const r = await runBodyMemoryProof();
+  console.log(formatBodyMemory(r));
+  return r.problems.length
+    ? { result: "FAIL", details: r.problems[0] }
+    : { result: "pass", details: `the review's body 413 before parsing; the costliest bodies allowed answered, the process alive` };
 });
 
 await step("cluster (nginx, 3 processes, replica)", async () => {

@@ -1,3 +1,5 @@
+// size: admission control is one closure over the state every part of it updates - slots, the two
+// queues, body reads, their memory, responses written - and the deadlines it checks on one timer
 // Admission control: a bound on the API requests this process works on at once, and a bounded,
 // deadlined wait for the rest. Under overload the requests that cannot be served in time are
 // refused early and cheaply - 503 `unavailable` with Retry-After, before their body is read or a
@@ -10,9 +12,9 @@
 //   - queue full, or still waiting at the deadline: 503 `unavailable`, Retry-After.
 // A waiter whose client hangs up leaves the queue. Only /api/ paths are counted; the health and
 // readiness checks (/api/health, /api/health/ready) and the static reference (/docs, /openapi.json)
-// bypass it, so a load balancer and an operator still get answers while the API is saturated - and
-// both checks report the load (requestLoad: in progress, waiting, saturated; readiness is a 503
-// while saturated).
+// bypass it, so a load balancer and an operator still get answers while the API is saturated
+// (readiness is a 503 while saturated; the load itself - in progress, waiting, saturated - is shown
+// only on the metrics listener, src/http/metrics-server.ts).
 //
 // A slot is for work, not for waiting on a client:
 //   - reading a request's body (readingBody, around the JSON parser and the multipart reader) holds
@@ -22,9 +24,17 @@
 //     arrive within `bodyReadTimeoutMs`, plus one second for every `bodyMinBytesPerSecond` bytes
 //     received (so a body trickling in slower than that rate runs out of time): past it, a 408
 //     `request_timeout` with `Connection: close`.
-//   - writing a response holds its slot, but a response not written within `writeTimeoutMs` of
-//     its headers (a client that reads slowly or not at all) has its connection closed, which
-//     frees the slot.
+//   - writing a response holds its slot while the server produces it, but once the client is what
+//     it waits for (the response's buffer is full: the client reads slowly or not at all) the slot
+//     is given back - a download nobody reads holds no slot. A response must be written within
+//     `writeTimeoutMs` of its headers, plus one second for every `writeMinBytesPerSecond` bytes the
+//     client took (so a client reading slower than that rate runs out of time, streamed files and
+//     exports included): past it, its connection is closed.
+//   - a JSON body takes its share of the process's memory for bodies (`bodyMemoryBytes`): what it
+//     may cost once parsed (src/http/body.ts JSON_MEMORY_FACTOR times its size, announced or at most
+//     its limit) is reserved before it is read and given back when the request ends; a body that
+//     does not fit is a 503 `unavailable` (Retry-After) before it is read, so the heap holds every
+//     body being read or worked on.
 // One timer per app checks both deadlines (every quarter of the shorter one, at most every second)
 // while requests are in progress. The headers and the whole request are bounded by the HTTP server
 // (src/http/server.ts: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS).
@@ -51,8 +61,12 @@ export interface AdmissionOptions {
   bodyReadTimeoutMs?: number;
   /** each this many bytes of a body received give it one more second (BODY_MIN_BYTES_PER_SECOND) */
   bodyMinBytesPerSecond?: number;
-  /** the time a response has to be written after its headers (RESPONSE_WRITE_TIMEOUT_MS; default: none) */
+  /** the time a response has to be written after its headers, before its bytes' extension (RESPONSE_WRITE_TIMEOUT_MS; default: none) */
   writeTimeoutMs?: number;
+  /** each this many bytes of a response the client took give it one more second (RESPONSE_MIN_BYTES_PER_SECOND) */
+  writeMinBytesPerSecond?: number;
+  /** the memory request bodies being read or worked on may take at once (BODY_MEMORY_MB; default: no limit) */
+  bodyMemoryBytes?: number;
   /**
    * Answers a refusal (the app passes its error middleware, the one place errors become the
    * envelope). Called directly rather than through next(err): Express would walk every route of
@@ -77,6 +91,14 @@ export interface AdmissionStats {
   bodyReadTimeouts: number;
   /** responses cut off for not being written in time */
   writeTimeouts: number;
+  /** responses that gave their slot back because their client was not reading */
+  writesReleased: number;
+  /** responses being written that hold no slot (their client is slow) */
+  writingResponses: number;
+  /** the memory reserved for request bodies (bytes) */
+  bodyMemory: number;
+  /** bodies refused for the memory of bodies already in progress (503) */
+  rejectedBodyMemory: number;
   /**
    * Every slot is taken and requests wait for one, or were refused within the last second: the
    * process takes no more work than it is doing (health reports it).
@@ -87,8 +109,11 @@ export interface AdmissionStats {
 /** The admission control of an app: its middleware, the body-reading wrapper, and its figures. */
 export type Admission = RequestHandler & {
   stats: () => AdmissionStats;
-  /** `reader` (a middleware that reads the request's body) run without a slot, within the body's budget and deadline */
-  readingBody: (reader: RequestHandler) => RequestHandler;
+  /**
+   * `reader` (a middleware that reads the request's body) run without a slot, within the body's
+   * budget and deadline; `cost`: the memory the body will take (reserved until the request ends)
+   */
+  readingBody: (reader: RequestHandler, cost?: (req: Request) => number) => RequestHandler;
   /** The limits it enforces. */
   options: Readonly<AdmissionOptions>;
 };
@@ -107,9 +132,11 @@ export function bypassesAdmission(path: string): boolean {
   return !path.startsWith("/api/") || UNQUEUED.has(path);
 }
 
-/** The load of the app serving `req`, as the health and readiness checks report it. */
-export function requestLoad(req: Request) {
-  const admission = req.app.locals.admission as Admission;
+/** The load of the app serving `req`, as readiness reports it (src/http/metrics-server.ts shows it to operators). */
+export const requestLoad = (req: Request) => admissionLoad(req.app.locals.admission as Admission);
+
+/** The load of an app's admission control. */
+export function admissionLoad(admission: Admission) {
   const s = admission.stats();
   return {
     in_progress: s.active,
@@ -123,6 +150,9 @@ export function requestLoad(req: Request) {
 
 /** Seconds a client waits before sending another body when its bodies in progress were too many. */
 export const BODY_READS_RETRY_S = 2;
+
+/** Is the response waiting for its client to read (its buffer, or its socket's, is full)? */
+const waitsOnClient = (res: Response): boolean => res.writableNeedDrain || Boolean(res.socket?.writableNeedDrain);
 
 /** Does the request announce a body (a length above 0, or chunks)? */
 function announcesBody(req: Request): boolean {
@@ -138,9 +168,12 @@ function announcesBody(req: Request): boolean {
 interface Entry {
   req: Request;
   res: Response;
-  state: "held" | "reading" | "waiting" | "free" | "done";
-  /** when the response's headers were first seen sent (0: not yet) */
+  state: "held" | "reading" | "waiting" | "free" | "writing" | "done";
+  /** when the response's headers were first seen sent (0: not yet), and the socket's bytes written by then */
   writeFrom: number;
+  writeBase: number;
+  /** memory reserved for its body until it ends */
+  memory: number;
   /** when its body began to be read, and the socket's bytes read by then */
   bodyFrom: number;
   bodyBase: number;
@@ -160,6 +193,8 @@ export function admissionControl(opts: AdmissionOptions): Admission {
   const bodyTimeout = opts.bodyReadTimeoutMs ?? Number.POSITIVE_INFINITY;
   const minRate = opts.bodyMinBytesPerSecond ?? Number.POSITIVE_INFINITY;
   const writeTimeout = opts.writeTimeoutMs ?? Number.POSITIVE_INFINITY;
+  const writeRate = opts.writeMinBytesPerSecond ?? Number.POSITIVE_INFINITY;
+  const memoryBudget = opts.bodyMemoryBytes ?? Number.POSITIVE_INFINITY;
   // every quarter of the shorter deadline, at most every second, at least every 20 ms
   const shorter = Math.min(bodyTimeout, writeTimeout);
   const checkEveryMs = Number.isFinite(shorter) ? Math.max(20, Math.min(1000, Math.floor(shorter / 4))) : 0;
@@ -172,8 +207,19 @@ export function admissionControl(opts: AdmissionOptions): Admission {
   /** bodies arriving per client IP */
   const readersOf = new Map<string, number>();
   let readingBodies = 0;
+  let writing = 0;
+  let bodyMemory = 0;
   let lastRefusalAt = 0;
-  const counts = { admitted: 0, rejectedFull: 0, rejectedTimeout: 0, rejectedBodyReads: 0, bodyReadTimeouts: 0, writeTimeouts: 0 };
+  const counts = {
+    admitted: 0,
+    rejectedFull: 0,
+    rejectedTimeout: 0,
+    rejectedBodyReads: 0,
+    bodyReadTimeouts: 0,
+    writeTimeouts: 0,
+    writesReleased: 0,
+    rejectedBodyMemory: 0,
+  };
   const entries = new Set<Entry>();
   const entryOf = new WeakMap<Response, Entry>();
   let checker: NodeJS.Timeout | undefined;
@@ -188,7 +234,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
   function hold(req: Request, res: Response) {
     active++;
     counts.admitted++;
-    const e: Entry = { req, res, state: "held", writeFrom: 0, bodyFrom: 0, bodyBase: 0, client: "" };
+    const e: Entry = { req, res, state: "held", writeFrom: 0, writeBase: 0, memory: 0, bodyFrom: 0, bodyBase: 0, client: "" };
     entries.add(e);
     entryOf.set(res, e);
     res.once("close", () => close(e));
@@ -199,6 +245,9 @@ export function admissionControl(opts: AdmissionOptions): Admission {
     if (e.state === "held") active--;
     else if (e.state === "reading") endBodyRead(e);
     else if (e.state === "waiting" && e.waiter) resuming.leave(e.waiter);
+    else if (e.state === "writing") writing--;
+    bodyMemory -= e.memory;
+    e.memory = 0;
     e.state = "done";
     entries.delete(e);
     dispatch();
@@ -229,12 +278,24 @@ export function admissionControl(opts: AdmissionOptions): Admission {
         const received = Math.max(0, (e.req.socket?.bytesRead ?? e.bodyBase) - e.bodyBase);
         if (now - e.bodyFrom > bodyTimeout + (received * 1000) / minRate) e.late?.();
       } else if (e.res.headersSent && !e.res.writableFinished) {
-        if (!e.writeFrom) e.writeFrom = now;
-        else if (now - e.writeFrom > writeTimeout) {
+        const sent = e.res.socket?.bytesWritten ?? 0;
+        if (!e.writeFrom) {
+          e.writeFrom = now;
+          e.writeBase = sent;
+        }
+        const written = Math.max(0, sent - e.writeBase);
+        if (now - e.writeFrom > writeTimeout + (written * 1000) / writeRate) {
           counts.writeTimeouts++;
           recordRefusal("write_timeout");
-          logger.warn({ path: e.req.path, ms: now - e.writeFrom }, "response not written in time: connection closed");
+          logger.warn({ path: e.req.path, ms: now - e.writeFrom, bytes: written }, "response not written in time: connection closed");
           e.res.destroy();
+        } else if (e.state === "held" && waitsOnClient(e.res)) {
+          // what is left is the client's to read: the slot goes to work that is waiting
+          e.state = "writing";
+          active--;
+          writing++;
+          counts.writesReleased++;
+          dispatch();
         }
       }
     }
@@ -306,11 +367,23 @@ export function admissionControl(opts: AdmissionOptions): Admission {
     resuming.push(w);
   }
 
+  /** Whether `memory` more for a body fits the budget (counted as a refusal when not). */
+  function memoryFits(memory: number): boolean {
+    if (!memory || bodyMemory + memory <= memoryBudget) return true;
+    counts.rejectedBodyMemory++;
+    recordRefusal("body_memory");
+    return false;
+  }
+
+  // size: a body read's whole life in one place - its memory, its client's budget, its deadline,
+  // the slot given back while it arrives and taken again after
   const readingBody =
-    (reader: RequestHandler): RequestHandler =>
+    (reader: RequestHandler, cost?: (req: Request) => number): RequestHandler =>
     (req, res, next) => {
       const e = entryOf.get(res);
       if (e?.state !== "held" || !announcesBody(req)) return reader(req, res, next);
+      const memory = cost ? cost(req) : 0;
+      if (!memoryFits(memory)) return refuse(req, res, next, "request bodies in memory");
       const client = clientKey(req.ip); // IPv6 by its /64 (src/lib/ip.ts)
       const arriving = readersOf.get(client) ?? 0;
       if (arriving >= bodyReadsPerClient) {
@@ -326,6 +399,8 @@ export function admissionControl(opts: AdmissionOptions): Admission {
       }
       readersOf.set(client, arriving + 1);
       readingBodies++;
+      bodyMemory += memory;
+      e.memory = memory;
       e.client = client;
       e.bodyFrom = Date.now();
       e.bodyBase = req.socket?.bytesRead ?? 0;
@@ -371,6 +446,8 @@ export function admissionControl(opts: AdmissionOptions): Admission {
     queued: queue.live + resuming.live,
     ...counts,
     readingBodies,
+    writingResponses: writing,
+    bodyMemory,
     saturated: active >= opts.maxConcurrent && (queue.live + resuming.live > 0 || Date.now() - lastRefusalAt < 1000),
   });
   return Object.assign(middleware, { stats, readingBody, options: Object.freeze({ ...opts }) });

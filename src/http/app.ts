@@ -23,7 +23,7 @@ import { config, type Config, withConfig } from "../config.ts";
 import { logger } from "../log.ts";
 import { AppError } from "../platform/errors.ts";
 import { type Admission, admissionControl, type AdmissionOptions } from "./admission.ts";
-import { formBodies, jsonBodies } from "./body.ts";
+import { assertBodiesFit, formBodies, jsonBodies } from "./body.ts";
 import { devMailPage } from "./dev-mail.ts";
 import { docsPage } from "./docs-page.ts";
 import { errorBody, errorMiddleware, notFoundFallback } from "./error-middleware.ts";
@@ -46,7 +46,8 @@ export interface AppOptions {
   validateResponses?: boolean;
   /**
    * admission control limits; defaults MAX_CONCURRENT_REQUESTS, MAX_QUEUED_REQUESTS, REQUEST_QUEUE_TIMEOUT_MS,
-   * BODY_READS_PER_CLIENT, BODY_READ_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND, RESPONSE_WRITE_TIMEOUT_MS
+   * BODY_READS_PER_CLIENT, BODY_READ_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND, RESPONSE_WRITE_TIMEOUT_MS,
+   * RESPONSE_MIN_BYTES_PER_SECOND, BODY_MEMORY_MB
    */
   admission?: Partial<AdmissionOptions>;
   /** where the process is in its life, as readiness reports it (src/platform/lifecycle.ts; default: serving) */
@@ -72,6 +73,9 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   const lifecycle = opts.lifecycle ?? createLifecycle();
   app.locals.lifecycle = lifecycle;
   const admission = admissionControl(admissionOptions(cfg, opts));
+  // BODY_MEMORY_MB must hold a body of every limit the document declares (src/http/body.ts)
+  if (opts.admission?.bodyMemoryBytes === undefined)
+    assertBodiesFit(Math.max(0, ...matchers.map((m) => m.body?.limit ?? 0)), cfg.bodyMemoryMb * 1048576);
   app.locals.admission = admission;
   app.locals.validateResponses = opts.validateResponses ?? cfg.validateResponses;
   const rateLimits = new RequestRateLimits();
@@ -110,6 +114,8 @@ function admissionOptions(cfg: Config, opts: AppOptions): AdmissionOptions {
     bodyReadTimeoutMs: opts.admission?.bodyReadTimeoutMs ?? cfg.bodyReadTimeoutMs,
     bodyMinBytesPerSecond: opts.admission?.bodyMinBytesPerSecond ?? cfg.bodyMinBytesPerSecond,
     writeTimeoutMs: opts.admission?.writeTimeoutMs ?? cfg.responseWriteTimeoutMs,
+    writeMinBytesPerSecond: opts.admission?.writeMinBytesPerSecond ?? cfg.responseMinBytesPerSecond,
+    bodyMemoryBytes: opts.admission?.bodyMemoryBytes ?? cfg.bodyMemoryMb * 1048576,
     respond: errorMiddleware,
   };
 }

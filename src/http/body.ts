@@ -1,8 +1,9 @@
 // JSON request bodies: read only for operations whose document declares an application/json body,
 // each up to its own limit (`x-body-limit` of the operation in the bundle, 64 KiB by default - the
 // bundler writes the default, openapi/plugins/hrms.js), in UTF-8 only, and refused without parsing
-// when nested deeper than MAX_JSON_DEPTH: one linear scan of the bytes counts the brackets outside
-// strings before JSON.parse runs. The NUL-character walk over a parsed body is iterative, so no
+// when nested deeper than MAX_JSON_DEPTH or holding more objects, arrays and values than the limit
+// allows (what a body may cost in memory: jsonBudget): one linear scan of the bytes counts the
+// brackets and commas outside strings before JSON.parse runs. The NUL-character walk over a parsed body is iterative, so no
 // shape of body can exhaust the stack.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { AppError } from "../platform/errors.ts";
@@ -18,15 +19,28 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
+const COMMA = 0x2c;
+
+/** What one linear scan of a JSON text finds: its nesting, its objects and arrays, its commas. */
+export interface JsonShape {
+  /** the deepest nesting of arrays and objects, up to `max + 1` (the scan stops there) */
+  depth: number;
+  /** objects and arrays */
+  containers: number;
+  /** commas outside strings: one fewer than the elements and members of each container, so a bound on the values */
+  commas: number;
+}
 
 /**
- * The deepest nesting of arrays and objects in the UTF-8 JSON text `buf`, up to `max + 1` (it stops
- * there). Brackets inside strings do not count; an escaped character is skipped. Linear in the
- * length, no allocation; malformed text gives some number and is left to the parser.
+ * The shape of the UTF-8 JSON text `buf`: brackets and commas inside strings do not count; an
+ * escaped character is skipped. Linear in the length, no allocation; malformed text gives some
+ * figures and is left to the parser.
  */
-export function jsonDepth(buf: Uint8Array, max = MAX_JSON_DEPTH): number {
+export function jsonShape(buf: Uint8Array, max = MAX_JSON_DEPTH): JsonShape {
   let depth = 0;
   let deepest = 0;
+  let containers = 0;
+  let commas = 0;
   let inString = false;
   for (let i = 0; i < buf.length; i++) {
     const c = buf[i];
@@ -34,15 +48,67 @@ export function jsonDepth(buf: Uint8Array, max = MAX_JSON_DEPTH): number {
       if (c === BACKSLASH) i++;
       else if (c === QUOTE) inString = false;
     } else if (c === QUOTE) inString = true;
+    else if (c === COMMA) commas++;
     else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      containers++;
       if (++depth > deepest) {
         deepest = depth;
-        if (deepest > max) return deepest;
+        if (deepest > max) break;
       }
     } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
   }
-  return deepest;
+  return { depth: deepest, containers, commas };
 }
+
+/** The deepest nesting of arrays and objects in `buf`, up to `max + 1` (jsonShape). */
+export const jsonDepth = (buf: Uint8Array, max = MAX_JSON_DEPTH): number => jsonShape(buf, max).depth;
+
+/**
+ * What a parsed body may cost is bounded by its operation's limit, not only its bytes: an empty
+ * object is 3 bytes of text and ~70 bytes of heap, so 32 MiB of `{},` would take 750 MB once
+ * parsed. A body may have at most one object or array per BYTES_PER_CONTAINER bytes of its limit and
+ * one value per BYTES_PER_VALUE (counted by its commas) - checked on the bytes, before JSON.parse -
+ * which holds any body that passes to about JSON_MEMORY_FACTOR times the limit in memory (the
+ * raw bytes, the text, the parsed values; measured by scripts/verify/body-memory.ts against a process started
+ * as `npm start` starts it).
+ */
+export const BYTES_PER_CONTAINER = 64;
+export const BYTES_PER_VALUE = 16;
+/** The most memory a JSON body that passed the checks may take, as a multiple of its operation's limit. */
+export const JSON_MEMORY_FACTOR = 6;
+
+/** The objects and arrays, and the values, a body of an operation with `limit` may have. */
+export const jsonBudget = (limit: number) => ({
+  containers: Math.max(1024, Math.floor(limit / BYTES_PER_CONTAINER)),
+  values: Math.max(4096, Math.floor(limit / BYTES_PER_VALUE)),
+});
+
+/** The memory a JSON body of an operation with `limit` may take once parsed: by its announced length, else its limit. */
+export function jsonBodyMemory(limit: number, contentLength?: string): number {
+  const announced = contentLength !== undefined && /^\d{1,15}$/.test(contentLength) ? Number(contentLength) : limit;
+  return JSON_MEMORY_FACTOR * Math.min(limit, announced);
+}
+
+/**
+ * Refuses memory for bodies that cannot hold one body of the largest limit of the document (the
+ * process would answer every such request 503): the start fails, naming the settings.
+ */
+export function assertBodiesFit(largestLimit: number, budgetBytes: number): void {
+  const need = jsonBodyMemory(largestLimit);
+  if (need > budgetBytes)
+    throw new Error(
+      `BODY_MEMORY_MB (${Math.floor(budgetBytes / 1048576)}) cannot hold one JSON body of the largest limit ` +
+        `(${Math.ceil(largestLimit / 1048576)} MiB may take ${Math.ceil(need / 1048576)} MiB once parsed): ` +
+        "raise NODE_HEAP_MB (the heap of npm start) or BODY_MEMORY_MB",
+    );
+}
+
+const tooCostly = (limit: number, what: string) =>
+  new AppError(
+    "payload_too_large",
+    `Request body has too many ${what} to be read (this operation takes at most ${jsonBudget(limit).containers} objects and arrays ` +
+      `and ${jsonBudget(limit).values} values); send large imports as CSV`,
+  );
 
 export const tooDeep = () =>
   new AppError("validation_failed", `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, [
@@ -64,7 +130,7 @@ export interface JsonBodySpec {
  */
 export function jsonBodies(
   specOf: (req: Request) => JsonBodySpec | null,
-  reading: (reader: RequestHandler) => RequestHandler = (reader) => reader,
+  reading: (reader: RequestHandler, cost?: (req: Request) => number) => RequestHandler = (reader) => reader,
 ): RequestHandler {
   const parsers = new Map<string, RequestHandler>();
   const parserFor = ({ limit, keepRaw }: JsonBodySpec): RequestHandler => {
@@ -76,11 +142,15 @@ export function jsonBodies(
         // runs on the raw bytes, before JSON.parse; what it throws is the request's error
         verify: (req, _res, buf, encoding) => {
           if (encoding !== "utf-8") throw new AppError("unsupported_media_type", "JSON bodies must be UTF-8 (RFC 8259)");
-          if (jsonDepth(buf) > MAX_JSON_DEPTH) throw tooDeep();
+          const shape = jsonShape(buf);
+          if (shape.depth > MAX_JSON_DEPTH) throw tooDeep();
+          const budget = jsonBudget(limit);
+          if (shape.containers > budget.containers) throw tooCostly(limit, "objects and arrays");
+          if (shape.commas + 1 > budget.values) throw tooCostly(limit, "values");
           if (keepRaw) (req as unknown as { rawBody?: Buffer }).rawBody = buf;
         },
       });
-      p = reading(p);
+      p = reading(p, (req) => jsonBodyMemory(limit, req.headers["content-length"]));
       parsers.set(key, p);
     }
     return p;

@@ -1,7 +1,11 @@
 // `GET /dev/mail`: the outbox of this instance for its developer (`DEV_MAIL`, src/config.ts: on in
 // development without `SMTP_URL`, never in production). Outside the API (`/api/...`) and its
 // document, as `/docs` is: a page for a person at this machine, not an operation for clients. It
-// answers only requests from a loopback address (everyone else gets the API's 404), lists every
+// answers only a request made on this machine (everyone else gets the API's 404): a loopback
+// socket alone is not enough - behind a local proxy every visitor arrives from loopback, and a page
+// of another site can reach it through DNS rebinding - so the client address (req.ip, after
+// TRUST_PROXY) must be loopback too, no forwarding header may be present, and the Host must name
+// loopback (localhost, 127.0.0.1, [::1]) - not a name an attacker's DNS points here. It lists every
 // company's mail newest first (`?to=<address>` narrows it, `?limit=` up to 200), as HTML, or as
 // JSON `{ data: [...] }` to `Accept: application/json`.
 import type { Request, RequestHandler } from "express";
@@ -49,10 +53,20 @@ ${items || "<p>No mail yet.</p>"}
 `;
 }
 
-const isLoopback = (req: Request) => LOOPBACK.has(req.socket.remoteAddress ?? "");
+/** Headers a proxy adds for the client it forwards: their presence means the request is not this machine's own. */
+const FORWARDING = ["forwarded", "x-forwarded-for", "x-forwarded-host", "x-forwarded-proto", "x-real-ip", "via"];
+/** Host names of this machine, with an optional port. */
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/i;
+
+/** A request made on this machine, directly: loopback socket and client, no proxy, a loopback Host. */
+export const isLocalRequest = (req: Request): boolean =>
+  LOOPBACK.has(req.socket?.remoteAddress ?? "") &&
+  LOOPBACK.has(req.ip ?? req.socket?.remoteAddress ?? "") &&
+  FORWARDING.every((h) => req.headers?.[h] === undefined) &&
+  LOOPBACK_HOST.test(req.headers?.host ?? "");
 
 export const devMailPage: RequestHandler = async (req, res, next) => {
-  if (!isLoopback(req)) return next(); // the 404 of every unknown path
+  if (!isLocalRequest(req)) return next(); // the 404 of every unknown path
   try {
     const to = typeof req.query.to === "string" && req.query.to.length <= 254 ? req.query.to : undefined;
     const limit = typeof req.query.limit === "string" && /^\d{1,3}$/.test(req.query.limit) ? Number(req.query.limit) : undefined;

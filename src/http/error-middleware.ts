@@ -13,6 +13,7 @@ import {
   unavailable,
   type ErrorCode,
   type ErrorDetail,
+  missingReference,
 } from "../platform/errors.ts";
 
 const DB_DOWN_CODES = new Set([
@@ -168,7 +169,7 @@ export function toAppError(err: any): AppError {
   if (err?.code === "P2002") return new AppError("conflict", "A record with the same unique value already exists");
   if (err?.code === "P2025") return new AppError("not_found", "Not found");
   if (err?.code === "P2003" || err?.code === "23503" || err?.cause?.originalCode === "23503")
-    return new AppError("conflict", "The record is still referenced by other records");
+    return missingReference(err) ?? new AppError("conflict", "The record is still referenced by other records");
   if (err?.code === "P2034") return new AppError("conflict", "The record was changed concurrently, retry the request");
   if (err?.code === "40001" || err?.code === "40P01" || err?.cause?.originalCode === "40001")
     return new AppError("conflict", "The record was changed concurrently, retry the request");

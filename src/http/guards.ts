@@ -4,10 +4,10 @@
 // (docs/integrations.md) x-scope (the registry's `scope`: 403 naming a scope the credential lacks; none: the
 // operation takes a session only).
 import type { Request } from "express";
-import type { OperationMeta } from "../../generated/registry.ts";
+import { type OperationId, type OperationMeta, operationTable } from "../../generated/registry.ts";
 import { getPool } from "../db/client.ts";
 import type { IdentityRow } from "../platform/identity/identity-cache.ts";
-import { type CredentialIdentity, credentialFor } from "../platform/identity/credentials.ts";
+import { type CredentialIdentity, credentialById, credentialFor } from "../platform/identity/credentials.ts";
 import { OWN_EMPLOYEE_IDS, prefetchedAuthOf } from "../platform/identity/session.ts";
 import { requestContext } from "../request-context.ts";
 import { type AppError, forbidden, moduleDisabled, unauthenticated } from "../platform/errors.ts";
@@ -79,7 +79,7 @@ export function scopeRefused(scope: string): AppError {
 function authorizeCredential(cred: CredentialIdentity, meta: OperationMeta): AuthContext {
   if (!meta.scope)
     throw forbidden("This operation takes a signed-in member's session (sign in with signIn), not an API credential or access token");
-  const auth = { ...toAuth(cred.userId, cred.tenantId, cred.row), credential: { id: cred.id, name: cred.name } };
+  const auth = { ...toAuth(cred.userId, cred.tenantId, cred.row), credential: { id: cred.id, name: cred.name, scopes: cred.scopes } };
   if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
   if (!meta.roles.includes(auth.role)) throw roleRefused(meta, auth.role, "the API credential's role");
   if (!cred.scopes.includes(meta.scope)) throw scopeRefused(meta.scope);
@@ -114,5 +114,30 @@ export async function authorize(req: Request, meta: OperationMeta): Promise<Auth
   }
   if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
   if (!meta.roles.includes(auth.role)) throw roleRefused(meta, auth.role, "your role in this company");
+  return auth;
+}
+
+/**
+ * The maker of queued work as they are now, authorized for `operationId` again: a job that acts
+ * for a member (or their API credential) later re-reads them when it starts - their role, own-record
+ * links, the credential's scopes - and is refused (403) when the member left, the credential was
+ * revoked or expired, or the role, scope or module no longer allows the operation.
+ */
+export async function reauthorize(
+  tenantId: string,
+  userId: string,
+  credentialId: string | null,
+  operationId: OperationId,
+): Promise<AuthContext> {
+  const meta: OperationMeta = operationTable[operationId];
+  if (credentialId) {
+    const cred = await credentialById(tenantId, credentialId);
+    if (!cred) throw forbidden("Not run: the API credential it was made with was revoked or has expired, or its creator left the company");
+    return authorizeCredential(cred, meta);
+  }
+  const auth = await loadAuth(userId, tenantId);
+  if (!auth) throw forbidden("Not run: the member who made it is no longer a member of the company");
+  if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
+  if (!meta.roles.includes(auth.role)) throw forbidden("Not run: the member who made it no longer has a role that may do it");
   return auth;
 }

@@ -1,12 +1,14 @@
 // The metrics endpoint: `GET /metrics` (Prometheus' text exposition, src/platform/metrics.ts) on a
 // listener of its own (METRICS_PORT on METRICS_HOST, loopback by default), never on the API's port:
 // the figures name every operation and the process's load, which is for the operators' Prometheus,
-// not for the API's clients. Anything else on that port is a 404; nothing there reads a body, a
+// not for the API's clients. `GET /ready` there is the readiness probe with its reasons and the
+// load (the public GET /api/health/ready says only ready or not). Anything else on that port is a 404; nothing there reads a body, a
 // session or the database (but for the two backlog queries of a scrape, on the health check's own
 // connections).
 import http from "node:http";
 import type { Express } from "express";
-import type { Admission } from "./admission.ts";
+import { type Admission, admissionLoad } from "./admission.ts";
+import { readiness } from "../modules/utilities/index.ts";
 import { type Lifecycle, readyByState } from "../platform/lifecycle.ts";
 import { exposition, reportAdmission, reportReadiness } from "../platform/metrics.ts";
 import { logger } from "../log.ts";
@@ -23,9 +25,10 @@ export function createMetricsServer(app: Express): http.Server {
   if (lifecycle) reportReadiness(() => readyByState(lifecycle));
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "").split("?", 1)[0];
+    if (path === "/ready" && req.method === "GET" && admission && lifecycle) return void readyDetails(res, admission, lifecycle);
     if (path !== "/metrics" || (req.method !== "GET" && req.method !== "HEAD")) {
       res.writeHead(404, { "Content-Type": "text/plain; charset=utf-8" });
-      res.end("Not found: the metrics are at GET /metrics\n");
+      res.end("Not found: the metrics are at GET /metrics, readiness with its reasons at GET /ready\n");
       return;
     }
     exposition().then(
@@ -43,4 +46,22 @@ export function createMetricsServer(app: Express): http.Server {
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   return server;
+}
+
+/**
+ * `GET /ready`: the readiness of GET /api/health/ready with what the public probe does not say -
+ * why it is not ready, the database, migrations and worker, and the request load. 200 or 503, JSON.
+ */
+async function readyDetails(res: http.ServerResponse, admission: Admission, lifecycle: Lifecycle): Promise<void> {
+  const requests = admissionLoad(admission);
+  let status = 200;
+  let body: Record<string, unknown>;
+  try {
+    body = await readiness(lifecycle, requests);
+  } catch (err) {
+    status = 503;
+    body = { status: "not_ready", reason: (err as Error).message, requests };
+  }
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+  res.end(JSON.stringify(body));
 }

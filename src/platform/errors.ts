@@ -138,3 +138,21 @@ export const RETRY_AFTER_DOWN_S = 5;
 export const unavailable = (message = "Service temporarily unavailable, try again shortly", retryAfterSeconds = RETRY_AFTER_BUSY_S) =>
   new AppError("unavailable", message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const notImplemented = (operationId: string) => new AppError("not_implemented", `${operationId} is not implemented yet`);
+
+/**
+ * A write that names a row its company does not have - the referencing side of a composite tenant
+ * foreign key (`<table>_tenant_id_<column>_fkey`; another company's id included) - as a 400 on that
+ * field; null for any other error (a delete of a row still referenced stays a 409).
+ */
+export function missingReference(err: any): AppError | null {
+  const cause = err?.meta?.driverAdapterError?.cause ?? err?.cause ?? err;
+  const message = String(cause?.originalMessage ?? err?.message ?? "");
+  const m = /insert or update on table "([a-z_]+)" violates foreign key constraint "([a-z_]+)"/.exec(message);
+  if (!m) return null;
+  const column = m[2].startsWith(`${m[1]}_tenant_id_`) ? m[2].slice(`${m[1]}_tenant_id_`.length).replace(/_fkey$/, "") : null;
+  if (!column) return badRequest("A referenced record does not exist in this company");
+  const what = column.replace(/_id$/, "").replace(/_/g, " ");
+  return badRequest(`The ${what} given does not exist in this company`, [
+    { path: `body.${column}`, message: `names no ${what} of this company` },
+  ]);
+}

@@ -57,13 +57,20 @@ export function recordRequest(operation: string, method: string, status: number,
 }
 
 /** Why admission control refused or cut off a request (src/http/admission.ts). */
-export type RefusalReason = "queue_full" | "queue_timeout" | "body_reads" | "body_timeout" | "write_timeout";
-export const REFUSAL_REASONS: readonly RefusalReason[] = ["queue_full", "queue_timeout", "body_reads", "body_timeout", "write_timeout"];
+export type RefusalReason = "queue_full" | "queue_timeout" | "body_reads" | "body_timeout" | "write_timeout" | "body_memory";
+export const REFUSAL_REASONS: readonly RefusalReason[] = [
+  "queue_full",
+  "queue_timeout",
+  "body_reads",
+  "body_timeout",
+  "write_timeout",
+  "body_memory",
+];
 
 const refusals = new client.Counter({
   name: "hrms_admission_rejections_total",
   help:
-    "Requests admission control refused (503 queue_full, queue_timeout; 429 body_reads; 408 body_timeout) or cut off " +
+    "Requests admission control refused (503 queue_full, queue_timeout, body_memory; 429 body_reads; 408 body_timeout) or cut off " +
     "(write_timeout: response not written in time).",
   labelNames: ["reason"] as const,
   registers: [registry],

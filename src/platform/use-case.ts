@@ -23,8 +23,8 @@ export interface AuthContext {
    */
   ownEmployeeIds?: readonly string[];
   modules: ModuleName[];
-  /** Set when the caller is an API credential: its id and name (the audit names it). */
-  credential?: { id: string; name: string };
+  /** Set when the caller is an API credential: its id and name (the audit names it), and its scopes. */
+  credential?: { id: string; name: string; scopes?: readonly string[] };
 }
 
 type Op<K extends OperationId> = operations[K];

@@ -110,6 +110,8 @@ function words(e: ValidatorError): string | undefined {
     return types.length ? `must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(" or ")}` : message;
   }
   if (rule === "required") return "is required";
+  // `not: {}`: a parameter the operation declares refused (the Idempotency-Key of an answer with a secret)
+  if (rule === "not") return "is not accepted by this operation (see the parameter's description in the document)";
   if (rule === "oneOf" || rule === "anyOf") return undefined;
   if (rule === "minimum" || rule === "maximum" || rule === "exclusiveMinimum" || rule === "exclusiveMaximum") {
     const m = /^must be ([<>]=?) (.*)$/.exec(message);

@@ -137,6 +137,14 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
 });
 
 describe("importEmployees: the source as a whole", () => {
+  it("names an unknown column in part only: a huge header line does not come back in the answer", async () => {
+    const o = await signupTenant(t);
+    const res = await o.agent.post("/api/imports/employees").send({ csv: `first_name,${"x".repeat(100_000)}\nPriya,1\n` });
+    const e = expectError(res, 400, "validation_failed");
+    expect(e.error).toContain(`Unknown or repeated columns: ${"x".repeat(60)}...`);
+    expect(JSON.stringify(res.body).length).toBeLessThan(2000);
+  });
+
   it("unknown columns are a 400 naming them, never dropped; nothing imported", async () => {
     const o = await signupTenant(t);
     const before = await employeeCount(o.tenantId);

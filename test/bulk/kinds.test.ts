@@ -6,7 +6,7 @@ import * as clock from "../../src/lib/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
 import { insertEmployee } from "../support/employees.ts";
 import { createType, leaveWorld } from "../support/leave-factories.ts";
@@ -211,5 +211,80 @@ describe("importEmployees, getImport: a large import runs as a job with progress
     await jobs.runNow("bulk.prune-imports", t.config);
     expectError(await o.agent.get(`/api/imports/${old.id}`), 404, "not_found");
     await o.agent.get(`/api/imports/${recent.id}`).expect(200);
+  });
+});
+
+describe("importSalarySetups queued: the job acts as its maker is now", () => {
+  /** An admin linked to their own employee record, an API credential of theirs, and five employees' salary rows (theirs last). */
+  async function world() {
+    const w = await payrollWorld(t);
+    const own = await insertEmployee(t, w.owner.tenantId);
+    const admin = await addMember(t, w.owner, "admin", { employeeId: own });
+    const cred = (
+      await admin.agent
+        .post("/api/integrations/credentials")
+        .send({ name: "Payroll sync", scopes: ["payroll:write"] })
+        .expect(201)
+    ).body.data;
+    const others: string[] = [];
+    for (let i = 0; i < 4; i++) others.push(await insertEmployee(t, w.owner.tenantId));
+    const csv = `employee_id,effective_from,monthly_ctc\n${[...others, own].map((e) => `${e},2026-04-01,888888.00`).join("\n")}\n`;
+    const setups = async () =>
+      (await t.query("SELECT employee_id FROM employee_salary_setups WHERE tenant_id = $1", [w.owner.tenantId])).map((r) => r.employee_id);
+    const run = async (id: string) => {
+      await jobs.runNow("bulk.imports", t.config);
+      return (await w.owner.agent.get(`/api/imports/${id}`).expect(200)).body.data;
+    };
+    return { w, own, admin, cred, csv, setups, run };
+  }
+
+  it("an API credential's queued import keeps its creator's own-record rule: their own salary row is refused", async () => {
+    const { own, cred, csv, setups, run } = await world();
+    const res = await t
+      .request()
+      .post("/api/imports/salary-setups")
+      .set("Authorization", `Bearer ${cred.secret}`)
+      .send({ csv })
+      .expect(202);
+    const done = await run(res.body.data.id);
+    expect(done).toMatchObject({ status: "failed", imported_rows: 0, problem_count: 1 });
+    expect(done.problems[0]).toMatchObject({ row: 5, message: expect.stringContaining("own record") });
+    expect(await setups()).not.toContain(own);
+  });
+
+  it("a session's queued import keeps the maker's own-record links, and is not run once the maker is demoted", async () => {
+    const { w, own, admin, csv, setups, run } = await world();
+    const first = await admin.agent.post("/api/imports/salary-setups").send({ csv }).expect(202);
+    const refused = await run(first.body.data.id);
+    expect(refused.problems[0]).toMatchObject({ row: 5, message: expect.stringContaining("own record") });
+    const rows = csv.split("\n").slice(0, 5).join("\n");
+    const second = await admin.agent
+      .post("/api/imports/salary-setups")
+      .send({ csv: `${rows}\n` })
+      .expect(202);
+    await t.query("UPDATE memberships SET role = 'employee' WHERE tenant_id = $1 AND user_id = $2", [w.owner.tenantId, admin.userId]);
+    const demoted = await run(second.body.data.id);
+    expect(demoted).toMatchObject({
+      status: "failed",
+      imported_rows: 0,
+      error: expect.stringMatching(/^Not run: the member who made it no longer/),
+    });
+    expect(await setups()).toEqual([]);
+    expect(own).toBeTruthy();
+  });
+
+  it("a revoked credential's queued import is not run", async () => {
+    const { admin, cred, csv, setups, run } = await world();
+    const rows = csv.split("\n").slice(0, 5).join("\n");
+    const res = await t
+      .request()
+      .post("/api/imports/salary-setups")
+      .set("Authorization", `Bearer ${cred.secret}`)
+      .send({ csv: `${rows}\n` })
+      .expect(202);
+    await admin.agent.delete(`/api/integrations/credentials/${cred.credential?.id ?? cred.id}`).expect(200);
+    const done = await run(res.body.data.id);
+    expect(done).toMatchObject({ status: "failed", imported_rows: 0, error: expect.stringMatching(/^Not run: the API credential/) });
+    expect(await setups()).toEqual([]);
   });
 });

@@ -4,12 +4,12 @@
 // that needs a session does not read the body of a caller without one (401).
 import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BODY_LIMIT, jsonDepth, MAX_JSON_DEPTH, nulPaths } from "../../src/http/body.ts";
+import { DEFAULT_BODY_LIMIT, jsonBudget, jsonDepth, MAX_JSON_DEPTH, nulPaths } from "../../src/http/body.ts";
 // @ts-expect-error the bundler's plugin is plain JavaScript
 import { DEFAULT_BODY_LIMIT as BUNDLED_DEFAULT } from "../../openapi/plugins/hrms.js";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { insertEmployee } from "../support/employees.ts";
-import { largestBody } from "../proof/body-size.ts";
+import { largestBody, mostValues } from "../proof/body-size.ts";
 import { document, operations, type Operation } from "../proof/openapi.ts";
 
 const secret = "whsec_body_limits";
@@ -44,6 +44,16 @@ describe("x-body-limit of every operation with a JSON body", () => {
       } else if (limit < need) problems.push(`${op.operationId}: x-body-limit ${limit} < ${need} its schema allows`);
       else if (limit > Math.max(DEFAULT_BODY_LIMIT, 2 * need))
         problems.push(`${op.operationId}: x-body-limit ${limit} > twice the ${need} needed`);
+    }
+    // the objects, arrays and values a body may have (what it costs in memory, src/http/body.ts
+    // jsonBudget) never refuse a body the schema accepts
+    for (const op of json) {
+      const most = mostValues(op.body!.schema);
+      const budget = jsonBudget(limitOf(op) as number);
+      if (Number.isFinite(most.containers) && most.containers > budget.containers)
+        problems.push(`${op.operationId}: its schema allows ${most.containers} objects and arrays, the body budget ${budget.containers}`);
+      if (Number.isFinite(most.commas) && most.commas + 1 > budget.values)
+        problems.push(`${op.operationId}: its schema allows ${most.commas + 1} values, the body budget ${budget.values}`);
     }
     for (const op of operations().filter((o) => o.body?.contentType !== "application/json"))
       if (limitOf(op) !== undefined) problems.push(`${op.operationId}: x-body-limit without a JSON body`);

@@ -2,6 +2,7 @@
 // integers, URLs, enumerations and booleans refused with the variable's name, every problem in one
 // error - into a deeply frozen object; the configuration in force is the app's (or worker's) it was
 // created with, and no file of src/ or test/ assigns to a configuration field.
+import { getHeapStatistics } from "node:v8";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { availableParallelism } from "node:os";
@@ -48,6 +49,8 @@ describe("loadConfig", () => {
       bodyReadTimeoutMs: 20000,
       bodyMinBytesPerSecond: 4096,
       responseWriteTimeoutMs: 60000,
+      responseMinBytesPerSecond: 4096,
+      bodyMemoryMb: Math.floor((getHeapStatistics().heap_size_limit * 0.6) / 1048576),
       keepAliveTimeoutMs: 65000,
       metricsPort: undefined,
       metricsHost: "127.0.0.1",
@@ -169,6 +172,8 @@ describe("loadConfig", () => {
       BODY_READ_TIMEOUT_MS: "15000",
       BODY_MIN_BYTES_PER_SECOND: "1024",
       RESPONSE_WRITE_TIMEOUT_MS: "30000",
+      RESPONSE_MIN_BYTES_PER_SECOND: "2048",
+      BODY_MEMORY_MB: "400",
       KEEP_ALIVE_TIMEOUT_MS: "75000",
       METRICS_PORT: "9464",
       METRICS_HOST: "10.0.0.5",
@@ -242,6 +247,8 @@ describe("loadConfig", () => {
       bodyReadTimeoutMs: 15000,
       bodyMinBytesPerSecond: 1024,
       responseWriteTimeoutMs: 30000,
+      responseMinBytesPerSecond: 2048,
+      bodyMemoryMb: 400,
       keepAliveTimeoutMs: 75000,
       metricsPort: 9464,
       metricsHost: "10.0.0.5",
@@ -369,6 +376,8 @@ describe("loadConfig", () => {
       "BODY_READ_TIMEOUT_MS",
       "BODY_MIN_BYTES_PER_SECOND",
       "RESPONSE_WRITE_TIMEOUT_MS",
+      "RESPONSE_MIN_BYTES_PER_SECOND",
+      "BODY_MEMORY_MB",
       "KEEP_ALIVE_TIMEOUT_MS",
       "AI_TIMEOUT_MS",
       "PAYROLL_BATCH_SIZE",

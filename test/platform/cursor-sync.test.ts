@@ -5,7 +5,7 @@
 import pg from "pg";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { apiDocument } from "../../src/http/routing.ts";
-import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { eventually } from "../support/eventually.ts";
 
@@ -233,6 +233,25 @@ describe("updated_since", () => {
     await t.query(`UPDATE employees SET phone = '12345' WHERE tenant_id = $1 AND id = $2`, [c.tenantId, before.id]);
     const p = await changedSince(2);
     expect(p.data.map((e) => e.id)).toEqual([after.id, before.id]);
+  });
+});
+
+describe("include_deleted: tombstones of deleted employees", () => {
+  it("are listed to owner, admin and hr only; a manager or employee who may list the directory gets a 403", async () => {
+    const o = await signupTenant(t);
+    const [gone] = await insertEmployees(o.tenantId, 1, "T");
+    await o.agent.delete(`/api/employees/${gone}`).expect(200);
+    const hr = await addMember(t, o, "hr");
+    const tombstones = (await hr.agent.get("/api/employees?include_deleted=true&limit=100").expect(200)).body.data;
+    expect(tombstones).toEqual([expect.objectContaining({ id: gone, first_name: "First1", deleted_at: expect.any(String) })]);
+    for (const role of ["manager", "employee"] as const) {
+      const m = await addMember(t, o, role);
+      const refused = expectError(await m.agent.get("/api/employees?include_deleted=true&limit=100"), 403, "forbidden");
+      expect(refused.error).toContain("owner, admin and hr only");
+      // the plain list and a walk without tombstones still answer, without the deleted colleague
+      const plain = (await m.agent.get("/api/employees?sort=changed&limit=100").expect(200)).body.data;
+      expect(plain.map((e: Entry) => e.id)).not.toContain(gone);
+    }
   });
 });
 

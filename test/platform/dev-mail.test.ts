@@ -82,4 +82,20 @@ describe("inviteMember: the mail a developer can see without SMTP", () => {
     });
     expect(passedOn).toBe(true); // to the 404 of every unknown path
   });
+
+  it("answers only a request made on this machine: no proxy's forwarding headers, a loopback Host (DNS rebinding)", async () => {
+    // the socket is loopback in each of these: a local proxy, or a page whose name resolves here
+    for (const [name, value] of [
+      ["X-Forwarded-For", "203.0.113.9"],
+      ["Forwarded", "for=203.0.113.9"],
+      ["X-Real-IP", "203.0.113.9"],
+      ["Via", "1.1 proxy"],
+      ["Host", "attacker.example"],
+      ["Host", "attacker.example:3000"],
+      ["Host", "localhost.attacker.example"],
+    ])
+      expectError(await t.request().get("/dev/mail").set(name, value).set("Accept", "application/json"), 404, "not_found");
+    for (const host of ["localhost", "localhost:3000", "127.0.0.1:3000", "[::1]:3000"])
+      await t.request().get("/dev/mail").set("Host", host).set("Accept", "application/json").expect(200);
+  });
 });

@@ -39,7 +39,8 @@ describe("getLiveness, getReadiness: the probes", () => {
     const live = await t.request().get("/api/health/live").expect(200);
     expect(live.body.data).toEqual({ status: "alive", uptime_seconds: expect.any(Number) });
     const ready = await t.request().get("/api/health/ready").expect(200);
-    expect(ready.body.data).toMatchObject({ status: "ready", database: "up", migrations: "applied", worker: "off" });
+    // anyone may ask: the answer is the status alone (the reasons and the load: GET /ready of the metrics listener)
+    expect(ready.body.data).toEqual({ status: "ready" });
   });
 
   it("readiness is 503 while starting, liveness 200", async () => {
@@ -47,7 +48,7 @@ describe("getLiveness, getReadiness: the probes", () => {
     const request = await appWith(lifecycle);
     const res = await request().get("/api/health/ready");
     expectError(res, 503, "unavailable");
-    expect(res.body.error).toMatch(/starting/);
+    expect(res.body.error).toBe("Not ready, try again shortly");
     expect(res.headers["retry-after"]).toMatch(/^[1-9][0-9]*$/);
     await request().get("/api/health/live").expect(200);
     lifecycle.starting = false;
@@ -59,10 +60,9 @@ describe("getLiveness, getReadiness: the probes", () => {
     const request = await appWith(createLifecycle({ workerExpected: true, workerRunning: () => running }));
     const res = await request().get("/api/health/ready");
     expectError(res, 503, "unavailable");
-    expect(res.body.error).toMatch(/job worker/);
+    expect(res.body.error).not.toMatch(/job worker/);
     running = true;
-    const ready = await request().get("/api/health/ready").expect(200);
-    expect(ready.body.data.worker).toBe("running");
+    await request().get("/api/health/ready").expect(200);
   });
 
   it("while draining: readiness 503, liveness 200, requests still served, each closing its connection", async () => {
@@ -76,7 +76,7 @@ describe("getLiveness, getReadiness: the probes", () => {
     lifecycle.draining = true;
     const res = await request().get("/api/health/ready");
     expectError(res, 503, "unavailable");
-    expect(res.body.error).toMatch(/draining/);
+    expect(res.body.error).not.toMatch(/draining/);
     expect(res.headers.connection).toBe("close");
     const live = await request().get("/api/health/live").expect(200);
     expect(live.headers.connection).toBe("close");
@@ -92,7 +92,7 @@ describe("getLiveness, getReadiness: the probes", () => {
     try {
       const res = await request().get("/api/health/ready");
       expectError(res, 503, "unavailable");
-      expect(res.body.error).toContain(last.migration_name);
+      expect(res.body.error).not.toContain(last.migration_name);
     } finally {
       const columns = Object.keys(last);
       const names = columns.map((c) => `"${c}"`).join(", ");

@@ -30,7 +30,7 @@ describe("the document: Idempotency-Key on every POST of a caller", () => {
       for (const [method, op] of Object.entries<any>(item)) {
         if (!op?.responses) continue;
         const takes = (op.parameters ?? []).some((p: any) => p.$ref === "#/components/parameters/IdempotencyKey");
-        expect(takes, op.operationId).toBe(method === "post" && op["x-public"] !== true);
+        expect(takes, op.operationId).toBe(method === "post" && op["x-public"] !== true && op["x-idempotency"] !== "refused");
         if (!takes) continue;
         count++;
         expect(op.responses["409"].$ref, op.operationId).toBe("#/components/responses/RequestInProgress");
@@ -39,6 +39,74 @@ describe("the document: Idempotency-Key on every POST of a caller", () => {
           if (status.startsWith("2")) expect(Object.keys(r.headers ?? {}), op.operationId).toContain("Idempotent-Replayed");
       }
     expect(count).toBeGreaterThan(60);
+  });
+
+  it("no operation whose answer holds a secret takes a key: it is declared refused (a kept answer would keep the secret)", () => {
+    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
+    const resolve = (node: any): any =>
+      node?.$ref
+        ? resolve(
+            node.$ref
+              .slice(2)
+              .split("/")
+              .reduce((o: any, k: string) => o?.[k], doc),
+          )
+        : node;
+    /** Whether a schema has a property named `secret`, at any depth (through $ref, allOf/oneOf/anyOf, items). */
+    const holdsSecret = (node: any, seen = new Set<any>()): boolean => {
+      const s = resolve(node);
+      if (!s || typeof s !== "object" || seen.has(s)) return false;
+      seen.add(s);
+      if (s.properties && "secret" in s.properties) return true;
+      const parts = [...Object.values<any>(s.properties ?? {}), ...(s.allOf ?? []), ...(s.oneOf ?? []), ...(s.anyOf ?? []), s.items];
+      return parts.some((p) => p && holdsSecret(p, seen));
+    };
+    const refusing: string[] = [];
+    for (const item of Object.values<any>(doc.paths))
+      for (const [method, op] of Object.entries<any>(item)) {
+        if (method !== "post" || !op?.responses || op["x-public"] === true) continue;
+        const secret = Object.entries<any>(op.responses).some(
+          ([status, r]) => status.startsWith("2") && holdsSecret(resolve(r)?.content?.["application/json"]?.schema),
+        );
+        const refs = (op.parameters ?? []).map((p: any) => p.$ref);
+        if (!secret) continue;
+        refusing.push(op.operationId);
+        expect(refs, op.operationId).toContain("#/components/parameters/IdempotencyKeyRefused");
+        expect(refs, op.operationId).not.toContain("#/components/parameters/IdempotencyKey");
+      }
+    expect(refusing.sort()).toEqual(["createApiCredential", "createWebhookEndpoint", "rotateApiCredential", "rotateWebhookSecret"]);
+  });
+});
+
+describe("createApiCredential, rotateApiCredential, createWebhookEndpoint, rotateWebhookSecret: no key", () => {
+  it("refuse an Idempotency-Key with a 400 naming the header, and keep nothing", async () => {
+    const o = await signupTenant(t);
+    const refused = async (res: { status: number; body: any }) => {
+      const e = expectError(res, 400, "validation_failed");
+      expect(e.details).toEqual([{ path: "headers.idempotency-key", message: expect.stringContaining("not accepted by this operation") }]);
+    };
+    await refused(
+      await o.agent
+        .post("/api/integrations/credentials")
+        .set(KEY, "c-1")
+        .send({ name: "Sync", scopes: ["employees:read"] }),
+    );
+    const cred = (
+      await o.agent
+        .post("/api/integrations/credentials")
+        .send({ name: "Sync", scopes: ["employees:read"] })
+        .expect(201)
+    ).body.data;
+    await refused(
+      await o.agent
+        .post(`/api/integrations/credentials/${cred.credential?.id ?? cred.id}/rotate`)
+        .set(KEY, "c-2")
+        .send({}),
+    );
+    await refused(await o.agent.post("/api/integrations/webhooks").set(KEY, "w-1").send({ url: "https://hooks.example.com/x" }));
+    const hook = (await o.agent.post("/api/integrations/webhooks").send({ url: "https://hooks.example.com/x" }).expect(201)).body.data;
+    await refused(await o.agent.post(`/api/integrations/webhooks/${hook.endpoint.id}/rotate-secret`).set(KEY, "w-2").send({}));
+    expect(await t.query(`SELECT key FROM idempotency_keys WHERE tenant_id = $1`, [o.tenantId])).toEqual([]);
   });
 });
 

@@ -109,6 +109,32 @@ describe("getHealth, getEmployee, listEmployees: metrics a Prometheus scrapes", 
     expect(text).not.toMatch(/="\/api\//);
   });
 
+  it("GET /ready: readiness with its reasons and the load, which the public probe does not show", async () => {
+    const ready = await fetch(metricsUrl.replace(/\/metrics$/, "/ready"));
+    expect(ready.status).toBe(200);
+    expect(ready.headers.get("cache-control")).toBe("no-store");
+    expect(await ready.json()).toMatchObject({
+      status: "ready",
+      database: "up",
+      migrations: "applied",
+      worker: "off",
+      requests: { in_progress: 0, limit: t.config.maxConcurrentRequests, saturated: false },
+    });
+    const lifecycle = t.app.locals.lifecycle as { starting: boolean };
+    lifecycle.starting = true;
+    try {
+      const starting = await fetch(metricsUrl.replace(/\/metrics$/, "/ready"));
+      expect(starting.status).toBe(503);
+      expect(await starting.json()).toMatchObject({ status: "not_ready", reason: "Not ready: starting", requests: { in_progress: 0 } });
+      const publicProbe = await t.request().get("/api/health/ready");
+      expectError(publicProbe, 503, "unavailable");
+      expect(JSON.stringify(publicProbe.body)).not.toMatch(/starting|in_progress/);
+    } finally {
+      lifecycle.starting = false;
+    }
+    expect(JSON.stringify((await t.request().get("/api/health").expect(200)).body)).not.toMatch(/in_progress|saturated/);
+  });
+
   it("reports the pools, admission control, readiness and Node's own figures", async () => {
     await t.request().get("/api/health/ready").expect(200);
     const { samples } = await scrape();

@@ -20,8 +20,9 @@ import pg from "pg";
 import supertest from "supertest";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.ts";
-import type { Admission, AdmissionStats } from "../../src/http/admission.ts";
+import type { Admission, AdmissionOptions, AdmissionStats } from "../../src/http/admission.ts";
 import { createApp } from "../../src/http/app.ts";
+import { createMetricsServer } from "../../src/http/metrics-server.ts";
 import { createServer } from "../../src/http/server.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 
@@ -58,9 +59,9 @@ afterEach(async () => {
  * An app with `overrides` on the file's configuration (2 slots unless said otherwise; client IPs
  * from X-Forwarded-For of loopback), served by createServer on a loopback port of its own.
  */
-async function serve(overrides: Partial<Config>) {
+async function serve(overrides: Partial<Config>, admission: Partial<AdmissionOptions> = {}) {
   const config = t.configWith({ maxConcurrentRequests: 2, trustProxy: ["loopback"], ...overrides });
-  const app = createApp({ config, validateResponses: true });
+  const app = createApp({ config, validateResponses: true, admission });
   const server = createServer(app);
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
@@ -269,6 +270,105 @@ describe("slow readers", () => {
   });
 });
 
+describe("slow readers hold no slot", () => {
+  it("downloadFile: more downloads nobody reads than slots; others are served meanwhile, well within the write deadline", async () => {
+    const o = await signupTenant(t);
+    const size = 9 * 1024 * 1024;
+    const up = await o.agent
+      .post("/api/upload")
+      .attach("file", Buffer.alloc(size, "b"), { filename: "big.txt", contentType: "text/plain" })
+      .field("purpose", "document")
+      .expect(201);
+    // the production deadline: nothing here waits for it
+    const s = await serve({ responseWriteTimeoutMs: 60_000, requestQueueTimeoutMs: 60_000 });
+    const agent = s.request();
+    await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    const cookie = (await s.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200)).headers[
+      "set-cookie"
+    ] as unknown as string[];
+    const stalled = Array.from({ length: 5 }, () => {
+      let started = false;
+      const req = http.get({
+        host: "127.0.0.1",
+        port: s.port,
+        path: `/api/files/${up.body.data.id}`,
+        agent: false,
+        headers: { cookie: cookie.map((c) => c.split(";")[0]).join("; ") },
+      });
+      req.on("error", () => {});
+      req.on("response", (res) => {
+        started = true;
+        res.on("error", () => {});
+        res.pause(); // reads nothing
+      });
+      return { req, started: () => started };
+    });
+    // five stalled downloads on two slots: each gives its slot back once only its client is left to read
+    await waitFor("the five downloads to be answered", () => stalled.every((d) => d.started()));
+    await waitFor("their slots to be given back", () => s.stats().writingResponses === 5 && s.stats().active === 0);
+    const others = await Promise.all(Array.from({ length: 4 }, () => agent.get("/api/configuration/company-settings")));
+    expect(others.map((r) => r.status)).toEqual(Array(4).fill(200));
+    await s.request().get("/api/server-time").expect(200);
+    expect(s.stats()).toMatchObject({ writeTimeouts: 0, rejectedFull: 0, rejectedTimeout: 0, writingResponses: 5 });
+    for (const d of stalled) d.req.destroy();
+    await waitFor("the stalled downloads to be gone", () => s.stats().writingResponses === 0);
+  });
+});
+
+describe("request bodies in memory", () => {
+  it("a JSON body reserves what it may cost once parsed; one that does not fit is a 503 before it is read", async () => {
+    const o = await signupTenant(t);
+    // room for one body of 200 000 bytes (6 × its size) and not two
+    const s = await serve({}, { bodyMemoryBytes: 6 * 300_000, bodyReadTimeoutMs: 60_000 });
+    const cookie = (await s.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200)).headers[
+      "set-cookie"
+    ] as unknown as string[];
+    const headers = { "content-type": "application/json", cookie: cookie.map((c) => c.split(";")[0]).join("; ") };
+    const first = unfinished(s.port, { path: "/api/imports/employees", headers, length: 200_000, sent: Buffer.from('{"csv":"') });
+    await waitFor("the first body to be arriving", () => s.stats().readingBodies === 1);
+    expect(s.stats().bodyMemory).toBe(6 * 200_000);
+    const second = unfinished(s.port, { path: "/api/imports/employees", headers, length: 200_000, sent: Buffer.from('{"csv":"') });
+    const refused = await guard("the second body's answer", second.answer);
+    expectError(refused, 503, "unavailable");
+    expect(refused.body.error).toContain("request bodies in memory");
+    expect(refused.headers["retry-after"]).toMatch(/^[1-9]\d*$/);
+    first.req.destroy();
+    await waitFor("the first body's memory to be given back", () => s.stats().bodyMemory === 0);
+    // a small body fits again
+    const agent = s.request();
+    await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    expectError(await agent.post("/api/imports/employees").send({ csv: "first_name\n" }), 400);
+  });
+
+  it("the process does not start when one body of the largest limit would not fit (BODY_MEMORY_MB)", () => {
+    expect(() => createApp({ config: t.configWith({ bodyMemoryMb: 150 }) })).toThrow(
+      /BODY_MEMORY_MB \(150\) cannot hold one JSON body of the largest limit \(32 MiB may take 192 MiB once parsed\)/,
+    );
+  });
+});
+
+describe("importEmployees: a body that would cost more memory than its limit allows", () => {
+  it("is refused from its bytes, before parsing: 413 for too many objects and arrays, or too many values", async () => {
+    const o = await signupTenant(t);
+    // the reviewer's body, at a size the suite can send: 600 000 empty objects (1.8 MB, ~40 MB once parsed)
+    const objects = `{"rows":[${"{},".repeat(600_000)}{}]}`;
+    const many = expectError(
+      await o.agent.post("/api/imports/employees").set("Content-Type", "application/json").send(objects),
+      413,
+      "payload_too_large",
+    );
+    expect(many.error).toContain("too many objects and arrays");
+    expect(many.error).toContain("send large imports as CSV");
+    const values = `{"rows":[{"a":[${"1,".repeat(2_200_000)}1]}]}`;
+    const numbers = expectError(
+      await o.agent.post("/api/imports/employees").set("Content-Type", "application/json").send(values),
+      413,
+      "payload_too_large",
+    );
+    expect(numbers.error).toContain("too many values");
+  });
+});
+
 describe("uploadAppointmentDocument: the public upload checks its link first", () => {
   it("answers a wrong or malformed link before reading the body: 404 / 400 while an 8 MB upload is still being sent", async () => {
     const s = await serve({});
@@ -302,20 +402,30 @@ describe("uploadAppointmentDocument: the public upload checks its link first", (
 });
 
 describe("getHealth, getReadiness: the load of the process", () => {
-  it("health reports the requests in progress and saturation; readiness is a 503 while saturated, 200 after", async () => {
+  it("the metrics listener reports the requests in progress and saturation; readiness is a 503 while saturated, 200 after", async () => {
     const o = await signupTenant(t);
     const s = await serve({ requestQueueTimeoutMs: 60_000 });
     const agent = s.request();
     await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    const metrics = createMetricsServer(s.app);
+    servers.push(metrics);
+    await new Promise<void>((resolve) => metrics.listen(0, "127.0.0.1", () => resolve()));
+    const details = async () => {
+      const r = await fetch(`http://127.0.0.1:${(metrics.address() as AddressInfo).port}/ready`);
+      return { status: r.status, body: (await r.json()) as any };
+    };
 
-    const idle = await s.request().get("/api/health").expect(200);
-    expect(idle.body.data).toMatchObject({
-      status: "ok",
-      database: "up",
-      requests: { in_progress: 0, limit: 2, queued: 0, queue_limit: t.config.maxQueuedRequests, reading_bodies: 0, saturated: false },
+    const idle = await details();
+    expect(idle).toMatchObject({
+      status: 200,
+      body: {
+        status: "ready",
+        database: "up",
+        requests: { in_progress: 0, limit: 2, queued: 0, queue_limit: t.config.maxQueuedRequests, reading_bodies: 0, saturated: false },
+      },
     });
     const ready = await s.request().get("/api/health/ready").expect(200);
-    expect(ready.body.data).toMatchObject({ status: "ready", database: "up", requests: { saturated: false } });
+    expect(ready.body.data).toEqual({ status: "ready" });
 
     // two requests blocked on a lock take both slots; a third waits for one
     const locker = new pg.Client({ connectionString: t.url });
@@ -325,14 +435,15 @@ describe("getHealth, getReadiness: the load of the process", () => {
       await locker.query("LOCK TABLE tenants IN ACCESS EXCLUSIVE MODE");
       const blocked = Array.from({ length: 3 }, () => agent.get("/api/configuration/company-settings").then((r) => r));
       await waitFor("2 in progress and 1 waiting", () => s.stats().active === 2 && s.stats().queued === 1);
+      // health stays 200 and says nothing of the load; the metrics listener does
       const busy = await s.request().get("/api/health").expect(200);
-      expect(busy.body.data.requests).toEqual({
-        in_progress: 2,
-        limit: 2,
-        queued: 1,
-        queue_limit: t.config.maxQueuedRequests,
-        reading_bodies: 0,
-        saturated: true,
+      expect(busy.body.data).toEqual({ status: "ok", database: "up", uptime_seconds: expect.any(Number) });
+      expect(await details()).toMatchObject({
+        status: 503,
+        body: {
+          status: "not_ready",
+          requests: { in_progress: 2, limit: 2, queued: 1, queue_limit: t.config.maxQueuedRequests, reading_bodies: 0, saturated: true },
+        },
       });
       const notReady = await s.request().get("/api/health/ready");
       expectError(notReady, 503, "unavailable");
@@ -344,7 +455,7 @@ describe("getHealth, getReadiness: the load of the process", () => {
       await locker.end();
     }
     await waitFor("the slots to be free", () => s.stats().active === 0);
-    const after = await s.request().get("/api/health/ready").expect(200);
-    expect(after.body.data.requests).toMatchObject({ in_progress: 0, queued: 0, saturated: false });
+    await s.request().get("/api/health/ready").expect(200);
+    expect((await details()).body.requests).toMatchObject({ in_progress: 0, queued: 0, saturated: false });
   });
 });

@@ -142,3 +142,38 @@ export function largestBody(schema: Schema, at = "body", depth = 0): BodySize {
   }
   return { bytes, unbounded };
 }
+
+/**
+ * The most objects and arrays (`containers`) and commas a body `schema` accepts may have - what
+ * src/http/body.ts counts before parsing (jsonShape). Infinity where nothing bounds it.
+ */
+export function mostValues(schema: Schema, depth = 0): { containers: number; commas: number } {
+  const s = effective(schema);
+  if (depth > 40) return { containers: Infinity, commas: Infinity };
+  if (s.const !== undefined || Array.isArray(s.enum)) return { containers: 0, commas: 0 };
+  const branches: Schema[] | undefined = s.oneOf ?? s.anyOf;
+  const most = (list: { containers: number; commas: number }[]) => ({
+    containers: Math.max(0, ...list.map((x) => x.containers)),
+    commas: Math.max(0, ...list.map((x) => x.commas)),
+  });
+  if (branches) return most(branches.map((b) => mostValues(b, depth + 1)));
+  const ts = types(s).length ? types(s) : s.properties ? ["object"] : [];
+  const out: { containers: number; commas: number }[] = [];
+  for (const t of ts) {
+    if (t === "array") {
+      const items = s.items ? effective(s.items) : {};
+      const distinct = s.uniqueItems && Array.isArray(items.enum) ? items.enum.length : Infinity;
+      const count = Math.min(s.maxItems ?? Infinity, distinct);
+      const each = mostValues(items, depth + 1);
+      out.push({ containers: 1 + count * each.containers, commas: Math.max(0, count - 1) + count * each.commas });
+    } else if (t === "object") {
+      const props = Object.values<Schema>(s.properties ?? {}).map((p) => mostValues(p, depth + 1));
+      const free = s.additionalProperties !== false ? Infinity : 0;
+      out.push({
+        containers: 1 + props.reduce((a, p) => a + p.containers, 0) + free,
+        commas: Math.max(0, props.length - 1) + props.reduce((a, p) => a + p.commas, 0) + free,
+      });
+    } else out.push({ containers: 0, commas: 0 });
+  }
+  return most(out);
+}

@@ -17,6 +17,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { markGeneric } from "../support/recorder.ts";
+import { jsonBudget, jsonShape } from "../../src/http/body.ts";
 import { checksLinkBeforeBody } from "../../src/http/public-uploads.ts";
 import { invalidObject, valid, violations, type Invalid } from "./arbitraries.ts";
 import { QUERY_STYLES } from "./query-styles.ts";
@@ -129,9 +130,11 @@ function validArb(op: Operation, pools: Record<string, string>[]): fc.Arbitrary<
   if (op.body?.contentType === "application/json") body = valid(op.body.schema).map((b) => ({ body: b }));
   if (op.body?.contentType === "multipart/form-data") body = multipartArb(op, true);
   // header values stay printable ASCII (an HTTP client refuses anything else before it is sent)
+  // a header declared with `not: {}` takes no value (an Idempotency-Key refused where the answer holds a secret)
+  const acceptsValue = (p: { schema: Schema }) => !(effective(p.schema).not && Object.keys(effective(p.schema).not).length === 0);
   const headers = fc.record(
     Object.fromEntries(
-      op.headerParams.map((p) => [
+      op.headerParams.filter(acceptsValue).map((p) => [
         p.name,
         // a pattern (the entity tags of If-Match / If-None-Match) is drawn from; it keeps to ASCII
         effective(p.schema).pattern
@@ -339,13 +342,17 @@ function requestSummary(r: Fuzzed) {
 
 /**
  * An upload that checks its link before reading its body (src/http/public-uploads.ts, the issue-28 rule that an
- * anonymous upload to a wrong link costs no disk): a well-formed link that does not exist is its
- * 404 whatever the body holds - the one order in which existence comes before the body's
- * validation. A malformed link is still a 400, and so is an invalid body sent to a live link.
+ * anonymous upload to a wrong link costs no disk): what the link check refuses comes before the
+ * body's validation, whatever the body holds - a well-formed link that does not exist (404), its
+ * company without the module (403), a link no longer valid (410), a candidate who joined or an
+ * appointment that holds its most documents (409; the valid runs fill it). A malformed link is
+ * still a 400, and so is an invalid body sent to a live link with room.
  */
-function unknownLinkFirst(op: Operation, r: Fuzzed, res: { status: number; body: any }): boolean {
-  if (!checksLinkBeforeBody(op.operationId) || res.status !== 404 || res.body?.code !== "not_found") return false;
-  if (r.why?.startsWith("path ")) return false;
+function linkCheckedFirst(op: Operation, r: Fuzzed, res: { status: number; body: any }): boolean {
+  if (!checksLinkBeforeBody(op.operationId) || r.why?.startsWith("path ")) return false;
+  if (res.status === 409 && res.body?.code === "conflict") return true;
+  if (res.status === 410 || (res.status === 403 && res.body?.code === "module_disabled")) return true;
+  if (res.status !== 404 || res.body?.code !== "not_found") return false;
   const pool = pools.get(op.operationId);
   const live = pool && !(pool instanceof Error) && Object.entries(pool).every(([k, v]) => r.pathParams?.[k] === v);
   return !live;
@@ -362,8 +369,29 @@ function checkResponse(op: Operation, r: Fuzzed, res: { status: number; body: an
   if (res.status >= 400 && !isEnvelope(res)) throw new Error(`not the error envelope - ${what}`);
   if (r.kind === "valid" && res.status === 400 && res.body?.error === "Validation failed")
     throw new Error(`valid input refused by schema validation - ${what}`);
-  if (r.kind === "invalid" && !(res.status === 400 && res.body?.code === "validation_failed") && !unknownLinkFirst(op, r, res))
+  // a body over what its operation takes - its bytes over `x-body-limit`, or more objects, arrays
+  // or values than the limit allows (src/http/body.ts) - is a 413 before its content is looked at
+  if (overBodyBudget(op, r)) {
+    if (!(res.status === 413 && res.body?.code === "payload_too_large"))
+      throw new Error(`body over its limit not refused with 413 - ${what}`);
+    return;
+  }
+  if (r.kind === "invalid" && !(res.status === 400 && res.body?.code === "validation_failed") && !linkCheckedFirst(op, r, res))
     throw new Error(`invalid input not refused with 400 validation_failed - ${what}`);
+}
+
+/** Is the JSON body of `r` over what its operation takes (bytes, objects and arrays, values)? */
+function overBodyBudget(op: Operation, r: Fuzzed): boolean {
+  if (op.body?.contentType !== "application/json") return false;
+  // an invalid body is sent as its serialized text (raw), a valid one as its value
+  const text = r.raw ? (r.raw.contentType.startsWith("application/json") ? r.raw.payload : undefined) : r.body;
+  if (text === undefined) return false;
+  const bytes = Buffer.isBuffer(text) ? text : Buffer.from(typeof text === "string" && r.raw ? text : JSON.stringify(text));
+  const limit: number = document().paths[op.path][op.method]["x-body-limit"];
+  if (bytes.length > limit) return true;
+  const shape = jsonShape(bytes);
+  const budget = jsonBudget(limit);
+  return shape.containers > budget.containers || shape.commas + 1 > budget.values;
 }
 
 describe("fuzzing every operation", () => {

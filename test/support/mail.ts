@@ -46,6 +46,13 @@ export async function startMailSink(port = 0): Promise<MailSink> {
       });
     },
   });
+  // a client that goes away mid-session (a server process killed while it sends) resets its
+  // connection: that is the client's end, not the sink's - without a listener the 'error' event
+  // would end the process that runs the sink (and a proof with it, leaving its servers running)
+  server.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "ECONNRESET" || err.code === "EPIPE" || err.code === "ETIMEDOUT") return;
+    console.error(`mail sink: ${err.message}`);
+  });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
   const bound = (server.server.address() as AddressInfo).port;
   return {

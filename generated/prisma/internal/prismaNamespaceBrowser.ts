@@ -320,6 +320,7 @@ export const BulkImportScalarFieldEnum = {
   created_by: 'created_by',
   actor_role: 'actor_role',
   actor_employee_id: 'actor_employee_id',
+  actor_credential_id: 'actor_credential_id',
   actor_email: 'actor_email',
   created_at: 'created_at',
   started_at: 'started_at',

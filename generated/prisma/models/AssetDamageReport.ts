@@ -300,6 +300,7 @@ export type AssetDamageReportWhereInput = {
   updated_at?: Prisma.DateTimeFilter<"AssetDamageReport"> | Date | string
   asset?: Prisma.XOR<Prisma.AssetScalarRelationFilter, Prisma.AssetWhereInput>
   assignment?: Prisma.XOR<Prisma.AssetAssignmentNullableScalarRelationFilter, Prisma.AssetAssignmentWhereInput> | null
+  file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }
 
 export type AssetDamageReportOrderByWithRelationInput = {
@@ -320,6 +321,7 @@ export type AssetDamageReportOrderByWithRelationInput = {
   updated_at?: Prisma.SortOrder
   asset?: Prisma.AssetOrderByWithRelationInput
   assignment?: Prisma.AssetAssignmentOrderByWithRelationInput
+  file?: Prisma.StoredFileOrderByWithRelationInput
 }
 
 export type AssetDamageReportWhereUniqueInput = Prisma.AtLeast<{
@@ -344,6 +346,7 @@ export type AssetDamageReportWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"AssetDamageReport"> | Date | string
   asset?: Prisma.XOR<Prisma.AssetScalarRelationFilter, Prisma.AssetWhereInput>
   assignment?: Prisma.XOR<Prisma.AssetAssignmentNullableScalarRelationFilter, Prisma.AssetAssignmentWhereInput> | null
+  file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }, "tenant_id_id">
 
 export type AssetDamageReportOrderByWithAggregationInput = {
@@ -394,7 +397,6 @@ export type AssetDamageReportCreateInput = {
   id?: string
   severity: string
   description: string
-  file_id?: string | null
   status?: string
   reported_by: string
   resolution_notes?: string | null
@@ -405,6 +407,7 @@ export type AssetDamageReportCreateInput = {
   updated_at?: Date | string
   asset: Prisma.AssetCreateNestedOneWithoutDamage_reportsInput
   assignment?: Prisma.AssetAssignmentCreateNestedOneWithoutDamage_reportsInput
+  file?: Prisma.StoredFileCreateNestedOneWithoutAsset_damage_reportsInput
 }
 
 export type AssetDamageReportUncheckedCreateInput = {
@@ -429,7 +432,6 @@ export type AssetDamageReportUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   severity?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
-  file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   reported_by?: Prisma.StringFieldUpdateOperationsInput | string
   resolution_notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -440,6 +442,7 @@ export type AssetDamageReportUpdateInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   asset?: Prisma.AssetUpdateOneRequiredWithoutDamage_reportsNestedInput
   assignment?: Prisma.AssetAssignmentUpdateOneWithoutDamage_reportsNestedInput
+  file?: Prisma.StoredFileUpdateOneWithoutAsset_damage_reportsNestedInput
 }
 
 export type AssetDamageReportUncheckedUpdateInput = {
@@ -482,7 +485,6 @@ export type AssetDamageReportUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   severity?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
-  file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   reported_by?: Prisma.StringFieldUpdateOperationsInput | string
   resolution_notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -672,11 +674,52 @@ export type AssetDamageReportUncheckedUpdateManyWithoutAssignmentNestedInput = {
   deleteMany?: Prisma.AssetDamageReportScalarWhereInput | Prisma.AssetDamageReportScalarWhereInput[]
 }
 
+export type AssetDamageReportCreateNestedManyWithoutFileInput = {
+  create?: Prisma.XOR<Prisma.AssetDamageReportCreateWithoutFileInput, Prisma.AssetDamageReportUncheckedCreateWithoutFileInput> | Prisma.AssetDamageReportCreateWithoutFileInput[] | Prisma.AssetDamageReportUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.AssetDamageReportCreateOrConnectWithoutFileInput | Prisma.AssetDamageReportCreateOrConnectWithoutFileInput[]
+  createMany?: Prisma.AssetDamageReportCreateManyFileInputEnvelope
+  connect?: Prisma.AssetDamageReportWhereUniqueInput | Prisma.AssetDamageReportWhereUniqueInput[]
+}
+
+export type AssetDamageReportUncheckedCreateNestedManyWithoutFileInput = {
+  create?: Prisma.XOR<Prisma.AssetDamageReportCreateWithoutFileInput, Prisma.AssetDamageReportUncheckedCreateWithoutFileInput> | Prisma.AssetDamageReportCreateWithoutFileInput[] | Prisma.AssetDamageReportUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.AssetDamageReportCreateOrConnectWithoutFileInput | Prisma.AssetDamageReportCreateOrConnectWithoutFileInput[]
+  createMany?: Prisma.AssetDamageReportCreateManyFileInputEnvelope
+  connect?: Prisma.AssetDamageReportWhereUniqueInput | Prisma.AssetDamageReportWhereUniqueInput[]
+}
+
+export type AssetDamageReportUpdateManyWithoutFileNestedInput = {
+  create?: Prisma.XOR<Prisma.AssetDamageReportCreateWithoutFileInput, Prisma.AssetDamageReportUncheckedCreateWithoutFileInput> | Prisma.AssetDamageReportCreateWithoutFileInput[] | Prisma.AssetDamageReportUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.AssetDamageReportCreateOrConnectWithoutFileInput | Prisma.AssetDamageReportCreateOrConnectWithoutFileInput[]
+  upsert?: Prisma.AssetDamageReportUpsertWithWhereUniqueWithoutFileInput | Prisma.AssetDamageReportUpsertWithWhereUniqueWithoutFileInput[]
+  createMany?: Prisma.AssetDamageReportCreateManyFileInputEnvelope
+  set?: Prisma.AssetDamageReportWhereUniqueInput | Prisma.AssetDamageReportWhereUniqueInput[]
+  disconnect?: Prisma.AssetDamageReportWhereUniqueInput | Prisma.AssetDamageReportWhereUniqueInput[]
+  delete?: Prisma.AssetDamageReportWhereUniqueInput | Prisma.AssetDamageReportWhereUniqueInput[]
+  connect?: Prisma.AssetDamageReportWhereUniqueInput | Prisma.AssetDamageReportWhereUniqueInput[]
+  update?: Prisma.AssetDamageReportUpdateWithWhereUniqueWithoutFileInput | Prisma.AssetDamageReportUpdateWithWhereUniqueWithoutFileInput[]
+  updateMany?: Prisma.AssetDamageReportUpdateManyWithWhereWithoutFileInput | Prisma.AssetDamageReportUpdateManyWithWhereWithoutFileInput[]
+  deleteMany?: Prisma.AssetDamageReportScalarWhereInput | Prisma.AssetDamageReportScalarWhereInput[]
+}
+
+export type AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput = {
+  create?: Prisma.XOR<Prisma.AssetDamageReportCreateWithoutFileInput, Prisma.AssetDamageReportUncheckedCreateWithoutFileInput> | Prisma.AssetDamageReportCreateWithoutFileInput[] | Prisma.AssetDamageReportUncheckedCreateWithoutFileInput[]
+  connectOrCreate?: Prisma.AssetDamageReportCreateOrConnectWithoutFileInput | Prisma.AssetDamageReportCreateOrConnectWithoutFileInput[]
+  upsert?: Prisma.AssetDamageReportUpsertWithWhereUniqueWithoutFileInput | Prisma.AssetDamageReportUpsertWithWhereUniqueWithoutFileInput[]
+  createMany?: Prisma.AssetDamageReportCreateManyFileInputEnvelope
+  set?: Prisma.AssetDamageReportWhereUniqueInput | Prisma.AssetDamageReportWhereUniqueInput[]
+  disconnect?: Prisma.AssetDamageReportWhereUniqueInput | Prisma.AssetDamageReportWhereUniqueInput[]
+  delete?: Prisma.AssetDamageReportWhereUniqueInput | Prisma.AssetDamageReportWhereUniqueInput[]
+  connect?: Prisma.AssetDamageReportWhereUniqueInput | Prisma.AssetDamageReportWhereUniqueInput[]
+  update?: Prisma.AssetDamageReportUpdateWithWhereUniqueWithoutFileInput | Prisma.AssetDamageReportUpdateWithWhereUniqueWithoutFileInput[]
+  updateMany?: Prisma.AssetDamageReportUpdateManyWithWhereWithoutFileInput | Prisma.AssetDamageReportUpdateManyWithWhereWithoutFileInput[]
+  deleteMany?: Prisma.AssetDamageReportScalarWhereInput | Prisma.AssetDamageReportScalarWhereInput[]
+}
+
 export type AssetDamageReportCreateWithoutAssetInput = {
   id?: string
   severity: string
   description: string
-  file_id?: string | null
   status?: string
   reported_by: string
   resolution_notes?: string | null
@@ -686,6 +729,7 @@ export type AssetDamageReportCreateWithoutAssetInput = {
   created_at?: Date | string
   updated_at?: Date | string
   assignment?: Prisma.AssetAssignmentCreateNestedOneWithoutDamage_reportsInput
+  file?: Prisma.StoredFileCreateNestedOneWithoutAsset_damage_reportsInput
 }
 
 export type AssetDamageReportUncheckedCreateWithoutAssetInput = {
@@ -755,7 +799,6 @@ export type AssetDamageReportCreateWithoutAssignmentInput = {
   id?: string
   severity: string
   description: string
-  file_id?: string | null
   status?: string
   reported_by: string
   resolution_notes?: string | null
@@ -765,6 +808,7 @@ export type AssetDamageReportCreateWithoutAssignmentInput = {
   created_at?: Date | string
   updated_at?: Date | string
   asset: Prisma.AssetCreateNestedOneWithoutDamage_reportsInput
+  file?: Prisma.StoredFileCreateNestedOneWithoutAsset_damage_reportsInput
 }
 
 export type AssetDamageReportUncheckedCreateWithoutAssignmentInput = {
@@ -809,6 +853,64 @@ export type AssetDamageReportUpdateManyWithWhereWithoutAssignmentInput = {
   data: Prisma.XOR<Prisma.AssetDamageReportUpdateManyMutationInput, Prisma.AssetDamageReportUncheckedUpdateManyWithoutAssignmentInput>
 }
 
+export type AssetDamageReportCreateWithoutFileInput = {
+  id?: string
+  severity: string
+  description: string
+  status?: string
+  reported_by: string
+  resolution_notes?: string | null
+  repair_cost?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  resolved_by?: string | null
+  resolved_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  asset: Prisma.AssetCreateNestedOneWithoutDamage_reportsInput
+  assignment?: Prisma.AssetAssignmentCreateNestedOneWithoutDamage_reportsInput
+}
+
+export type AssetDamageReportUncheckedCreateWithoutFileInput = {
+  id?: string
+  asset_id: string
+  assignment_id?: string | null
+  severity: string
+  description: string
+  status?: string
+  reported_by: string
+  resolution_notes?: string | null
+  repair_cost?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  resolved_by?: string | null
+  resolved_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type AssetDamageReportCreateOrConnectWithoutFileInput = {
+  where: Prisma.AssetDamageReportWhereUniqueInput
+  create: Prisma.XOR<Prisma.AssetDamageReportCreateWithoutFileInput, Prisma.AssetDamageReportUncheckedCreateWithoutFileInput>
+}
+
+export type AssetDamageReportCreateManyFileInputEnvelope = {
+  data: Prisma.AssetDamageReportCreateManyFileInput | Prisma.AssetDamageReportCreateManyFileInput[]
+  skipDuplicates?: boolean
+}
+
+export type AssetDamageReportUpsertWithWhereUniqueWithoutFileInput = {
+  where: Prisma.AssetDamageReportWhereUniqueInput
+  update: Prisma.XOR<Prisma.AssetDamageReportUpdateWithoutFileInput, Prisma.AssetDamageReportUncheckedUpdateWithoutFileInput>
+  create: Prisma.XOR<Prisma.AssetDamageReportCreateWithoutFileInput, Prisma.AssetDamageReportUncheckedCreateWithoutFileInput>
+}
+
+export type AssetDamageReportUpdateWithWhereUniqueWithoutFileInput = {
+  where: Prisma.AssetDamageReportWhereUniqueInput
+  data: Prisma.XOR<Prisma.AssetDamageReportUpdateWithoutFileInput, Prisma.AssetDamageReportUncheckedUpdateWithoutFileInput>
+}
+
+export type AssetDamageReportUpdateManyWithWhereWithoutFileInput = {
+  where: Prisma.AssetDamageReportScalarWhereInput
+  data: Prisma.XOR<Prisma.AssetDamageReportUpdateManyMutationInput, Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileInput>
+}
+
 export type AssetDamageReportCreateManyAssetInput = {
   id?: string
   assignment_id?: string | null
@@ -829,7 +931,6 @@ export type AssetDamageReportUpdateWithoutAssetInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   severity?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
-  file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   reported_by?: Prisma.StringFieldUpdateOperationsInput | string
   resolution_notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -839,6 +940,7 @@ export type AssetDamageReportUpdateWithoutAssetInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   assignment?: Prisma.AssetAssignmentUpdateOneWithoutDamage_reportsNestedInput
+  file?: Prisma.StoredFileUpdateOneWithoutAsset_damage_reportsNestedInput
 }
 
 export type AssetDamageReportUncheckedUpdateWithoutAssetInput = {
@@ -893,7 +995,6 @@ export type AssetDamageReportUpdateWithoutAssignmentInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   severity?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
-  file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   reported_by?: Prisma.StringFieldUpdateOperationsInput | string
   resolution_notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -903,6 +1004,7 @@ export type AssetDamageReportUpdateWithoutAssignmentInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   asset?: Prisma.AssetUpdateOneRequiredWithoutDamage_reportsNestedInput
+  file?: Prisma.StoredFileUpdateOneWithoutAsset_damage_reportsNestedInput
 }
 
 export type AssetDamageReportUncheckedUpdateWithoutAssignmentInput = {
@@ -937,6 +1039,70 @@ export type AssetDamageReportUncheckedUpdateManyWithoutAssignmentInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+export type AssetDamageReportCreateManyFileInput = {
+  id?: string
+  asset_id: string
+  assignment_id?: string | null
+  severity: string
+  description: string
+  status?: string
+  reported_by: string
+  resolution_notes?: string | null
+  repair_cost?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  resolved_by?: string | null
+  resolved_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type AssetDamageReportUpdateWithoutFileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  severity?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reported_by?: Prisma.StringFieldUpdateOperationsInput | string
+  resolution_notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  repair_cost?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  resolved_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolved_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  asset?: Prisma.AssetUpdateOneRequiredWithoutDamage_reportsNestedInput
+  assignment?: Prisma.AssetAssignmentUpdateOneWithoutDamage_reportsNestedInput
+}
+
+export type AssetDamageReportUncheckedUpdateWithoutFileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  asset_id?: Prisma.StringFieldUpdateOperationsInput | string
+  assignment_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  severity?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reported_by?: Prisma.StringFieldUpdateOperationsInput | string
+  resolution_notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  repair_cost?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  resolved_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolved_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type AssetDamageReportUncheckedUpdateManyWithoutFileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  asset_id?: Prisma.StringFieldUpdateOperationsInput | string
+  assignment_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  severity?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reported_by?: Prisma.StringFieldUpdateOperationsInput | string
+  resolution_notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  repair_cost?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  resolved_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolved_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
 
 
 export type AssetDamageReportSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -957,6 +1123,7 @@ export type AssetDamageReportSelect<ExtArgs extends runtime.Types.Extensions.Int
   updated_at?: boolean
   asset?: boolean | Prisma.AssetDefaultArgs<ExtArgs>
   assignment?: boolean | Prisma.AssetDamageReport$assignmentArgs<ExtArgs>
+  file?: boolean | Prisma.AssetDamageReport$fileArgs<ExtArgs>
 }, ExtArgs["result"]["assetDamageReport"]>
 
 export type AssetDamageReportSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -977,6 +1144,7 @@ export type AssetDamageReportSelectCreateManyAndReturn<ExtArgs extends runtime.T
   updated_at?: boolean
   asset?: boolean | Prisma.AssetDefaultArgs<ExtArgs>
   assignment?: boolean | Prisma.AssetDamageReport$assignmentArgs<ExtArgs>
+  file?: boolean | Prisma.AssetDamageReport$fileArgs<ExtArgs>
 }, ExtArgs["result"]["assetDamageReport"]>
 
 export type AssetDamageReportSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -997,6 +1165,7 @@ export type AssetDamageReportSelectUpdateManyAndReturn<ExtArgs extends runtime.T
   updated_at?: boolean
   asset?: boolean | Prisma.AssetDefaultArgs<ExtArgs>
   assignment?: boolean | Prisma.AssetDamageReport$assignmentArgs<ExtArgs>
+  file?: boolean | Prisma.AssetDamageReport$fileArgs<ExtArgs>
 }, ExtArgs["result"]["assetDamageReport"]>
 
 export type AssetDamageReportSelectScalar = {
@@ -1021,14 +1190,17 @@ export type AssetDamageReportOmit<ExtArgs extends runtime.Types.Extensions.Inter
 export type AssetDamageReportInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   asset?: boolean | Prisma.AssetDefaultArgs<ExtArgs>
   assignment?: boolean | Prisma.AssetDamageReport$assignmentArgs<ExtArgs>
+  file?: boolean | Prisma.AssetDamageReport$fileArgs<ExtArgs>
 }
 export type AssetDamageReportIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   asset?: boolean | Prisma.AssetDefaultArgs<ExtArgs>
   assignment?: boolean | Prisma.AssetDamageReport$assignmentArgs<ExtArgs>
+  file?: boolean | Prisma.AssetDamageReport$fileArgs<ExtArgs>
 }
 export type AssetDamageReportIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   asset?: boolean | Prisma.AssetDefaultArgs<ExtArgs>
   assignment?: boolean | Prisma.AssetDamageReport$assignmentArgs<ExtArgs>
+  file?: boolean | Prisma.AssetDamageReport$fileArgs<ExtArgs>
 }
 
 export type $AssetDamageReportPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1036,6 +1208,7 @@ export type $AssetDamageReportPayload<ExtArgs extends runtime.Types.Extensions.I
   objects: {
     asset: Prisma.$AssetPayload<ExtArgs>
     assignment: Prisma.$AssetAssignmentPayload<ExtArgs> | null
+    file: Prisma.$StoredFilePayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1449,6 +1622,7 @@ export interface Prisma__AssetDamageReportClient<T, Null = never, ExtArgs extend
   readonly [Symbol.toStringTag]: "PrismaPromise"
   asset<T extends Prisma.AssetDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.AssetDefaultArgs<ExtArgs>>): Prisma.Prisma__AssetClient<runtime.Types.Result.GetResult<Prisma.$AssetPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   assignment<T extends Prisma.AssetDamageReport$assignmentArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.AssetDamageReport$assignmentArgs<ExtArgs>>): Prisma.Prisma__AssetAssignmentClient<runtime.Types.Result.GetResult<Prisma.$AssetAssignmentPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  file<T extends Prisma.AssetDamageReport$fileArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.AssetDamageReport$fileArgs<ExtArgs>>): Prisma.Prisma__StoredFileClient<runtime.Types.Result.GetResult<Prisma.$StoredFilePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1910,6 +2084,25 @@ export type AssetDamageReport$assignmentArgs<ExtArgs extends runtime.Types.Exten
    */
   include?: Prisma.AssetAssignmentInclude<ExtArgs> | null
   where?: Prisma.AssetAssignmentWhereInput
+}
+
+/**
+ * AssetDamageReport.file
+ */
+export type AssetDamageReport$fileArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the StoredFile
+   */
+  select?: Prisma.StoredFileSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the StoredFile
+   */
+  omit?: Prisma.StoredFileOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StoredFileInclude<ExtArgs> | null
+  where?: Prisma.StoredFileWhereInput
 }
 
 /**

@@ -241,6 +241,7 @@ export type BranchWhereInput = {
   deleted_at?: Prisma.DateTimeNullableFilter<"Branch"> | Date | string | null
   employees?: Prisma.EmployeeListRelationFilter
   work_locations?: Prisma.WorkLocationListRelationFilter
+  holidays?: Prisma.HolidayListRelationFilter
 }
 
 export type BranchOrderByWithRelationInput = {
@@ -258,6 +259,7 @@ export type BranchOrderByWithRelationInput = {
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
   employees?: Prisma.EmployeeOrderByRelationAggregateInput
   work_locations?: Prisma.WorkLocationOrderByRelationAggregateInput
+  holidays?: Prisma.HolidayOrderByRelationAggregateInput
 }
 
 export type BranchWhereUniqueInput = Prisma.AtLeast<{
@@ -281,6 +283,7 @@ export type BranchWhereUniqueInput = Prisma.AtLeast<{
   deleted_at?: Prisma.DateTimeNullableFilter<"Branch"> | Date | string | null
   employees?: Prisma.EmployeeListRelationFilter
   work_locations?: Prisma.WorkLocationListRelationFilter
+  holidays?: Prisma.HolidayListRelationFilter
 }, "tenant_id_id" | "tenant_id_name" | "tenant_id_code">
 
 export type BranchOrderByWithAggregationInput = {
@@ -334,6 +337,7 @@ export type BranchCreateInput = {
   deleted_at?: Date | string | null
   employees?: Prisma.EmployeeCreateNestedManyWithoutBranchInput
   work_locations?: Prisma.WorkLocationCreateNestedManyWithoutBranchInput
+  holidays?: Prisma.HolidayCreateNestedManyWithoutBranchInput
 }
 
 export type BranchUncheckedCreateInput = {
@@ -351,6 +355,7 @@ export type BranchUncheckedCreateInput = {
   deleted_at?: Date | string | null
   employees?: Prisma.EmployeeUncheckedCreateNestedManyWithoutBranchInput
   work_locations?: Prisma.WorkLocationUncheckedCreateNestedManyWithoutBranchInput
+  holidays?: Prisma.HolidayUncheckedCreateNestedManyWithoutBranchInput
 }
 
 export type BranchUpdateInput = {
@@ -368,6 +373,7 @@ export type BranchUpdateInput = {
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   employees?: Prisma.EmployeeUpdateManyWithoutBranchNestedInput
   work_locations?: Prisma.WorkLocationUpdateManyWithoutBranchNestedInput
+  holidays?: Prisma.HolidayUpdateManyWithoutBranchNestedInput
 }
 
 export type BranchUncheckedUpdateInput = {
@@ -385,6 +391,7 @@ export type BranchUncheckedUpdateInput = {
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   employees?: Prisma.EmployeeUncheckedUpdateManyWithoutBranchNestedInput
   work_locations?: Prisma.WorkLocationUncheckedUpdateManyWithoutBranchNestedInput
+  holidays?: Prisma.HolidayUncheckedUpdateManyWithoutBranchNestedInput
 }
 
 export type BranchCreateManyInput = {
@@ -529,6 +536,22 @@ export type BranchUpdateOneWithoutWork_locationsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.BranchUpdateToOneWithWhereWithoutWork_locationsInput, Prisma.BranchUpdateWithoutWork_locationsInput>, Prisma.BranchUncheckedUpdateWithoutWork_locationsInput>
 }
 
+export type BranchCreateNestedOneWithoutHolidaysInput = {
+  create?: Prisma.XOR<Prisma.BranchCreateWithoutHolidaysInput, Prisma.BranchUncheckedCreateWithoutHolidaysInput>
+  connectOrCreate?: Prisma.BranchCreateOrConnectWithoutHolidaysInput
+  connect?: Prisma.BranchWhereUniqueInput
+}
+
+export type BranchUpdateOneWithoutHolidaysNestedInput = {
+  create?: Prisma.XOR<Prisma.BranchCreateWithoutHolidaysInput, Prisma.BranchUncheckedCreateWithoutHolidaysInput>
+  connectOrCreate?: Prisma.BranchCreateOrConnectWithoutHolidaysInput
+  upsert?: Prisma.BranchUpsertWithoutHolidaysInput
+  disconnect?: Prisma.BranchWhereInput | boolean
+  delete?: Prisma.BranchWhereInput | boolean
+  connect?: Prisma.BranchWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.BranchUpdateToOneWithWhereWithoutHolidaysInput, Prisma.BranchUpdateWithoutHolidaysInput>, Prisma.BranchUncheckedUpdateWithoutHolidaysInput>
+}
+
 export type BranchCreateWithoutEmployeesInput = {
   tenant_id?: string
   id?: string
@@ -543,6 +566,7 @@ export type BranchCreateWithoutEmployeesInput = {
   updated_at?: Date | string
   deleted_at?: Date | string | null
   work_locations?: Prisma.WorkLocationCreateNestedManyWithoutBranchInput
+  holidays?: Prisma.HolidayCreateNestedManyWithoutBranchInput
 }
 
 export type BranchUncheckedCreateWithoutEmployeesInput = {
@@ -559,6 +583,7 @@ export type BranchUncheckedCreateWithoutEmployeesInput = {
   updated_at?: Date | string
   deleted_at?: Date | string | null
   work_locations?: Prisma.WorkLocationUncheckedCreateNestedManyWithoutBranchInput
+  holidays?: Prisma.HolidayUncheckedCreateNestedManyWithoutBranchInput
 }
 
 export type BranchCreateOrConnectWithoutEmployeesInput = {
@@ -591,6 +616,7 @@ export type BranchUpdateWithoutEmployeesInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   work_locations?: Prisma.WorkLocationUpdateManyWithoutBranchNestedInput
+  holidays?: Prisma.HolidayUpdateManyWithoutBranchNestedInput
 }
 
 export type BranchUncheckedUpdateWithoutEmployeesInput = {
@@ -607,6 +633,7 @@ export type BranchUncheckedUpdateWithoutEmployeesInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   work_locations?: Prisma.WorkLocationUncheckedUpdateManyWithoutBranchNestedInput
+  holidays?: Prisma.HolidayUncheckedUpdateManyWithoutBranchNestedInput
 }
 
 export type BranchCreateWithoutWork_locationsInput = {
@@ -623,6 +650,7 @@ export type BranchCreateWithoutWork_locationsInput = {
   updated_at?: Date | string
   deleted_at?: Date | string | null
   employees?: Prisma.EmployeeCreateNestedManyWithoutBranchInput
+  holidays?: Prisma.HolidayCreateNestedManyWithoutBranchInput
 }
 
 export type BranchUncheckedCreateWithoutWork_locationsInput = {
@@ -639,6 +667,7 @@ export type BranchUncheckedCreateWithoutWork_locationsInput = {
   updated_at?: Date | string
   deleted_at?: Date | string | null
   employees?: Prisma.EmployeeUncheckedCreateNestedManyWithoutBranchInput
+  holidays?: Prisma.HolidayUncheckedCreateNestedManyWithoutBranchInput
 }
 
 export type BranchCreateOrConnectWithoutWork_locationsInput = {
@@ -671,6 +700,7 @@ export type BranchUpdateWithoutWork_locationsInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   employees?: Prisma.EmployeeUpdateManyWithoutBranchNestedInput
+  holidays?: Prisma.HolidayUpdateManyWithoutBranchNestedInput
 }
 
 export type BranchUncheckedUpdateWithoutWork_locationsInput = {
@@ -687,6 +717,91 @@ export type BranchUncheckedUpdateWithoutWork_locationsInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   employees?: Prisma.EmployeeUncheckedUpdateManyWithoutBranchNestedInput
+  holidays?: Prisma.HolidayUncheckedUpdateManyWithoutBranchNestedInput
+}
+
+export type BranchCreateWithoutHolidaysInput = {
+  tenant_id?: string
+  id?: string
+  name: string
+  code?: string | null
+  address?: string | null
+  city?: string | null
+  state?: string | null
+  country?: string | null
+  phone?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  employees?: Prisma.EmployeeCreateNestedManyWithoutBranchInput
+  work_locations?: Prisma.WorkLocationCreateNestedManyWithoutBranchInput
+}
+
+export type BranchUncheckedCreateWithoutHolidaysInput = {
+  tenant_id?: string
+  id?: string
+  name: string
+  code?: string | null
+  address?: string | null
+  city?: string | null
+  state?: string | null
+  country?: string | null
+  phone?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  employees?: Prisma.EmployeeUncheckedCreateNestedManyWithoutBranchInput
+  work_locations?: Prisma.WorkLocationUncheckedCreateNestedManyWithoutBranchInput
+}
+
+export type BranchCreateOrConnectWithoutHolidaysInput = {
+  where: Prisma.BranchWhereUniqueInput
+  create: Prisma.XOR<Prisma.BranchCreateWithoutHolidaysInput, Prisma.BranchUncheckedCreateWithoutHolidaysInput>
+}
+
+export type BranchUpsertWithoutHolidaysInput = {
+  update: Prisma.XOR<Prisma.BranchUpdateWithoutHolidaysInput, Prisma.BranchUncheckedUpdateWithoutHolidaysInput>
+  create: Prisma.XOR<Prisma.BranchCreateWithoutHolidaysInput, Prisma.BranchUncheckedCreateWithoutHolidaysInput>
+  where?: Prisma.BranchWhereInput
+}
+
+export type BranchUpdateToOneWithWhereWithoutHolidaysInput = {
+  where?: Prisma.BranchWhereInput
+  data: Prisma.XOR<Prisma.BranchUpdateWithoutHolidaysInput, Prisma.BranchUncheckedUpdateWithoutHolidaysInput>
+}
+
+export type BranchUpdateWithoutHolidaysInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  city?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  country?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  employees?: Prisma.EmployeeUpdateManyWithoutBranchNestedInput
+  work_locations?: Prisma.WorkLocationUpdateManyWithoutBranchNestedInput
+}
+
+export type BranchUncheckedUpdateWithoutHolidaysInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  city?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  country?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  employees?: Prisma.EmployeeUncheckedUpdateManyWithoutBranchNestedInput
+  work_locations?: Prisma.WorkLocationUncheckedUpdateManyWithoutBranchNestedInput
 }
 
 
@@ -697,11 +812,13 @@ export type BranchUncheckedUpdateWithoutWork_locationsInput = {
 export type BranchCountOutputType = {
   employees: number
   work_locations: number
+  holidays: number
 }
 
 export type BranchCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employees?: boolean | BranchCountOutputTypeCountEmployeesArgs
   work_locations?: boolean | BranchCountOutputTypeCountWork_locationsArgs
+  holidays?: boolean | BranchCountOutputTypeCountHolidaysArgs
 }
 
 /**
@@ -728,6 +845,13 @@ export type BranchCountOutputTypeCountWork_locationsArgs<ExtArgs extends runtime
   where?: Prisma.WorkLocationWhereInput
 }
 
+/**
+ * BranchCountOutputType without action
+ */
+export type BranchCountOutputTypeCountHolidaysArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.HolidayWhereInput
+}
+
 
 export type BranchSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -744,6 +868,7 @@ export type BranchSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   deleted_at?: boolean
   employees?: boolean | Prisma.Branch$employeesArgs<ExtArgs>
   work_locations?: boolean | Prisma.Branch$work_locationsArgs<ExtArgs>
+  holidays?: boolean | Prisma.Branch$holidaysArgs<ExtArgs>
   _count?: boolean | Prisma.BranchCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["branch"]>
 
@@ -796,6 +921,7 @@ export type BranchOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
 export type BranchInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employees?: boolean | Prisma.Branch$employeesArgs<ExtArgs>
   work_locations?: boolean | Prisma.Branch$work_locationsArgs<ExtArgs>
+  holidays?: boolean | Prisma.Branch$holidaysArgs<ExtArgs>
   _count?: boolean | Prisma.BranchCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type BranchIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -806,6 +932,7 @@ export type $BranchPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
   objects: {
     employees: Prisma.$EmployeePayload<ExtArgs>[]
     work_locations: Prisma.$WorkLocationPayload<ExtArgs>[]
+    holidays: Prisma.$HolidayPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1216,6 +1343,7 @@ export interface Prisma__BranchClient<T, Null = never, ExtArgs extends runtime.T
   readonly [Symbol.toStringTag]: "PrismaPromise"
   employees<T extends Prisma.Branch$employeesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Branch$employeesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   work_locations<T extends Prisma.Branch$work_locationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Branch$work_locationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WorkLocationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  holidays<T extends Prisma.Branch$holidaysArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Branch$holidaysArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HolidayPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1695,6 +1823,30 @@ export type Branch$work_locationsArgs<ExtArgs extends runtime.Types.Extensions.I
   take?: number
   skip?: number
   distinct?: Prisma.WorkLocationScalarFieldEnum | Prisma.WorkLocationScalarFieldEnum[]
+}
+
+/**
+ * Branch.holidays
+ */
+export type Branch$holidaysArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Holiday
+   */
+  select?: Prisma.HolidaySelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Holiday
+   */
+  omit?: Prisma.HolidayOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
+  where?: Prisma.HolidayWhereInput
+  orderBy?: Prisma.HolidayOrderByWithRelationInput | Prisma.HolidayOrderByWithRelationInput[]
+  cursor?: Prisma.HolidayWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.HolidayScalarFieldEnum | Prisma.HolidayScalarFieldEnum[]
 }
 
 /**

@@ -61,6 +61,7 @@ export type BulkImportMinAggregateOutputType = {
   created_by: string | null
   actor_role: string | null
   actor_employee_id: string | null
+  actor_credential_id: string | null
   actor_email: string | null
   created_at: Date | null
   started_at: Date | null
@@ -86,6 +87,7 @@ export type BulkImportMaxAggregateOutputType = {
   created_by: string | null
   actor_role: string | null
   actor_employee_id: string | null
+  actor_credential_id: string | null
   actor_email: string | null
   created_at: Date | null
   started_at: Date | null
@@ -112,6 +114,7 @@ export type BulkImportCountAggregateOutputType = {
   created_by: number
   actor_role: number
   actor_employee_id: number
+  actor_credential_id: number
   actor_email: number
   created_at: number
   started_at: number
@@ -155,6 +158,7 @@ export type BulkImportMinAggregateInputType = {
   created_by?: true
   actor_role?: true
   actor_employee_id?: true
+  actor_credential_id?: true
   actor_email?: true
   created_at?: true
   started_at?: true
@@ -180,6 +184,7 @@ export type BulkImportMaxAggregateInputType = {
   created_by?: true
   actor_role?: true
   actor_employee_id?: true
+  actor_credential_id?: true
   actor_email?: true
   created_at?: true
   started_at?: true
@@ -206,6 +211,7 @@ export type BulkImportCountAggregateInputType = {
   created_by?: true
   actor_role?: true
   actor_employee_id?: true
+  actor_credential_id?: true
   actor_email?: true
   created_at?: true
   started_at?: true
@@ -319,6 +325,7 @@ export type BulkImportGroupByOutputType = {
   created_by: string | null
   actor_role: string
   actor_employee_id: string | null
+  actor_credential_id: string | null
   actor_email: string | null
   created_at: Date
   started_at: Date | null
@@ -368,6 +375,7 @@ export type BulkImportWhereInput = {
   created_by?: Prisma.UuidNullableFilter<"BulkImport"> | string | null
   actor_role?: Prisma.StringFilter<"BulkImport"> | string
   actor_employee_id?: Prisma.UuidNullableFilter<"BulkImport"> | string | null
+  actor_credential_id?: Prisma.UuidNullableFilter<"BulkImport"> | string | null
   actor_email?: Prisma.StringNullableFilter<"BulkImport"> | string | null
   created_at?: Prisma.DateTimeFilter<"BulkImport"> | Date | string
   started_at?: Prisma.DateTimeNullableFilter<"BulkImport"> | Date | string | null
@@ -394,6 +402,7 @@ export type BulkImportOrderByWithRelationInput = {
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   actor_role?: Prisma.SortOrder
   actor_employee_id?: Prisma.SortOrderInput | Prisma.SortOrder
+  actor_credential_id?: Prisma.SortOrderInput | Prisma.SortOrder
   actor_email?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   started_at?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -424,6 +433,7 @@ export type BulkImportWhereUniqueInput = Prisma.AtLeast<{
   created_by?: Prisma.UuidNullableFilter<"BulkImport"> | string | null
   actor_role?: Prisma.StringFilter<"BulkImport"> | string
   actor_employee_id?: Prisma.UuidNullableFilter<"BulkImport"> | string | null
+  actor_credential_id?: Prisma.UuidNullableFilter<"BulkImport"> | string | null
   actor_email?: Prisma.StringNullableFilter<"BulkImport"> | string | null
   created_at?: Prisma.DateTimeFilter<"BulkImport"> | Date | string
   started_at?: Prisma.DateTimeNullableFilter<"BulkImport"> | Date | string | null
@@ -450,6 +460,7 @@ export type BulkImportOrderByWithAggregationInput = {
   created_by?: Prisma.SortOrderInput | Prisma.SortOrder
   actor_role?: Prisma.SortOrder
   actor_employee_id?: Prisma.SortOrderInput | Prisma.SortOrder
+  actor_credential_id?: Prisma.SortOrderInput | Prisma.SortOrder
   actor_email?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
   started_at?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -484,6 +495,7 @@ export type BulkImportScalarWhereWithAggregatesInput = {
   created_by?: Prisma.UuidNullableWithAggregatesFilter<"BulkImport"> | string | null
   actor_role?: Prisma.StringWithAggregatesFilter<"BulkImport"> | string
   actor_employee_id?: Prisma.UuidNullableWithAggregatesFilter<"BulkImport"> | string | null
+  actor_credential_id?: Prisma.UuidNullableWithAggregatesFilter<"BulkImport"> | string | null
   actor_email?: Prisma.StringNullableWithAggregatesFilter<"BulkImport"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"BulkImport"> | Date | string
   started_at?: Prisma.DateTimeNullableWithAggregatesFilter<"BulkImport"> | Date | string | null
@@ -510,6 +522,7 @@ export type BulkImportCreateInput = {
   created_by?: string | null
   actor_role: string
   actor_employee_id?: string | null
+  actor_credential_id?: string | null
   actor_email?: string | null
   created_at?: Date | string
   started_at?: Date | string | null
@@ -536,6 +549,7 @@ export type BulkImportUncheckedCreateInput = {
   created_by?: string | null
   actor_role: string
   actor_employee_id?: string | null
+  actor_credential_id?: string | null
   actor_email?: string | null
   created_at?: Date | string
   started_at?: Date | string | null
@@ -562,6 +576,7 @@ export type BulkImportUpdateInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_role?: Prisma.StringFieldUpdateOperationsInput | string
   actor_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_email?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   started_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -588,6 +603,7 @@ export type BulkImportUncheckedUpdateInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_role?: Prisma.StringFieldUpdateOperationsInput | string
   actor_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_email?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   started_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -614,6 +630,7 @@ export type BulkImportCreateManyInput = {
   created_by?: string | null
   actor_role: string
   actor_employee_id?: string | null
+  actor_credential_id?: string | null
   actor_email?: string | null
   created_at?: Date | string
   started_at?: Date | string | null
@@ -640,6 +657,7 @@ export type BulkImportUpdateManyMutationInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_role?: Prisma.StringFieldUpdateOperationsInput | string
   actor_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_email?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   started_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -666,6 +684,7 @@ export type BulkImportUncheckedUpdateManyInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_role?: Prisma.StringFieldUpdateOperationsInput | string
   actor_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   actor_email?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   started_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -697,6 +716,7 @@ export type BulkImportCountOrderByAggregateInput = {
   created_by?: Prisma.SortOrder
   actor_role?: Prisma.SortOrder
   actor_employee_id?: Prisma.SortOrder
+  actor_credential_id?: Prisma.SortOrder
   actor_email?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   started_at?: Prisma.SortOrder
@@ -730,6 +750,7 @@ export type BulkImportMaxOrderByAggregateInput = {
   created_by?: Prisma.SortOrder
   actor_role?: Prisma.SortOrder
   actor_employee_id?: Prisma.SortOrder
+  actor_credential_id?: Prisma.SortOrder
   actor_email?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   started_at?: Prisma.SortOrder
@@ -755,6 +776,7 @@ export type BulkImportMinOrderByAggregateInput = {
   created_by?: Prisma.SortOrder
   actor_role?: Prisma.SortOrder
   actor_employee_id?: Prisma.SortOrder
+  actor_credential_id?: Prisma.SortOrder
   actor_email?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   started_at?: Prisma.SortOrder
@@ -791,6 +813,7 @@ export type BulkImportSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   created_by?: boolean
   actor_role?: boolean
   actor_employee_id?: boolean
+  actor_credential_id?: boolean
   actor_email?: boolean
   created_at?: boolean
   started_at?: boolean
@@ -817,6 +840,7 @@ export type BulkImportSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   created_by?: boolean
   actor_role?: boolean
   actor_employee_id?: boolean
+  actor_credential_id?: boolean
   actor_email?: boolean
   created_at?: boolean
   started_at?: boolean
@@ -843,6 +867,7 @@ export type BulkImportSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   created_by?: boolean
   actor_role?: boolean
   actor_employee_id?: boolean
+  actor_credential_id?: boolean
   actor_email?: boolean
   created_at?: boolean
   started_at?: boolean
@@ -869,6 +894,7 @@ export type BulkImportSelectScalar = {
   created_by?: boolean
   actor_role?: boolean
   actor_employee_id?: boolean
+  actor_credential_id?: boolean
   actor_email?: boolean
   created_at?: boolean
   started_at?: boolean
@@ -876,7 +902,7 @@ export type BulkImportSelectScalar = {
   locked_until?: boolean
 }
 
-export type BulkImportOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "kind" | "format" | "mode" | "dry_run" | "status" | "source" | "total_rows" | "processed_rows" | "imported_rows" | "failed_rows" | "problems" | "problem_count" | "error" | "created_by" | "actor_role" | "actor_employee_id" | "actor_email" | "created_at" | "started_at" | "finished_at" | "locked_until", ExtArgs["result"]["bulkImport"]>
+export type BulkImportOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "kind" | "format" | "mode" | "dry_run" | "status" | "source" | "total_rows" | "processed_rows" | "imported_rows" | "failed_rows" | "problems" | "problem_count" | "error" | "created_by" | "actor_role" | "actor_employee_id" | "actor_credential_id" | "actor_email" | "created_at" | "started_at" | "finished_at" | "locked_until", ExtArgs["result"]["bulkImport"]>
 
 export type $BulkImportPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "BulkImport"
@@ -909,6 +935,10 @@ export type $BulkImportPayload<ExtArgs extends runtime.Types.Extensions.Internal
      */
     actor_role: string
     actor_employee_id: string | null
+    /**
+     * The API credential the import was made with (null: a session): the job acts as it, re-read when it starts.
+     */
+    actor_credential_id: string | null
     actor_email: string | null
     created_at: Date
     started_at: Date | null
@@ -1355,6 +1385,7 @@ export interface BulkImportFieldRefs {
   readonly created_by: Prisma.FieldRef<"BulkImport", 'String'>
   readonly actor_role: Prisma.FieldRef<"BulkImport", 'String'>
   readonly actor_employee_id: Prisma.FieldRef<"BulkImport", 'String'>
+  readonly actor_credential_id: Prisma.FieldRef<"BulkImport", 'String'>
   readonly actor_email: Prisma.FieldRef<"BulkImport", 'String'>
   readonly created_at: Prisma.FieldRef<"BulkImport", 'DateTime'>
   readonly started_at: Prisma.FieldRef<"BulkImport", 'DateTime'>

@@ -422,6 +422,7 @@ export type CandidateWhereInput = {
   interview_sessions?: Prisma.InterviewSessionListRelationFilter
   offers?: Prisma.JobOfferListRelationFilter
   talent_pool?: Prisma.TalentPoolCandidateListRelationFilter
+  resume_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }
 
 export type CandidateOrderByWithRelationInput = {
@@ -460,6 +461,7 @@ export type CandidateOrderByWithRelationInput = {
   interview_sessions?: Prisma.InterviewSessionOrderByRelationAggregateInput
   offers?: Prisma.JobOfferOrderByRelationAggregateInput
   talent_pool?: Prisma.TalentPoolCandidateOrderByRelationAggregateInput
+  resume_file?: Prisma.StoredFileOrderByWithRelationInput
 }
 
 export type CandidateWhereUniqueInput = Prisma.AtLeast<{
@@ -504,6 +506,7 @@ export type CandidateWhereUniqueInput = Prisma.AtLeast<{
   interview_sessions?: Prisma.InterviewSessionListRelationFilter
   offers?: Prisma.JobOfferListRelationFilter
   talent_pool?: Prisma.TalentPoolCandidateListRelationFilter
+  resume_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }, "tenant_id_id" | "tenant_id_employee_id" | "tenant_id_posting_id_email">
 
 export type CandidateOrderByWithAggregationInput = {
@@ -591,7 +594,6 @@ export type CandidateCreateInput = {
   expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: number | null
   skills?: Prisma.CandidateCreateskillsInput | string[]
-  resume_file_id?: string | null
   resume_text?: string | null
   notes?: string | null
   stage?: string
@@ -611,6 +613,7 @@ export type CandidateCreateInput = {
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
 export type CandidateUncheckedCreateInput = {
@@ -662,7 +665,6 @@ export type CandidateUpdateInput = {
   expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   skills?: Prisma.CandidateUpdateskillsInput | string[]
-  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stage?: Prisma.StringFieldUpdateOperationsInput | string
@@ -682,6 +684,7 @@ export type CandidateUpdateInput = {
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
 export type CandidateUncheckedUpdateInput = {
@@ -765,7 +768,6 @@ export type CandidateUpdateManyMutationInput = {
   expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   skills?: Prisma.CandidateUpdateskillsInput | string[]
-  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stage?: Prisma.StringFieldUpdateOperationsInput | string
@@ -999,6 +1001,48 @@ export type CandidateUncheckedUpdateManyWithoutEmployeeNestedInput = {
   deleteMany?: Prisma.CandidateScalarWhereInput | Prisma.CandidateScalarWhereInput[]
 }
 
+export type CandidateCreateNestedManyWithoutResume_fileInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutResume_fileInput, Prisma.CandidateUncheckedCreateWithoutResume_fileInput> | Prisma.CandidateCreateWithoutResume_fileInput[] | Prisma.CandidateUncheckedCreateWithoutResume_fileInput[]
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutResume_fileInput | Prisma.CandidateCreateOrConnectWithoutResume_fileInput[]
+  createMany?: Prisma.CandidateCreateManyResume_fileInputEnvelope
+  connect?: Prisma.CandidateWhereUniqueInput | Prisma.CandidateWhereUniqueInput[]
+}
+
+export type CandidateUncheckedCreateNestedManyWithoutResume_fileInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutResume_fileInput, Prisma.CandidateUncheckedCreateWithoutResume_fileInput> | Prisma.CandidateCreateWithoutResume_fileInput[] | Prisma.CandidateUncheckedCreateWithoutResume_fileInput[]
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutResume_fileInput | Prisma.CandidateCreateOrConnectWithoutResume_fileInput[]
+  createMany?: Prisma.CandidateCreateManyResume_fileInputEnvelope
+  connect?: Prisma.CandidateWhereUniqueInput | Prisma.CandidateWhereUniqueInput[]
+}
+
+export type CandidateUpdateManyWithoutResume_fileNestedInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutResume_fileInput, Prisma.CandidateUncheckedCreateWithoutResume_fileInput> | Prisma.CandidateCreateWithoutResume_fileInput[] | Prisma.CandidateUncheckedCreateWithoutResume_fileInput[]
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutResume_fileInput | Prisma.CandidateCreateOrConnectWithoutResume_fileInput[]
+  upsert?: Prisma.CandidateUpsertWithWhereUniqueWithoutResume_fileInput | Prisma.CandidateUpsertWithWhereUniqueWithoutResume_fileInput[]
+  createMany?: Prisma.CandidateCreateManyResume_fileInputEnvelope
+  set?: Prisma.CandidateWhereUniqueInput | Prisma.CandidateWhereUniqueInput[]
+  disconnect?: Prisma.CandidateWhereUniqueInput | Prisma.CandidateWhereUniqueInput[]
+  delete?: Prisma.CandidateWhereUniqueInput | Prisma.CandidateWhereUniqueInput[]
+  connect?: Prisma.CandidateWhereUniqueInput | Prisma.CandidateWhereUniqueInput[]
+  update?: Prisma.CandidateUpdateWithWhereUniqueWithoutResume_fileInput | Prisma.CandidateUpdateWithWhereUniqueWithoutResume_fileInput[]
+  updateMany?: Prisma.CandidateUpdateManyWithWhereWithoutResume_fileInput | Prisma.CandidateUpdateManyWithWhereWithoutResume_fileInput[]
+  deleteMany?: Prisma.CandidateScalarWhereInput | Prisma.CandidateScalarWhereInput[]
+}
+
+export type CandidateUncheckedUpdateManyWithoutResume_fileNestedInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutResume_fileInput, Prisma.CandidateUncheckedCreateWithoutResume_fileInput> | Prisma.CandidateCreateWithoutResume_fileInput[] | Prisma.CandidateUncheckedCreateWithoutResume_fileInput[]
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutResume_fileInput | Prisma.CandidateCreateOrConnectWithoutResume_fileInput[]
+  upsert?: Prisma.CandidateUpsertWithWhereUniqueWithoutResume_fileInput | Prisma.CandidateUpsertWithWhereUniqueWithoutResume_fileInput[]
+  createMany?: Prisma.CandidateCreateManyResume_fileInputEnvelope
+  set?: Prisma.CandidateWhereUniqueInput | Prisma.CandidateWhereUniqueInput[]
+  disconnect?: Prisma.CandidateWhereUniqueInput | Prisma.CandidateWhereUniqueInput[]
+  delete?: Prisma.CandidateWhereUniqueInput | Prisma.CandidateWhereUniqueInput[]
+  connect?: Prisma.CandidateWhereUniqueInput | Prisma.CandidateWhereUniqueInput[]
+  update?: Prisma.CandidateUpdateWithWhereUniqueWithoutResume_fileInput | Prisma.CandidateUpdateWithWhereUniqueWithoutResume_fileInput[]
+  updateMany?: Prisma.CandidateUpdateManyWithWhereWithoutResume_fileInput | Prisma.CandidateUpdateManyWithWhereWithoutResume_fileInput[]
+  deleteMany?: Prisma.CandidateScalarWhereInput | Prisma.CandidateScalarWhereInput[]
+}
+
 export type CandidateCreateNestedManyWithoutPostingInput = {
   create?: Prisma.XOR<Prisma.CandidateCreateWithoutPostingInput, Prisma.CandidateUncheckedCreateWithoutPostingInput> | Prisma.CandidateCreateWithoutPostingInput[] | Prisma.CandidateUncheckedCreateWithoutPostingInput[]
   connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutPostingInput | Prisma.CandidateCreateOrConnectWithoutPostingInput[]
@@ -1121,7 +1165,6 @@ export type CandidateCreateWithoutEmployeeInput = {
   expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: number | null
   skills?: Prisma.CandidateCreateskillsInput | string[]
-  resume_file_id?: string | null
   resume_text?: string | null
   notes?: string | null
   stage?: string
@@ -1140,6 +1183,7 @@ export type CandidateCreateWithoutEmployeeInput = {
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
 export type CandidateUncheckedCreateWithoutEmployeeInput = {
@@ -1237,6 +1281,100 @@ export type CandidateScalarWhereInput = {
   changed_at?: Prisma.DateTimeFilter<"Candidate"> | Date | string
 }
 
+export type CandidateCreateWithoutResume_fileInput = {
+  id?: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
+  employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
+  interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+}
+
+export type CandidateUncheckedCreateWithoutResume_fileInput = {
+  id?: string
+  posting_id: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  employee_id?: string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+}
+
+export type CandidateCreateOrConnectWithoutResume_fileInput = {
+  where: Prisma.CandidateWhereUniqueInput
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutResume_fileInput, Prisma.CandidateUncheckedCreateWithoutResume_fileInput>
+}
+
+export type CandidateCreateManyResume_fileInputEnvelope = {
+  data: Prisma.CandidateCreateManyResume_fileInput | Prisma.CandidateCreateManyResume_fileInput[]
+  skipDuplicates?: boolean
+}
+
+export type CandidateUpsertWithWhereUniqueWithoutResume_fileInput = {
+  where: Prisma.CandidateWhereUniqueInput
+  update: Prisma.XOR<Prisma.CandidateUpdateWithoutResume_fileInput, Prisma.CandidateUncheckedUpdateWithoutResume_fileInput>
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutResume_fileInput, Prisma.CandidateUncheckedCreateWithoutResume_fileInput>
+}
+
+export type CandidateUpdateWithWhereUniqueWithoutResume_fileInput = {
+  where: Prisma.CandidateWhereUniqueInput
+  data: Prisma.XOR<Prisma.CandidateUpdateWithoutResume_fileInput, Prisma.CandidateUncheckedUpdateWithoutResume_fileInput>
+}
+
+export type CandidateUpdateManyWithWhereWithoutResume_fileInput = {
+  where: Prisma.CandidateScalarWhereInput
+  data: Prisma.XOR<Prisma.CandidateUpdateManyMutationInput, Prisma.CandidateUncheckedUpdateManyWithoutResume_fileInput>
+}
+
 export type CandidateCreateWithoutPostingInput = {
   id?: string
   first_name: string
@@ -1250,7 +1388,6 @@ export type CandidateCreateWithoutPostingInput = {
   expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: number | null
   skills?: Prisma.CandidateCreateskillsInput | string[]
-  resume_file_id?: string | null
   resume_text?: string | null
   notes?: string | null
   stage?: string
@@ -1269,6 +1406,7 @@ export type CandidateCreateWithoutPostingInput = {
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
 export type CandidateUncheckedCreateWithoutPostingInput = {
@@ -1344,7 +1482,6 @@ export type CandidateCreateWithoutInterviewsInput = {
   expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: number | null
   skills?: Prisma.CandidateCreateskillsInput | string[]
-  resume_file_id?: string | null
   resume_text?: string | null
   notes?: string | null
   stage?: string
@@ -1363,6 +1500,7 @@ export type CandidateCreateWithoutInterviewsInput = {
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
 export type CandidateUncheckedCreateWithoutInterviewsInput = {
@@ -1429,7 +1567,6 @@ export type CandidateUpdateWithoutInterviewsInput = {
   expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   skills?: Prisma.CandidateUpdateskillsInput | string[]
-  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stage?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1448,6 +1585,7 @@ export type CandidateUpdateWithoutInterviewsInput = {
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutInterviewsInput = {
@@ -1498,7 +1636,6 @@ export type CandidateCreateWithoutInterview_sessionsInput = {
   expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: number | null
   skills?: Prisma.CandidateCreateskillsInput | string[]
-  resume_file_id?: string | null
   resume_text?: string | null
   notes?: string | null
   stage?: string
@@ -1517,6 +1654,7 @@ export type CandidateCreateWithoutInterview_sessionsInput = {
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
 export type CandidateUncheckedCreateWithoutInterview_sessionsInput = {
@@ -1583,7 +1721,6 @@ export type CandidateUpdateWithoutInterview_sessionsInput = {
   expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   skills?: Prisma.CandidateUpdateskillsInput | string[]
-  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stage?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1602,6 +1739,7 @@ export type CandidateUpdateWithoutInterview_sessionsInput = {
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutInterview_sessionsInput = {
@@ -1652,7 +1790,6 @@ export type CandidateCreateWithoutOffersInput = {
   expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: number | null
   skills?: Prisma.CandidateCreateskillsInput | string[]
-  resume_file_id?: string | null
   resume_text?: string | null
   notes?: string | null
   stage?: string
@@ -1671,6 +1808,7 @@ export type CandidateCreateWithoutOffersInput = {
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
 export type CandidateUncheckedCreateWithoutOffersInput = {
@@ -1737,7 +1875,6 @@ export type CandidateUpdateWithoutOffersInput = {
   expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   skills?: Prisma.CandidateUpdateskillsInput | string[]
-  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stage?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1756,6 +1893,7 @@ export type CandidateUpdateWithoutOffersInput = {
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutOffersInput = {
@@ -1806,7 +1944,6 @@ export type CandidateCreateWithoutTalent_poolInput = {
   expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: number | null
   skills?: Prisma.CandidateCreateskillsInput | string[]
-  resume_file_id?: string | null
   resume_text?: string | null
   notes?: string | null
   stage?: string
@@ -1825,6 +1962,7 @@ export type CandidateCreateWithoutTalent_poolInput = {
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
 export type CandidateUncheckedCreateWithoutTalent_poolInput = {
@@ -1891,7 +2029,6 @@ export type CandidateUpdateWithoutTalent_poolInput = {
   expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   skills?: Prisma.CandidateUpdateskillsInput | string[]
-  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stage?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1910,6 +2047,7 @@ export type CandidateUpdateWithoutTalent_poolInput = {
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutTalent_poolInput = {
@@ -1990,7 +2128,6 @@ export type CandidateUpdateWithoutEmployeeInput = {
   expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   skills?: Prisma.CandidateUpdateskillsInput | string[]
-  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stage?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2009,6 +2146,7 @@ export type CandidateUpdateWithoutEmployeeInput = {
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutEmployeeInput = {
@@ -2075,6 +2213,134 @@ export type CandidateUncheckedUpdateManyWithoutEmployeeInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+export type CandidateCreateManyResume_fileInput = {
+  id?: string
+  posting_id: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  employee_id?: string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+}
+
+export type CandidateUpdateWithoutResume_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
+  employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
+  interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+}
+
+export type CandidateUncheckedUpdateWithoutResume_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  posting_id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+}
+
+export type CandidateUncheckedUpdateManyWithoutResume_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  posting_id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
 export type CandidateCreateManyPostingInput = {
   id?: string
   first_name: string
@@ -2118,7 +2384,6 @@ export type CandidateUpdateWithoutPostingInput = {
   expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   skills?: Prisma.CandidateUpdateskillsInput | string[]
-  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   stage?: Prisma.StringFieldUpdateOperationsInput | string
@@ -2137,6 +2402,7 @@ export type CandidateUpdateWithoutPostingInput = {
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutPostingInput = {
@@ -2297,6 +2563,7 @@ export type CandidateSelect<ExtArgs extends runtime.Types.Extensions.InternalArg
   interview_sessions?: boolean | Prisma.Candidate$interview_sessionsArgs<ExtArgs>
   offers?: boolean | Prisma.Candidate$offersArgs<ExtArgs>
   talent_pool?: boolean | Prisma.Candidate$talent_poolArgs<ExtArgs>
+  resume_file?: boolean | Prisma.Candidate$resume_fileArgs<ExtArgs>
   _count?: boolean | Prisma.CandidateCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["candidate"]>
 
@@ -2332,6 +2599,7 @@ export type CandidateSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ext
   changed_at?: boolean
   posting?: boolean | Prisma.JobPostingDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.Candidate$employeeArgs<ExtArgs>
+  resume_file?: boolean | Prisma.Candidate$resume_fileArgs<ExtArgs>
 }, ExtArgs["result"]["candidate"]>
 
 export type CandidateSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -2366,6 +2634,7 @@ export type CandidateSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ext
   changed_at?: boolean
   posting?: boolean | Prisma.JobPostingDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.Candidate$employeeArgs<ExtArgs>
+  resume_file?: boolean | Prisma.Candidate$resume_fileArgs<ExtArgs>
 }, ExtArgs["result"]["candidate"]>
 
 export type CandidateSelectScalar = {
@@ -2408,15 +2677,18 @@ export type CandidateInclude<ExtArgs extends runtime.Types.Extensions.InternalAr
   interview_sessions?: boolean | Prisma.Candidate$interview_sessionsArgs<ExtArgs>
   offers?: boolean | Prisma.Candidate$offersArgs<ExtArgs>
   talent_pool?: boolean | Prisma.Candidate$talent_poolArgs<ExtArgs>
+  resume_file?: boolean | Prisma.Candidate$resume_fileArgs<ExtArgs>
   _count?: boolean | Prisma.CandidateCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CandidateIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   posting?: boolean | Prisma.JobPostingDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.Candidate$employeeArgs<ExtArgs>
+  resume_file?: boolean | Prisma.Candidate$resume_fileArgs<ExtArgs>
 }
 export type CandidateIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   posting?: boolean | Prisma.JobPostingDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.Candidate$employeeArgs<ExtArgs>
+  resume_file?: boolean | Prisma.Candidate$resume_fileArgs<ExtArgs>
 }
 
 export type $CandidatePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2428,6 +2700,7 @@ export type $CandidatePayload<ExtArgs extends runtime.Types.Extensions.InternalA
     interview_sessions: Prisma.$InterviewSessionPayload<ExtArgs>[]
     offers: Prisma.$JobOfferPayload<ExtArgs>[]
     talent_pool: Prisma.$TalentPoolCandidatePayload<ExtArgs>[]
+    resume_file: Prisma.$StoredFilePayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -2859,6 +3132,7 @@ export interface Prisma__CandidateClient<T, Null = never, ExtArgs extends runtim
   interview_sessions<T extends Prisma.Candidate$interview_sessionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$interview_sessionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InterviewSessionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   offers<T extends Prisma.Candidate$offersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$offersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$JobOfferPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   talent_pool<T extends Prisma.Candidate$talent_poolArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$talent_poolArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TalentPoolCandidatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  resume_file<T extends Prisma.Candidate$resume_fileArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$resume_fileArgs<ExtArgs>>): Prisma.Prisma__StoredFileClient<runtime.Types.Result.GetResult<Prisma.$StoredFilePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3430,6 +3704,25 @@ export type Candidate$talent_poolArgs<ExtArgs extends runtime.Types.Extensions.I
   take?: number
   skip?: number
   distinct?: Prisma.TalentPoolCandidateScalarFieldEnum | Prisma.TalentPoolCandidateScalarFieldEnum[]
+}
+
+/**
+ * Candidate.resume_file
+ */
+export type Candidate$resume_fileArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the StoredFile
+   */
+  select?: Prisma.StoredFileSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the StoredFile
+   */
+  omit?: Prisma.StoredFileOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StoredFileInclude<ExtArgs> | null
+  where?: Prisma.StoredFileWhereInput
 }
 
 /**

@@ -423,6 +423,8 @@ export type EmployeeWhereInput = {
   loan_advances?: Prisma.LoanAdvanceListRelationFilter
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
   final_settlements?: Prisma.FinalSettlementListRelationFilter
+  job_requisitions?: Prisma.JobRequisitionListRelationFilter
+  helpdesk_tickets?: Prisma.HelpdeskTicketListRelationFilter
 }
 
 export type EmployeeOrderByWithRelationInput = {
@@ -483,6 +485,8 @@ export type EmployeeOrderByWithRelationInput = {
   loan_advances?: Prisma.LoanAdvanceOrderByRelationAggregateInput
   expense_claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
   final_settlements?: Prisma.FinalSettlementOrderByRelationAggregateInput
+  job_requisitions?: Prisma.JobRequisitionOrderByRelationAggregateInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketOrderByRelationAggregateInput
 }
 
 export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
@@ -549,6 +553,8 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   loan_advances?: Prisma.LoanAdvanceListRelationFilter
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
   final_settlements?: Prisma.FinalSettlementListRelationFilter
+  job_requisitions?: Prisma.JobRequisitionListRelationFilter
+  helpdesk_tickets?: Prisma.HelpdeskTicketListRelationFilter
 }, "tenant_id_id" | "tenant_id_employee_code" | "tenant_id_email">
 
 export type EmployeeOrderByWithAggregationInput = {
@@ -681,6 +687,8 @@ export type EmployeeCreateInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateInput = {
@@ -738,6 +746,8 @@ export type EmployeeUncheckedCreateInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUpdateInput = {
@@ -794,6 +804,8 @@ export type EmployeeUpdateInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateInput = {
@@ -851,6 +863,8 @@ export type EmployeeUncheckedUpdateInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateManyInput = {
@@ -1306,6 +1320,22 @@ export type EmployeeUncheckedUpdateManyWithoutWork_locationNestedInput = {
   deleteMany?: Prisma.EmployeeScalarWhereInput | Prisma.EmployeeScalarWhereInput[]
 }
 
+export type EmployeeCreateNestedOneWithoutHelpdesk_ticketsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutHelpdesk_ticketsInput, Prisma.EmployeeUncheckedCreateWithoutHelpdesk_ticketsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutHelpdesk_ticketsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneWithoutHelpdesk_ticketsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutHelpdesk_ticketsInput, Prisma.EmployeeUncheckedCreateWithoutHelpdesk_ticketsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutHelpdesk_ticketsInput
+  upsert?: Prisma.EmployeeUpsertWithoutHelpdesk_ticketsInput
+  disconnect?: Prisma.EmployeeWhereInput | boolean
+  delete?: Prisma.EmployeeWhereInput | boolean
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutHelpdesk_ticketsInput, Prisma.EmployeeUpdateWithoutHelpdesk_ticketsInput>, Prisma.EmployeeUncheckedUpdateWithoutHelpdesk_ticketsInput>
+}
+
 export type EmployeeCreateNestedOneWithoutLeave_policy_employeesInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutLeave_policy_employeesInput, Prisma.EmployeeUncheckedCreateWithoutLeave_policy_employeesInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutLeave_policy_employeesInput
@@ -1520,6 +1550,22 @@ export type EmployeeUpdateOneWithoutInvitationsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutInvitationsInput, Prisma.EmployeeUpdateWithoutInvitationsInput>, Prisma.EmployeeUncheckedUpdateWithoutInvitationsInput>
 }
 
+export type EmployeeCreateNestedOneWithoutJob_requisitionsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutJob_requisitionsInput, Prisma.EmployeeUncheckedCreateWithoutJob_requisitionsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutJob_requisitionsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneWithoutJob_requisitionsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutJob_requisitionsInput, Prisma.EmployeeUncheckedCreateWithoutJob_requisitionsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutJob_requisitionsInput
+  upsert?: Prisma.EmployeeUpsertWithoutJob_requisitionsInput
+  disconnect?: Prisma.EmployeeWhereInput | boolean
+  delete?: Prisma.EmployeeWhereInput | boolean
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutJob_requisitionsInput, Prisma.EmployeeUpdateWithoutJob_requisitionsInput>, Prisma.EmployeeUncheckedUpdateWithoutJob_requisitionsInput>
+}
+
 export type EmployeeCreateNestedOneWithoutRecruitment_candidatesInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutRecruitment_candidatesInput, Prisma.EmployeeUncheckedCreateWithoutRecruitment_candidatesInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutRecruitment_candidatesInput
@@ -1589,6 +1635,8 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
@@ -1645,6 +1693,8 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAsset_assignmentsInput = {
@@ -1716,6 +1766,8 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
@@ -1772,6 +1824,8 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutAttendance_recordsInput = {
@@ -1827,6 +1881,8 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
@@ -1883,6 +1939,8 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAttendance_recordsInput = {
@@ -1954,6 +2012,8 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
@@ -2010,6 +2070,8 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutAttendance_regularizationsInput = {
@@ -2065,6 +2127,8 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
@@ -2121,6 +2185,8 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutAttendance_regularizationsInput = {
@@ -2192,6 +2258,8 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
@@ -2248,6 +2316,8 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutReportsInput = {
@@ -2303,6 +2373,8 @@ export type EmployeeCreateWithoutReportsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutReportsInput = {
@@ -2359,6 +2431,8 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutReportsInput = {
@@ -2419,6 +2493,8 @@ export type EmployeeCreateWithoutManagerInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutManagerInput = {
@@ -2474,6 +2550,8 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutManagerInput = {
@@ -2550,6 +2628,8 @@ export type EmployeeUpdateWithoutReportsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutReportsInput = {
@@ -2606,6 +2686,8 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUpsertWithWhereUniqueWithoutManagerInput = {
@@ -2715,6 +2797,8 @@ export type EmployeeCreateWithoutDocumentsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutDocumentsInput = {
@@ -2771,6 +2855,8 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutDocumentsInput = {
@@ -2842,6 +2928,8 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
@@ -2898,6 +2986,8 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutExitInput = {
@@ -2953,6 +3043,8 @@ export type EmployeeCreateWithoutExitInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutExitInput = {
@@ -3009,6 +3101,8 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutExitInput = {
@@ -3080,6 +3174,8 @@ export type EmployeeUpdateWithoutExitInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutExitInput = {
@@ -3136,6 +3232,8 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutBranchInput = {
@@ -3191,6 +3289,8 @@ export type EmployeeCreateWithoutBranchInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutBranchInput = {
@@ -3246,6 +3346,8 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutBranchInput = {
@@ -3327,6 +3429,8 @@ export type EmployeeCreateWithoutWork_locationInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutWork_locationInput = {
@@ -3382,6 +3486,8 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutWork_locationInput = {
@@ -3408,6 +3514,252 @@ export type EmployeeUpdateWithWhereUniqueWithoutWork_locationInput = {
 export type EmployeeUpdateManyWithWhereWithoutWork_locationInput = {
   where: Prisma.EmployeeScalarWhereInput
   data: Prisma.XOR<Prisma.EmployeeUpdateManyMutationInput, Prisma.EmployeeUncheckedUpdateManyWithoutWork_locationInput>
+}
+
+export type EmployeeCreateWithoutHelpdesk_ticketsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutHelpdesk_ticketsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutHelpdesk_ticketsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutHelpdesk_ticketsInput, Prisma.EmployeeUncheckedCreateWithoutHelpdesk_ticketsInput>
+}
+
+export type EmployeeUpsertWithoutHelpdesk_ticketsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutHelpdesk_ticketsInput, Prisma.EmployeeUncheckedUpdateWithoutHelpdesk_ticketsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutHelpdesk_ticketsInput, Prisma.EmployeeUncheckedCreateWithoutHelpdesk_ticketsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutHelpdesk_ticketsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutHelpdesk_ticketsInput, Prisma.EmployeeUncheckedUpdateWithoutHelpdesk_ticketsInput>
+}
+
+export type EmployeeUpdateWithoutHelpdesk_ticketsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutHelpdesk_ticketsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_policy_employeesInput = {
@@ -3463,6 +3815,8 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
@@ -3519,6 +3873,8 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_policy_employeesInput = {
@@ -3590,6 +3946,8 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
@@ -3646,6 +4004,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_allocationsInput = {
@@ -3701,6 +4061,8 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
@@ -3757,6 +4119,8 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_allocationsInput = {
@@ -3828,6 +4192,8 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
@@ -3884,6 +4250,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
@@ -3939,6 +4307,8 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
@@ -3995,6 +4365,8 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_ledger_entriesInput = {
@@ -4066,6 +4438,8 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
@@ -4122,6 +4496,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_balance_totalsInput = {
@@ -4177,6 +4553,8 @@ export type EmployeeCreateWithoutLeave_balance_totalsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_balance_totalsInput = {
@@ -4233,6 +4611,8 @@ export type EmployeeUncheckedCreateWithoutLeave_balance_totalsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_balance_totalsInput = {
@@ -4304,6 +4684,8 @@ export type EmployeeUpdateWithoutLeave_balance_totalsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput = {
@@ -4360,6 +4742,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_requestsInput = {
@@ -4415,6 +4799,8 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
@@ -4471,6 +4857,8 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_requestsInput = {
@@ -4542,6 +4930,8 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
@@ -4598,6 +4988,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutLeave_encashmentsInput = {
@@ -4653,6 +5045,8 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
@@ -4709,6 +5103,8 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLeave_encashmentsInput = {
@@ -4780,6 +5176,8 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
@@ -4836,6 +5234,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutWfh_requestsInput = {
@@ -4891,6 +5291,8 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
@@ -4947,6 +5349,8 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutWfh_requestsInput = {
@@ -5018,6 +5422,8 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
@@ -5074,6 +5480,8 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutHoliday_work_requestsInput = {
@@ -5129,6 +5537,8 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
@@ -5185,6 +5595,8 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutHoliday_work_requestsInput = {
@@ -5256,6 +5668,8 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
@@ -5312,6 +5726,8 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutSalary_setupsInput = {
@@ -5367,6 +5783,8 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
@@ -5423,6 +5841,8 @@ export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutSalary_setupsInput = {
@@ -5494,6 +5914,8 @@ export type EmployeeUpdateWithoutSalary_setupsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
@@ -5550,6 +5972,8 @@ export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutPayroll_slipsInput = {
@@ -5605,6 +6029,8 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
@@ -5661,6 +6087,8 @@ export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutPayroll_slipsInput = {
@@ -5732,6 +6160,8 @@ export type EmployeeUpdateWithoutPayroll_slipsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
@@ -5788,6 +6218,8 @@ export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutLoan_advancesInput = {
@@ -5843,6 +6275,8 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
@@ -5899,6 +6333,8 @@ export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutLoan_advancesInput = {
@@ -5970,6 +6406,8 @@ export type EmployeeUpdateWithoutLoan_advancesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
@@ -6026,6 +6464,8 @@ export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutExpense_claimsInput = {
@@ -6081,6 +6521,8 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
@@ -6137,6 +6579,8 @@ export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutExpense_claimsInput = {
@@ -6208,6 +6652,8 @@ export type EmployeeUpdateWithoutExpense_claimsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
@@ -6264,6 +6710,8 @@ export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutFinal_settlementsInput = {
@@ -6319,6 +6767,8 @@ export type EmployeeCreateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
@@ -6375,6 +6825,8 @@ export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutFinal_settlementsInput = {
@@ -6446,6 +6898,8 @@ export type EmployeeUpdateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
@@ -6502,6 +6956,8 @@ export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutMembershipsInput = {
@@ -6557,6 +7013,8 @@ export type EmployeeCreateWithoutMembershipsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutMembershipsInput = {
@@ -6613,6 +7071,8 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutMembershipsInput = {
@@ -6684,6 +7144,8 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
@@ -6740,6 +7202,8 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutInvitationsInput = {
@@ -6795,6 +7259,8 @@ export type EmployeeCreateWithoutInvitationsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutInvitationsInput = {
@@ -6851,6 +7317,8 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutInvitationsInput = {
@@ -6922,6 +7390,8 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
@@ -6978,6 +7448,254 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeCreateWithoutJob_requisitionsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutJob_requisitionsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutJob_requisitionsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutJob_requisitionsInput, Prisma.EmployeeUncheckedCreateWithoutJob_requisitionsInput>
+}
+
+export type EmployeeUpsertWithoutJob_requisitionsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutJob_requisitionsInput, Prisma.EmployeeUncheckedUpdateWithoutJob_requisitionsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutJob_requisitionsInput, Prisma.EmployeeUncheckedCreateWithoutJob_requisitionsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutJob_requisitionsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutJob_requisitionsInput, Prisma.EmployeeUncheckedUpdateWithoutJob_requisitionsInput>
+}
+
+export type EmployeeUpdateWithoutJob_requisitionsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutJob_requisitionsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateWithoutRecruitment_candidatesInput = {
@@ -7033,6 +7751,8 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
@@ -7089,6 +7809,8 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutRecruitment_candidatesInput = {
@@ -7160,6 +7882,8 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
@@ -7216,6 +7940,8 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeCreateManyManagerInput = {
@@ -7304,6 +8030,8 @@ export type EmployeeUpdateWithoutManagerInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutManagerInput = {
@@ -7359,6 +8087,8 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutManagerInput = {
@@ -7480,6 +8210,8 @@ export type EmployeeUpdateWithoutBranchInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutBranchInput = {
@@ -7535,6 +8267,8 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutBranchInput = {
@@ -7656,6 +8390,8 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
@@ -7711,6 +8447,8 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateManyWithoutWork_locationInput = {
@@ -7773,6 +8511,8 @@ export type EmployeeCountOutputType = {
   loan_advances: number
   expense_claims: number
   final_settlements: number
+  job_requisitions: number
+  helpdesk_tickets: number
 }
 
 export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -7797,6 +8537,8 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   loan_advances?: boolean | EmployeeCountOutputTypeCountLoan_advancesArgs
   expense_claims?: boolean | EmployeeCountOutputTypeCountExpense_claimsArgs
   final_settlements?: boolean | EmployeeCountOutputTypeCountFinal_settlementsArgs
+  job_requisitions?: boolean | EmployeeCountOutputTypeCountJob_requisitionsArgs
+  helpdesk_tickets?: boolean | EmployeeCountOutputTypeCountHelpdesk_ticketsArgs
 }
 
 /**
@@ -7956,6 +8698,20 @@ export type EmployeeCountOutputTypeCountFinal_settlementsArgs<ExtArgs extends ru
   where?: Prisma.FinalSettlementWhereInput
 }
 
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountJob_requisitionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.JobRequisitionWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountHelpdesk_ticketsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.HelpdeskTicketWhereInput
+}
+
 
 export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -8015,6 +8771,8 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
   final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
+  job_requisitions?: boolean | Prisma.Employee$job_requisitionsArgs<ExtArgs>
+  helpdesk_tickets?: boolean | Prisma.Employee$helpdesk_ticketsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["employee"]>
 
@@ -8156,6 +8914,8 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
   final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
+  job_requisitions?: boolean | Prisma.Employee$job_requisitionsArgs<ExtArgs>
+  helpdesk_tickets?: boolean | Prisma.Employee$helpdesk_ticketsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type EmployeeIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -8197,6 +8957,8 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     loan_advances: Prisma.$LoanAdvancePayload<ExtArgs>[]
     expense_claims: Prisma.$ExpenseClaimPayload<ExtArgs>[]
     final_settlements: Prisma.$FinalSettlementPayload<ExtArgs>[]
+    job_requisitions: Prisma.$JobRequisitionPayload<ExtArgs>[]
+    helpdesk_tickets: Prisma.$HelpdeskTicketPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -8656,6 +9418,8 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   loan_advances<T extends Prisma.Employee$loan_advancesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$loan_advancesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LoanAdvancePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   expense_claims<T extends Prisma.Employee$expense_claimsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$expense_claimsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ExpenseClaimPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   final_settlements<T extends Prisma.Employee$final_settlementsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$final_settlementsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FinalSettlementPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  job_requisitions<T extends Prisma.Employee$job_requisitionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$job_requisitionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$JobRequisitionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  helpdesk_tickets<T extends Prisma.Employee$helpdesk_ticketsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$helpdesk_ticketsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HelpdeskTicketPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -9695,6 +10459,54 @@ export type Employee$final_settlementsArgs<ExtArgs extends runtime.Types.Extensi
   take?: number
   skip?: number
   distinct?: Prisma.FinalSettlementScalarFieldEnum | Prisma.FinalSettlementScalarFieldEnum[]
+}
+
+/**
+ * Employee.job_requisitions
+ */
+export type Employee$job_requisitionsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the JobRequisition
+   */
+  select?: Prisma.JobRequisitionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the JobRequisition
+   */
+  omit?: Prisma.JobRequisitionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.JobRequisitionInclude<ExtArgs> | null
+  where?: Prisma.JobRequisitionWhereInput
+  orderBy?: Prisma.JobRequisitionOrderByWithRelationInput | Prisma.JobRequisitionOrderByWithRelationInput[]
+  cursor?: Prisma.JobRequisitionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.JobRequisitionScalarFieldEnum | Prisma.JobRequisitionScalarFieldEnum[]
+}
+
+/**
+ * Employee.helpdesk_tickets
+ */
+export type Employee$helpdesk_ticketsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the HelpdeskTicket
+   */
+  select?: Prisma.HelpdeskTicketSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the HelpdeskTicket
+   */
+  omit?: Prisma.HelpdeskTicketOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HelpdeskTicketInclude<ExtArgs> | null
+  where?: Prisma.HelpdeskTicketWhereInput
+  orderBy?: Prisma.HelpdeskTicketOrderByWithRelationInput | Prisma.HelpdeskTicketOrderByWithRelationInput[]
+  cursor?: Prisma.HelpdeskTicketWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.HelpdeskTicketScalarFieldEnum | Prisma.HelpdeskTicketScalarFieldEnum[]
 }
 
 /**

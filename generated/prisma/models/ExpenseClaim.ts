@@ -357,6 +357,7 @@ export type ExpenseClaimWhereInput = {
   category?: Prisma.XOR<Prisma.ExpenseCategoryScalarRelationFilter, Prisma.ExpenseCategoryWhereInput>
   paid_run?: Prisma.XOR<Prisma.PayrollRunNullableScalarRelationFilter, Prisma.PayrollRunWhereInput> | null
   paid_settlement?: Prisma.XOR<Prisma.FinalSettlementNullableScalarRelationFilter, Prisma.FinalSettlementWhereInput> | null
+  receipt_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }
 
 export type ExpenseClaimOrderByWithRelationInput = {
@@ -386,6 +387,7 @@ export type ExpenseClaimOrderByWithRelationInput = {
   category?: Prisma.ExpenseCategoryOrderByWithRelationInput
   paid_run?: Prisma.PayrollRunOrderByWithRelationInput
   paid_settlement?: Prisma.FinalSettlementOrderByWithRelationInput
+  receipt_file?: Prisma.StoredFileOrderByWithRelationInput
 }
 
 export type ExpenseClaimWhereUniqueInput = Prisma.AtLeast<{
@@ -420,6 +422,7 @@ export type ExpenseClaimWhereUniqueInput = Prisma.AtLeast<{
   category?: Prisma.XOR<Prisma.ExpenseCategoryScalarRelationFilter, Prisma.ExpenseCategoryWhereInput>
   paid_run?: Prisma.XOR<Prisma.PayrollRunNullableScalarRelationFilter, Prisma.PayrollRunWhereInput> | null
   paid_settlement?: Prisma.XOR<Prisma.FinalSettlementNullableScalarRelationFilter, Prisma.FinalSettlementWhereInput> | null
+  receipt_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }, "tenant_id_id" | "tenant_id_claim_number">
 
 export type ExpenseClaimOrderByWithAggregationInput = {
@@ -486,7 +489,6 @@ export type ExpenseClaimCreateInput = {
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
   expense_date: Date | string
   description: string
-  receipt_file_id?: string | null
   status?: string
   requested_by?: string | null
   decided_by?: string | null
@@ -502,6 +504,7 @@ export type ExpenseClaimCreateInput = {
   category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
   paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
+  receipt_file?: Prisma.StoredFileCreateNestedOneWithoutExpense_claimsInput
 }
 
 export type ExpenseClaimUncheckedCreateInput = {
@@ -535,7 +538,6 @@ export type ExpenseClaimUpdateInput = {
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
-  receipt_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -551,6 +553,7 @@ export type ExpenseClaimUpdateInput = {
   category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
   paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
+  receipt_file?: Prisma.StoredFileUpdateOneWithoutExpense_claimsNestedInput
 }
 
 export type ExpenseClaimUncheckedUpdateInput = {
@@ -609,7 +612,6 @@ export type ExpenseClaimUpdateManyMutationInput = {
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
-  receipt_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -919,13 +921,54 @@ export type ExpenseClaimUncheckedUpdateManyWithoutPaid_settlementNestedInput = {
   deleteMany?: Prisma.ExpenseClaimScalarWhereInput | Prisma.ExpenseClaimScalarWhereInput[]
 }
 
+export type ExpenseClaimCreateNestedManyWithoutReceipt_fileInput = {
+  create?: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutReceipt_fileInput, Prisma.ExpenseClaimUncheckedCreateWithoutReceipt_fileInput> | Prisma.ExpenseClaimCreateWithoutReceipt_fileInput[] | Prisma.ExpenseClaimUncheckedCreateWithoutReceipt_fileInput[]
+  connectOrCreate?: Prisma.ExpenseClaimCreateOrConnectWithoutReceipt_fileInput | Prisma.ExpenseClaimCreateOrConnectWithoutReceipt_fileInput[]
+  createMany?: Prisma.ExpenseClaimCreateManyReceipt_fileInputEnvelope
+  connect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+}
+
+export type ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput = {
+  create?: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutReceipt_fileInput, Prisma.ExpenseClaimUncheckedCreateWithoutReceipt_fileInput> | Prisma.ExpenseClaimCreateWithoutReceipt_fileInput[] | Prisma.ExpenseClaimUncheckedCreateWithoutReceipt_fileInput[]
+  connectOrCreate?: Prisma.ExpenseClaimCreateOrConnectWithoutReceipt_fileInput | Prisma.ExpenseClaimCreateOrConnectWithoutReceipt_fileInput[]
+  createMany?: Prisma.ExpenseClaimCreateManyReceipt_fileInputEnvelope
+  connect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+}
+
+export type ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput = {
+  create?: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutReceipt_fileInput, Prisma.ExpenseClaimUncheckedCreateWithoutReceipt_fileInput> | Prisma.ExpenseClaimCreateWithoutReceipt_fileInput[] | Prisma.ExpenseClaimUncheckedCreateWithoutReceipt_fileInput[]
+  connectOrCreate?: Prisma.ExpenseClaimCreateOrConnectWithoutReceipt_fileInput | Prisma.ExpenseClaimCreateOrConnectWithoutReceipt_fileInput[]
+  upsert?: Prisma.ExpenseClaimUpsertWithWhereUniqueWithoutReceipt_fileInput | Prisma.ExpenseClaimUpsertWithWhereUniqueWithoutReceipt_fileInput[]
+  createMany?: Prisma.ExpenseClaimCreateManyReceipt_fileInputEnvelope
+  set?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  disconnect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  delete?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  connect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  update?: Prisma.ExpenseClaimUpdateWithWhereUniqueWithoutReceipt_fileInput | Prisma.ExpenseClaimUpdateWithWhereUniqueWithoutReceipt_fileInput[]
+  updateMany?: Prisma.ExpenseClaimUpdateManyWithWhereWithoutReceipt_fileInput | Prisma.ExpenseClaimUpdateManyWithWhereWithoutReceipt_fileInput[]
+  deleteMany?: Prisma.ExpenseClaimScalarWhereInput | Prisma.ExpenseClaimScalarWhereInput[]
+}
+
+export type ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput = {
+  create?: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutReceipt_fileInput, Prisma.ExpenseClaimUncheckedCreateWithoutReceipt_fileInput> | Prisma.ExpenseClaimCreateWithoutReceipt_fileInput[] | Prisma.ExpenseClaimUncheckedCreateWithoutReceipt_fileInput[]
+  connectOrCreate?: Prisma.ExpenseClaimCreateOrConnectWithoutReceipt_fileInput | Prisma.ExpenseClaimCreateOrConnectWithoutReceipt_fileInput[]
+  upsert?: Prisma.ExpenseClaimUpsertWithWhereUniqueWithoutReceipt_fileInput | Prisma.ExpenseClaimUpsertWithWhereUniqueWithoutReceipt_fileInput[]
+  createMany?: Prisma.ExpenseClaimCreateManyReceipt_fileInputEnvelope
+  set?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  disconnect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  delete?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  connect?: Prisma.ExpenseClaimWhereUniqueInput | Prisma.ExpenseClaimWhereUniqueInput[]
+  update?: Prisma.ExpenseClaimUpdateWithWhereUniqueWithoutReceipt_fileInput | Prisma.ExpenseClaimUpdateWithWhereUniqueWithoutReceipt_fileInput[]
+  updateMany?: Prisma.ExpenseClaimUpdateManyWithWhereWithoutReceipt_fileInput | Prisma.ExpenseClaimUpdateManyWithWhereWithoutReceipt_fileInput[]
+  deleteMany?: Prisma.ExpenseClaimScalarWhereInput | Prisma.ExpenseClaimScalarWhereInput[]
+}
+
 export type ExpenseClaimCreateWithoutEmployeeInput = {
   id?: string
   claim_number: string
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
   expense_date: Date | string
   description: string
-  receipt_file_id?: string | null
   status?: string
   requested_by?: string | null
   decided_by?: string | null
@@ -940,6 +983,7 @@ export type ExpenseClaimCreateWithoutEmployeeInput = {
   category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
   paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
+  receipt_file?: Prisma.StoredFileCreateNestedOneWithoutExpense_claimsInput
 }
 
 export type ExpenseClaimUncheckedCreateWithoutEmployeeInput = {
@@ -1025,7 +1069,6 @@ export type ExpenseClaimCreateWithoutCategoryInput = {
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
   expense_date: Date | string
   description: string
-  receipt_file_id?: string | null
   status?: string
   requested_by?: string | null
   decided_by?: string | null
@@ -1040,6 +1083,7 @@ export type ExpenseClaimCreateWithoutCategoryInput = {
   employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
   paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
+  receipt_file?: Prisma.StoredFileCreateNestedOneWithoutExpense_claimsInput
 }
 
 export type ExpenseClaimUncheckedCreateWithoutCategoryInput = {
@@ -1097,7 +1141,6 @@ export type ExpenseClaimCreateWithoutPaid_runInput = {
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
   expense_date: Date | string
   description: string
-  receipt_file_id?: string | null
   status?: string
   requested_by?: string | null
   decided_by?: string | null
@@ -1112,6 +1155,7 @@ export type ExpenseClaimCreateWithoutPaid_runInput = {
   employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
   category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
   paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
+  receipt_file?: Prisma.StoredFileCreateNestedOneWithoutExpense_claimsInput
 }
 
 export type ExpenseClaimUncheckedCreateWithoutPaid_runInput = {
@@ -1169,7 +1213,6 @@ export type ExpenseClaimCreateWithoutPaid_settlementInput = {
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
   expense_date: Date | string
   description: string
-  receipt_file_id?: string | null
   status?: string
   requested_by?: string | null
   decided_by?: string | null
@@ -1184,6 +1227,7 @@ export type ExpenseClaimCreateWithoutPaid_settlementInput = {
   employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
   category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
   paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
+  receipt_file?: Prisma.StoredFileCreateNestedOneWithoutExpense_claimsInput
 }
 
 export type ExpenseClaimUncheckedCreateWithoutPaid_settlementInput = {
@@ -1235,6 +1279,78 @@ export type ExpenseClaimUpdateManyWithWhereWithoutPaid_settlementInput = {
   data: Prisma.XOR<Prisma.ExpenseClaimUpdateManyMutationInput, Prisma.ExpenseClaimUncheckedUpdateManyWithoutPaid_settlementInput>
 }
 
+export type ExpenseClaimCreateWithoutReceipt_fileInput = {
+  id?: string
+  claim_number: string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date: Date | string
+  description: string
+  status?: string
+  requested_by?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_comment?: string | null
+  cancelled_by?: string | null
+  cancelled_at?: Date | string | null
+  paid_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+  employee: Prisma.EmployeeCreateNestedOneWithoutExpense_claimsInput
+  category: Prisma.ExpenseCategoryCreateNestedOneWithoutClaimsInput
+  paid_run?: Prisma.PayrollRunCreateNestedOneWithoutClaimsInput
+  paid_settlement?: Prisma.FinalSettlementCreateNestedOneWithoutClaimsInput
+}
+
+export type ExpenseClaimUncheckedCreateWithoutReceipt_fileInput = {
+  id?: string
+  claim_number: string
+  employee_id: string
+  category_id: string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date: Date | string
+  description: string
+  status?: string
+  requested_by?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_comment?: string | null
+  cancelled_by?: string | null
+  cancelled_at?: Date | string | null
+  paid_run_id?: string | null
+  paid_at?: Date | string | null
+  paid_settlement_id?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+}
+
+export type ExpenseClaimCreateOrConnectWithoutReceipt_fileInput = {
+  where: Prisma.ExpenseClaimWhereUniqueInput
+  create: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutReceipt_fileInput, Prisma.ExpenseClaimUncheckedCreateWithoutReceipt_fileInput>
+}
+
+export type ExpenseClaimCreateManyReceipt_fileInputEnvelope = {
+  data: Prisma.ExpenseClaimCreateManyReceipt_fileInput | Prisma.ExpenseClaimCreateManyReceipt_fileInput[]
+  skipDuplicates?: boolean
+}
+
+export type ExpenseClaimUpsertWithWhereUniqueWithoutReceipt_fileInput = {
+  where: Prisma.ExpenseClaimWhereUniqueInput
+  update: Prisma.XOR<Prisma.ExpenseClaimUpdateWithoutReceipt_fileInput, Prisma.ExpenseClaimUncheckedUpdateWithoutReceipt_fileInput>
+  create: Prisma.XOR<Prisma.ExpenseClaimCreateWithoutReceipt_fileInput, Prisma.ExpenseClaimUncheckedCreateWithoutReceipt_fileInput>
+}
+
+export type ExpenseClaimUpdateWithWhereUniqueWithoutReceipt_fileInput = {
+  where: Prisma.ExpenseClaimWhereUniqueInput
+  data: Prisma.XOR<Prisma.ExpenseClaimUpdateWithoutReceipt_fileInput, Prisma.ExpenseClaimUncheckedUpdateWithoutReceipt_fileInput>
+}
+
+export type ExpenseClaimUpdateManyWithWhereWithoutReceipt_fileInput = {
+  where: Prisma.ExpenseClaimScalarWhereInput
+  data: Prisma.XOR<Prisma.ExpenseClaimUpdateManyMutationInput, Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileInput>
+}
+
 export type ExpenseClaimCreateManyEmployeeInput = {
   id?: string
   claim_number: string
@@ -1264,7 +1380,6 @@ export type ExpenseClaimUpdateWithoutEmployeeInput = {
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
-  receipt_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1279,6 +1394,7 @@ export type ExpenseClaimUpdateWithoutEmployeeInput = {
   category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
   paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
+  receipt_file?: Prisma.StoredFileUpdateOneWithoutExpense_claimsNestedInput
 }
 
 export type ExpenseClaimUncheckedUpdateWithoutEmployeeInput = {
@@ -1356,7 +1472,6 @@ export type ExpenseClaimUpdateWithoutCategoryInput = {
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
-  receipt_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1371,6 +1486,7 @@ export type ExpenseClaimUpdateWithoutCategoryInput = {
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
   paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
+  receipt_file?: Prisma.StoredFileUpdateOneWithoutExpense_claimsNestedInput
 }
 
 export type ExpenseClaimUncheckedUpdateWithoutCategoryInput = {
@@ -1448,7 +1564,6 @@ export type ExpenseClaimUpdateWithoutPaid_runInput = {
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
-  receipt_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1463,6 +1578,7 @@ export type ExpenseClaimUpdateWithoutPaid_runInput = {
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
   category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
   paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
+  receipt_file?: Prisma.StoredFileUpdateOneWithoutExpense_claimsNestedInput
 }
 
 export type ExpenseClaimUncheckedUpdateWithoutPaid_runInput = {
@@ -1540,7 +1656,6 @@ export type ExpenseClaimUpdateWithoutPaid_settlementInput = {
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
-  receipt_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1555,6 +1670,7 @@ export type ExpenseClaimUpdateWithoutPaid_settlementInput = {
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
   category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
   paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
+  receipt_file?: Prisma.StoredFileUpdateOneWithoutExpense_claimsNestedInput
 }
 
 export type ExpenseClaimUncheckedUpdateWithoutPaid_settlementInput = {
@@ -1603,6 +1719,98 @@ export type ExpenseClaimUncheckedUpdateManyWithoutPaid_settlementInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+export type ExpenseClaimCreateManyReceipt_fileInput = {
+  id?: string
+  claim_number: string
+  employee_id: string
+  category_id: string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date: Date | string
+  description: string
+  status?: string
+  requested_by?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_comment?: string | null
+  cancelled_by?: string | null
+  cancelled_at?: Date | string | null
+  paid_run_id?: string | null
+  paid_at?: Date | string | null
+  paid_settlement_id?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+}
+
+export type ExpenseClaimUpdateWithoutReceipt_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  claim_number?: Prisma.StringFieldUpdateOperationsInput | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_comment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee?: Prisma.EmployeeUpdateOneRequiredWithoutExpense_claimsNestedInput
+  category?: Prisma.ExpenseCategoryUpdateOneRequiredWithoutClaimsNestedInput
+  paid_run?: Prisma.PayrollRunUpdateOneWithoutClaimsNestedInput
+  paid_settlement?: Prisma.FinalSettlementUpdateOneWithoutClaimsNestedInput
+}
+
+export type ExpenseClaimUncheckedUpdateWithoutReceipt_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  claim_number?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
+  category_id?: Prisma.StringFieldUpdateOperationsInput | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_comment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  claim_number?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
+  category_id?: Prisma.StringFieldUpdateOperationsInput | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  expense_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_comment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_run_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  paid_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  paid_settlement_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
 
 
 export type ExpenseClaimSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1632,6 +1840,7 @@ export type ExpenseClaimSelect<ExtArgs extends runtime.Types.Extensions.Internal
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
   paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
+  receipt_file?: boolean | Prisma.ExpenseClaim$receipt_fileArgs<ExtArgs>
 }, ExtArgs["result"]["expenseClaim"]>
 
 export type ExpenseClaimSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1661,6 +1870,7 @@ export type ExpenseClaimSelectCreateManyAndReturn<ExtArgs extends runtime.Types.
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
   paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
+  receipt_file?: boolean | Prisma.ExpenseClaim$receipt_fileArgs<ExtArgs>
 }, ExtArgs["result"]["expenseClaim"]>
 
 export type ExpenseClaimSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1690,6 +1900,7 @@ export type ExpenseClaimSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
   paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
+  receipt_file?: boolean | Prisma.ExpenseClaim$receipt_fileArgs<ExtArgs>
 }, ExtArgs["result"]["expenseClaim"]>
 
 export type ExpenseClaimSelectScalar = {
@@ -1723,18 +1934,21 @@ export type ExpenseClaimInclude<ExtArgs extends runtime.Types.Extensions.Interna
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
   paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
+  receipt_file?: boolean | Prisma.ExpenseClaim$receipt_fileArgs<ExtArgs>
 }
 export type ExpenseClaimIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
   paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
+  receipt_file?: boolean | Prisma.ExpenseClaim$receipt_fileArgs<ExtArgs>
 }
 export type ExpenseClaimIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   category?: boolean | Prisma.ExpenseCategoryDefaultArgs<ExtArgs>
   paid_run?: boolean | Prisma.ExpenseClaim$paid_runArgs<ExtArgs>
   paid_settlement?: boolean | Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>
+  receipt_file?: boolean | Prisma.ExpenseClaim$receipt_fileArgs<ExtArgs>
 }
 
 export type $ExpenseClaimPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1744,6 +1958,7 @@ export type $ExpenseClaimPayload<ExtArgs extends runtime.Types.Extensions.Intern
     category: Prisma.$ExpenseCategoryPayload<ExtArgs>
     paid_run: Prisma.$PayrollRunPayload<ExtArgs> | null
     paid_settlement: Prisma.$FinalSettlementPayload<ExtArgs> | null
+    receipt_file: Prisma.$StoredFilePayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -2169,6 +2384,7 @@ export interface Prisma__ExpenseClaimClient<T, Null = never, ExtArgs extends run
   category<T extends Prisma.ExpenseCategoryDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ExpenseCategoryDefaultArgs<ExtArgs>>): Prisma.Prisma__ExpenseCategoryClient<runtime.Types.Result.GetResult<Prisma.$ExpenseCategoryPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   paid_run<T extends Prisma.ExpenseClaim$paid_runArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ExpenseClaim$paid_runArgs<ExtArgs>>): Prisma.Prisma__PayrollRunClient<runtime.Types.Result.GetResult<Prisma.$PayrollRunPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   paid_settlement<T extends Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ExpenseClaim$paid_settlementArgs<ExtArgs>>): Prisma.Prisma__FinalSettlementClient<runtime.Types.Result.GetResult<Prisma.$FinalSettlementPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  receipt_file<T extends Prisma.ExpenseClaim$receipt_fileArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.ExpenseClaim$receipt_fileArgs<ExtArgs>>): Prisma.Prisma__StoredFileClient<runtime.Types.Result.GetResult<Prisma.$StoredFilePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2656,6 +2872,25 @@ export type ExpenseClaim$paid_settlementArgs<ExtArgs extends runtime.Types.Exten
    */
   include?: Prisma.FinalSettlementInclude<ExtArgs> | null
   where?: Prisma.FinalSettlementWhereInput
+}
+
+/**
+ * ExpenseClaim.receipt_file
+ */
+export type ExpenseClaim$receipt_fileArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the StoredFile
+   */
+  select?: Prisma.StoredFileSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the StoredFile
+   */
+  omit?: Prisma.StoredFileOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StoredFileInclude<ExtArgs> | null
+  where?: Prisma.StoredFileWhereInput
 }
 
 /**

@@ -279,6 +279,7 @@ export type HelpdeskTicketWhereInput = {
   deleted_at?: Prisma.DateTimeNullableFilter<"HelpdeskTicket"> | Date | string | null
   changed_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
   messages?: Prisma.HelpdeskMessageListRelationFilter
+  requester_employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
 }
 
 export type HelpdeskTicketOrderByWithRelationInput = {
@@ -300,6 +301,7 @@ export type HelpdeskTicketOrderByWithRelationInput = {
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
   changed_at?: Prisma.SortOrder
   messages?: Prisma.HelpdeskMessageOrderByRelationAggregateInput
+  requester_employee?: Prisma.EmployeeOrderByWithRelationInput
 }
 
 export type HelpdeskTicketWhereUniqueInput = Prisma.AtLeast<{
@@ -326,6 +328,7 @@ export type HelpdeskTicketWhereUniqueInput = Prisma.AtLeast<{
   deleted_at?: Prisma.DateTimeNullableFilter<"HelpdeskTicket"> | Date | string | null
   changed_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
   messages?: Prisma.HelpdeskMessageListRelationFilter
+  requester_employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
 }, "tenant_id_id" | "tenant_id_ticket_number">
 
 export type HelpdeskTicketOrderByWithAggregationInput = {
@@ -375,7 +378,6 @@ export type HelpdeskTicketScalarWhereWithAggregatesInput = {
 }
 
 export type HelpdeskTicketCreateInput = {
-  tenant_id?: string
   id?: string
   ticket_number: string
   title: string
@@ -384,7 +386,6 @@ export type HelpdeskTicketCreateInput = {
   description: string
   status?: string
   requester_user_id: string
-  requester_employee_id?: string | null
   assignee_user_id?: string | null
   resolved_at?: Date | string | null
   closed_at?: Date | string | null
@@ -393,6 +394,7 @@ export type HelpdeskTicketCreateInput = {
   deleted_at?: Date | string | null
   changed_at?: Date | string
   messages?: Prisma.HelpdeskMessageCreateNestedManyWithoutTicketInput
+  requester_employee?: Prisma.EmployeeCreateNestedOneWithoutHelpdesk_ticketsInput
 }
 
 export type HelpdeskTicketUncheckedCreateInput = {
@@ -417,7 +419,6 @@ export type HelpdeskTicketUncheckedCreateInput = {
 }
 
 export type HelpdeskTicketUpdateInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   id?: Prisma.StringFieldUpdateOperationsInput | string
   ticket_number?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
@@ -426,7 +427,6 @@ export type HelpdeskTicketUpdateInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requester_user_id?: Prisma.StringFieldUpdateOperationsInput | string
-  requester_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   assignee_user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resolved_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -435,6 +435,7 @@ export type HelpdeskTicketUpdateInput = {
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   messages?: Prisma.HelpdeskMessageUpdateManyWithoutTicketNestedInput
+  requester_employee?: Prisma.EmployeeUpdateOneWithoutHelpdesk_ticketsNestedInput
 }
 
 export type HelpdeskTicketUncheckedUpdateInput = {
@@ -479,7 +480,6 @@ export type HelpdeskTicketCreateManyInput = {
 }
 
 export type HelpdeskTicketUpdateManyMutationInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   id?: Prisma.StringFieldUpdateOperationsInput | string
   ticket_number?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
@@ -488,7 +488,6 @@ export type HelpdeskTicketUpdateManyMutationInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requester_user_id?: Prisma.StringFieldUpdateOperationsInput | string
-  requester_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   assignee_user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resolved_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -516,6 +515,16 @@ export type HelpdeskTicketUncheckedUpdateManyInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type HelpdeskTicketListRelationFilter = {
+  every?: Prisma.HelpdeskTicketWhereInput
+  some?: Prisma.HelpdeskTicketWhereInput
+  none?: Prisma.HelpdeskTicketWhereInput
+}
+
+export type HelpdeskTicketOrderByRelationAggregateInput = {
+  _count?: Prisma.SortOrder
 }
 
 export type HelpdeskTicketTenant_idTicket_numberCompoundUniqueInput = {
@@ -593,6 +602,48 @@ export type HelpdeskTicketScalarRelationFilter = {
   isNot?: Prisma.HelpdeskTicketWhereInput
 }
 
+export type HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput = {
+  create?: Prisma.XOR<Prisma.HelpdeskTicketCreateWithoutRequester_employeeInput, Prisma.HelpdeskTicketUncheckedCreateWithoutRequester_employeeInput> | Prisma.HelpdeskTicketCreateWithoutRequester_employeeInput[] | Prisma.HelpdeskTicketUncheckedCreateWithoutRequester_employeeInput[]
+  connectOrCreate?: Prisma.HelpdeskTicketCreateOrConnectWithoutRequester_employeeInput | Prisma.HelpdeskTicketCreateOrConnectWithoutRequester_employeeInput[]
+  createMany?: Prisma.HelpdeskTicketCreateManyRequester_employeeInputEnvelope
+  connect?: Prisma.HelpdeskTicketWhereUniqueInput | Prisma.HelpdeskTicketWhereUniqueInput[]
+}
+
+export type HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput = {
+  create?: Prisma.XOR<Prisma.HelpdeskTicketCreateWithoutRequester_employeeInput, Prisma.HelpdeskTicketUncheckedCreateWithoutRequester_employeeInput> | Prisma.HelpdeskTicketCreateWithoutRequester_employeeInput[] | Prisma.HelpdeskTicketUncheckedCreateWithoutRequester_employeeInput[]
+  connectOrCreate?: Prisma.HelpdeskTicketCreateOrConnectWithoutRequester_employeeInput | Prisma.HelpdeskTicketCreateOrConnectWithoutRequester_employeeInput[]
+  createMany?: Prisma.HelpdeskTicketCreateManyRequester_employeeInputEnvelope
+  connect?: Prisma.HelpdeskTicketWhereUniqueInput | Prisma.HelpdeskTicketWhereUniqueInput[]
+}
+
+export type HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput = {
+  create?: Prisma.XOR<Prisma.HelpdeskTicketCreateWithoutRequester_employeeInput, Prisma.HelpdeskTicketUncheckedCreateWithoutRequester_employeeInput> | Prisma.HelpdeskTicketCreateWithoutRequester_employeeInput[] | Prisma.HelpdeskTicketUncheckedCreateWithoutRequester_employeeInput[]
+  connectOrCreate?: Prisma.HelpdeskTicketCreateOrConnectWithoutRequester_employeeInput | Prisma.HelpdeskTicketCreateOrConnectWithoutRequester_employeeInput[]
+  upsert?: Prisma.HelpdeskTicketUpsertWithWhereUniqueWithoutRequester_employeeInput | Prisma.HelpdeskTicketUpsertWithWhereUniqueWithoutRequester_employeeInput[]
+  createMany?: Prisma.HelpdeskTicketCreateManyRequester_employeeInputEnvelope
+  set?: Prisma.HelpdeskTicketWhereUniqueInput | Prisma.HelpdeskTicketWhereUniqueInput[]
+  disconnect?: Prisma.HelpdeskTicketWhereUniqueInput | Prisma.HelpdeskTicketWhereUniqueInput[]
+  delete?: Prisma.HelpdeskTicketWhereUniqueInput | Prisma.HelpdeskTicketWhereUniqueInput[]
+  connect?: Prisma.HelpdeskTicketWhereUniqueInput | Prisma.HelpdeskTicketWhereUniqueInput[]
+  update?: Prisma.HelpdeskTicketUpdateWithWhereUniqueWithoutRequester_employeeInput | Prisma.HelpdeskTicketUpdateWithWhereUniqueWithoutRequester_employeeInput[]
+  updateMany?: Prisma.HelpdeskTicketUpdateManyWithWhereWithoutRequester_employeeInput | Prisma.HelpdeskTicketUpdateManyWithWhereWithoutRequester_employeeInput[]
+  deleteMany?: Prisma.HelpdeskTicketScalarWhereInput | Prisma.HelpdeskTicketScalarWhereInput[]
+}
+
+export type HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput = {
+  create?: Prisma.XOR<Prisma.HelpdeskTicketCreateWithoutRequester_employeeInput, Prisma.HelpdeskTicketUncheckedCreateWithoutRequester_employeeInput> | Prisma.HelpdeskTicketCreateWithoutRequester_employeeInput[] | Prisma.HelpdeskTicketUncheckedCreateWithoutRequester_employeeInput[]
+  connectOrCreate?: Prisma.HelpdeskTicketCreateOrConnectWithoutRequester_employeeInput | Prisma.HelpdeskTicketCreateOrConnectWithoutRequester_employeeInput[]
+  upsert?: Prisma.HelpdeskTicketUpsertWithWhereUniqueWithoutRequester_employeeInput | Prisma.HelpdeskTicketUpsertWithWhereUniqueWithoutRequester_employeeInput[]
+  createMany?: Prisma.HelpdeskTicketCreateManyRequester_employeeInputEnvelope
+  set?: Prisma.HelpdeskTicketWhereUniqueInput | Prisma.HelpdeskTicketWhereUniqueInput[]
+  disconnect?: Prisma.HelpdeskTicketWhereUniqueInput | Prisma.HelpdeskTicketWhereUniqueInput[]
+  delete?: Prisma.HelpdeskTicketWhereUniqueInput | Prisma.HelpdeskTicketWhereUniqueInput[]
+  connect?: Prisma.HelpdeskTicketWhereUniqueInput | Prisma.HelpdeskTicketWhereUniqueInput[]
+  update?: Prisma.HelpdeskTicketUpdateWithWhereUniqueWithoutRequester_employeeInput | Prisma.HelpdeskTicketUpdateWithWhereUniqueWithoutRequester_employeeInput[]
+  updateMany?: Prisma.HelpdeskTicketUpdateManyWithWhereWithoutRequester_employeeInput | Prisma.HelpdeskTicketUpdateManyWithWhereWithoutRequester_employeeInput[]
+  deleteMany?: Prisma.HelpdeskTicketScalarWhereInput | Prisma.HelpdeskTicketScalarWhereInput[]
+}
+
 export type HelpdeskTicketCreateNestedOneWithoutMessagesInput = {
   create?: Prisma.XOR<Prisma.HelpdeskTicketCreateWithoutMessagesInput, Prisma.HelpdeskTicketUncheckedCreateWithoutMessagesInput>
   connectOrCreate?: Prisma.HelpdeskTicketCreateOrConnectWithoutMessagesInput
@@ -607,8 +658,7 @@ export type HelpdeskTicketUpdateOneRequiredWithoutMessagesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.HelpdeskTicketUpdateToOneWithWhereWithoutMessagesInput, Prisma.HelpdeskTicketUpdateWithoutMessagesInput>, Prisma.HelpdeskTicketUncheckedUpdateWithoutMessagesInput>
 }
 
-export type HelpdeskTicketCreateWithoutMessagesInput = {
-  tenant_id?: string
+export type HelpdeskTicketCreateWithoutRequester_employeeInput = {
   id?: string
   ticket_number: string
   title: string
@@ -617,7 +667,6 @@ export type HelpdeskTicketCreateWithoutMessagesInput = {
   description: string
   status?: string
   requester_user_id: string
-  requester_employee_id?: string | null
   assignee_user_id?: string | null
   resolved_at?: Date | string | null
   closed_at?: Date | string | null
@@ -625,6 +674,94 @@ export type HelpdeskTicketCreateWithoutMessagesInput = {
   updated_at?: Date | string
   deleted_at?: Date | string | null
   changed_at?: Date | string
+  messages?: Prisma.HelpdeskMessageCreateNestedManyWithoutTicketInput
+}
+
+export type HelpdeskTicketUncheckedCreateWithoutRequester_employeeInput = {
+  id?: string
+  ticket_number: string
+  title: string
+  category: string
+  priority: string
+  description: string
+  status?: string
+  requester_user_id: string
+  assignee_user_id?: string | null
+  resolved_at?: Date | string | null
+  closed_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  messages?: Prisma.HelpdeskMessageUncheckedCreateNestedManyWithoutTicketInput
+}
+
+export type HelpdeskTicketCreateOrConnectWithoutRequester_employeeInput = {
+  where: Prisma.HelpdeskTicketWhereUniqueInput
+  create: Prisma.XOR<Prisma.HelpdeskTicketCreateWithoutRequester_employeeInput, Prisma.HelpdeskTicketUncheckedCreateWithoutRequester_employeeInput>
+}
+
+export type HelpdeskTicketCreateManyRequester_employeeInputEnvelope = {
+  data: Prisma.HelpdeskTicketCreateManyRequester_employeeInput | Prisma.HelpdeskTicketCreateManyRequester_employeeInput[]
+  skipDuplicates?: boolean
+}
+
+export type HelpdeskTicketUpsertWithWhereUniqueWithoutRequester_employeeInput = {
+  where: Prisma.HelpdeskTicketWhereUniqueInput
+  update: Prisma.XOR<Prisma.HelpdeskTicketUpdateWithoutRequester_employeeInput, Prisma.HelpdeskTicketUncheckedUpdateWithoutRequester_employeeInput>
+  create: Prisma.XOR<Prisma.HelpdeskTicketCreateWithoutRequester_employeeInput, Prisma.HelpdeskTicketUncheckedCreateWithoutRequester_employeeInput>
+}
+
+export type HelpdeskTicketUpdateWithWhereUniqueWithoutRequester_employeeInput = {
+  where: Prisma.HelpdeskTicketWhereUniqueInput
+  data: Prisma.XOR<Prisma.HelpdeskTicketUpdateWithoutRequester_employeeInput, Prisma.HelpdeskTicketUncheckedUpdateWithoutRequester_employeeInput>
+}
+
+export type HelpdeskTicketUpdateManyWithWhereWithoutRequester_employeeInput = {
+  where: Prisma.HelpdeskTicketScalarWhereInput
+  data: Prisma.XOR<Prisma.HelpdeskTicketUpdateManyMutationInput, Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeInput>
+}
+
+export type HelpdeskTicketScalarWhereInput = {
+  AND?: Prisma.HelpdeskTicketScalarWhereInput | Prisma.HelpdeskTicketScalarWhereInput[]
+  OR?: Prisma.HelpdeskTicketScalarWhereInput[]
+  NOT?: Prisma.HelpdeskTicketScalarWhereInput | Prisma.HelpdeskTicketScalarWhereInput[]
+  tenant_id?: Prisma.UuidFilter<"HelpdeskTicket"> | string
+  id?: Prisma.UuidFilter<"HelpdeskTicket"> | string
+  ticket_number?: Prisma.StringFilter<"HelpdeskTicket"> | string
+  title?: Prisma.StringFilter<"HelpdeskTicket"> | string
+  category?: Prisma.StringFilter<"HelpdeskTicket"> | string
+  priority?: Prisma.StringFilter<"HelpdeskTicket"> | string
+  description?: Prisma.StringFilter<"HelpdeskTicket"> | string
+  status?: Prisma.StringFilter<"HelpdeskTicket"> | string
+  requester_user_id?: Prisma.UuidFilter<"HelpdeskTicket"> | string
+  requester_employee_id?: Prisma.UuidNullableFilter<"HelpdeskTicket"> | string | null
+  assignee_user_id?: Prisma.UuidNullableFilter<"HelpdeskTicket"> | string | null
+  resolved_at?: Prisma.DateTimeNullableFilter<"HelpdeskTicket"> | Date | string | null
+  closed_at?: Prisma.DateTimeNullableFilter<"HelpdeskTicket"> | Date | string | null
+  created_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
+  updated_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
+  deleted_at?: Prisma.DateTimeNullableFilter<"HelpdeskTicket"> | Date | string | null
+  changed_at?: Prisma.DateTimeFilter<"HelpdeskTicket"> | Date | string
+}
+
+export type HelpdeskTicketCreateWithoutMessagesInput = {
+  id?: string
+  ticket_number: string
+  title: string
+  category: string
+  priority: string
+  description: string
+  status?: string
+  requester_user_id: string
+  assignee_user_id?: string | null
+  resolved_at?: Date | string | null
+  closed_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  requester_employee?: Prisma.EmployeeCreateNestedOneWithoutHelpdesk_ticketsInput
 }
 
 export type HelpdeskTicketUncheckedCreateWithoutMessagesInput = {
@@ -664,6 +801,25 @@ export type HelpdeskTicketUpdateToOneWithWhereWithoutMessagesInput = {
 }
 
 export type HelpdeskTicketUpdateWithoutMessagesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  ticket_number?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.StringFieldUpdateOperationsInput | string
+  priority?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requester_user_id?: Prisma.StringFieldUpdateOperationsInput | string
+  assignee_user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolved_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  requester_employee?: Prisma.EmployeeUpdateOneWithoutHelpdesk_ticketsNestedInput
+}
+
+export type HelpdeskTicketUncheckedUpdateWithoutMessagesInput = {
   tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   id?: Prisma.StringFieldUpdateOperationsInput | string
   ticket_number?: Prisma.StringFieldUpdateOperationsInput | string
@@ -683,8 +839,25 @@ export type HelpdeskTicketUpdateWithoutMessagesInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
-export type HelpdeskTicketUncheckedUpdateWithoutMessagesInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+export type HelpdeskTicketCreateManyRequester_employeeInput = {
+  id?: string
+  ticket_number: string
+  title: string
+  category: string
+  priority: string
+  description: string
+  status?: string
+  requester_user_id: string
+  assignee_user_id?: string | null
+  resolved_at?: Date | string | null
+  closed_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+}
+
+export type HelpdeskTicketUpdateWithoutRequester_employeeInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   ticket_number?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
@@ -693,7 +866,44 @@ export type HelpdeskTicketUncheckedUpdateWithoutMessagesInput = {
   description?: Prisma.StringFieldUpdateOperationsInput | string
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requester_user_id?: Prisma.StringFieldUpdateOperationsInput | string
-  requester_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  assignee_user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolved_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  messages?: Prisma.HelpdeskMessageUpdateManyWithoutTicketNestedInput
+}
+
+export type HelpdeskTicketUncheckedUpdateWithoutRequester_employeeInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  ticket_number?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.StringFieldUpdateOperationsInput | string
+  priority?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requester_user_id?: Prisma.StringFieldUpdateOperationsInput | string
+  assignee_user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resolved_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  messages?: Prisma.HelpdeskMessageUncheckedUpdateManyWithoutTicketNestedInput
+}
+
+export type HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  ticket_number?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  category?: Prisma.StringFieldUpdateOperationsInput | string
+  priority?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requester_user_id?: Prisma.StringFieldUpdateOperationsInput | string
   assignee_user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   resolved_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -753,6 +963,7 @@ export type HelpdeskTicketSelect<ExtArgs extends runtime.Types.Extensions.Intern
   deleted_at?: boolean
   changed_at?: boolean
   messages?: boolean | Prisma.HelpdeskTicket$messagesArgs<ExtArgs>
+  requester_employee?: boolean | Prisma.HelpdeskTicket$requester_employeeArgs<ExtArgs>
   _count?: boolean | Prisma.HelpdeskTicketCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["helpdeskTicket"]>
 
@@ -774,6 +985,7 @@ export type HelpdeskTicketSelectCreateManyAndReturn<ExtArgs extends runtime.Type
   updated_at?: boolean
   deleted_at?: boolean
   changed_at?: boolean
+  requester_employee?: boolean | Prisma.HelpdeskTicket$requester_employeeArgs<ExtArgs>
 }, ExtArgs["result"]["helpdeskTicket"]>
 
 export type HelpdeskTicketSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -794,6 +1006,7 @@ export type HelpdeskTicketSelectUpdateManyAndReturn<ExtArgs extends runtime.Type
   updated_at?: boolean
   deleted_at?: boolean
   changed_at?: boolean
+  requester_employee?: boolean | Prisma.HelpdeskTicket$requester_employeeArgs<ExtArgs>
 }, ExtArgs["result"]["helpdeskTicket"]>
 
 export type HelpdeskTicketSelectScalar = {
@@ -819,15 +1032,21 @@ export type HelpdeskTicketSelectScalar = {
 export type HelpdeskTicketOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "ticket_number" | "title" | "category" | "priority" | "description" | "status" | "requester_user_id" | "requester_employee_id" | "assignee_user_id" | "resolved_at" | "closed_at" | "created_at" | "updated_at" | "deleted_at" | "changed_at", ExtArgs["result"]["helpdeskTicket"]>
 export type HelpdeskTicketInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   messages?: boolean | Prisma.HelpdeskTicket$messagesArgs<ExtArgs>
+  requester_employee?: boolean | Prisma.HelpdeskTicket$requester_employeeArgs<ExtArgs>
   _count?: boolean | Prisma.HelpdeskTicketCountOutputTypeDefaultArgs<ExtArgs>
 }
-export type HelpdeskTicketIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
-export type HelpdeskTicketIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
+export type HelpdeskTicketIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  requester_employee?: boolean | Prisma.HelpdeskTicket$requester_employeeArgs<ExtArgs>
+}
+export type HelpdeskTicketIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  requester_employee?: boolean | Prisma.HelpdeskTicket$requester_employeeArgs<ExtArgs>
+}
 
 export type $HelpdeskTicketPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "HelpdeskTicket"
   objects: {
     messages: Prisma.$HelpdeskMessagePayload<ExtArgs>[]
+    requester_employee: Prisma.$EmployeePayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1242,6 +1461,7 @@ readonly fields: HelpdeskTicketFieldRefs;
 export interface Prisma__HelpdeskTicketClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   messages<T extends Prisma.HelpdeskTicket$messagesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.HelpdeskTicket$messagesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HelpdeskMessagePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  requester_employee<T extends Prisma.HelpdeskTicket$requester_employeeArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.HelpdeskTicket$requester_employeeArgs<ExtArgs>>): Prisma.Prisma__EmployeeClient<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1542,6 +1762,10 @@ export type HelpdeskTicketCreateManyAndReturnArgs<ExtArgs extends runtime.Types.
    */
   data: Prisma.HelpdeskTicketCreateManyInput | Prisma.HelpdeskTicketCreateManyInput[]
   skipDuplicates?: boolean
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HelpdeskTicketIncludeCreateManyAndReturn<ExtArgs> | null
 }
 
 /**
@@ -1612,6 +1836,10 @@ export type HelpdeskTicketUpdateManyAndReturnArgs<ExtArgs extends runtime.Types.
    * Limit how many HelpdeskTickets to update.
    */
   limit?: number
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HelpdeskTicketIncludeUpdateManyAndReturn<ExtArgs> | null
 }
 
 /**
@@ -1702,6 +1930,25 @@ export type HelpdeskTicket$messagesArgs<ExtArgs extends runtime.Types.Extensions
   take?: number
   skip?: number
   distinct?: Prisma.HelpdeskMessageScalarFieldEnum | Prisma.HelpdeskMessageScalarFieldEnum[]
+}
+
+/**
+ * HelpdeskTicket.requester_employee
+ */
+export type HelpdeskTicket$requester_employeeArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Employee
+   */
+  select?: Prisma.EmployeeSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Employee
+   */
+  omit?: Prisma.EmployeeOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.EmployeeInclude<ExtArgs> | null
+  where?: Prisma.EmployeeWhereInput
 }
 
 /**

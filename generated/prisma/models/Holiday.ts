@@ -231,6 +231,8 @@ export type HolidayWhereInput = {
   created_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
   changed_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
+  branch?: Prisma.XOR<Prisma.BranchNullableScalarRelationFilter, Prisma.BranchWhereInput> | null
+  work_location?: Prisma.XOR<Prisma.WorkLocationNullableScalarRelationFilter, Prisma.WorkLocationWhereInput> | null
 }
 
 export type HolidayOrderByWithRelationInput = {
@@ -245,6 +247,8 @@ export type HolidayOrderByWithRelationInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   changed_at?: Prisma.SortOrder
+  branch?: Prisma.BranchOrderByWithRelationInput
+  work_location?: Prisma.WorkLocationOrderByWithRelationInput
 }
 
 export type HolidayWhereUniqueInput = Prisma.AtLeast<{
@@ -263,6 +267,8 @@ export type HolidayWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
   changed_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
+  branch?: Prisma.XOR<Prisma.BranchNullableScalarRelationFilter, Prisma.BranchWhereInput> | null
+  work_location?: Prisma.XOR<Prisma.WorkLocationNullableScalarRelationFilter, Prisma.WorkLocationWhereInput> | null
 }, "tenant_id_id">
 
 export type HolidayOrderByWithAggregationInput = {
@@ -300,17 +306,16 @@ export type HolidayScalarWhereWithAggregatesInput = {
 }
 
 export type HolidayCreateInput = {
-  tenant_id?: string
   id?: string
   date: Date | string
   name: string
   description?: string | null
   is_optional?: boolean
-  branch_id?: string | null
-  work_location_id?: string | null
   created_at?: Date | string
   updated_at?: Date | string
   changed_at?: Date | string
+  branch?: Prisma.BranchCreateNestedOneWithoutHolidaysInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutHolidaysInput
 }
 
 export type HolidayUncheckedCreateInput = {
@@ -328,17 +333,16 @@ export type HolidayUncheckedCreateInput = {
 }
 
 export type HolidayUpdateInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   id?: Prisma.StringFieldUpdateOperationsInput | string
   date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   is_optional?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  branch?: Prisma.BranchUpdateOneWithoutHolidaysNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutHolidaysNestedInput
 }
 
 export type HolidayUncheckedUpdateInput = {
@@ -370,14 +374,11 @@ export type HolidayCreateManyInput = {
 }
 
 export type HolidayUpdateManyMutationInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   id?: Prisma.StringFieldUpdateOperationsInput | string
   date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   is_optional?: Prisma.BoolFieldUpdateOperationsInput | boolean
-  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -395,6 +396,16 @@ export type HolidayUncheckedUpdateManyInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type HolidayListRelationFilter = {
+  every?: Prisma.HolidayWhereInput
+  some?: Prisma.HolidayWhereInput
+  none?: Prisma.HolidayWhereInput
+}
+
+export type HolidayOrderByRelationAggregateInput = {
+  _count?: Prisma.SortOrder
 }
 
 export type HolidayTenant_idIdCompoundUniqueInput = {
@@ -444,6 +455,303 @@ export type HolidayMinOrderByAggregateInput = {
   changed_at?: Prisma.SortOrder
 }
 
+export type HolidayCreateNestedManyWithoutBranchInput = {
+  create?: Prisma.XOR<Prisma.HolidayCreateWithoutBranchInput, Prisma.HolidayUncheckedCreateWithoutBranchInput> | Prisma.HolidayCreateWithoutBranchInput[] | Prisma.HolidayUncheckedCreateWithoutBranchInput[]
+  connectOrCreate?: Prisma.HolidayCreateOrConnectWithoutBranchInput | Prisma.HolidayCreateOrConnectWithoutBranchInput[]
+  createMany?: Prisma.HolidayCreateManyBranchInputEnvelope
+  connect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+}
+
+export type HolidayUncheckedCreateNestedManyWithoutBranchInput = {
+  create?: Prisma.XOR<Prisma.HolidayCreateWithoutBranchInput, Prisma.HolidayUncheckedCreateWithoutBranchInput> | Prisma.HolidayCreateWithoutBranchInput[] | Prisma.HolidayUncheckedCreateWithoutBranchInput[]
+  connectOrCreate?: Prisma.HolidayCreateOrConnectWithoutBranchInput | Prisma.HolidayCreateOrConnectWithoutBranchInput[]
+  createMany?: Prisma.HolidayCreateManyBranchInputEnvelope
+  connect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+}
+
+export type HolidayUpdateManyWithoutBranchNestedInput = {
+  create?: Prisma.XOR<Prisma.HolidayCreateWithoutBranchInput, Prisma.HolidayUncheckedCreateWithoutBranchInput> | Prisma.HolidayCreateWithoutBranchInput[] | Prisma.HolidayUncheckedCreateWithoutBranchInput[]
+  connectOrCreate?: Prisma.HolidayCreateOrConnectWithoutBranchInput | Prisma.HolidayCreateOrConnectWithoutBranchInput[]
+  upsert?: Prisma.HolidayUpsertWithWhereUniqueWithoutBranchInput | Prisma.HolidayUpsertWithWhereUniqueWithoutBranchInput[]
+  createMany?: Prisma.HolidayCreateManyBranchInputEnvelope
+  set?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  disconnect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  delete?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  connect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  update?: Prisma.HolidayUpdateWithWhereUniqueWithoutBranchInput | Prisma.HolidayUpdateWithWhereUniqueWithoutBranchInput[]
+  updateMany?: Prisma.HolidayUpdateManyWithWhereWithoutBranchInput | Prisma.HolidayUpdateManyWithWhereWithoutBranchInput[]
+  deleteMany?: Prisma.HolidayScalarWhereInput | Prisma.HolidayScalarWhereInput[]
+}
+
+export type HolidayUncheckedUpdateManyWithoutBranchNestedInput = {
+  create?: Prisma.XOR<Prisma.HolidayCreateWithoutBranchInput, Prisma.HolidayUncheckedCreateWithoutBranchInput> | Prisma.HolidayCreateWithoutBranchInput[] | Prisma.HolidayUncheckedCreateWithoutBranchInput[]
+  connectOrCreate?: Prisma.HolidayCreateOrConnectWithoutBranchInput | Prisma.HolidayCreateOrConnectWithoutBranchInput[]
+  upsert?: Prisma.HolidayUpsertWithWhereUniqueWithoutBranchInput | Prisma.HolidayUpsertWithWhereUniqueWithoutBranchInput[]
+  createMany?: Prisma.HolidayCreateManyBranchInputEnvelope
+  set?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  disconnect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  delete?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  connect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  update?: Prisma.HolidayUpdateWithWhereUniqueWithoutBranchInput | Prisma.HolidayUpdateWithWhereUniqueWithoutBranchInput[]
+  updateMany?: Prisma.HolidayUpdateManyWithWhereWithoutBranchInput | Prisma.HolidayUpdateManyWithWhereWithoutBranchInput[]
+  deleteMany?: Prisma.HolidayScalarWhereInput | Prisma.HolidayScalarWhereInput[]
+}
+
+export type HolidayCreateNestedManyWithoutWork_locationInput = {
+  create?: Prisma.XOR<Prisma.HolidayCreateWithoutWork_locationInput, Prisma.HolidayUncheckedCreateWithoutWork_locationInput> | Prisma.HolidayCreateWithoutWork_locationInput[] | Prisma.HolidayUncheckedCreateWithoutWork_locationInput[]
+  connectOrCreate?: Prisma.HolidayCreateOrConnectWithoutWork_locationInput | Prisma.HolidayCreateOrConnectWithoutWork_locationInput[]
+  createMany?: Prisma.HolidayCreateManyWork_locationInputEnvelope
+  connect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+}
+
+export type HolidayUncheckedCreateNestedManyWithoutWork_locationInput = {
+  create?: Prisma.XOR<Prisma.HolidayCreateWithoutWork_locationInput, Prisma.HolidayUncheckedCreateWithoutWork_locationInput> | Prisma.HolidayCreateWithoutWork_locationInput[] | Prisma.HolidayUncheckedCreateWithoutWork_locationInput[]
+  connectOrCreate?: Prisma.HolidayCreateOrConnectWithoutWork_locationInput | Prisma.HolidayCreateOrConnectWithoutWork_locationInput[]
+  createMany?: Prisma.HolidayCreateManyWork_locationInputEnvelope
+  connect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+}
+
+export type HolidayUpdateManyWithoutWork_locationNestedInput = {
+  create?: Prisma.XOR<Prisma.HolidayCreateWithoutWork_locationInput, Prisma.HolidayUncheckedCreateWithoutWork_locationInput> | Prisma.HolidayCreateWithoutWork_locationInput[] | Prisma.HolidayUncheckedCreateWithoutWork_locationInput[]
+  connectOrCreate?: Prisma.HolidayCreateOrConnectWithoutWork_locationInput | Prisma.HolidayCreateOrConnectWithoutWork_locationInput[]
+  upsert?: Prisma.HolidayUpsertWithWhereUniqueWithoutWork_locationInput | Prisma.HolidayUpsertWithWhereUniqueWithoutWork_locationInput[]
+  createMany?: Prisma.HolidayCreateManyWork_locationInputEnvelope
+  set?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  disconnect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  delete?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  connect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  update?: Prisma.HolidayUpdateWithWhereUniqueWithoutWork_locationInput | Prisma.HolidayUpdateWithWhereUniqueWithoutWork_locationInput[]
+  updateMany?: Prisma.HolidayUpdateManyWithWhereWithoutWork_locationInput | Prisma.HolidayUpdateManyWithWhereWithoutWork_locationInput[]
+  deleteMany?: Prisma.HolidayScalarWhereInput | Prisma.HolidayScalarWhereInput[]
+}
+
+export type HolidayUncheckedUpdateManyWithoutWork_locationNestedInput = {
+  create?: Prisma.XOR<Prisma.HolidayCreateWithoutWork_locationInput, Prisma.HolidayUncheckedCreateWithoutWork_locationInput> | Prisma.HolidayCreateWithoutWork_locationInput[] | Prisma.HolidayUncheckedCreateWithoutWork_locationInput[]
+  connectOrCreate?: Prisma.HolidayCreateOrConnectWithoutWork_locationInput | Prisma.HolidayCreateOrConnectWithoutWork_locationInput[]
+  upsert?: Prisma.HolidayUpsertWithWhereUniqueWithoutWork_locationInput | Prisma.HolidayUpsertWithWhereUniqueWithoutWork_locationInput[]
+  createMany?: Prisma.HolidayCreateManyWork_locationInputEnvelope
+  set?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  disconnect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  delete?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  connect?: Prisma.HolidayWhereUniqueInput | Prisma.HolidayWhereUniqueInput[]
+  update?: Prisma.HolidayUpdateWithWhereUniqueWithoutWork_locationInput | Prisma.HolidayUpdateWithWhereUniqueWithoutWork_locationInput[]
+  updateMany?: Prisma.HolidayUpdateManyWithWhereWithoutWork_locationInput | Prisma.HolidayUpdateManyWithWhereWithoutWork_locationInput[]
+  deleteMany?: Prisma.HolidayScalarWhereInput | Prisma.HolidayScalarWhereInput[]
+}
+
+export type HolidayCreateWithoutBranchInput = {
+  id?: string
+  date: Date | string
+  name: string
+  description?: string | null
+  is_optional?: boolean
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutHolidaysInput
+}
+
+export type HolidayUncheckedCreateWithoutBranchInput = {
+  id?: string
+  date: Date | string
+  name: string
+  description?: string | null
+  is_optional?: boolean
+  work_location_id?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+}
+
+export type HolidayCreateOrConnectWithoutBranchInput = {
+  where: Prisma.HolidayWhereUniqueInput
+  create: Prisma.XOR<Prisma.HolidayCreateWithoutBranchInput, Prisma.HolidayUncheckedCreateWithoutBranchInput>
+}
+
+export type HolidayCreateManyBranchInputEnvelope = {
+  data: Prisma.HolidayCreateManyBranchInput | Prisma.HolidayCreateManyBranchInput[]
+  skipDuplicates?: boolean
+}
+
+export type HolidayUpsertWithWhereUniqueWithoutBranchInput = {
+  where: Prisma.HolidayWhereUniqueInput
+  update: Prisma.XOR<Prisma.HolidayUpdateWithoutBranchInput, Prisma.HolidayUncheckedUpdateWithoutBranchInput>
+  create: Prisma.XOR<Prisma.HolidayCreateWithoutBranchInput, Prisma.HolidayUncheckedCreateWithoutBranchInput>
+}
+
+export type HolidayUpdateWithWhereUniqueWithoutBranchInput = {
+  where: Prisma.HolidayWhereUniqueInput
+  data: Prisma.XOR<Prisma.HolidayUpdateWithoutBranchInput, Prisma.HolidayUncheckedUpdateWithoutBranchInput>
+}
+
+export type HolidayUpdateManyWithWhereWithoutBranchInput = {
+  where: Prisma.HolidayScalarWhereInput
+  data: Prisma.XOR<Prisma.HolidayUpdateManyMutationInput, Prisma.HolidayUncheckedUpdateManyWithoutBranchInput>
+}
+
+export type HolidayScalarWhereInput = {
+  AND?: Prisma.HolidayScalarWhereInput | Prisma.HolidayScalarWhereInput[]
+  OR?: Prisma.HolidayScalarWhereInput[]
+  NOT?: Prisma.HolidayScalarWhereInput | Prisma.HolidayScalarWhereInput[]
+  tenant_id?: Prisma.UuidFilter<"Holiday"> | string
+  id?: Prisma.UuidFilter<"Holiday"> | string
+  date?: Prisma.DateTimeFilter<"Holiday"> | Date | string
+  name?: Prisma.StringFilter<"Holiday"> | string
+  description?: Prisma.StringNullableFilter<"Holiday"> | string | null
+  is_optional?: Prisma.BoolFilter<"Holiday"> | boolean
+  branch_id?: Prisma.UuidNullableFilter<"Holiday"> | string | null
+  work_location_id?: Prisma.UuidNullableFilter<"Holiday"> | string | null
+  created_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
+  updated_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
+  changed_at?: Prisma.DateTimeFilter<"Holiday"> | Date | string
+}
+
+export type HolidayCreateWithoutWork_locationInput = {
+  id?: string
+  date: Date | string
+  name: string
+  description?: string | null
+  is_optional?: boolean
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+  branch?: Prisma.BranchCreateNestedOneWithoutHolidaysInput
+}
+
+export type HolidayUncheckedCreateWithoutWork_locationInput = {
+  id?: string
+  date: Date | string
+  name: string
+  description?: string | null
+  is_optional?: boolean
+  branch_id?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+}
+
+export type HolidayCreateOrConnectWithoutWork_locationInput = {
+  where: Prisma.HolidayWhereUniqueInput
+  create: Prisma.XOR<Prisma.HolidayCreateWithoutWork_locationInput, Prisma.HolidayUncheckedCreateWithoutWork_locationInput>
+}
+
+export type HolidayCreateManyWork_locationInputEnvelope = {
+  data: Prisma.HolidayCreateManyWork_locationInput | Prisma.HolidayCreateManyWork_locationInput[]
+  skipDuplicates?: boolean
+}
+
+export type HolidayUpsertWithWhereUniqueWithoutWork_locationInput = {
+  where: Prisma.HolidayWhereUniqueInput
+  update: Prisma.XOR<Prisma.HolidayUpdateWithoutWork_locationInput, Prisma.HolidayUncheckedUpdateWithoutWork_locationInput>
+  create: Prisma.XOR<Prisma.HolidayCreateWithoutWork_locationInput, Prisma.HolidayUncheckedCreateWithoutWork_locationInput>
+}
+
+export type HolidayUpdateWithWhereUniqueWithoutWork_locationInput = {
+  where: Prisma.HolidayWhereUniqueInput
+  data: Prisma.XOR<Prisma.HolidayUpdateWithoutWork_locationInput, Prisma.HolidayUncheckedUpdateWithoutWork_locationInput>
+}
+
+export type HolidayUpdateManyWithWhereWithoutWork_locationInput = {
+  where: Prisma.HolidayScalarWhereInput
+  data: Prisma.XOR<Prisma.HolidayUpdateManyMutationInput, Prisma.HolidayUncheckedUpdateManyWithoutWork_locationInput>
+}
+
+export type HolidayCreateManyBranchInput = {
+  id?: string
+  date: Date | string
+  name: string
+  description?: string | null
+  is_optional?: boolean
+  work_location_id?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+}
+
+export type HolidayUpdateWithoutBranchInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  is_optional?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  work_location?: Prisma.WorkLocationUpdateOneWithoutHolidaysNestedInput
+}
+
+export type HolidayUncheckedUpdateWithoutBranchInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  is_optional?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type HolidayUncheckedUpdateManyWithoutBranchInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  is_optional?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type HolidayCreateManyWork_locationInput = {
+  id?: string
+  date: Date | string
+  name: string
+  description?: string | null
+  is_optional?: boolean
+  branch_id?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+}
+
+export type HolidayUpdateWithoutWork_locationInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  is_optional?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  branch?: Prisma.BranchUpdateOneWithoutHolidaysNestedInput
+}
+
+export type HolidayUncheckedUpdateWithoutWork_locationInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  is_optional?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type HolidayUncheckedUpdateManyWithoutWork_locationInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  is_optional?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
 
 
 export type HolidaySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -458,6 +766,8 @@ export type HolidaySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   created_at?: boolean
   updated_at?: boolean
   changed_at?: boolean
+  branch?: boolean | Prisma.Holiday$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Holiday$work_locationArgs<ExtArgs>
 }, ExtArgs["result"]["holiday"]>
 
 export type HolidaySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -472,6 +782,8 @@ export type HolidaySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   created_at?: boolean
   updated_at?: boolean
   changed_at?: boolean
+  branch?: boolean | Prisma.Holiday$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Holiday$work_locationArgs<ExtArgs>
 }, ExtArgs["result"]["holiday"]>
 
 export type HolidaySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -486,6 +798,8 @@ export type HolidaySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   created_at?: boolean
   updated_at?: boolean
   changed_at?: boolean
+  branch?: boolean | Prisma.Holiday$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Holiday$work_locationArgs<ExtArgs>
 }, ExtArgs["result"]["holiday"]>
 
 export type HolidaySelectScalar = {
@@ -503,10 +817,25 @@ export type HolidaySelectScalar = {
 }
 
 export type HolidayOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "date" | "name" | "description" | "is_optional" | "branch_id" | "work_location_id" | "created_at" | "updated_at" | "changed_at", ExtArgs["result"]["holiday"]>
+export type HolidayInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  branch?: boolean | Prisma.Holiday$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Holiday$work_locationArgs<ExtArgs>
+}
+export type HolidayIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  branch?: boolean | Prisma.Holiday$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Holiday$work_locationArgs<ExtArgs>
+}
+export type HolidayIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  branch?: boolean | Prisma.Holiday$branchArgs<ExtArgs>
+  work_location?: boolean | Prisma.Holiday$work_locationArgs<ExtArgs>
+}
 
 export type $HolidayPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Holiday"
-  objects: {}
+  objects: {
+    branch: Prisma.$BranchPayload<ExtArgs> | null
+    work_location: Prisma.$WorkLocationPayload<ExtArgs> | null
+  }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
     id: string
@@ -913,6 +1242,8 @@ readonly fields: HolidayFieldRefs;
  */
 export interface Prisma__HolidayClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  branch<T extends Prisma.Holiday$branchArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Holiday$branchArgs<ExtArgs>>): Prisma.Prisma__BranchClient<runtime.Types.Result.GetResult<Prisma.$BranchPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  work_location<T extends Prisma.Holiday$work_locationArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Holiday$work_locationArgs<ExtArgs>>): Prisma.Prisma__WorkLocationClient<runtime.Types.Result.GetResult<Prisma.$WorkLocationPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -970,6 +1301,10 @@ export type HolidayFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Inter
    */
   omit?: Prisma.HolidayOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
+  /**
    * Filter, which Holiday to fetch.
    */
   where: Prisma.HolidayWhereUniqueInput
@@ -988,6 +1323,10 @@ export type HolidayFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extension
    */
   omit?: Prisma.HolidayOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
+  /**
    * Filter, which Holiday to fetch.
    */
   where: Prisma.HolidayWhereUniqueInput
@@ -1005,6 +1344,10 @@ export type HolidayFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Omit specific fields from the Holiday
    */
   omit?: Prisma.HolidayOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
   /**
    * Filter, which Holiday to fetch.
    */
@@ -1054,6 +1397,10 @@ export type HolidayFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensions
    */
   omit?: Prisma.HolidayOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
+  /**
    * Filter, which Holiday to fetch.
    */
   where?: Prisma.HolidayWhereInput
@@ -1101,6 +1448,10 @@ export type HolidayFindManyArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Omit specific fields from the Holiday
    */
   omit?: Prisma.HolidayOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
   /**
    * Filter, which Holidays to fetch.
    */
@@ -1150,6 +1501,10 @@ export type HolidayCreateArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    */
   omit?: Prisma.HolidayOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
+  /**
    * The data needed to create a Holiday.
    */
   data: Prisma.XOR<Prisma.HolidayCreateInput, Prisma.HolidayUncheckedCreateInput>
@@ -1183,6 +1538,10 @@ export type HolidayCreateManyAndReturnArgs<ExtArgs extends runtime.Types.Extensi
    */
   data: Prisma.HolidayCreateManyInput | Prisma.HolidayCreateManyInput[]
   skipDuplicates?: boolean
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayIncludeCreateManyAndReturn<ExtArgs> | null
 }
 
 /**
@@ -1197,6 +1556,10 @@ export type HolidayUpdateArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * Omit specific fields from the Holiday
    */
   omit?: Prisma.HolidayOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
   /**
    * The data needed to update a Holiday.
    */
@@ -1249,6 +1612,10 @@ export type HolidayUpdateManyAndReturnArgs<ExtArgs extends runtime.Types.Extensi
    * Limit how many Holidays to update.
    */
   limit?: number
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayIncludeUpdateManyAndReturn<ExtArgs> | null
 }
 
 /**
@@ -1263,6 +1630,10 @@ export type HolidayUpsertArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * Omit specific fields from the Holiday
    */
   omit?: Prisma.HolidayOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
   /**
    * The filter to search for the Holiday to update in case it exists.
    */
@@ -1290,6 +1661,10 @@ export type HolidayDeleteArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    */
   omit?: Prisma.HolidayOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
+  /**
    * Filter which Holiday to delete.
    */
   where: Prisma.HolidayWhereUniqueInput
@@ -1310,6 +1685,44 @@ export type HolidayDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.Inter
 }
 
 /**
+ * Holiday.branch
+ */
+export type Holiday$branchArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Branch
+   */
+  select?: Prisma.BranchSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Branch
+   */
+  omit?: Prisma.BranchOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BranchInclude<ExtArgs> | null
+  where?: Prisma.BranchWhereInput
+}
+
+/**
+ * Holiday.work_location
+ */
+export type Holiday$work_locationArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the WorkLocation
+   */
+  select?: Prisma.WorkLocationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the WorkLocation
+   */
+  omit?: Prisma.WorkLocationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.WorkLocationInclude<ExtArgs> | null
+  where?: Prisma.WorkLocationWhereInput
+}
+
+/**
  * Holiday without action
  */
 export type HolidayDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1321,4 +1734,8 @@ export type HolidayDefaultArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Omit specific fields from the Holiday
    */
   omit?: Prisma.HolidayOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
 }

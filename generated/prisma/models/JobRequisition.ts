@@ -385,6 +385,7 @@ export type JobRequisitionWhereInput = {
   updated_at?: Prisma.DateTimeFilter<"JobRequisition"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"JobRequisition"> | Date | string | null
   postings?: Prisma.JobPostingListRelationFilter
+  requested_by_employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
 }
 
 export type JobRequisitionOrderByWithRelationInput = {
@@ -414,6 +415,7 @@ export type JobRequisitionOrderByWithRelationInput = {
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
   postings?: Prisma.JobPostingOrderByRelationAggregateInput
+  requested_by_employee?: Prisma.EmployeeOrderByWithRelationInput
 }
 
 export type JobRequisitionWhereUniqueInput = Prisma.AtLeast<{
@@ -448,6 +450,7 @@ export type JobRequisitionWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"JobRequisition"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"JobRequisition"> | Date | string | null
   postings?: Prisma.JobPostingListRelationFilter
+  requested_by_employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
 }, "tenant_id_id" | "tenant_id_requisition_number">
 
 export type JobRequisitionOrderByWithAggregationInput = {
@@ -515,7 +518,6 @@ export type JobRequisitionScalarWhereWithAggregatesInput = {
 }
 
 export type JobRequisitionCreateInput = {
-  tenant_id?: string
   id?: string
   requisition_number: string
   title: string
@@ -531,7 +533,6 @@ export type JobRequisitionCreateInput = {
   target_start_date?: Date | string | null
   status?: string
   requested_by: string
-  requested_by_employee_id?: string | null
   submitted_at?: Date | string | null
   decided_by?: string | null
   decided_at?: Date | string | null
@@ -541,6 +542,7 @@ export type JobRequisitionCreateInput = {
   updated_at?: Date | string
   deleted_at?: Date | string | null
   postings?: Prisma.JobPostingCreateNestedManyWithoutRequisitionInput
+  requested_by_employee?: Prisma.EmployeeCreateNestedOneWithoutJob_requisitionsInput
 }
 
 export type JobRequisitionUncheckedCreateInput = {
@@ -573,7 +575,6 @@ export type JobRequisitionUncheckedCreateInput = {
 }
 
 export type JobRequisitionUpdateInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   id?: Prisma.StringFieldUpdateOperationsInput | string
   requisition_number?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
@@ -589,7 +590,6 @@ export type JobRequisitionUpdateInput = {
   target_start_date?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.StringFieldUpdateOperationsInput | string
-  requested_by_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   submitted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -599,6 +599,7 @@ export type JobRequisitionUpdateInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   postings?: Prisma.JobPostingUpdateManyWithoutRequisitionNestedInput
+  requested_by_employee?: Prisma.EmployeeUpdateOneWithoutJob_requisitionsNestedInput
 }
 
 export type JobRequisitionUncheckedUpdateInput = {
@@ -659,7 +660,6 @@ export type JobRequisitionCreateManyInput = {
 }
 
 export type JobRequisitionUpdateManyMutationInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   id?: Prisma.StringFieldUpdateOperationsInput | string
   requisition_number?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
@@ -675,7 +675,6 @@ export type JobRequisitionUpdateManyMutationInput = {
   target_start_date?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.StringFieldUpdateOperationsInput | string
-  requested_by_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   submitted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -712,6 +711,16 @@ export type JobRequisitionUncheckedUpdateManyInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+}
+
+export type JobRequisitionListRelationFilter = {
+  every?: Prisma.JobRequisitionWhereInput
+  some?: Prisma.JobRequisitionWhereInput
+  none?: Prisma.JobRequisitionWhereInput
+}
+
+export type JobRequisitionOrderByRelationAggregateInput = {
+  _count?: Prisma.SortOrder
 }
 
 export type JobRequisitionTenant_idRequisition_numberCompoundUniqueInput = {
@@ -825,6 +834,48 @@ export type JobRequisitionScalarRelationFilter = {
   isNot?: Prisma.JobRequisitionWhereInput
 }
 
+export type JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput = {
+  create?: Prisma.XOR<Prisma.JobRequisitionCreateWithoutRequested_by_employeeInput, Prisma.JobRequisitionUncheckedCreateWithoutRequested_by_employeeInput> | Prisma.JobRequisitionCreateWithoutRequested_by_employeeInput[] | Prisma.JobRequisitionUncheckedCreateWithoutRequested_by_employeeInput[]
+  connectOrCreate?: Prisma.JobRequisitionCreateOrConnectWithoutRequested_by_employeeInput | Prisma.JobRequisitionCreateOrConnectWithoutRequested_by_employeeInput[]
+  createMany?: Prisma.JobRequisitionCreateManyRequested_by_employeeInputEnvelope
+  connect?: Prisma.JobRequisitionWhereUniqueInput | Prisma.JobRequisitionWhereUniqueInput[]
+}
+
+export type JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput = {
+  create?: Prisma.XOR<Prisma.JobRequisitionCreateWithoutRequested_by_employeeInput, Prisma.JobRequisitionUncheckedCreateWithoutRequested_by_employeeInput> | Prisma.JobRequisitionCreateWithoutRequested_by_employeeInput[] | Prisma.JobRequisitionUncheckedCreateWithoutRequested_by_employeeInput[]
+  connectOrCreate?: Prisma.JobRequisitionCreateOrConnectWithoutRequested_by_employeeInput | Prisma.JobRequisitionCreateOrConnectWithoutRequested_by_employeeInput[]
+  createMany?: Prisma.JobRequisitionCreateManyRequested_by_employeeInputEnvelope
+  connect?: Prisma.JobRequisitionWhereUniqueInput | Prisma.JobRequisitionWhereUniqueInput[]
+}
+
+export type JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput = {
+  create?: Prisma.XOR<Prisma.JobRequisitionCreateWithoutRequested_by_employeeInput, Prisma.JobRequisitionUncheckedCreateWithoutRequested_by_employeeInput> | Prisma.JobRequisitionCreateWithoutRequested_by_employeeInput[] | Prisma.JobRequisitionUncheckedCreateWithoutRequested_by_employeeInput[]
+  connectOrCreate?: Prisma.JobRequisitionCreateOrConnectWithoutRequested_by_employeeInput | Prisma.JobRequisitionCreateOrConnectWithoutRequested_by_employeeInput[]
+  upsert?: Prisma.JobRequisitionUpsertWithWhereUniqueWithoutRequested_by_employeeInput | Prisma.JobRequisitionUpsertWithWhereUniqueWithoutRequested_by_employeeInput[]
+  createMany?: Prisma.JobRequisitionCreateManyRequested_by_employeeInputEnvelope
+  set?: Prisma.JobRequisitionWhereUniqueInput | Prisma.JobRequisitionWhereUniqueInput[]
+  disconnect?: Prisma.JobRequisitionWhereUniqueInput | Prisma.JobRequisitionWhereUniqueInput[]
+  delete?: Prisma.JobRequisitionWhereUniqueInput | Prisma.JobRequisitionWhereUniqueInput[]
+  connect?: Prisma.JobRequisitionWhereUniqueInput | Prisma.JobRequisitionWhereUniqueInput[]
+  update?: Prisma.JobRequisitionUpdateWithWhereUniqueWithoutRequested_by_employeeInput | Prisma.JobRequisitionUpdateWithWhereUniqueWithoutRequested_by_employeeInput[]
+  updateMany?: Prisma.JobRequisitionUpdateManyWithWhereWithoutRequested_by_employeeInput | Prisma.JobRequisitionUpdateManyWithWhereWithoutRequested_by_employeeInput[]
+  deleteMany?: Prisma.JobRequisitionScalarWhereInput | Prisma.JobRequisitionScalarWhereInput[]
+}
+
+export type JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput = {
+  create?: Prisma.XOR<Prisma.JobRequisitionCreateWithoutRequested_by_employeeInput, Prisma.JobRequisitionUncheckedCreateWithoutRequested_by_employeeInput> | Prisma.JobRequisitionCreateWithoutRequested_by_employeeInput[] | Prisma.JobRequisitionUncheckedCreateWithoutRequested_by_employeeInput[]
+  connectOrCreate?: Prisma.JobRequisitionCreateOrConnectWithoutRequested_by_employeeInput | Prisma.JobRequisitionCreateOrConnectWithoutRequested_by_employeeInput[]
+  upsert?: Prisma.JobRequisitionUpsertWithWhereUniqueWithoutRequested_by_employeeInput | Prisma.JobRequisitionUpsertWithWhereUniqueWithoutRequested_by_employeeInput[]
+  createMany?: Prisma.JobRequisitionCreateManyRequested_by_employeeInputEnvelope
+  set?: Prisma.JobRequisitionWhereUniqueInput | Prisma.JobRequisitionWhereUniqueInput[]
+  disconnect?: Prisma.JobRequisitionWhereUniqueInput | Prisma.JobRequisitionWhereUniqueInput[]
+  delete?: Prisma.JobRequisitionWhereUniqueInput | Prisma.JobRequisitionWhereUniqueInput[]
+  connect?: Prisma.JobRequisitionWhereUniqueInput | Prisma.JobRequisitionWhereUniqueInput[]
+  update?: Prisma.JobRequisitionUpdateWithWhereUniqueWithoutRequested_by_employeeInput | Prisma.JobRequisitionUpdateWithWhereUniqueWithoutRequested_by_employeeInput[]
+  updateMany?: Prisma.JobRequisitionUpdateManyWithWhereWithoutRequested_by_employeeInput | Prisma.JobRequisitionUpdateManyWithWhereWithoutRequested_by_employeeInput[]
+  deleteMany?: Prisma.JobRequisitionScalarWhereInput | Prisma.JobRequisitionScalarWhereInput[]
+}
+
 export type JobRequisitionCreateNestedOneWithoutPostingsInput = {
   create?: Prisma.XOR<Prisma.JobRequisitionCreateWithoutPostingsInput, Prisma.JobRequisitionUncheckedCreateWithoutPostingsInput>
   connectOrCreate?: Prisma.JobRequisitionCreateOrConnectWithoutPostingsInput
@@ -839,8 +890,7 @@ export type JobRequisitionUpdateOneRequiredWithoutPostingsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.JobRequisitionUpdateToOneWithWhereWithoutPostingsInput, Prisma.JobRequisitionUpdateWithoutPostingsInput>, Prisma.JobRequisitionUncheckedUpdateWithoutPostingsInput>
 }
 
-export type JobRequisitionCreateWithoutPostingsInput = {
-  tenant_id?: string
+export type JobRequisitionCreateWithoutRequested_by_employeeInput = {
   id?: string
   requisition_number: string
   title: string
@@ -856,7 +906,6 @@ export type JobRequisitionCreateWithoutPostingsInput = {
   target_start_date?: Date | string | null
   status?: string
   requested_by: string
-  requested_by_employee_id?: string | null
   submitted_at?: Date | string | null
   decided_by?: string | null
   decided_at?: Date | string | null
@@ -865,6 +914,118 @@ export type JobRequisitionCreateWithoutPostingsInput = {
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  postings?: Prisma.JobPostingCreateNestedManyWithoutRequisitionInput
+}
+
+export type JobRequisitionUncheckedCreateWithoutRequested_by_employeeInput = {
+  id?: string
+  requisition_number: string
+  title: string
+  department: string
+  designation?: string | null
+  positions?: number
+  employment_type?: string
+  location?: string | null
+  justification?: string | null
+  description?: string | null
+  min_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  max_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  target_start_date?: Date | string | null
+  status?: string
+  requested_by: string
+  submitted_at?: Date | string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_notes?: string | null
+  closed_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  postings?: Prisma.JobPostingUncheckedCreateNestedManyWithoutRequisitionInput
+}
+
+export type JobRequisitionCreateOrConnectWithoutRequested_by_employeeInput = {
+  where: Prisma.JobRequisitionWhereUniqueInput
+  create: Prisma.XOR<Prisma.JobRequisitionCreateWithoutRequested_by_employeeInput, Prisma.JobRequisitionUncheckedCreateWithoutRequested_by_employeeInput>
+}
+
+export type JobRequisitionCreateManyRequested_by_employeeInputEnvelope = {
+  data: Prisma.JobRequisitionCreateManyRequested_by_employeeInput | Prisma.JobRequisitionCreateManyRequested_by_employeeInput[]
+  skipDuplicates?: boolean
+}
+
+export type JobRequisitionUpsertWithWhereUniqueWithoutRequested_by_employeeInput = {
+  where: Prisma.JobRequisitionWhereUniqueInput
+  update: Prisma.XOR<Prisma.JobRequisitionUpdateWithoutRequested_by_employeeInput, Prisma.JobRequisitionUncheckedUpdateWithoutRequested_by_employeeInput>
+  create: Prisma.XOR<Prisma.JobRequisitionCreateWithoutRequested_by_employeeInput, Prisma.JobRequisitionUncheckedCreateWithoutRequested_by_employeeInput>
+}
+
+export type JobRequisitionUpdateWithWhereUniqueWithoutRequested_by_employeeInput = {
+  where: Prisma.JobRequisitionWhereUniqueInput
+  data: Prisma.XOR<Prisma.JobRequisitionUpdateWithoutRequested_by_employeeInput, Prisma.JobRequisitionUncheckedUpdateWithoutRequested_by_employeeInput>
+}
+
+export type JobRequisitionUpdateManyWithWhereWithoutRequested_by_employeeInput = {
+  where: Prisma.JobRequisitionScalarWhereInput
+  data: Prisma.XOR<Prisma.JobRequisitionUpdateManyMutationInput, Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeInput>
+}
+
+export type JobRequisitionScalarWhereInput = {
+  AND?: Prisma.JobRequisitionScalarWhereInput | Prisma.JobRequisitionScalarWhereInput[]
+  OR?: Prisma.JobRequisitionScalarWhereInput[]
+  NOT?: Prisma.JobRequisitionScalarWhereInput | Prisma.JobRequisitionScalarWhereInput[]
+  tenant_id?: Prisma.UuidFilter<"JobRequisition"> | string
+  id?: Prisma.UuidFilter<"JobRequisition"> | string
+  requisition_number?: Prisma.StringFilter<"JobRequisition"> | string
+  title?: Prisma.StringFilter<"JobRequisition"> | string
+  department?: Prisma.StringFilter<"JobRequisition"> | string
+  designation?: Prisma.StringNullableFilter<"JobRequisition"> | string | null
+  positions?: Prisma.IntFilter<"JobRequisition"> | number
+  employment_type?: Prisma.StringFilter<"JobRequisition"> | string
+  location?: Prisma.StringNullableFilter<"JobRequisition"> | string | null
+  justification?: Prisma.StringNullableFilter<"JobRequisition"> | string | null
+  description?: Prisma.StringNullableFilter<"JobRequisition"> | string | null
+  min_salary?: Prisma.DecimalNullableFilter<"JobRequisition"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  max_salary?: Prisma.DecimalNullableFilter<"JobRequisition"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  target_start_date?: Prisma.DateTimeNullableFilter<"JobRequisition"> | Date | string | null
+  status?: Prisma.StringFilter<"JobRequisition"> | string
+  requested_by?: Prisma.UuidFilter<"JobRequisition"> | string
+  requested_by_employee_id?: Prisma.UuidNullableFilter<"JobRequisition"> | string | null
+  submitted_at?: Prisma.DateTimeNullableFilter<"JobRequisition"> | Date | string | null
+  decided_by?: Prisma.UuidNullableFilter<"JobRequisition"> | string | null
+  decided_at?: Prisma.DateTimeNullableFilter<"JobRequisition"> | Date | string | null
+  decision_notes?: Prisma.StringNullableFilter<"JobRequisition"> | string | null
+  closed_at?: Prisma.DateTimeNullableFilter<"JobRequisition"> | Date | string | null
+  created_at?: Prisma.DateTimeFilter<"JobRequisition"> | Date | string
+  updated_at?: Prisma.DateTimeFilter<"JobRequisition"> | Date | string
+  deleted_at?: Prisma.DateTimeNullableFilter<"JobRequisition"> | Date | string | null
+}
+
+export type JobRequisitionCreateWithoutPostingsInput = {
+  id?: string
+  requisition_number: string
+  title: string
+  department: string
+  designation?: string | null
+  positions?: number
+  employment_type?: string
+  location?: string | null
+  justification?: string | null
+  description?: string | null
+  min_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  max_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  target_start_date?: Date | string | null
+  status?: string
+  requested_by: string
+  submitted_at?: Date | string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_notes?: string | null
+  closed_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  requested_by_employee?: Prisma.EmployeeCreateNestedOneWithoutJob_requisitionsInput
 }
 
 export type JobRequisitionUncheckedCreateWithoutPostingsInput = {
@@ -912,6 +1073,33 @@ export type JobRequisitionUpdateToOneWithWhereWithoutPostingsInput = {
 }
 
 export type JobRequisitionUpdateWithoutPostingsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  requisition_number?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  positions?: Prisma.IntFieldUpdateOperationsInput | number
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  location?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  justification?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  min_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  max_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  target_start_date?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.StringFieldUpdateOperationsInput | string
+  submitted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  requested_by_employee?: Prisma.EmployeeUpdateOneWithoutJob_requisitionsNestedInput
+}
+
+export type JobRequisitionUncheckedUpdateWithoutPostingsInput = {
   tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
   id?: Prisma.StringFieldUpdateOperationsInput | string
   requisition_number?: Prisma.StringFieldUpdateOperationsInput | string
@@ -939,8 +1127,33 @@ export type JobRequisitionUpdateWithoutPostingsInput = {
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
-export type JobRequisitionUncheckedUpdateWithoutPostingsInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+export type JobRequisitionCreateManyRequested_by_employeeInput = {
+  id?: string
+  requisition_number: string
+  title: string
+  department: string
+  designation?: string | null
+  positions?: number
+  employment_type?: string
+  location?: string | null
+  justification?: string | null
+  description?: string | null
+  min_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  max_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  target_start_date?: Date | string | null
+  status?: string
+  requested_by: string
+  submitted_at?: Date | string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_notes?: string | null
+  closed_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+}
+
+export type JobRequisitionUpdateWithoutRequested_by_employeeInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   requisition_number?: Prisma.StringFieldUpdateOperationsInput | string
   title?: Prisma.StringFieldUpdateOperationsInput | string
@@ -956,7 +1169,60 @@ export type JobRequisitionUncheckedUpdateWithoutPostingsInput = {
   target_start_date?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.StringFieldUpdateOperationsInput | string
-  requested_by_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  submitted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  postings?: Prisma.JobPostingUpdateManyWithoutRequisitionNestedInput
+}
+
+export type JobRequisitionUncheckedUpdateWithoutRequested_by_employeeInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  requisition_number?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  positions?: Prisma.IntFieldUpdateOperationsInput | number
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  location?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  justification?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  min_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  max_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  target_start_date?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.StringFieldUpdateOperationsInput | string
+  submitted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  closed_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  postings?: Prisma.JobPostingUncheckedUpdateManyWithoutRequisitionNestedInput
+}
+
+export type JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  requisition_number?: Prisma.StringFieldUpdateOperationsInput | string
+  title?: Prisma.StringFieldUpdateOperationsInput | string
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  positions?: Prisma.IntFieldUpdateOperationsInput | number
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  location?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  justification?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  description?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  min_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  max_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  target_start_date?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.StringFieldUpdateOperationsInput | string
   submitted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
@@ -1025,6 +1291,7 @@ export type JobRequisitionSelect<ExtArgs extends runtime.Types.Extensions.Intern
   updated_at?: boolean
   deleted_at?: boolean
   postings?: boolean | Prisma.JobRequisition$postingsArgs<ExtArgs>
+  requested_by_employee?: boolean | Prisma.JobRequisition$requested_by_employeeArgs<ExtArgs>
   _count?: boolean | Prisma.JobRequisitionCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["jobRequisition"]>
 
@@ -1054,6 +1321,7 @@ export type JobRequisitionSelectCreateManyAndReturn<ExtArgs extends runtime.Type
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  requested_by_employee?: boolean | Prisma.JobRequisition$requested_by_employeeArgs<ExtArgs>
 }, ExtArgs["result"]["jobRequisition"]>
 
 export type JobRequisitionSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1082,6 +1350,7 @@ export type JobRequisitionSelectUpdateManyAndReturn<ExtArgs extends runtime.Type
   created_at?: boolean
   updated_at?: boolean
   deleted_at?: boolean
+  requested_by_employee?: boolean | Prisma.JobRequisition$requested_by_employeeArgs<ExtArgs>
 }, ExtArgs["result"]["jobRequisition"]>
 
 export type JobRequisitionSelectScalar = {
@@ -1115,15 +1384,21 @@ export type JobRequisitionSelectScalar = {
 export type JobRequisitionOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "requisition_number" | "title" | "department" | "designation" | "positions" | "employment_type" | "location" | "justification" | "description" | "min_salary" | "max_salary" | "target_start_date" | "status" | "requested_by" | "requested_by_employee_id" | "submitted_at" | "decided_by" | "decided_at" | "decision_notes" | "closed_at" | "created_at" | "updated_at" | "deleted_at", ExtArgs["result"]["jobRequisition"]>
 export type JobRequisitionInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   postings?: boolean | Prisma.JobRequisition$postingsArgs<ExtArgs>
+  requested_by_employee?: boolean | Prisma.JobRequisition$requested_by_employeeArgs<ExtArgs>
   _count?: boolean | Prisma.JobRequisitionCountOutputTypeDefaultArgs<ExtArgs>
 }
-export type JobRequisitionIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
-export type JobRequisitionIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
+export type JobRequisitionIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  requested_by_employee?: boolean | Prisma.JobRequisition$requested_by_employeeArgs<ExtArgs>
+}
+export type JobRequisitionIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  requested_by_employee?: boolean | Prisma.JobRequisition$requested_by_employeeArgs<ExtArgs>
+}
 
 export type $JobRequisitionPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "JobRequisition"
   objects: {
     postings: Prisma.$JobPostingPayload<ExtArgs>[]
+    requested_by_employee: Prisma.$EmployeePayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1546,6 +1821,7 @@ readonly fields: JobRequisitionFieldRefs;
 export interface Prisma__JobRequisitionClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   postings<T extends Prisma.JobRequisition$postingsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.JobRequisition$postingsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$JobPostingPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  requested_by_employee<T extends Prisma.JobRequisition$requested_by_employeeArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.JobRequisition$requested_by_employeeArgs<ExtArgs>>): Prisma.Prisma__EmployeeClient<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1854,6 +2130,10 @@ export type JobRequisitionCreateManyAndReturnArgs<ExtArgs extends runtime.Types.
    */
   data: Prisma.JobRequisitionCreateManyInput | Prisma.JobRequisitionCreateManyInput[]
   skipDuplicates?: boolean
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.JobRequisitionIncludeCreateManyAndReturn<ExtArgs> | null
 }
 
 /**
@@ -1924,6 +2204,10 @@ export type JobRequisitionUpdateManyAndReturnArgs<ExtArgs extends runtime.Types.
    * Limit how many JobRequisitions to update.
    */
   limit?: number
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.JobRequisitionIncludeUpdateManyAndReturn<ExtArgs> | null
 }
 
 /**
@@ -2014,6 +2298,25 @@ export type JobRequisition$postingsArgs<ExtArgs extends runtime.Types.Extensions
   take?: number
   skip?: number
   distinct?: Prisma.JobPostingScalarFieldEnum | Prisma.JobPostingScalarFieldEnum[]
+}
+
+/**
+ * JobRequisition.requested_by_employee
+ */
+export type JobRequisition$requested_by_employeeArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Employee
+   */
+  select?: Prisma.EmployeeSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Employee
+   */
+  omit?: Prisma.EmployeeOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.EmployeeInclude<ExtArgs> | null
+  where?: Prisma.EmployeeWhereInput
 }
 
 /**

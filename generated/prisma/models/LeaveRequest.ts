@@ -355,6 +355,7 @@ export type LeaveRequestWhereInput = {
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
+  attachment_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }
 
 export type LeaveRequestOrderByWithRelationInput = {
@@ -383,6 +384,7 @@ export type LeaveRequestOrderByWithRelationInput = {
   employee?: Prisma.EmployeeOrderByWithRelationInput
   leave_type?: Prisma.LeaveTypeOrderByWithRelationInput
   period?: Prisma.LeavePeriodOrderByWithRelationInput
+  attachment_file?: Prisma.StoredFileOrderByWithRelationInput
 }
 
 export type LeaveRequestWhereUniqueInput = Prisma.AtLeast<{
@@ -415,6 +417,7 @@ export type LeaveRequestWhereUniqueInput = Prisma.AtLeast<{
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
   leave_type?: Prisma.XOR<Prisma.LeaveTypeScalarRelationFilter, Prisma.LeaveTypeWhereInput>
   period?: Prisma.XOR<Prisma.LeavePeriodScalarRelationFilter, Prisma.LeavePeriodWhereInput>
+  attachment_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }, "tenant_id_id">
 
 export type LeaveRequestOrderByWithAggregationInput = {
@@ -483,7 +486,6 @@ export type LeaveRequestCreateInput = {
   half_day_end?: boolean
   days: runtime.Decimal | runtime.DecimalJsLike | number | string
   reason?: string | null
-  attachment_file_id?: string | null
   status?: string
   requested_by?: string | null
   decided_by?: string | null
@@ -497,6 +499,7 @@ export type LeaveRequestCreateInput = {
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_requestsInput
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutRequestsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutRequestsInput
+  attachment_file?: Prisma.StoredFileCreateNestedOneWithoutLeave_requestsInput
 }
 
 export type LeaveRequestUncheckedCreateInput = {
@@ -532,7 +535,6 @@ export type LeaveRequestUpdateInput = {
   half_day_end?: Prisma.BoolFieldUpdateOperationsInput | boolean
   days?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  attachment_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -546,6 +548,7 @@ export type LeaveRequestUpdateInput = {
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_requestsNestedInput
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutRequestsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutRequestsNestedInput
+  attachment_file?: Prisma.StoredFileUpdateOneWithoutLeave_requestsNestedInput
 }
 
 export type LeaveRequestUncheckedUpdateInput = {
@@ -606,7 +609,6 @@ export type LeaveRequestUpdateManyMutationInput = {
   half_day_end?: Prisma.BoolFieldUpdateOperationsInput | boolean
   days?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  attachment_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -868,6 +870,48 @@ export type LeaveRequestUncheckedUpdateManyWithoutPeriodNestedInput = {
   deleteMany?: Prisma.LeaveRequestScalarWhereInput | Prisma.LeaveRequestScalarWhereInput[]
 }
 
+export type LeaveRequestCreateNestedManyWithoutAttachment_fileInput = {
+  create?: Prisma.XOR<Prisma.LeaveRequestCreateWithoutAttachment_fileInput, Prisma.LeaveRequestUncheckedCreateWithoutAttachment_fileInput> | Prisma.LeaveRequestCreateWithoutAttachment_fileInput[] | Prisma.LeaveRequestUncheckedCreateWithoutAttachment_fileInput[]
+  connectOrCreate?: Prisma.LeaveRequestCreateOrConnectWithoutAttachment_fileInput | Prisma.LeaveRequestCreateOrConnectWithoutAttachment_fileInput[]
+  createMany?: Prisma.LeaveRequestCreateManyAttachment_fileInputEnvelope
+  connect?: Prisma.LeaveRequestWhereUniqueInput | Prisma.LeaveRequestWhereUniqueInput[]
+}
+
+export type LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput = {
+  create?: Prisma.XOR<Prisma.LeaveRequestCreateWithoutAttachment_fileInput, Prisma.LeaveRequestUncheckedCreateWithoutAttachment_fileInput> | Prisma.LeaveRequestCreateWithoutAttachment_fileInput[] | Prisma.LeaveRequestUncheckedCreateWithoutAttachment_fileInput[]
+  connectOrCreate?: Prisma.LeaveRequestCreateOrConnectWithoutAttachment_fileInput | Prisma.LeaveRequestCreateOrConnectWithoutAttachment_fileInput[]
+  createMany?: Prisma.LeaveRequestCreateManyAttachment_fileInputEnvelope
+  connect?: Prisma.LeaveRequestWhereUniqueInput | Prisma.LeaveRequestWhereUniqueInput[]
+}
+
+export type LeaveRequestUpdateManyWithoutAttachment_fileNestedInput = {
+  create?: Prisma.XOR<Prisma.LeaveRequestCreateWithoutAttachment_fileInput, Prisma.LeaveRequestUncheckedCreateWithoutAttachment_fileInput> | Prisma.LeaveRequestCreateWithoutAttachment_fileInput[] | Prisma.LeaveRequestUncheckedCreateWithoutAttachment_fileInput[]
+  connectOrCreate?: Prisma.LeaveRequestCreateOrConnectWithoutAttachment_fileInput | Prisma.LeaveRequestCreateOrConnectWithoutAttachment_fileInput[]
+  upsert?: Prisma.LeaveRequestUpsertWithWhereUniqueWithoutAttachment_fileInput | Prisma.LeaveRequestUpsertWithWhereUniqueWithoutAttachment_fileInput[]
+  createMany?: Prisma.LeaveRequestCreateManyAttachment_fileInputEnvelope
+  set?: Prisma.LeaveRequestWhereUniqueInput | Prisma.LeaveRequestWhereUniqueInput[]
+  disconnect?: Prisma.LeaveRequestWhereUniqueInput | Prisma.LeaveRequestWhereUniqueInput[]
+  delete?: Prisma.LeaveRequestWhereUniqueInput | Prisma.LeaveRequestWhereUniqueInput[]
+  connect?: Prisma.LeaveRequestWhereUniqueInput | Prisma.LeaveRequestWhereUniqueInput[]
+  update?: Prisma.LeaveRequestUpdateWithWhereUniqueWithoutAttachment_fileInput | Prisma.LeaveRequestUpdateWithWhereUniqueWithoutAttachment_fileInput[]
+  updateMany?: Prisma.LeaveRequestUpdateManyWithWhereWithoutAttachment_fileInput | Prisma.LeaveRequestUpdateManyWithWhereWithoutAttachment_fileInput[]
+  deleteMany?: Prisma.LeaveRequestScalarWhereInput | Prisma.LeaveRequestScalarWhereInput[]
+}
+
+export type LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput = {
+  create?: Prisma.XOR<Prisma.LeaveRequestCreateWithoutAttachment_fileInput, Prisma.LeaveRequestUncheckedCreateWithoutAttachment_fileInput> | Prisma.LeaveRequestCreateWithoutAttachment_fileInput[] | Prisma.LeaveRequestUncheckedCreateWithoutAttachment_fileInput[]
+  connectOrCreate?: Prisma.LeaveRequestCreateOrConnectWithoutAttachment_fileInput | Prisma.LeaveRequestCreateOrConnectWithoutAttachment_fileInput[]
+  upsert?: Prisma.LeaveRequestUpsertWithWhereUniqueWithoutAttachment_fileInput | Prisma.LeaveRequestUpsertWithWhereUniqueWithoutAttachment_fileInput[]
+  createMany?: Prisma.LeaveRequestCreateManyAttachment_fileInputEnvelope
+  set?: Prisma.LeaveRequestWhereUniqueInput | Prisma.LeaveRequestWhereUniqueInput[]
+  disconnect?: Prisma.LeaveRequestWhereUniqueInput | Prisma.LeaveRequestWhereUniqueInput[]
+  delete?: Prisma.LeaveRequestWhereUniqueInput | Prisma.LeaveRequestWhereUniqueInput[]
+  connect?: Prisma.LeaveRequestWhereUniqueInput | Prisma.LeaveRequestWhereUniqueInput[]
+  update?: Prisma.LeaveRequestUpdateWithWhereUniqueWithoutAttachment_fileInput | Prisma.LeaveRequestUpdateWithWhereUniqueWithoutAttachment_fileInput[]
+  updateMany?: Prisma.LeaveRequestUpdateManyWithWhereWithoutAttachment_fileInput | Prisma.LeaveRequestUpdateManyWithWhereWithoutAttachment_fileInput[]
+  deleteMany?: Prisma.LeaveRequestScalarWhereInput | Prisma.LeaveRequestScalarWhereInput[]
+}
+
 export type LeaveRequestCreateWithoutEmployeeInput = {
   id?: string
   from_date: Date | string
@@ -876,7 +920,6 @@ export type LeaveRequestCreateWithoutEmployeeInput = {
   half_day_end?: boolean
   days: runtime.Decimal | runtime.DecimalJsLike | number | string
   reason?: string | null
-  attachment_file_id?: string | null
   status?: string
   requested_by?: string | null
   decided_by?: string | null
@@ -889,6 +932,7 @@ export type LeaveRequestCreateWithoutEmployeeInput = {
   changed_at?: Date | string
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutRequestsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutRequestsInput
+  attachment_file?: Prisma.StoredFileCreateNestedOneWithoutLeave_requestsInput
 }
 
 export type LeaveRequestUncheckedCreateWithoutEmployeeInput = {
@@ -976,7 +1020,6 @@ export type LeaveRequestCreateWithoutLeave_typeInput = {
   half_day_end?: boolean
   days: runtime.Decimal | runtime.DecimalJsLike | number | string
   reason?: string | null
-  attachment_file_id?: string | null
   status?: string
   requested_by?: string | null
   decided_by?: string | null
@@ -989,6 +1032,7 @@ export type LeaveRequestCreateWithoutLeave_typeInput = {
   changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_requestsInput
   period: Prisma.LeavePeriodCreateNestedOneWithoutRequestsInput
+  attachment_file?: Prisma.StoredFileCreateNestedOneWithoutLeave_requestsInput
 }
 
 export type LeaveRequestUncheckedCreateWithoutLeave_typeInput = {
@@ -1048,7 +1092,6 @@ export type LeaveRequestCreateWithoutPeriodInput = {
   half_day_end?: boolean
   days: runtime.Decimal | runtime.DecimalJsLike | number | string
   reason?: string | null
-  attachment_file_id?: string | null
   status?: string
   requested_by?: string | null
   decided_by?: string | null
@@ -1061,6 +1104,7 @@ export type LeaveRequestCreateWithoutPeriodInput = {
   changed_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutLeave_requestsInput
   leave_type: Prisma.LeaveTypeCreateNestedOneWithoutRequestsInput
+  attachment_file?: Prisma.StoredFileCreateNestedOneWithoutLeave_requestsInput
 }
 
 export type LeaveRequestUncheckedCreateWithoutPeriodInput = {
@@ -1112,6 +1156,78 @@ export type LeaveRequestUpdateManyWithWhereWithoutPeriodInput = {
   data: Prisma.XOR<Prisma.LeaveRequestUpdateManyMutationInput, Prisma.LeaveRequestUncheckedUpdateManyWithoutPeriodInput>
 }
 
+export type LeaveRequestCreateWithoutAttachment_fileInput = {
+  id?: string
+  from_date: Date | string
+  to_date: Date | string
+  half_day_start?: boolean
+  half_day_end?: boolean
+  days: runtime.Decimal | runtime.DecimalJsLike | number | string
+  reason?: string | null
+  status?: string
+  requested_by?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_comment?: string | null
+  cancelled_by?: string | null
+  cancelled_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+  employee: Prisma.EmployeeCreateNestedOneWithoutLeave_requestsInput
+  leave_type: Prisma.LeaveTypeCreateNestedOneWithoutRequestsInput
+  period: Prisma.LeavePeriodCreateNestedOneWithoutRequestsInput
+}
+
+export type LeaveRequestUncheckedCreateWithoutAttachment_fileInput = {
+  id?: string
+  employee_id: string
+  leave_type_id: string
+  period_id: string
+  from_date: Date | string
+  to_date: Date | string
+  half_day_start?: boolean
+  half_day_end?: boolean
+  days: runtime.Decimal | runtime.DecimalJsLike | number | string
+  reason?: string | null
+  status?: string
+  requested_by?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_comment?: string | null
+  cancelled_by?: string | null
+  cancelled_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+}
+
+export type LeaveRequestCreateOrConnectWithoutAttachment_fileInput = {
+  where: Prisma.LeaveRequestWhereUniqueInput
+  create: Prisma.XOR<Prisma.LeaveRequestCreateWithoutAttachment_fileInput, Prisma.LeaveRequestUncheckedCreateWithoutAttachment_fileInput>
+}
+
+export type LeaveRequestCreateManyAttachment_fileInputEnvelope = {
+  data: Prisma.LeaveRequestCreateManyAttachment_fileInput | Prisma.LeaveRequestCreateManyAttachment_fileInput[]
+  skipDuplicates?: boolean
+}
+
+export type LeaveRequestUpsertWithWhereUniqueWithoutAttachment_fileInput = {
+  where: Prisma.LeaveRequestWhereUniqueInput
+  update: Prisma.XOR<Prisma.LeaveRequestUpdateWithoutAttachment_fileInput, Prisma.LeaveRequestUncheckedUpdateWithoutAttachment_fileInput>
+  create: Prisma.XOR<Prisma.LeaveRequestCreateWithoutAttachment_fileInput, Prisma.LeaveRequestUncheckedCreateWithoutAttachment_fileInput>
+}
+
+export type LeaveRequestUpdateWithWhereUniqueWithoutAttachment_fileInput = {
+  where: Prisma.LeaveRequestWhereUniqueInput
+  data: Prisma.XOR<Prisma.LeaveRequestUpdateWithoutAttachment_fileInput, Prisma.LeaveRequestUncheckedUpdateWithoutAttachment_fileInput>
+}
+
+export type LeaveRequestUpdateManyWithWhereWithoutAttachment_fileInput = {
+  where: Prisma.LeaveRequestScalarWhereInput
+  data: Prisma.XOR<Prisma.LeaveRequestUpdateManyMutationInput, Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileInput>
+}
+
 export type LeaveRequestCreateManyEmployeeInput = {
   id?: string
   leave_type_id: string
@@ -1143,7 +1259,6 @@ export type LeaveRequestUpdateWithoutEmployeeInput = {
   half_day_end?: Prisma.BoolFieldUpdateOperationsInput | boolean
   days?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  attachment_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1156,6 +1271,7 @@ export type LeaveRequestUpdateWithoutEmployeeInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutRequestsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutRequestsNestedInput
+  attachment_file?: Prisma.StoredFileUpdateOneWithoutLeave_requestsNestedInput
 }
 
 export type LeaveRequestUncheckedUpdateWithoutEmployeeInput = {
@@ -1235,7 +1351,6 @@ export type LeaveRequestUpdateWithoutLeave_typeInput = {
   half_day_end?: Prisma.BoolFieldUpdateOperationsInput | boolean
   days?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  attachment_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1248,6 +1363,7 @@ export type LeaveRequestUpdateWithoutLeave_typeInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_requestsNestedInput
   period?: Prisma.LeavePeriodUpdateOneRequiredWithoutRequestsNestedInput
+  attachment_file?: Prisma.StoredFileUpdateOneWithoutLeave_requestsNestedInput
 }
 
 export type LeaveRequestUncheckedUpdateWithoutLeave_typeInput = {
@@ -1327,7 +1443,6 @@ export type LeaveRequestUpdateWithoutPeriodInput = {
   half_day_end?: Prisma.BoolFieldUpdateOperationsInput | boolean
   days?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  attachment_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1340,6 +1455,7 @@ export type LeaveRequestUpdateWithoutPeriodInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_requestsNestedInput
   leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutRequestsNestedInput
+  attachment_file?: Prisma.StoredFileUpdateOneWithoutLeave_requestsNestedInput
 }
 
 export type LeaveRequestUncheckedUpdateWithoutPeriodInput = {
@@ -1388,6 +1504,98 @@ export type LeaveRequestUncheckedUpdateManyWithoutPeriodInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+export type LeaveRequestCreateManyAttachment_fileInput = {
+  id?: string
+  employee_id: string
+  leave_type_id: string
+  period_id: string
+  from_date: Date | string
+  to_date: Date | string
+  half_day_start?: boolean
+  half_day_end?: boolean
+  days: runtime.Decimal | runtime.DecimalJsLike | number | string
+  reason?: string | null
+  status?: string
+  requested_by?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  decision_comment?: string | null
+  cancelled_by?: string | null
+  cancelled_at?: Date | string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  changed_at?: Date | string
+}
+
+export type LeaveRequestUpdateWithoutAttachment_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  from_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  to_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  half_day_start?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  half_day_end?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  days?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_comment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee?: Prisma.EmployeeUpdateOneRequiredWithoutLeave_requestsNestedInput
+  leave_type?: Prisma.LeaveTypeUpdateOneRequiredWithoutRequestsNestedInput
+  period?: Prisma.LeavePeriodUpdateOneRequiredWithoutRequestsNestedInput
+}
+
+export type LeaveRequestUncheckedUpdateWithoutAttachment_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
+  leave_type_id?: Prisma.StringFieldUpdateOperationsInput | string
+  period_id?: Prisma.StringFieldUpdateOperationsInput | string
+  from_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  to_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  half_day_start?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  half_day_end?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  days?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_comment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type LeaveRequestUncheckedUpdateManyWithoutAttachment_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
+  leave_type_id?: Prisma.StringFieldUpdateOperationsInput | string
+  period_id?: Prisma.StringFieldUpdateOperationsInput | string
+  from_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  to_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  half_day_start?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  half_day_end?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  days?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  decision_comment?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  cancelled_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
 
 
 export type LeaveRequestSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1416,6 +1624,7 @@ export type LeaveRequestSelect<ExtArgs extends runtime.Types.Extensions.Internal
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
+  attachment_file?: boolean | Prisma.LeaveRequest$attachment_fileArgs<ExtArgs>
 }, ExtArgs["result"]["leaveRequest"]>
 
 export type LeaveRequestSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1444,6 +1653,7 @@ export type LeaveRequestSelectCreateManyAndReturn<ExtArgs extends runtime.Types.
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
+  attachment_file?: boolean | Prisma.LeaveRequest$attachment_fileArgs<ExtArgs>
 }, ExtArgs["result"]["leaveRequest"]>
 
 export type LeaveRequestSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1472,6 +1682,7 @@ export type LeaveRequestSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
+  attachment_file?: boolean | Prisma.LeaveRequest$attachment_fileArgs<ExtArgs>
 }, ExtArgs["result"]["leaveRequest"]>
 
 export type LeaveRequestSelectScalar = {
@@ -1504,16 +1715,19 @@ export type LeaveRequestInclude<ExtArgs extends runtime.Types.Extensions.Interna
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
+  attachment_file?: boolean | Prisma.LeaveRequest$attachment_fileArgs<ExtArgs>
 }
 export type LeaveRequestIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
+  attachment_file?: boolean | Prisma.LeaveRequest$attachment_fileArgs<ExtArgs>
 }
 export type LeaveRequestIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
   leave_type?: boolean | Prisma.LeaveTypeDefaultArgs<ExtArgs>
   period?: boolean | Prisma.LeavePeriodDefaultArgs<ExtArgs>
+  attachment_file?: boolean | Prisma.LeaveRequest$attachment_fileArgs<ExtArgs>
 }
 
 export type $LeaveRequestPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1522,6 +1736,7 @@ export type $LeaveRequestPayload<ExtArgs extends runtime.Types.Extensions.Intern
     employee: Prisma.$EmployeePayload<ExtArgs>
     leave_type: Prisma.$LeaveTypePayload<ExtArgs>
     period: Prisma.$LeavePeriodPayload<ExtArgs>
+    attachment_file: Prisma.$StoredFilePayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1943,6 +2158,7 @@ export interface Prisma__LeaveRequestClient<T, Null = never, ExtArgs extends run
   employee<T extends Prisma.EmployeeDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.EmployeeDefaultArgs<ExtArgs>>): Prisma.Prisma__EmployeeClient<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   leave_type<T extends Prisma.LeaveTypeDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeaveTypeDefaultArgs<ExtArgs>>): Prisma.Prisma__LeaveTypeClient<runtime.Types.Result.GetResult<Prisma.$LeaveTypePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   period<T extends Prisma.LeavePeriodDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeavePeriodDefaultArgs<ExtArgs>>): Prisma.Prisma__LeavePeriodClient<runtime.Types.Result.GetResult<Prisma.$LeavePeriodPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  attachment_file<T extends Prisma.LeaveRequest$attachment_fileArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.LeaveRequest$attachment_fileArgs<ExtArgs>>): Prisma.Prisma__StoredFileClient<runtime.Types.Result.GetResult<Prisma.$StoredFilePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2392,6 +2608,25 @@ export type LeaveRequestDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.
    * Limit how many LeaveRequests to delete.
    */
   limit?: number
+}
+
+/**
+ * LeaveRequest.attachment_file
+ */
+export type LeaveRequest$attachment_fileArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the StoredFile
+   */
+  select?: Prisma.StoredFileSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the StoredFile
+   */
+  omit?: Prisma.StoredFileOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StoredFileInclude<ExtArgs> | null
+  where?: Prisma.StoredFileWhereInput
 }
 
 /**

@@ -250,6 +250,11 @@ export type StoredFileWhereInput = {
   created_at?: Prisma.DateTimeFilter<"StoredFile"> | Date | string
   employee_documents?: Prisma.EmployeeDocumentListRelationFilter
   appointment_documents?: Prisma.AppointmentDocumentListRelationFilter
+  asset_damage_reports?: Prisma.AssetDamageReportListRelationFilter
+  leave_requests?: Prisma.LeaveRequestListRelationFilter
+  expense_claims?: Prisma.ExpenseClaimListRelationFilter
+  candidates?: Prisma.CandidateListRelationFilter
+  talent_pool_candidates?: Prisma.TalentPoolCandidateListRelationFilter
 }
 
 export type StoredFileOrderByWithRelationInput = {
@@ -264,6 +269,11 @@ export type StoredFileOrderByWithRelationInput = {
   created_at?: Prisma.SortOrder
   employee_documents?: Prisma.EmployeeDocumentOrderByRelationAggregateInput
   appointment_documents?: Prisma.AppointmentDocumentOrderByRelationAggregateInput
+  asset_damage_reports?: Prisma.AssetDamageReportOrderByRelationAggregateInput
+  leave_requests?: Prisma.LeaveRequestOrderByRelationAggregateInput
+  expense_claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
+  candidates?: Prisma.CandidateOrderByRelationAggregateInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateOrderByRelationAggregateInput
 }
 
 export type StoredFileWhereUniqueInput = Prisma.AtLeast<{
@@ -282,6 +292,11 @@ export type StoredFileWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"StoredFile"> | Date | string
   employee_documents?: Prisma.EmployeeDocumentListRelationFilter
   appointment_documents?: Prisma.AppointmentDocumentListRelationFilter
+  asset_damage_reports?: Prisma.AssetDamageReportListRelationFilter
+  leave_requests?: Prisma.LeaveRequestListRelationFilter
+  expense_claims?: Prisma.ExpenseClaimListRelationFilter
+  candidates?: Prisma.CandidateListRelationFilter
+  talent_pool_candidates?: Prisma.TalentPoolCandidateListRelationFilter
 }, "tenant_id_id">
 
 export type StoredFileOrderByWithAggregationInput = {
@@ -328,6 +343,11 @@ export type StoredFileCreateInput = {
   created_at?: Date | string
   employee_documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutFileInput
   appointment_documents?: Prisma.AppointmentDocumentCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
 }
 
 export type StoredFileUncheckedCreateInput = {
@@ -342,6 +362,11 @@ export type StoredFileUncheckedCreateInput = {
   created_at?: Date | string
   employee_documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput
   appointment_documents?: Prisma.AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
 }
 
 export type StoredFileUpdateInput = {
@@ -356,6 +381,11 @@ export type StoredFileUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee_documents?: Prisma.EmployeeDocumentUpdateManyWithoutFileNestedInput
   appointment_documents?: Prisma.AppointmentDocumentUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
 }
 
 export type StoredFileUncheckedUpdateInput = {
@@ -370,6 +400,11 @@ export type StoredFileUncheckedUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee_documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput
   appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
 }
 
 export type StoredFileCreateManyInput = {
@@ -406,6 +441,11 @@ export type StoredFileUncheckedUpdateManyInput = {
   purpose?: Prisma.StringFieldUpdateOperationsInput | string
   uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type StoredFileNullableScalarRelationFilter = {
+  is?: Prisma.StoredFileWhereInput | null
+  isNot?: Prisma.StoredFileWhereInput | null
 }
 
 export type StoredFileScalarRelationFilter = {
@@ -462,6 +502,22 @@ export type StoredFileSumOrderByAggregateInput = {
   size_bytes?: Prisma.SortOrder
 }
 
+export type StoredFileCreateNestedOneWithoutAsset_damage_reportsInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutAsset_damage_reportsInput, Prisma.StoredFileUncheckedCreateWithoutAsset_damage_reportsInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutAsset_damage_reportsInput
+  connect?: Prisma.StoredFileWhereUniqueInput
+}
+
+export type StoredFileUpdateOneWithoutAsset_damage_reportsNestedInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutAsset_damage_reportsInput, Prisma.StoredFileUncheckedCreateWithoutAsset_damage_reportsInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutAsset_damage_reportsInput
+  upsert?: Prisma.StoredFileUpsertWithoutAsset_damage_reportsInput
+  disconnect?: Prisma.StoredFileWhereInput | boolean
+  delete?: Prisma.StoredFileWhereInput | boolean
+  connect?: Prisma.StoredFileWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutAsset_damage_reportsInput, Prisma.StoredFileUpdateWithoutAsset_damage_reportsInput>, Prisma.StoredFileUncheckedUpdateWithoutAsset_damage_reportsInput>
+}
+
 export type StoredFileCreateNestedOneWithoutEmployee_documentsInput = {
   create?: Prisma.XOR<Prisma.StoredFileCreateWithoutEmployee_documentsInput, Prisma.StoredFileUncheckedCreateWithoutEmployee_documentsInput>
   connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutEmployee_documentsInput
@@ -474,6 +530,54 @@ export type StoredFileUpdateOneRequiredWithoutEmployee_documentsNestedInput = {
   upsert?: Prisma.StoredFileUpsertWithoutEmployee_documentsInput
   connect?: Prisma.StoredFileWhereUniqueInput
   update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutEmployee_documentsInput, Prisma.StoredFileUpdateWithoutEmployee_documentsInput>, Prisma.StoredFileUncheckedUpdateWithoutEmployee_documentsInput>
+}
+
+export type StoredFileCreateNestedOneWithoutLeave_requestsInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutLeave_requestsInput, Prisma.StoredFileUncheckedCreateWithoutLeave_requestsInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutLeave_requestsInput
+  connect?: Prisma.StoredFileWhereUniqueInput
+}
+
+export type StoredFileUpdateOneWithoutLeave_requestsNestedInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutLeave_requestsInput, Prisma.StoredFileUncheckedCreateWithoutLeave_requestsInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutLeave_requestsInput
+  upsert?: Prisma.StoredFileUpsertWithoutLeave_requestsInput
+  disconnect?: Prisma.StoredFileWhereInput | boolean
+  delete?: Prisma.StoredFileWhereInput | boolean
+  connect?: Prisma.StoredFileWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutLeave_requestsInput, Prisma.StoredFileUpdateWithoutLeave_requestsInput>, Prisma.StoredFileUncheckedUpdateWithoutLeave_requestsInput>
+}
+
+export type StoredFileCreateNestedOneWithoutExpense_claimsInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutExpense_claimsInput, Prisma.StoredFileUncheckedCreateWithoutExpense_claimsInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutExpense_claimsInput
+  connect?: Prisma.StoredFileWhereUniqueInput
+}
+
+export type StoredFileUpdateOneWithoutExpense_claimsNestedInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutExpense_claimsInput, Prisma.StoredFileUncheckedCreateWithoutExpense_claimsInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutExpense_claimsInput
+  upsert?: Prisma.StoredFileUpsertWithoutExpense_claimsInput
+  disconnect?: Prisma.StoredFileWhereInput | boolean
+  delete?: Prisma.StoredFileWhereInput | boolean
+  connect?: Prisma.StoredFileWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutExpense_claimsInput, Prisma.StoredFileUpdateWithoutExpense_claimsInput>, Prisma.StoredFileUncheckedUpdateWithoutExpense_claimsInput>
+}
+
+export type StoredFileCreateNestedOneWithoutCandidatesInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutCandidatesInput, Prisma.StoredFileUncheckedCreateWithoutCandidatesInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutCandidatesInput
+  connect?: Prisma.StoredFileWhereUniqueInput
+}
+
+export type StoredFileUpdateOneWithoutCandidatesNestedInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutCandidatesInput, Prisma.StoredFileUncheckedCreateWithoutCandidatesInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutCandidatesInput
+  upsert?: Prisma.StoredFileUpsertWithoutCandidatesInput
+  disconnect?: Prisma.StoredFileWhereInput | boolean
+  delete?: Prisma.StoredFileWhereInput | boolean
+  connect?: Prisma.StoredFileWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutCandidatesInput, Prisma.StoredFileUpdateWithoutCandidatesInput>, Prisma.StoredFileUncheckedUpdateWithoutCandidatesInput>
 }
 
 export type StoredFileCreateNestedOneWithoutAppointment_documentsInput = {
@@ -490,6 +594,110 @@ export type StoredFileUpdateOneRequiredWithoutAppointment_documentsNestedInput =
   update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutAppointment_documentsInput, Prisma.StoredFileUpdateWithoutAppointment_documentsInput>, Prisma.StoredFileUncheckedUpdateWithoutAppointment_documentsInput>
 }
 
+export type StoredFileCreateNestedOneWithoutTalent_pool_candidatesInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutTalent_pool_candidatesInput, Prisma.StoredFileUncheckedCreateWithoutTalent_pool_candidatesInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutTalent_pool_candidatesInput
+  connect?: Prisma.StoredFileWhereUniqueInput
+}
+
+export type StoredFileUpdateOneWithoutTalent_pool_candidatesNestedInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutTalent_pool_candidatesInput, Prisma.StoredFileUncheckedCreateWithoutTalent_pool_candidatesInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutTalent_pool_candidatesInput
+  upsert?: Prisma.StoredFileUpsertWithoutTalent_pool_candidatesInput
+  disconnect?: Prisma.StoredFileWhereInput | boolean
+  delete?: Prisma.StoredFileWhereInput | boolean
+  connect?: Prisma.StoredFileWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutTalent_pool_candidatesInput, Prisma.StoredFileUpdateWithoutTalent_pool_candidatesInput>, Prisma.StoredFileUncheckedUpdateWithoutTalent_pool_candidatesInput>
+}
+
+export type StoredFileCreateWithoutAsset_damage_reportsInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileUncheckedCreateWithoutAsset_damage_reportsInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileCreateOrConnectWithoutAsset_damage_reportsInput = {
+  where: Prisma.StoredFileWhereUniqueInput
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutAsset_damage_reportsInput, Prisma.StoredFileUncheckedCreateWithoutAsset_damage_reportsInput>
+}
+
+export type StoredFileUpsertWithoutAsset_damage_reportsInput = {
+  update: Prisma.XOR<Prisma.StoredFileUpdateWithoutAsset_damage_reportsInput, Prisma.StoredFileUncheckedUpdateWithoutAsset_damage_reportsInput>
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutAsset_damage_reportsInput, Prisma.StoredFileUncheckedCreateWithoutAsset_damage_reportsInput>
+  where?: Prisma.StoredFileWhereInput
+}
+
+export type StoredFileUpdateToOneWithWhereWithoutAsset_damage_reportsInput = {
+  where?: Prisma.StoredFileWhereInput
+  data: Prisma.XOR<Prisma.StoredFileUpdateWithoutAsset_damage_reportsInput, Prisma.StoredFileUncheckedUpdateWithoutAsset_damage_reportsInput>
+}
+
+export type StoredFileUpdateWithoutAsset_damage_reportsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+}
+
+export type StoredFileUncheckedUpdateWithoutAsset_damage_reportsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+}
+
 export type StoredFileCreateWithoutEmployee_documentsInput = {
   tenant_id?: string
   id?: string
@@ -501,6 +709,11 @@ export type StoredFileCreateWithoutEmployee_documentsInput = {
   uploaded_by?: string | null
   created_at?: Date | string
   appointment_documents?: Prisma.AppointmentDocumentCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
 }
 
 export type StoredFileUncheckedCreateWithoutEmployee_documentsInput = {
@@ -514,6 +727,11 @@ export type StoredFileUncheckedCreateWithoutEmployee_documentsInput = {
   uploaded_by?: string | null
   created_at?: Date | string
   appointment_documents?: Prisma.AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
 }
 
 export type StoredFileCreateOrConnectWithoutEmployee_documentsInput = {
@@ -543,6 +761,11 @@ export type StoredFileUpdateWithoutEmployee_documentsInput = {
   uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   appointment_documents?: Prisma.AppointmentDocumentUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutEmployee_documentsInput = {
@@ -556,6 +779,275 @@ export type StoredFileUncheckedUpdateWithoutEmployee_documentsInput = {
   uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+}
+
+export type StoredFileCreateWithoutLeave_requestsInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutFileInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileUncheckedCreateWithoutLeave_requestsInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutFileInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileCreateOrConnectWithoutLeave_requestsInput = {
+  where: Prisma.StoredFileWhereUniqueInput
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutLeave_requestsInput, Prisma.StoredFileUncheckedCreateWithoutLeave_requestsInput>
+}
+
+export type StoredFileUpsertWithoutLeave_requestsInput = {
+  update: Prisma.XOR<Prisma.StoredFileUpdateWithoutLeave_requestsInput, Prisma.StoredFileUncheckedUpdateWithoutLeave_requestsInput>
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutLeave_requestsInput, Prisma.StoredFileUncheckedCreateWithoutLeave_requestsInput>
+  where?: Prisma.StoredFileWhereInput
+}
+
+export type StoredFileUpdateToOneWithWhereWithoutLeave_requestsInput = {
+  where?: Prisma.StoredFileWhereInput
+  data: Prisma.XOR<Prisma.StoredFileUpdateWithoutLeave_requestsInput, Prisma.StoredFileUncheckedUpdateWithoutLeave_requestsInput>
+}
+
+export type StoredFileUpdateWithoutLeave_requestsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutFileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+}
+
+export type StoredFileUncheckedUpdateWithoutLeave_requestsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+}
+
+export type StoredFileCreateWithoutExpense_claimsInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
+  candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileUncheckedCreateWithoutExpense_claimsInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
+  candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileCreateOrConnectWithoutExpense_claimsInput = {
+  where: Prisma.StoredFileWhereUniqueInput
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutExpense_claimsInput, Prisma.StoredFileUncheckedCreateWithoutExpense_claimsInput>
+}
+
+export type StoredFileUpsertWithoutExpense_claimsInput = {
+  update: Prisma.XOR<Prisma.StoredFileUpdateWithoutExpense_claimsInput, Prisma.StoredFileUncheckedUpdateWithoutExpense_claimsInput>
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutExpense_claimsInput, Prisma.StoredFileUncheckedCreateWithoutExpense_claimsInput>
+  where?: Prisma.StoredFileWhereInput
+}
+
+export type StoredFileUpdateToOneWithWhereWithoutExpense_claimsInput = {
+  where?: Prisma.StoredFileWhereInput
+  data: Prisma.XOR<Prisma.StoredFileUpdateWithoutExpense_claimsInput, Prisma.StoredFileUncheckedUpdateWithoutExpense_claimsInput>
+}
+
+export type StoredFileUpdateWithoutExpense_claimsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
+  candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+}
+
+export type StoredFileUncheckedUpdateWithoutExpense_claimsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
+  candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+}
+
+export type StoredFileCreateWithoutCandidatesInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileUncheckedCreateWithoutCandidatesInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileCreateOrConnectWithoutCandidatesInput = {
+  where: Prisma.StoredFileWhereUniqueInput
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutCandidatesInput, Prisma.StoredFileUncheckedCreateWithoutCandidatesInput>
+}
+
+export type StoredFileUpsertWithoutCandidatesInput = {
+  update: Prisma.XOR<Prisma.StoredFileUpdateWithoutCandidatesInput, Prisma.StoredFileUncheckedUpdateWithoutCandidatesInput>
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutCandidatesInput, Prisma.StoredFileUncheckedCreateWithoutCandidatesInput>
+  where?: Prisma.StoredFileWhereInput
+}
+
+export type StoredFileUpdateToOneWithWhereWithoutCandidatesInput = {
+  where?: Prisma.StoredFileWhereInput
+  data: Prisma.XOR<Prisma.StoredFileUpdateWithoutCandidatesInput, Prisma.StoredFileUncheckedUpdateWithoutCandidatesInput>
+}
+
+export type StoredFileUpdateWithoutCandidatesInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+}
+
+export type StoredFileUncheckedUpdateWithoutCandidatesInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
 }
 
 export type StoredFileCreateWithoutAppointment_documentsInput = {
@@ -569,6 +1061,11 @@ export type StoredFileCreateWithoutAppointment_documentsInput = {
   uploaded_by?: string | null
   created_at?: Date | string
   employee_documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
 }
 
 export type StoredFileUncheckedCreateWithoutAppointment_documentsInput = {
@@ -582,6 +1079,11 @@ export type StoredFileUncheckedCreateWithoutAppointment_documentsInput = {
   uploaded_by?: string | null
   created_at?: Date | string
   employee_documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
 }
 
 export type StoredFileCreateOrConnectWithoutAppointment_documentsInput = {
@@ -611,6 +1113,11 @@ export type StoredFileUpdateWithoutAppointment_documentsInput = {
   uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee_documents?: Prisma.EmployeeDocumentUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutAppointment_documentsInput = {
@@ -624,6 +1131,99 @@ export type StoredFileUncheckedUpdateWithoutAppointment_documentsInput = {
   uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee_documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+}
+
+export type StoredFileCreateWithoutTalent_pool_candidatesInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileUncheckedCreateWithoutTalent_pool_candidatesInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileCreateOrConnectWithoutTalent_pool_candidatesInput = {
+  where: Prisma.StoredFileWhereUniqueInput
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutTalent_pool_candidatesInput, Prisma.StoredFileUncheckedCreateWithoutTalent_pool_candidatesInput>
+}
+
+export type StoredFileUpsertWithoutTalent_pool_candidatesInput = {
+  update: Prisma.XOR<Prisma.StoredFileUpdateWithoutTalent_pool_candidatesInput, Prisma.StoredFileUncheckedUpdateWithoutTalent_pool_candidatesInput>
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutTalent_pool_candidatesInput, Prisma.StoredFileUncheckedCreateWithoutTalent_pool_candidatesInput>
+  where?: Prisma.StoredFileWhereInput
+}
+
+export type StoredFileUpdateToOneWithWhereWithoutTalent_pool_candidatesInput = {
+  where?: Prisma.StoredFileWhereInput
+  data: Prisma.XOR<Prisma.StoredFileUpdateWithoutTalent_pool_candidatesInput, Prisma.StoredFileUncheckedUpdateWithoutTalent_pool_candidatesInput>
+}
+
+export type StoredFileUpdateWithoutTalent_pool_candidatesInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
+}
+
+export type StoredFileUncheckedUpdateWithoutTalent_pool_candidatesInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
 }
 
 
@@ -634,11 +1234,21 @@ export type StoredFileUncheckedUpdateWithoutAppointment_documentsInput = {
 export type StoredFileCountOutputType = {
   employee_documents: number
   appointment_documents: number
+  asset_damage_reports: number
+  leave_requests: number
+  expense_claims: number
+  candidates: number
+  talent_pool_candidates: number
 }
 
 export type StoredFileCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee_documents?: boolean | StoredFileCountOutputTypeCountEmployee_documentsArgs
   appointment_documents?: boolean | StoredFileCountOutputTypeCountAppointment_documentsArgs
+  asset_damage_reports?: boolean | StoredFileCountOutputTypeCountAsset_damage_reportsArgs
+  leave_requests?: boolean | StoredFileCountOutputTypeCountLeave_requestsArgs
+  expense_claims?: boolean | StoredFileCountOutputTypeCountExpense_claimsArgs
+  candidates?: boolean | StoredFileCountOutputTypeCountCandidatesArgs
+  talent_pool_candidates?: boolean | StoredFileCountOutputTypeCountTalent_pool_candidatesArgs
 }
 
 /**
@@ -665,6 +1275,41 @@ export type StoredFileCountOutputTypeCountAppointment_documentsArgs<ExtArgs exte
   where?: Prisma.AppointmentDocumentWhereInput
 }
 
+/**
+ * StoredFileCountOutputType without action
+ */
+export type StoredFileCountOutputTypeCountAsset_damage_reportsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.AssetDamageReportWhereInput
+}
+
+/**
+ * StoredFileCountOutputType without action
+ */
+export type StoredFileCountOutputTypeCountLeave_requestsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.LeaveRequestWhereInput
+}
+
+/**
+ * StoredFileCountOutputType without action
+ */
+export type StoredFileCountOutputTypeCountExpense_claimsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ExpenseClaimWhereInput
+}
+
+/**
+ * StoredFileCountOutputType without action
+ */
+export type StoredFileCountOutputTypeCountCandidatesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CandidateWhereInput
+}
+
+/**
+ * StoredFileCountOutputType without action
+ */
+export type StoredFileCountOutputTypeCountTalent_pool_candidatesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TalentPoolCandidateWhereInput
+}
+
 
 export type StoredFileSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -678,6 +1323,11 @@ export type StoredFileSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   created_at?: boolean
   employee_documents?: boolean | Prisma.StoredFile$employee_documentsArgs<ExtArgs>
   appointment_documents?: boolean | Prisma.StoredFile$appointment_documentsArgs<ExtArgs>
+  asset_damage_reports?: boolean | Prisma.StoredFile$asset_damage_reportsArgs<ExtArgs>
+  leave_requests?: boolean | Prisma.StoredFile$leave_requestsArgs<ExtArgs>
+  expense_claims?: boolean | Prisma.StoredFile$expense_claimsArgs<ExtArgs>
+  candidates?: boolean | Prisma.StoredFile$candidatesArgs<ExtArgs>
+  talent_pool_candidates?: boolean | Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs>
   _count?: boolean | Prisma.StoredFileCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["storedFile"]>
 
@@ -721,6 +1371,11 @@ export type StoredFileOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs
 export type StoredFileInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee_documents?: boolean | Prisma.StoredFile$employee_documentsArgs<ExtArgs>
   appointment_documents?: boolean | Prisma.StoredFile$appointment_documentsArgs<ExtArgs>
+  asset_damage_reports?: boolean | Prisma.StoredFile$asset_damage_reportsArgs<ExtArgs>
+  leave_requests?: boolean | Prisma.StoredFile$leave_requestsArgs<ExtArgs>
+  expense_claims?: boolean | Prisma.StoredFile$expense_claimsArgs<ExtArgs>
+  candidates?: boolean | Prisma.StoredFile$candidatesArgs<ExtArgs>
+  talent_pool_candidates?: boolean | Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs>
   _count?: boolean | Prisma.StoredFileCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type StoredFileIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -731,6 +1386,11 @@ export type $StoredFilePayload<ExtArgs extends runtime.Types.Extensions.Internal
   objects: {
     employee_documents: Prisma.$EmployeeDocumentPayload<ExtArgs>[]
     appointment_documents: Prisma.$AppointmentDocumentPayload<ExtArgs>[]
+    asset_damage_reports: Prisma.$AssetDamageReportPayload<ExtArgs>[]
+    leave_requests: Prisma.$LeaveRequestPayload<ExtArgs>[]
+    expense_claims: Prisma.$ExpenseClaimPayload<ExtArgs>[]
+    candidates: Prisma.$CandidatePayload<ExtArgs>[]
+    talent_pool_candidates: Prisma.$TalentPoolCandidatePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1138,6 +1798,11 @@ export interface Prisma__StoredFileClient<T, Null = never, ExtArgs extends runti
   readonly [Symbol.toStringTag]: "PrismaPromise"
   employee_documents<T extends Prisma.StoredFile$employee_documentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$employee_documentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeeDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   appointment_documents<T extends Prisma.StoredFile$appointment_documentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$appointment_documentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AppointmentDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  asset_damage_reports<T extends Prisma.StoredFile$asset_damage_reportsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$asset_damage_reportsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AssetDamageReportPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  leave_requests<T extends Prisma.StoredFile$leave_requestsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$leave_requestsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LeaveRequestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  expense_claims<T extends Prisma.StoredFile$expense_claimsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$expense_claimsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ExpenseClaimPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  candidates<T extends Prisma.StoredFile$candidatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$candidatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CandidatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  talent_pool_candidates<T extends Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TalentPoolCandidatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1614,6 +2279,126 @@ export type StoredFile$appointment_documentsArgs<ExtArgs extends runtime.Types.E
   take?: number
   skip?: number
   distinct?: Prisma.AppointmentDocumentScalarFieldEnum | Prisma.AppointmentDocumentScalarFieldEnum[]
+}
+
+/**
+ * StoredFile.asset_damage_reports
+ */
+export type StoredFile$asset_damage_reportsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the AssetDamageReport
+   */
+  select?: Prisma.AssetDamageReportSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the AssetDamageReport
+   */
+  omit?: Prisma.AssetDamageReportOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.AssetDamageReportInclude<ExtArgs> | null
+  where?: Prisma.AssetDamageReportWhereInput
+  orderBy?: Prisma.AssetDamageReportOrderByWithRelationInput | Prisma.AssetDamageReportOrderByWithRelationInput[]
+  cursor?: Prisma.AssetDamageReportWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.AssetDamageReportScalarFieldEnum | Prisma.AssetDamageReportScalarFieldEnum[]
+}
+
+/**
+ * StoredFile.leave_requests
+ */
+export type StoredFile$leave_requestsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the LeaveRequest
+   */
+  select?: Prisma.LeaveRequestSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the LeaveRequest
+   */
+  omit?: Prisma.LeaveRequestOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LeaveRequestInclude<ExtArgs> | null
+  where?: Prisma.LeaveRequestWhereInput
+  orderBy?: Prisma.LeaveRequestOrderByWithRelationInput | Prisma.LeaveRequestOrderByWithRelationInput[]
+  cursor?: Prisma.LeaveRequestWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.LeaveRequestScalarFieldEnum | Prisma.LeaveRequestScalarFieldEnum[]
+}
+
+/**
+ * StoredFile.expense_claims
+ */
+export type StoredFile$expense_claimsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the ExpenseClaim
+   */
+  select?: Prisma.ExpenseClaimSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the ExpenseClaim
+   */
+  omit?: Prisma.ExpenseClaimOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ExpenseClaimInclude<ExtArgs> | null
+  where?: Prisma.ExpenseClaimWhereInput
+  orderBy?: Prisma.ExpenseClaimOrderByWithRelationInput | Prisma.ExpenseClaimOrderByWithRelationInput[]
+  cursor?: Prisma.ExpenseClaimWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ExpenseClaimScalarFieldEnum | Prisma.ExpenseClaimScalarFieldEnum[]
+}
+
+/**
+ * StoredFile.candidates
+ */
+export type StoredFile$candidatesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Candidate
+   */
+  select?: Prisma.CandidateSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Candidate
+   */
+  omit?: Prisma.CandidateOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CandidateInclude<ExtArgs> | null
+  where?: Prisma.CandidateWhereInput
+  orderBy?: Prisma.CandidateOrderByWithRelationInput | Prisma.CandidateOrderByWithRelationInput[]
+  cursor?: Prisma.CandidateWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CandidateScalarFieldEnum | Prisma.CandidateScalarFieldEnum[]
+}
+
+/**
+ * StoredFile.talent_pool_candidates
+ */
+export type StoredFile$talent_pool_candidatesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TalentPoolCandidate
+   */
+  select?: Prisma.TalentPoolCandidateSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TalentPoolCandidate
+   */
+  omit?: Prisma.TalentPoolCandidateOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TalentPoolCandidateInclude<ExtArgs> | null
+  where?: Prisma.TalentPoolCandidateWhereInput
+  orderBy?: Prisma.TalentPoolCandidateOrderByWithRelationInput | Prisma.TalentPoolCandidateOrderByWithRelationInput[]
+  cursor?: Prisma.TalentPoolCandidateWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TalentPoolCandidateScalarFieldEnum | Prisma.TalentPoolCandidateScalarFieldEnum[]
 }
 
 /**

@@ -321,6 +321,7 @@ export type TalentPoolCandidateWhereInput = {
   updated_at?: Prisma.DateTimeFilter<"TalentPoolCandidate"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"TalentPoolCandidate"> | Date | string | null
   candidate?: Prisma.XOR<Prisma.CandidateNullableScalarRelationFilter, Prisma.CandidateWhereInput> | null
+  resume_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }
 
 export type TalentPoolCandidateOrderByWithRelationInput = {
@@ -344,6 +345,7 @@ export type TalentPoolCandidateOrderByWithRelationInput = {
   updated_at?: Prisma.SortOrder
   deleted_at?: Prisma.SortOrderInput | Prisma.SortOrder
   candidate?: Prisma.CandidateOrderByWithRelationInput
+  resume_file?: Prisma.StoredFileOrderByWithRelationInput
 }
 
 export type TalentPoolCandidateWhereUniqueInput = Prisma.AtLeast<{
@@ -372,6 +374,7 @@ export type TalentPoolCandidateWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"TalentPoolCandidate"> | Date | string
   deleted_at?: Prisma.DateTimeNullableFilter<"TalentPoolCandidate"> | Date | string | null
   candidate?: Prisma.XOR<Prisma.CandidateNullableScalarRelationFilter, Prisma.CandidateWhereInput> | null
+  resume_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }, "tenant_id_id" | "tenant_id_email">
 
 export type TalentPoolCandidateOrderByWithAggregationInput = {
@@ -439,12 +442,12 @@ export type TalentPoolCandidateCreateInput = {
   tags?: Prisma.TalentPoolCandidateCreatetagsInput | string[]
   notes?: string | null
   source?: string
-  resume_file_id?: string | null
   added_by: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
   candidate?: Prisma.CandidateCreateNestedOneWithoutTalent_poolInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutTalent_pool_candidatesInput
 }
 
 export type TalentPoolCandidateUncheckedCreateInput = {
@@ -482,12 +485,12 @@ export type TalentPoolCandidateUpdateInput = {
   tags?: Prisma.TalentPoolCandidateUpdatetagsInput | string[]
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   source?: Prisma.StringFieldUpdateOperationsInput | string
-  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   added_by?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   candidate?: Prisma.CandidateUpdateOneWithoutTalent_poolNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutTalent_pool_candidatesNestedInput
 }
 
 export type TalentPoolCandidateUncheckedUpdateInput = {
@@ -547,7 +550,6 @@ export type TalentPoolCandidateUpdateManyMutationInput = {
   tags?: Prisma.TalentPoolCandidateUpdatetagsInput | string[]
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   source?: Prisma.StringFieldUpdateOperationsInput | string
-  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   added_by?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -666,6 +668,48 @@ export type TalentPoolCandidateSumOrderByAggregateInput = {
   experience_years?: Prisma.SortOrder
 }
 
+export type TalentPoolCandidateCreateNestedManyWithoutResume_fileInput = {
+  create?: Prisma.XOR<Prisma.TalentPoolCandidateCreateWithoutResume_fileInput, Prisma.TalentPoolCandidateUncheckedCreateWithoutResume_fileInput> | Prisma.TalentPoolCandidateCreateWithoutResume_fileInput[] | Prisma.TalentPoolCandidateUncheckedCreateWithoutResume_fileInput[]
+  connectOrCreate?: Prisma.TalentPoolCandidateCreateOrConnectWithoutResume_fileInput | Prisma.TalentPoolCandidateCreateOrConnectWithoutResume_fileInput[]
+  createMany?: Prisma.TalentPoolCandidateCreateManyResume_fileInputEnvelope
+  connect?: Prisma.TalentPoolCandidateWhereUniqueInput | Prisma.TalentPoolCandidateWhereUniqueInput[]
+}
+
+export type TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput = {
+  create?: Prisma.XOR<Prisma.TalentPoolCandidateCreateWithoutResume_fileInput, Prisma.TalentPoolCandidateUncheckedCreateWithoutResume_fileInput> | Prisma.TalentPoolCandidateCreateWithoutResume_fileInput[] | Prisma.TalentPoolCandidateUncheckedCreateWithoutResume_fileInput[]
+  connectOrCreate?: Prisma.TalentPoolCandidateCreateOrConnectWithoutResume_fileInput | Prisma.TalentPoolCandidateCreateOrConnectWithoutResume_fileInput[]
+  createMany?: Prisma.TalentPoolCandidateCreateManyResume_fileInputEnvelope
+  connect?: Prisma.TalentPoolCandidateWhereUniqueInput | Prisma.TalentPoolCandidateWhereUniqueInput[]
+}
+
+export type TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput = {
+  create?: Prisma.XOR<Prisma.TalentPoolCandidateCreateWithoutResume_fileInput, Prisma.TalentPoolCandidateUncheckedCreateWithoutResume_fileInput> | Prisma.TalentPoolCandidateCreateWithoutResume_fileInput[] | Prisma.TalentPoolCandidateUncheckedCreateWithoutResume_fileInput[]
+  connectOrCreate?: Prisma.TalentPoolCandidateCreateOrConnectWithoutResume_fileInput | Prisma.TalentPoolCandidateCreateOrConnectWithoutResume_fileInput[]
+  upsert?: Prisma.TalentPoolCandidateUpsertWithWhereUniqueWithoutResume_fileInput | Prisma.TalentPoolCandidateUpsertWithWhereUniqueWithoutResume_fileInput[]
+  createMany?: Prisma.TalentPoolCandidateCreateManyResume_fileInputEnvelope
+  set?: Prisma.TalentPoolCandidateWhereUniqueInput | Prisma.TalentPoolCandidateWhereUniqueInput[]
+  disconnect?: Prisma.TalentPoolCandidateWhereUniqueInput | Prisma.TalentPoolCandidateWhereUniqueInput[]
+  delete?: Prisma.TalentPoolCandidateWhereUniqueInput | Prisma.TalentPoolCandidateWhereUniqueInput[]
+  connect?: Prisma.TalentPoolCandidateWhereUniqueInput | Prisma.TalentPoolCandidateWhereUniqueInput[]
+  update?: Prisma.TalentPoolCandidateUpdateWithWhereUniqueWithoutResume_fileInput | Prisma.TalentPoolCandidateUpdateWithWhereUniqueWithoutResume_fileInput[]
+  updateMany?: Prisma.TalentPoolCandidateUpdateManyWithWhereWithoutResume_fileInput | Prisma.TalentPoolCandidateUpdateManyWithWhereWithoutResume_fileInput[]
+  deleteMany?: Prisma.TalentPoolCandidateScalarWhereInput | Prisma.TalentPoolCandidateScalarWhereInput[]
+}
+
+export type TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput = {
+  create?: Prisma.XOR<Prisma.TalentPoolCandidateCreateWithoutResume_fileInput, Prisma.TalentPoolCandidateUncheckedCreateWithoutResume_fileInput> | Prisma.TalentPoolCandidateCreateWithoutResume_fileInput[] | Prisma.TalentPoolCandidateUncheckedCreateWithoutResume_fileInput[]
+  connectOrCreate?: Prisma.TalentPoolCandidateCreateOrConnectWithoutResume_fileInput | Prisma.TalentPoolCandidateCreateOrConnectWithoutResume_fileInput[]
+  upsert?: Prisma.TalentPoolCandidateUpsertWithWhereUniqueWithoutResume_fileInput | Prisma.TalentPoolCandidateUpsertWithWhereUniqueWithoutResume_fileInput[]
+  createMany?: Prisma.TalentPoolCandidateCreateManyResume_fileInputEnvelope
+  set?: Prisma.TalentPoolCandidateWhereUniqueInput | Prisma.TalentPoolCandidateWhereUniqueInput[]
+  disconnect?: Prisma.TalentPoolCandidateWhereUniqueInput | Prisma.TalentPoolCandidateWhereUniqueInput[]
+  delete?: Prisma.TalentPoolCandidateWhereUniqueInput | Prisma.TalentPoolCandidateWhereUniqueInput[]
+  connect?: Prisma.TalentPoolCandidateWhereUniqueInput | Prisma.TalentPoolCandidateWhereUniqueInput[]
+  update?: Prisma.TalentPoolCandidateUpdateWithWhereUniqueWithoutResume_fileInput | Prisma.TalentPoolCandidateUpdateWithWhereUniqueWithoutResume_fileInput[]
+  updateMany?: Prisma.TalentPoolCandidateUpdateManyWithWhereWithoutResume_fileInput | Prisma.TalentPoolCandidateUpdateManyWithWhereWithoutResume_fileInput[]
+  deleteMany?: Prisma.TalentPoolCandidateScalarWhereInput | Prisma.TalentPoolCandidateScalarWhereInput[]
+}
+
 export type TalentPoolCandidateCreateNestedManyWithoutCandidateInput = {
   create?: Prisma.XOR<Prisma.TalentPoolCandidateCreateWithoutCandidateInput, Prisma.TalentPoolCandidateUncheckedCreateWithoutCandidateInput> | Prisma.TalentPoolCandidateCreateWithoutCandidateInput[] | Prisma.TalentPoolCandidateUncheckedCreateWithoutCandidateInput[]
   connectOrCreate?: Prisma.TalentPoolCandidateCreateOrConnectWithoutCandidateInput | Prisma.TalentPoolCandidateCreateOrConnectWithoutCandidateInput[]
@@ -726,6 +770,97 @@ export type TalentPoolCandidateUpdatetagsInput = {
   push?: string | string[]
 }
 
+export type TalentPoolCandidateCreateWithoutResume_fileInput = {
+  id?: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  location?: string | null
+  skills?: Prisma.TalentPoolCandidateCreateskillsInput | string[]
+  tags?: Prisma.TalentPoolCandidateCreatetagsInput | string[]
+  notes?: string | null
+  source?: string
+  added_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  candidate?: Prisma.CandidateCreateNestedOneWithoutTalent_poolInput
+}
+
+export type TalentPoolCandidateUncheckedCreateWithoutResume_fileInput = {
+  id?: string
+  candidate_id?: string | null
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  location?: string | null
+  skills?: Prisma.TalentPoolCandidateCreateskillsInput | string[]
+  tags?: Prisma.TalentPoolCandidateCreatetagsInput | string[]
+  notes?: string | null
+  source?: string
+  added_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+}
+
+export type TalentPoolCandidateCreateOrConnectWithoutResume_fileInput = {
+  where: Prisma.TalentPoolCandidateWhereUniqueInput
+  create: Prisma.XOR<Prisma.TalentPoolCandidateCreateWithoutResume_fileInput, Prisma.TalentPoolCandidateUncheckedCreateWithoutResume_fileInput>
+}
+
+export type TalentPoolCandidateCreateManyResume_fileInputEnvelope = {
+  data: Prisma.TalentPoolCandidateCreateManyResume_fileInput | Prisma.TalentPoolCandidateCreateManyResume_fileInput[]
+  skipDuplicates?: boolean
+}
+
+export type TalentPoolCandidateUpsertWithWhereUniqueWithoutResume_fileInput = {
+  where: Prisma.TalentPoolCandidateWhereUniqueInput
+  update: Prisma.XOR<Prisma.TalentPoolCandidateUpdateWithoutResume_fileInput, Prisma.TalentPoolCandidateUncheckedUpdateWithoutResume_fileInput>
+  create: Prisma.XOR<Prisma.TalentPoolCandidateCreateWithoutResume_fileInput, Prisma.TalentPoolCandidateUncheckedCreateWithoutResume_fileInput>
+}
+
+export type TalentPoolCandidateUpdateWithWhereUniqueWithoutResume_fileInput = {
+  where: Prisma.TalentPoolCandidateWhereUniqueInput
+  data: Prisma.XOR<Prisma.TalentPoolCandidateUpdateWithoutResume_fileInput, Prisma.TalentPoolCandidateUncheckedUpdateWithoutResume_fileInput>
+}
+
+export type TalentPoolCandidateUpdateManyWithWhereWithoutResume_fileInput = {
+  where: Prisma.TalentPoolCandidateScalarWhereInput
+  data: Prisma.XOR<Prisma.TalentPoolCandidateUpdateManyMutationInput, Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileInput>
+}
+
+export type TalentPoolCandidateScalarWhereInput = {
+  AND?: Prisma.TalentPoolCandidateScalarWhereInput | Prisma.TalentPoolCandidateScalarWhereInput[]
+  OR?: Prisma.TalentPoolCandidateScalarWhereInput[]
+  NOT?: Prisma.TalentPoolCandidateScalarWhereInput | Prisma.TalentPoolCandidateScalarWhereInput[]
+  tenant_id?: Prisma.UuidFilter<"TalentPoolCandidate"> | string
+  id?: Prisma.UuidFilter<"TalentPoolCandidate"> | string
+  candidate_id?: Prisma.UuidNullableFilter<"TalentPoolCandidate"> | string | null
+  first_name?: Prisma.StringFilter<"TalentPoolCandidate"> | string
+  last_name?: Prisma.StringFilter<"TalentPoolCandidate"> | string
+  email?: Prisma.StringFilter<"TalentPoolCandidate"> | string
+  phone?: Prisma.StringNullableFilter<"TalentPoolCandidate"> | string | null
+  current_title?: Prisma.StringNullableFilter<"TalentPoolCandidate"> | string | null
+  experience_years?: Prisma.DecimalNullableFilter<"TalentPoolCandidate"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  location?: Prisma.StringNullableFilter<"TalentPoolCandidate"> | string | null
+  skills?: Prisma.StringNullableListFilter<"TalentPoolCandidate">
+  tags?: Prisma.StringNullableListFilter<"TalentPoolCandidate">
+  notes?: Prisma.StringNullableFilter<"TalentPoolCandidate"> | string | null
+  source?: Prisma.StringFilter<"TalentPoolCandidate"> | string
+  resume_file_id?: Prisma.UuidNullableFilter<"TalentPoolCandidate"> | string | null
+  added_by?: Prisma.UuidFilter<"TalentPoolCandidate"> | string
+  created_at?: Prisma.DateTimeFilter<"TalentPoolCandidate"> | Date | string
+  updated_at?: Prisma.DateTimeFilter<"TalentPoolCandidate"> | Date | string
+  deleted_at?: Prisma.DateTimeNullableFilter<"TalentPoolCandidate"> | Date | string | null
+}
+
 export type TalentPoolCandidateCreateWithoutCandidateInput = {
   id?: string
   first_name: string
@@ -739,11 +874,11 @@ export type TalentPoolCandidateCreateWithoutCandidateInput = {
   tags?: Prisma.TalentPoolCandidateCreatetagsInput | string[]
   notes?: string | null
   source?: string
-  resume_file_id?: string | null
   added_by: string
   created_at?: Date | string
   updated_at?: Date | string
   deleted_at?: Date | string | null
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutTalent_pool_candidatesInput
 }
 
 export type TalentPoolCandidateUncheckedCreateWithoutCandidateInput = {
@@ -792,29 +927,84 @@ export type TalentPoolCandidateUpdateManyWithWhereWithoutCandidateInput = {
   data: Prisma.XOR<Prisma.TalentPoolCandidateUpdateManyMutationInput, Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateInput>
 }
 
-export type TalentPoolCandidateScalarWhereInput = {
-  AND?: Prisma.TalentPoolCandidateScalarWhereInput | Prisma.TalentPoolCandidateScalarWhereInput[]
-  OR?: Prisma.TalentPoolCandidateScalarWhereInput[]
-  NOT?: Prisma.TalentPoolCandidateScalarWhereInput | Prisma.TalentPoolCandidateScalarWhereInput[]
-  tenant_id?: Prisma.UuidFilter<"TalentPoolCandidate"> | string
-  id?: Prisma.UuidFilter<"TalentPoolCandidate"> | string
-  candidate_id?: Prisma.UuidNullableFilter<"TalentPoolCandidate"> | string | null
-  first_name?: Prisma.StringFilter<"TalentPoolCandidate"> | string
-  last_name?: Prisma.StringFilter<"TalentPoolCandidate"> | string
-  email?: Prisma.StringFilter<"TalentPoolCandidate"> | string
-  phone?: Prisma.StringNullableFilter<"TalentPoolCandidate"> | string | null
-  current_title?: Prisma.StringNullableFilter<"TalentPoolCandidate"> | string | null
-  experience_years?: Prisma.DecimalNullableFilter<"TalentPoolCandidate"> | runtime.Decimal | runtime.DecimalJsLike | number | string | null
-  location?: Prisma.StringNullableFilter<"TalentPoolCandidate"> | string | null
-  skills?: Prisma.StringNullableListFilter<"TalentPoolCandidate">
-  tags?: Prisma.StringNullableListFilter<"TalentPoolCandidate">
-  notes?: Prisma.StringNullableFilter<"TalentPoolCandidate"> | string | null
-  source?: Prisma.StringFilter<"TalentPoolCandidate"> | string
-  resume_file_id?: Prisma.UuidNullableFilter<"TalentPoolCandidate"> | string | null
-  added_by?: Prisma.UuidFilter<"TalentPoolCandidate"> | string
-  created_at?: Prisma.DateTimeFilter<"TalentPoolCandidate"> | Date | string
-  updated_at?: Prisma.DateTimeFilter<"TalentPoolCandidate"> | Date | string
-  deleted_at?: Prisma.DateTimeNullableFilter<"TalentPoolCandidate"> | Date | string | null
+export type TalentPoolCandidateCreateManyResume_fileInput = {
+  id?: string
+  candidate_id?: string | null
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  location?: string | null
+  skills?: Prisma.TalentPoolCandidateCreateskillsInput | string[]
+  tags?: Prisma.TalentPoolCandidateCreatetagsInput | string[]
+  notes?: string | null
+  source?: string
+  added_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+}
+
+export type TalentPoolCandidateUpdateWithoutResume_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  location?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  skills?: Prisma.TalentPoolCandidateUpdateskillsInput | string[]
+  tags?: Prisma.TalentPoolCandidateUpdatetagsInput | string[]
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  added_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  candidate?: Prisma.CandidateUpdateOneWithoutTalent_poolNestedInput
+}
+
+export type TalentPoolCandidateUncheckedUpdateWithoutResume_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  candidate_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  location?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  skills?: Prisma.TalentPoolCandidateUpdateskillsInput | string[]
+  tags?: Prisma.TalentPoolCandidateUpdatetagsInput | string[]
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  added_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+}
+
+export type TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  candidate_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  location?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  skills?: Prisma.TalentPoolCandidateUpdateskillsInput | string[]
+  tags?: Prisma.TalentPoolCandidateUpdatetagsInput | string[]
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  added_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type TalentPoolCandidateCreateManyCandidateInput = {
@@ -850,11 +1040,11 @@ export type TalentPoolCandidateUpdateWithoutCandidateInput = {
   tags?: Prisma.TalentPoolCandidateUpdatetagsInput | string[]
   notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   source?: Prisma.StringFieldUpdateOperationsInput | string
-  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   added_by?: Prisma.StringFieldUpdateOperationsInput | string
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  resume_file?: Prisma.StoredFileUpdateOneWithoutTalent_pool_candidatesNestedInput
 }
 
 export type TalentPoolCandidateUncheckedUpdateWithoutCandidateInput = {
@@ -920,6 +1110,7 @@ export type TalentPoolCandidateSelect<ExtArgs extends runtime.Types.Extensions.I
   updated_at?: boolean
   deleted_at?: boolean
   candidate?: boolean | Prisma.TalentPoolCandidate$candidateArgs<ExtArgs>
+  resume_file?: boolean | Prisma.TalentPoolCandidate$resume_fileArgs<ExtArgs>
 }, ExtArgs["result"]["talentPoolCandidate"]>
 
 export type TalentPoolCandidateSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -943,6 +1134,7 @@ export type TalentPoolCandidateSelectCreateManyAndReturn<ExtArgs extends runtime
   updated_at?: boolean
   deleted_at?: boolean
   candidate?: boolean | Prisma.TalentPoolCandidate$candidateArgs<ExtArgs>
+  resume_file?: boolean | Prisma.TalentPoolCandidate$resume_fileArgs<ExtArgs>
 }, ExtArgs["result"]["talentPoolCandidate"]>
 
 export type TalentPoolCandidateSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -966,6 +1158,7 @@ export type TalentPoolCandidateSelectUpdateManyAndReturn<ExtArgs extends runtime
   updated_at?: boolean
   deleted_at?: boolean
   candidate?: boolean | Prisma.TalentPoolCandidate$candidateArgs<ExtArgs>
+  resume_file?: boolean | Prisma.TalentPoolCandidate$resume_fileArgs<ExtArgs>
 }, ExtArgs["result"]["talentPoolCandidate"]>
 
 export type TalentPoolCandidateSelectScalar = {
@@ -993,18 +1186,22 @@ export type TalentPoolCandidateSelectScalar = {
 export type TalentPoolCandidateOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "candidate_id" | "first_name" | "last_name" | "email" | "phone" | "current_title" | "experience_years" | "location" | "skills" | "tags" | "notes" | "source" | "resume_file_id" | "added_by" | "created_at" | "updated_at" | "deleted_at", ExtArgs["result"]["talentPoolCandidate"]>
 export type TalentPoolCandidateInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   candidate?: boolean | Prisma.TalentPoolCandidate$candidateArgs<ExtArgs>
+  resume_file?: boolean | Prisma.TalentPoolCandidate$resume_fileArgs<ExtArgs>
 }
 export type TalentPoolCandidateIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   candidate?: boolean | Prisma.TalentPoolCandidate$candidateArgs<ExtArgs>
+  resume_file?: boolean | Prisma.TalentPoolCandidate$resume_fileArgs<ExtArgs>
 }
 export type TalentPoolCandidateIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   candidate?: boolean | Prisma.TalentPoolCandidate$candidateArgs<ExtArgs>
+  resume_file?: boolean | Prisma.TalentPoolCandidate$resume_fileArgs<ExtArgs>
 }
 
 export type $TalentPoolCandidatePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "TalentPoolCandidate"
   objects: {
     candidate: Prisma.$CandidatePayload<ExtArgs> | null
+    resume_file: Prisma.$StoredFilePayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1421,6 +1618,7 @@ readonly fields: TalentPoolCandidateFieldRefs;
 export interface Prisma__TalentPoolCandidateClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   candidate<T extends Prisma.TalentPoolCandidate$candidateArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.TalentPoolCandidate$candidateArgs<ExtArgs>>): Prisma.Prisma__CandidateClient<runtime.Types.Result.GetResult<Prisma.$CandidatePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  resume_file<T extends Prisma.TalentPoolCandidate$resume_fileArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.TalentPoolCandidate$resume_fileArgs<ExtArgs>>): Prisma.Prisma__StoredFileClient<runtime.Types.Result.GetResult<Prisma.$StoredFilePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1886,6 +2084,25 @@ export type TalentPoolCandidate$candidateArgs<ExtArgs extends runtime.Types.Exte
    */
   include?: Prisma.CandidateInclude<ExtArgs> | null
   where?: Prisma.CandidateWhereInput
+}
+
+/**
+ * TalentPoolCandidate.resume_file
+ */
+export type TalentPoolCandidate$resume_fileArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the StoredFile
+   */
+  select?: Prisma.StoredFileSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the StoredFile
+   */
+  omit?: Prisma.StoredFileOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StoredFileInclude<ExtArgs> | null
+  where?: Prisma.StoredFileWhereInput
 }
 
 /**

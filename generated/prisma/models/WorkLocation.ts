@@ -291,6 +291,7 @@ export type WorkLocationWhereInput = {
   updated_at?: Prisma.DateTimeFilter<"WorkLocation"> | Date | string
   branch?: Prisma.XOR<Prisma.BranchNullableScalarRelationFilter, Prisma.BranchWhereInput> | null
   employees?: Prisma.EmployeeListRelationFilter
+  holidays?: Prisma.HolidayListRelationFilter
 }
 
 export type WorkLocationOrderByWithRelationInput = {
@@ -309,6 +310,7 @@ export type WorkLocationOrderByWithRelationInput = {
   updated_at?: Prisma.SortOrder
   branch?: Prisma.BranchOrderByWithRelationInput
   employees?: Prisma.EmployeeOrderByRelationAggregateInput
+  holidays?: Prisma.HolidayOrderByRelationAggregateInput
 }
 
 export type WorkLocationWhereUniqueInput = Prisma.AtLeast<{
@@ -332,6 +334,7 @@ export type WorkLocationWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"WorkLocation"> | Date | string
   branch?: Prisma.XOR<Prisma.BranchNullableScalarRelationFilter, Prisma.BranchWhereInput> | null
   employees?: Prisma.EmployeeListRelationFilter
+  holidays?: Prisma.HolidayListRelationFilter
 }, "tenant_id_id" | "tenant_id_name">
 
 export type WorkLocationOrderByWithAggregationInput = {
@@ -388,6 +391,7 @@ export type WorkLocationCreateInput = {
   updated_at?: Date | string
   branch?: Prisma.BranchCreateNestedOneWithoutWork_locationsInput
   employees?: Prisma.EmployeeCreateNestedManyWithoutWork_locationInput
+  holidays?: Prisma.HolidayCreateNestedManyWithoutWork_locationInput
 }
 
 export type WorkLocationUncheckedCreateInput = {
@@ -405,6 +409,7 @@ export type WorkLocationUncheckedCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   employees?: Prisma.EmployeeUncheckedCreateNestedManyWithoutWork_locationInput
+  holidays?: Prisma.HolidayUncheckedCreateNestedManyWithoutWork_locationInput
 }
 
 export type WorkLocationUpdateInput = {
@@ -421,6 +426,7 @@ export type WorkLocationUpdateInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   branch?: Prisma.BranchUpdateOneWithoutWork_locationsNestedInput
   employees?: Prisma.EmployeeUpdateManyWithoutWork_locationNestedInput
+  holidays?: Prisma.HolidayUpdateManyWithoutWork_locationNestedInput
 }
 
 export type WorkLocationUncheckedUpdateInput = {
@@ -438,6 +444,7 @@ export type WorkLocationUncheckedUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employees?: Prisma.EmployeeUncheckedUpdateManyWithoutWork_locationNestedInput
+  holidays?: Prisma.HolidayUncheckedUpdateManyWithoutWork_locationNestedInput
 }
 
 export type WorkLocationCreateManyInput = {
@@ -637,6 +644,22 @@ export type NullableIntFieldUpdateOperationsInput = {
   divide?: number
 }
 
+export type WorkLocationCreateNestedOneWithoutHolidaysInput = {
+  create?: Prisma.XOR<Prisma.WorkLocationCreateWithoutHolidaysInput, Prisma.WorkLocationUncheckedCreateWithoutHolidaysInput>
+  connectOrCreate?: Prisma.WorkLocationCreateOrConnectWithoutHolidaysInput
+  connect?: Prisma.WorkLocationWhereUniqueInput
+}
+
+export type WorkLocationUpdateOneWithoutHolidaysNestedInput = {
+  create?: Prisma.XOR<Prisma.WorkLocationCreateWithoutHolidaysInput, Prisma.WorkLocationUncheckedCreateWithoutHolidaysInput>
+  connectOrCreate?: Prisma.WorkLocationCreateOrConnectWithoutHolidaysInput
+  upsert?: Prisma.WorkLocationUpsertWithoutHolidaysInput
+  disconnect?: Prisma.WorkLocationWhereInput | boolean
+  delete?: Prisma.WorkLocationWhereInput | boolean
+  connect?: Prisma.WorkLocationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.WorkLocationUpdateToOneWithWhereWithoutHolidaysInput, Prisma.WorkLocationUpdateWithoutHolidaysInput>, Prisma.WorkLocationUncheckedUpdateWithoutHolidaysInput>
+}
+
 export type WorkLocationCreateWithoutEmployeesInput = {
   id?: string
   name: string
@@ -650,6 +673,7 @@ export type WorkLocationCreateWithoutEmployeesInput = {
   created_at?: Date | string
   updated_at?: Date | string
   branch?: Prisma.BranchCreateNestedOneWithoutWork_locationsInput
+  holidays?: Prisma.HolidayCreateNestedManyWithoutWork_locationInput
 }
 
 export type WorkLocationUncheckedCreateWithoutEmployeesInput = {
@@ -666,6 +690,7 @@ export type WorkLocationUncheckedCreateWithoutEmployeesInput = {
   geofence_radius_m?: number | null
   created_at?: Date | string
   updated_at?: Date | string
+  holidays?: Prisma.HolidayUncheckedCreateNestedManyWithoutWork_locationInput
 }
 
 export type WorkLocationCreateOrConnectWithoutEmployeesInput = {
@@ -697,6 +722,7 @@ export type WorkLocationUpdateWithoutEmployeesInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   branch?: Prisma.BranchUpdateOneWithoutWork_locationsNestedInput
+  holidays?: Prisma.HolidayUpdateManyWithoutWork_locationNestedInput
 }
 
 export type WorkLocationUncheckedUpdateWithoutEmployeesInput = {
@@ -713,6 +739,7 @@ export type WorkLocationUncheckedUpdateWithoutEmployeesInput = {
   geofence_radius_m?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  holidays?: Prisma.HolidayUncheckedUpdateManyWithoutWork_locationNestedInput
 }
 
 export type WorkLocationCreateWithoutBranchInput = {
@@ -728,6 +755,7 @@ export type WorkLocationCreateWithoutBranchInput = {
   created_at?: Date | string
   updated_at?: Date | string
   employees?: Prisma.EmployeeCreateNestedManyWithoutWork_locationInput
+  holidays?: Prisma.HolidayCreateNestedManyWithoutWork_locationInput
 }
 
 export type WorkLocationUncheckedCreateWithoutBranchInput = {
@@ -743,6 +771,7 @@ export type WorkLocationUncheckedCreateWithoutBranchInput = {
   created_at?: Date | string
   updated_at?: Date | string
   employees?: Prisma.EmployeeUncheckedCreateNestedManyWithoutWork_locationInput
+  holidays?: Prisma.HolidayUncheckedCreateNestedManyWithoutWork_locationInput
 }
 
 export type WorkLocationCreateOrConnectWithoutBranchInput = {
@@ -790,6 +819,88 @@ export type WorkLocationScalarWhereInput = {
   updated_at?: Prisma.DateTimeFilter<"WorkLocation"> | Date | string
 }
 
+export type WorkLocationCreateWithoutHolidaysInput = {
+  id?: string
+  name: string
+  address?: string | null
+  city?: string | null
+  state?: string | null
+  country?: string | null
+  latitude?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  longitude?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  geofence_radius_m?: number | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  branch?: Prisma.BranchCreateNestedOneWithoutWork_locationsInput
+  employees?: Prisma.EmployeeCreateNestedManyWithoutWork_locationInput
+}
+
+export type WorkLocationUncheckedCreateWithoutHolidaysInput = {
+  tenant_id?: string
+  id?: string
+  name: string
+  branch_id?: string | null
+  address?: string | null
+  city?: string | null
+  state?: string | null
+  country?: string | null
+  latitude?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  longitude?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  geofence_radius_m?: number | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  employees?: Prisma.EmployeeUncheckedCreateNestedManyWithoutWork_locationInput
+}
+
+export type WorkLocationCreateOrConnectWithoutHolidaysInput = {
+  where: Prisma.WorkLocationWhereUniqueInput
+  create: Prisma.XOR<Prisma.WorkLocationCreateWithoutHolidaysInput, Prisma.WorkLocationUncheckedCreateWithoutHolidaysInput>
+}
+
+export type WorkLocationUpsertWithoutHolidaysInput = {
+  update: Prisma.XOR<Prisma.WorkLocationUpdateWithoutHolidaysInput, Prisma.WorkLocationUncheckedUpdateWithoutHolidaysInput>
+  create: Prisma.XOR<Prisma.WorkLocationCreateWithoutHolidaysInput, Prisma.WorkLocationUncheckedCreateWithoutHolidaysInput>
+  where?: Prisma.WorkLocationWhereInput
+}
+
+export type WorkLocationUpdateToOneWithWhereWithoutHolidaysInput = {
+  where?: Prisma.WorkLocationWhereInput
+  data: Prisma.XOR<Prisma.WorkLocationUpdateWithoutHolidaysInput, Prisma.WorkLocationUncheckedUpdateWithoutHolidaysInput>
+}
+
+export type WorkLocationUpdateWithoutHolidaysInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  city?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  country?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  latitude?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  longitude?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  geofence_radius_m?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  branch?: Prisma.BranchUpdateOneWithoutWork_locationsNestedInput
+  employees?: Prisma.EmployeeUpdateManyWithoutWork_locationNestedInput
+}
+
+export type WorkLocationUncheckedUpdateWithoutHolidaysInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  address?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  city?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  country?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  latitude?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  longitude?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  geofence_radius_m?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employees?: Prisma.EmployeeUncheckedUpdateManyWithoutWork_locationNestedInput
+}
+
 export type WorkLocationCreateManyBranchInput = {
   id?: string
   name: string
@@ -817,6 +928,7 @@ export type WorkLocationUpdateWithoutBranchInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employees?: Prisma.EmployeeUpdateManyWithoutWork_locationNestedInput
+  holidays?: Prisma.HolidayUpdateManyWithoutWork_locationNestedInput
 }
 
 export type WorkLocationUncheckedUpdateWithoutBranchInput = {
@@ -832,6 +944,7 @@ export type WorkLocationUncheckedUpdateWithoutBranchInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employees?: Prisma.EmployeeUncheckedUpdateManyWithoutWork_locationNestedInput
+  holidays?: Prisma.HolidayUncheckedUpdateManyWithoutWork_locationNestedInput
 }
 
 export type WorkLocationUncheckedUpdateManyWithoutBranchInput = {
@@ -855,10 +968,12 @@ export type WorkLocationUncheckedUpdateManyWithoutBranchInput = {
 
 export type WorkLocationCountOutputType = {
   employees: number
+  holidays: number
 }
 
 export type WorkLocationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employees?: boolean | WorkLocationCountOutputTypeCountEmployeesArgs
+  holidays?: boolean | WorkLocationCountOutputTypeCountHolidaysArgs
 }
 
 /**
@@ -878,6 +993,13 @@ export type WorkLocationCountOutputTypeCountEmployeesArgs<ExtArgs extends runtim
   where?: Prisma.EmployeeWhereInput
 }
 
+/**
+ * WorkLocationCountOutputType without action
+ */
+export type WorkLocationCountOutputTypeCountHolidaysArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.HolidayWhereInput
+}
+
 
 export type WorkLocationSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -895,6 +1017,7 @@ export type WorkLocationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   updated_at?: boolean
   branch?: boolean | Prisma.WorkLocation$branchArgs<ExtArgs>
   employees?: boolean | Prisma.WorkLocation$employeesArgs<ExtArgs>
+  holidays?: boolean | Prisma.WorkLocation$holidaysArgs<ExtArgs>
   _count?: boolean | Prisma.WorkLocationCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["workLocation"]>
 
@@ -952,6 +1075,7 @@ export type WorkLocationOmit<ExtArgs extends runtime.Types.Extensions.InternalAr
 export type WorkLocationInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   branch?: boolean | Prisma.WorkLocation$branchArgs<ExtArgs>
   employees?: boolean | Prisma.WorkLocation$employeesArgs<ExtArgs>
+  holidays?: boolean | Prisma.WorkLocation$holidaysArgs<ExtArgs>
   _count?: boolean | Prisma.WorkLocationCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type WorkLocationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -966,6 +1090,7 @@ export type $WorkLocationPayload<ExtArgs extends runtime.Types.Extensions.Intern
   objects: {
     branch: Prisma.$BranchPayload<ExtArgs> | null
     employees: Prisma.$EmployeePayload<ExtArgs>[]
+    holidays: Prisma.$HolidayPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1377,6 +1502,7 @@ export interface Prisma__WorkLocationClient<T, Null = never, ExtArgs extends run
   readonly [Symbol.toStringTag]: "PrismaPromise"
   branch<T extends Prisma.WorkLocation$branchArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WorkLocation$branchArgs<ExtArgs>>): Prisma.Prisma__BranchClient<runtime.Types.Result.GetResult<Prisma.$BranchPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   employees<T extends Prisma.WorkLocation$employeesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WorkLocation$employeesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  holidays<T extends Prisma.WorkLocation$holidaysArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.WorkLocation$holidaysArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HolidayPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1860,6 +1986,30 @@ export type WorkLocation$employeesArgs<ExtArgs extends runtime.Types.Extensions.
   take?: number
   skip?: number
   distinct?: Prisma.EmployeeScalarFieldEnum | Prisma.EmployeeScalarFieldEnum[]
+}
+
+/**
+ * WorkLocation.holidays
+ */
+export type WorkLocation$holidaysArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Holiday
+   */
+  select?: Prisma.HolidaySelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Holiday
+   */
+  omit?: Prisma.HolidayOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.HolidayInclude<ExtArgs> | null
+  where?: Prisma.HolidayWhereInput
+  orderBy?: Prisma.HolidayOrderByWithRelationInput | Prisma.HolidayOrderByWithRelationInput[]
+  cursor?: Prisma.HolidayWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.HolidayScalarFieldEnum | Prisma.HolidayScalarFieldEnum[]
 }
 
 /**

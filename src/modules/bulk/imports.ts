@@ -15,11 +15,13 @@ import type { BulkImport } from "../../../generated/prisma/client.ts";
 import { config } from "../../config.ts";
 import { tenantsWith } from "../../db/central.ts";
 import { db, savepoint, sharedTenantTx, withTenant, byId, type ScopedTx } from "../../db/tenancy.ts";
-import type { AuthContext, Role } from "../../platform/use-case.ts";
+import type { OperationId } from "../../../generated/registry.ts";
+import { reauthorize } from "../../http/guards.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import * as clock from "../../lib/clock.ts";
 import { logger } from "../../log.ts";
 import { requestContext } from "../../request-context.ts";
-import { AppError, badRequest, conflict, notFound } from "../../platform/errors.ts";
+import { AppError, badRequest, conflict, forbidden, missingReference, notFound } from "../../platform/errors.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { KINDS, type Kind, type KindName } from "./kinds.ts";
 import { checkRow, csvRows, type Problem, problemAt, problemsOfError, readSource, type Row } from "./rows.ts";
@@ -103,6 +105,7 @@ export async function startImport(
       actor_role: auth.role,
       actor_employee_id: auth.employeeId,
       actor_email: auth.email,
+      actor_credential_id: auth.credential?.id ?? null,
       started_at: queued ? null : clock.now(),
     },
   });
@@ -189,6 +192,8 @@ async function markFailed(id: string, err: unknown): Promise<void> {
 /** Known database refusals of a row (a constraint) as its problem; anything else is not the row's fault. */
 function rowRefusal(row: number, err: unknown): Problem[] | null {
   if (err instanceof AppError) return problemsOfError(row, err);
+  const missing = missingReference(err);
+  if (missing) return problemsOfError(row, missing);
   if (err instanceof Prisma.PrismaClientKnownRequestError && (err.code === "P2002" || err.code === "P2003"))
     return [
       problemAt(
@@ -310,17 +315,15 @@ async function runImport(auth: AuthContext, imp: BulkImport, rows: Iterable<Row>
 
 // ───────────────────────────── the job ─────────────────────────────
 
-/** The context of the import's caller, as it was when the import was made. */
-function authOf(tenantId: string, imp: BulkImport): AuthContext {
-  return {
-    userId: imp.created_by ?? "",
-    email: imp.actor_email ?? "",
-    name: imp.actor_email ?? "",
-    tenantId,
-    role: imp.actor_role as Role,
-    employeeId: imp.actor_employee_id,
-    modules: [],
-  };
+/**
+ * The maker of a queued import as they are now, authorized again for the kind's import operation
+ * (importSalarySetups, ...): the member or the API credential it was made with re-read - role,
+ * own-record links, scopes - so the job runs with the rules the request would have today.
+ */
+async function makerOf(tenantId: string, imp: BulkImport): Promise<AuthContext> {
+  if (!imp.created_by) throw forbidden("Not run: the member who made it is no longer known");
+  const operation = `import${imp.kind.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}` as OperationId;
+  return reauthorize(tenantId, imp.created_by, imp.actor_credential_id, operation);
 }
 
 /**
@@ -365,10 +368,10 @@ export async function executeQueuedImport(tenantId: string, id: string): Promise
     });
     if (!claimed.count) return false;
     const imp = (await db.bulkImport.findFirst({ where: { id } }))!;
-    const auth = authOf(tenantId, imp);
     const ctx = { requestId: `job:${BULK_IMPORTS_JOB}:${id}`, userId: imp.created_by ?? undefined, email: imp.actor_email ?? undefined };
     await requestContext.run(ctx, async () => {
       try {
+        const auth = await makerOf(tenantId, imp);
         // checked as a whole when it was received; read again row by row
         const rows = imp.format === "csv" ? csvRows(imp.source ?? "") : (JSON.parse(imp.source ?? "[]") as Row[]);
         await runImport(auth, imp, rows, JOB_TX_MS);

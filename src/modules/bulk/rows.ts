@@ -144,12 +144,21 @@ function checkHeader(kind: Kind, record: string[]): string[] {
   const known = new Set(columnsOf(kind, "csv"));
   const details: { path: string; message: string }[] = [];
   const seen = new Set<string>();
+  // a column name is echoed at most in part (a 32 MiB header line must not come back in the answer)
+  const shown = (h: string) => (h.length > 60 ? `${h.slice(0, 60)}...` : h);
   header.forEach((h, i) => {
-    if (!known.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${h}" ${unknownWords(kind, "csv")}` });
-    else if (seen.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${h}" is named twice` });
+    if (!known.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${shown(h)}" ${unknownWords(kind, "csv")}` });
+    else if (seen.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${shown(h)}" is named twice` });
     seen.add(h);
   });
-  if (details.length) throw badRequest(`Unknown or repeated columns: ${details.map((d) => d.message.split('"')[1]).join(", ")}`, details);
+  if (details.length)
+    throw badRequest(
+      `Unknown or repeated columns: ${details
+        .slice(0, 20)
+        .map((d) => d.message.split('"')[1])
+        .join(", ")}`,
+      details.slice(0, 100),
+    );
   return header;
 }
 

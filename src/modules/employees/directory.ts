@@ -2,7 +2,9 @@
 // sorted - the one hot query of this area (its statements and the indexes they use: queries.ts).
 import { lastKey, type Walk, walkRows } from "../../db/keyset.ts";
 import { type Listing, pageOf } from "../../platform/use-case.ts";
-import type { QueryParams } from "../../platform/use-case.ts";
+import type { AuthContext, QueryParams } from "../../platform/use-case.ts";
+import { forbidden } from "../../platform/errors.ts";
+import { isHr } from "../shared/access.ts";
 import { containsPattern, directorySearchPage, directoryPage, directoryTotal, directoryWalk, type DirectoryFilter } from "./queries.ts";
 import { directoryJson } from "./views.ts";
 
@@ -11,7 +13,14 @@ export type EmployeeListQuery = QueryParams<"listEmployees">;
 type Entry = ReturnType<typeof directoryJson>;
 
 /** A page of the directory with its exact total, or a page of a walk in the order of change (`walk`). */
-export async function employeeDirectory(q: EmployeeListQuery, walk: Walk | null = null): Promise<Listing<Entry>> {
+export async function employeeDirectory(
+  q: EmployeeListQuery,
+  walk: Walk | null = null,
+  auth?: Pick<AuthContext, "role">,
+): Promise<Listing<Entry>> {
+  // a deleted employee is no one's to see but those who manage records: tombstones are theirs alone
+  if (walk?.includeDeleted && auth && !isHr(auth))
+    throw forbidden("Deleted employees (include_deleted=true) are listed to owner, admin and hr only");
   const page = pageOf(q);
   const search = q.search !== undefined && q.search.trim() !== "";
   const filter: DirectoryFilter = {

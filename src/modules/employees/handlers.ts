@@ -12,8 +12,8 @@ import { employeeActivity, employeeProfile } from "./profile.ts";
 import { addEmployee, changeEmployee, removeEmployee } from "./records.ts";
 
 export const handlers = {
-  async listEmployees({ query, walk }) {
-    return listed(await employeeDirectory(query, walk));
+  async listEmployees({ query, walk, auth }) {
+    return listed(await employeeDirectory(query, walk, auth));
   },
 
   async createEmployee({ body }) {

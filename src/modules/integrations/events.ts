@@ -1,13 +1,31 @@
 // The company's event feed (docs/integrations.md): the events in their one order (`seq`, given after commit by
-// the sequencer of src/platform/events/deliver.ts), test pings left out.
+// the sequencer of src/platform/events/deliver.ts), test pings left out. An API credential reads an
+// event's `changes` (the record's fields) only with the read scope of its area (`x-read-scope` of
+// the event's webhook); without it, the event with its id and type and `changes: null`.
 import { db } from "../../db/tenancy.ts";
-import type { RequestBody } from "../../platform/use-case.ts";
+import { eventReadScopes } from "../../../generated/registry.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { sequencePending } from "../../platform/events/sequencer.ts";
 
 type FeedType = NonNullable<RequestBody<"createWebhookEndpoint">["event_types"]>[number];
 type Data = { id: string | null; entity_type: string | null; changes: Record<string, unknown> | null };
 
-export async function eventsAfter(after: string | undefined, limit: number) {
+/**
+ * The read scope an event type's changes need (`x-read-scope` of its webhook in the document): the
+ * changes are the record's fields, which a credential reads only with its area's read scope.
+ */
+export function readScopeOf(type: string): string | null {
+  return (eventReadScopes as Record<string, string | null>)[type] ?? null;
+}
+
+/** Whether `auth` may read the changes of events of `type`: a member's session may; a credential with the type's read scope. */
+export function readsChangesOf(auth: Pick<AuthContext, "credential">, type: string): boolean {
+  const scope = readScopeOf(type);
+  return !auth.credential || scope === null || Boolean(auth.credential.scopes?.includes(scope));
+}
+
+/** The feed after `after`; an event whose changes `auth` may not read comes with `changes: null`. */
+export async function eventsAfter(after: string | undefined, limit: number, auth: Pick<AuthContext, "credential">) {
   await sequencePending();
   const rows = await db.event.findMany({
     where: { endpoint_id: null, seq: after === undefined ? { not: null } : { gt: BigInt(after) } },
@@ -19,7 +37,7 @@ export async function eventsAfter(after: string | undefined, limit: number) {
     cursor: String(e.seq),
     type: e.type as FeedType,
     timestamp: e.created_at.toISOString(),
-    data: e.data as Data,
+    data: readsChangesOf(auth, e.type) ? (e.data as Data) : { ...(e.data as Data), changes: null },
   }));
   return { events, next: events.length ? events[events.length - 1].cursor : (after ?? null) };
 }

@@ -48,16 +48,16 @@ export const handlers = {
     return paginated(rows, page, total);
   },
 
-  async createWebhookEndpoint({ body }) {
-    return created(await addWebhookEndpoint(body), "Webhook endpoint created; its secret is shown this once");
+  async createWebhookEndpoint({ body, auth }) {
+    return created(await addWebhookEndpoint(body, auth), "Webhook endpoint created; its secret is shown this once");
   },
 
   async getWebhookEndpoint({ params }) {
     return ok(await endpointById(params.id));
   },
 
-  async updateWebhookEndpoint({ params, body }) {
-    return ok(await changeWebhookEndpoint(params.id, body), "Webhook endpoint updated");
+  async updateWebhookEndpoint({ params, body, auth }) {
+    return ok(await changeWebhookEndpoint(params.id, body, auth), "Webhook endpoint updated");
   },
 
   async deleteWebhookEndpoint({ params }) {
@@ -83,8 +83,8 @@ export const handlers = {
     return paginated(rows, page, total);
   },
 
-  async listEvents({ query }) {
-    const { events, next } = await eventsAfter(query.after, query.limit ?? 100);
+  async listEvents({ query, auth }) {
+    const { events, next } = await eventsAfter(query.after, query.limit ?? 100, auth);
     return { status: 200 as const, body: { data: events, message: "OK", next_cursor: next } };
   },
 } satisfies Partial<AreaHandlers<"integrations">>;

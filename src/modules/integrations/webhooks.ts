@@ -4,14 +4,15 @@ import { randomBytes } from "node:crypto";
 import type { WebhookEndpoint } from "../../../generated/prisma/client.ts";
 import { lockRow } from "../../db/sql.ts";
 import { byId, db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
-import type { Page } from "../../platform/use-case.ts";
-import type { RequestBody } from "../../platform/use-case.ts";
+import { eventTypes } from "../../../generated/registry.ts";
+import type { AuthContext, Page, RequestBody } from "../../platform/use-case.ts";
 import * as clock from "../../lib/clock.ts";
 import { audit, diff } from "../../platform/audit.ts";
-import { invalidField, notFound } from "../../platform/errors.ts";
+import { forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import { refusedUrl } from "../../platform/events/outbound.ts";
 import { DELIVER_JOB, recordEvent } from "../../platform/events/events.ts";
 import { kickAfterWork } from "../../platform/mail/outbox.ts";
+import { readScopeOf, readsChangesOf } from "./events.ts";
 import { queueReplayRange } from "./queries.ts";
 import { sealSecret } from "../../platform/events/secret-box.ts";
 
@@ -65,8 +66,25 @@ export async function endpointById(id: string) {
   return endpointJson(w);
 }
 
-export async function addWebhookEndpoint(input: CreateInput) {
+/**
+ * A credential subscribes an endpoint only to events whose changes it may read (the read scope of
+ * each type, `x-read-scope`; every type when `event_types` is empty): a delivery carries the
+ * record's fields, and webhooks:manage alone must not be a way around the read scopes.
+ */
+function assertReadsSubscribed(auth: Pick<AuthContext, "credential">, types: readonly string[] | undefined): void {
+  if (!auth.credential) return;
+  const all = types?.length ? types : eventTypes;
+  for (const type of all)
+    if (!readsChangesOf(auth, type))
+      throw forbidden(
+        `The API credential lacks the scope ${readScopeOf(type)}: the ${type} events carry the records' changes` +
+          (types?.length ? "" : " (an endpoint without event_types receives every type)"),
+      );
+}
+
+export async function addWebhookEndpoint(input: CreateInput, auth: Pick<AuthContext, "credential">) {
   checkUrl(input.url);
+  assertReadsSubscribed(auth, input.event_types);
   const secret = newSecret();
   const w = await tenantTx(async (tx) => {
     const w = await tx.webhookEndpoint.create({
@@ -86,8 +104,9 @@ export async function addWebhookEndpoint(input: CreateInput) {
   return { endpoint: endpointJson(w), secret };
 }
 
-export async function changeWebhookEndpoint(id: string, input: UpdateInput) {
+export async function changeWebhookEndpoint(id: string, input: UpdateInput, auth: Pick<AuthContext, "credential">) {
   if (input.url !== undefined) checkUrl(input.url);
+  if (input.event_types !== undefined) assertReadsSubscribed(auth, input.event_types);
   return endpointJson(
     await tenantTx(async (tx) => {
       const before = await lockEndpoint(tx, id);

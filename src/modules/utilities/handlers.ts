@@ -6,11 +6,11 @@ import { lifecycleOf } from "../../http/lifecycle.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { sendStoredFile } from "../../platform/storage/files.ts";
 import { downloadableFile, saveUpload } from "./files.ts";
-import { liveness, readiness, serverTime, serviceHealth } from "./health.ts";
+import { liveness, notReady, readiness, serverTime, serviceHealth } from "./health.ts";
 
 export const handlers = {
-  async getHealth({ req }) {
-    return ok({ ...(await serviceHealth()), requests: requestLoad(req) });
+  async getHealth() {
+    return ok(await serviceHealth());
   },
 
   async getLiveness() {
@@ -18,7 +18,12 @@ export const handlers = {
   },
 
   async getReadiness({ req }) {
-    return ok(await readiness(lifecycleOf(req), requestLoad(req)));
+    // the answer says ready or not, nothing of why or of the load: the details are the operators'
+    // (GET /ready of the metrics listener)
+    await readiness(lifecycleOf(req), requestLoad(req)).catch((err) => {
+      throw notReady(err);
+    });
+    return ok({ status: "ready" as const });
   },
 
   async getServerTime() {

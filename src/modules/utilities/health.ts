@@ -1,7 +1,7 @@
 // Health, liveness, readiness and clock sync.
 import { databaseUp, pendingMigrations } from "../../db/central.ts";
 import type { Lifecycle } from "../../platform/lifecycle.ts";
-import { RETRY_AFTER_DOWN_S, unavailable } from "../../platform/errors.ts";
+import { AppError, RETRY_AFTER_DOWN_S, unavailable } from "../../platform/errors.ts";
 import * as clock from "../../lib/clock.ts";
 
 const startedAt = Date.now(); // machine time: uptime
@@ -51,4 +51,11 @@ export async function readiness<R extends { saturated: boolean }>(lifecycle: Lif
 export function serverTime() {
   const now = clock.now();
   return { now: now.toISOString(), epoch_ms: now.getTime() };
+}
+
+/** A readiness refusal as the public probe answers it: 503 "Not ready" with its Retry-After, without the reason. */
+export function notReady(err: unknown): unknown {
+  if (!(err instanceof AppError) || err.status !== 503) return err;
+  const retry = Number(err.headers?.["Retry-After"] ?? 0) || undefined;
+  return unavailable("Not ready, try again shortly", retry);
 }

@@ -54,6 +54,9 @@ async function claim(limit: number, perEndpoint: number, leaseS: number, skipEnd
        SELECT tenant_id, id, endpoint_id, next_attempt_at FROM webhook_deliveries
         WHERE status = 'pending' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
           AND NOT (endpoint_id = ANY ($4::uuid[]))
+          -- a disabled endpoint's deliveries are parked (kept pending) until it is enabled again
+          AND EXISTS (SELECT 1 FROM webhook_endpoints w
+                       WHERE w.tenant_id = webhook_deliveries.tenant_id AND w.id = webhook_deliveries.endpoint_id AND w.enabled)
         ORDER BY next_attempt_at LIMIT $1 * 4 FOR UPDATE SKIP LOCKED
      ), due AS (
        SELECT tenant_id, id FROM (

@@ -115,8 +115,10 @@ const TOKEN_LOOKUP = `
 export async function credentialFor(secret: string): Promise<CredentialIdentity | null> {
   const query = ACCESS_TOKEN_SHAPE.test(secret) ? TOKEN_LOOKUP : LOOKUP;
   const { rows } = await getPool().query(query, [secretHash(secret), clock.now()]);
-  if (!rows.length) return null;
-  const r = rows[0];
+  return rows.length ? identityOf(rows[0]) : null;
+}
+
+function identityOf(r: any): CredentialIdentity {
   const role = RANK[r.creator_role] > RANK[r.role] ? r.creator_role : r.role;
   return {
     id: r.id,
@@ -128,6 +130,24 @@ export async function credentialFor(secret: string): Promise<CredentialIdentity 
     validUntil: r.valid_until ?? null,
     row: { role, employee_id: null, modules: r.modules, email: r.email, name: r.name, own_employee_ids: r.own_employee_ids ?? [] },
   };
+}
+
+// the same live credential as LOOKUP, by its id in its company (a queued job acting as it re-reads it)
+const BY_ID = `
+  SELECT c.tenant_id, c.id, c.name, c.role, c.scopes, c.created_by, c.last_write_lsn, c.expires_at AS valid_until,
+         m.role AS creator_role, t.modules, u.email,
+         ARRAY(SELECT l.employee_id FROM employee_user_links l
+                WHERE l.tenant_id = c.tenant_id AND l.user_id = c.created_by ORDER BY l.employee_id)::text[] AS own_employee_ids
+    FROM api_credentials c
+    JOIN memberships m ON m.tenant_id = c.tenant_id AND m.user_id = c.created_by
+    JOIN tenants t ON t.id = c.tenant_id
+    JOIN users u ON u.id = c.created_by
+   WHERE c.tenant_id = $1 AND c.id = $2 AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > $3)`;
+
+/** The credential `id` of the company as it is now, if it is live (not revoked or expired, its creator still a member). */
+export async function credentialById(tenantId: string, id: string): Promise<CredentialIdentity | null> {
+  const { rows } = await getPool().query(BY_ID, [tenantId, id, clock.now()]);
+  return rows.length ? identityOf(rows[0]) : null;
 }
 
 /** Keeps the primary's position after a credential's write (its next reads wait for the replica to have it). */
