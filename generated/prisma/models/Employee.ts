@@ -404,6 +404,9 @@ export type EmployeeWhereInput = {
   work_location?: Prisma.XOR<Prisma.WorkLocationNullableScalarRelationFilter, Prisma.WorkLocationWhereInput> | null
   memberships?: Prisma.MembershipListRelationFilter
   invitations?: Prisma.InvitationListRelationFilter
+  privacy_requests?: Prisma.PrivacyRequestListRelationFilter
+  legal_holds?: Prisma.LegalHoldListRelationFilter
+  retained_records?: Prisma.RetainedRecordListRelationFilter
   documents?: Prisma.EmployeeDocumentListRelationFilter
   exit?: Prisma.XOR<Prisma.EmployeeExitNullableScalarRelationFilter, Prisma.EmployeeExitWhereInput> | null
   asset_assignments?: Prisma.AssetAssignmentListRelationFilter
@@ -464,6 +467,9 @@ export type EmployeeOrderByWithRelationInput = {
   work_location?: Prisma.WorkLocationOrderByWithRelationInput
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   invitations?: Prisma.InvitationOrderByRelationAggregateInput
+  privacy_requests?: Prisma.PrivacyRequestOrderByRelationAggregateInput
+  legal_holds?: Prisma.LegalHoldOrderByRelationAggregateInput
+  retained_records?: Prisma.RetainedRecordOrderByRelationAggregateInput
   documents?: Prisma.EmployeeDocumentOrderByRelationAggregateInput
   exit?: Prisma.EmployeeExitOrderByWithRelationInput
   asset_assignments?: Prisma.AssetAssignmentOrderByRelationAggregateInput
@@ -530,6 +536,9 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   work_location?: Prisma.XOR<Prisma.WorkLocationNullableScalarRelationFilter, Prisma.WorkLocationWhereInput> | null
   memberships?: Prisma.MembershipListRelationFilter
   invitations?: Prisma.InvitationListRelationFilter
+  privacy_requests?: Prisma.PrivacyRequestListRelationFilter
+  legal_holds?: Prisma.LegalHoldListRelationFilter
+  retained_records?: Prisma.RetainedRecordListRelationFilter
   documents?: Prisma.EmployeeDocumentListRelationFilter
   exit?: Prisma.XOR<Prisma.EmployeeExitNullableScalarRelationFilter, Prisma.EmployeeExitWhereInput> | null
   asset_assignments?: Prisma.AssetAssignmentListRelationFilter
@@ -662,6 +671,9 @@ export type EmployeeCreateInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -719,6 +731,9 @@ export type EmployeeUncheckedCreateInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -775,6 +790,9 @@ export type EmployeeUpdateInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -832,6 +850,9 @@ export type EmployeeUncheckedUpdateInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -1520,6 +1541,54 @@ export type EmployeeUpdateOneWithoutInvitationsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutInvitationsInput, Prisma.EmployeeUpdateWithoutInvitationsInput>, Prisma.EmployeeUncheckedUpdateWithoutInvitationsInput>
 }
 
+export type EmployeeCreateNestedOneWithoutPrivacy_requestsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedCreateWithoutPrivacy_requestsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutPrivacy_requestsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneWithoutPrivacy_requestsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedCreateWithoutPrivacy_requestsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutPrivacy_requestsInput
+  upsert?: Prisma.EmployeeUpsertWithoutPrivacy_requestsInput
+  disconnect?: Prisma.EmployeeWhereInput | boolean
+  delete?: Prisma.EmployeeWhereInput | boolean
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutPrivacy_requestsInput, Prisma.EmployeeUpdateWithoutPrivacy_requestsInput>, Prisma.EmployeeUncheckedUpdateWithoutPrivacy_requestsInput>
+}
+
+export type EmployeeCreateNestedOneWithoutLegal_holdsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedCreateWithoutLegal_holdsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutLegal_holdsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneWithoutLegal_holdsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedCreateWithoutLegal_holdsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutLegal_holdsInput
+  upsert?: Prisma.EmployeeUpsertWithoutLegal_holdsInput
+  disconnect?: Prisma.EmployeeWhereInput | boolean
+  delete?: Prisma.EmployeeWhereInput | boolean
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutLegal_holdsInput, Prisma.EmployeeUpdateWithoutLegal_holdsInput>, Prisma.EmployeeUncheckedUpdateWithoutLegal_holdsInput>
+}
+
+export type EmployeeCreateNestedOneWithoutRetained_recordsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedCreateWithoutRetained_recordsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutRetained_recordsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneWithoutRetained_recordsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedCreateWithoutRetained_recordsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutRetained_recordsInput
+  upsert?: Prisma.EmployeeUpsertWithoutRetained_recordsInput
+  disconnect?: Prisma.EmployeeWhereInput | boolean
+  delete?: Prisma.EmployeeWhereInput | boolean
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutRetained_recordsInput, Prisma.EmployeeUpdateWithoutRetained_recordsInput>, Prisma.EmployeeUncheckedUpdateWithoutRetained_recordsInput>
+}
+
 export type EmployeeCreateNestedOneWithoutRecruitment_candidatesInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutRecruitment_candidatesInput, Prisma.EmployeeUncheckedCreateWithoutRecruitment_candidatesInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutRecruitment_candidatesInput
@@ -1571,6 +1640,9 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
@@ -1627,6 +1699,9 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
@@ -1698,6 +1773,9 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
@@ -1754,6 +1832,9 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -1809,6 +1890,9 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -1865,6 +1949,9 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -1936,6 +2023,9 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -1992,6 +2082,9 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2047,6 +2140,9 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -2103,6 +2199,9 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2174,6 +2273,9 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -2230,6 +2332,9 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2284,6 +2389,9 @@ export type EmployeeCreateWithoutReportsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -2340,6 +2448,9 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   changed_at?: Date | string
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2400,6 +2511,9 @@ export type EmployeeCreateWithoutManagerInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -2455,6 +2569,9 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2531,6 +2648,9 @@ export type EmployeeUpdateWithoutReportsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -2587,6 +2707,9 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2697,6 +2820,9 @@ export type EmployeeCreateWithoutDocumentsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
@@ -2753,6 +2879,9 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2824,6 +2953,9 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
@@ -2880,6 +3012,9 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2935,6 +3070,9 @@ export type EmployeeCreateWithoutExitInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
@@ -2991,6 +3129,9 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3062,6 +3203,9 @@ export type EmployeeUpdateWithoutExitInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
@@ -3118,6 +3262,9 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3172,6 +3319,9 @@ export type EmployeeCreateWithoutBranchInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -3227,6 +3377,9 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3308,6 +3461,9 @@ export type EmployeeCreateWithoutWork_locationInput = {
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -3363,6 +3519,9 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3445,6 +3604,9 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -3501,6 +3663,9 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3572,6 +3737,9 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -3628,6 +3796,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3683,6 +3854,9 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -3739,6 +3913,9 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3810,6 +3987,9 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -3866,6 +4046,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3921,6 +4104,9 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -3977,6 +4163,9 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4048,6 +4237,9 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -4104,6 +4296,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4159,6 +4354,9 @@ export type EmployeeCreateWithoutLeave_balance_totalsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -4215,6 +4413,9 @@ export type EmployeeUncheckedCreateWithoutLeave_balance_totalsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4286,6 +4487,9 @@ export type EmployeeUpdateWithoutLeave_balance_totalsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -4342,6 +4546,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4397,6 +4604,9 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -4453,6 +4663,9 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4524,6 +4737,9 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -4580,6 +4796,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4635,6 +4854,9 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -4691,6 +4913,9 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4762,6 +4987,9 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -4818,6 +5046,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4873,6 +5104,9 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -4929,6 +5163,9 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5000,6 +5237,9 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -5056,6 +5296,9 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5111,6 +5354,9 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -5167,6 +5413,9 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5238,6 +5487,9 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -5294,6 +5546,9 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5349,6 +5604,9 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -5405,6 +5663,9 @@ export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5476,6 +5737,9 @@ export type EmployeeUpdateWithoutSalary_setupsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -5532,6 +5796,9 @@ export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5587,6 +5854,9 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -5643,6 +5913,9 @@ export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5714,6 +5987,9 @@ export type EmployeeUpdateWithoutPayroll_slipsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -5770,6 +6046,9 @@ export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5825,6 +6104,9 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -5881,6 +6163,9 @@ export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5952,6 +6237,9 @@ export type EmployeeUpdateWithoutLoan_advancesInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -6008,6 +6296,9 @@ export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6063,6 +6354,9 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -6119,6 +6413,9 @@ export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6190,6 +6487,9 @@ export type EmployeeUpdateWithoutExpense_claimsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -6246,6 +6546,9 @@ export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6301,6 +6604,9 @@ export type EmployeeCreateWithoutFinal_settlementsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -6357,6 +6663,9 @@ export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6428,6 +6737,9 @@ export type EmployeeUpdateWithoutFinal_settlementsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -6484,6 +6796,9 @@ export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6538,6 +6853,9 @@ export type EmployeeCreateWithoutMembershipsInput = {
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -6594,6 +6912,9 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6665,6 +6986,9 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -6721,6 +7045,9 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6776,6 +7103,9 @@ export type EmployeeCreateWithoutInvitationsInput = {
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -6832,6 +7162,9 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6903,6 +7236,9 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -6959,6 +7295,759 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutPrivacy_requestsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutPrivacy_requestsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutPrivacy_requestsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedCreateWithoutPrivacy_requestsInput>
+}
+
+export type EmployeeUpsertWithoutPrivacy_requestsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedUpdateWithoutPrivacy_requestsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedCreateWithoutPrivacy_requestsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutPrivacy_requestsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedUpdateWithoutPrivacy_requestsInput>
+}
+
+export type EmployeeUpdateWithoutPrivacy_requestsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutPrivacy_requestsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutLegal_holdsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutLegal_holdsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutLegal_holdsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedCreateWithoutLegal_holdsInput>
+}
+
+export type EmployeeUpsertWithoutLegal_holdsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedUpdateWithoutLegal_holdsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedCreateWithoutLegal_holdsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutLegal_holdsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedUpdateWithoutLegal_holdsInput>
+}
+
+export type EmployeeUpdateWithoutLegal_holdsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutLegal_holdsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutRetained_recordsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutRetained_recordsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutRetained_recordsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedCreateWithoutRetained_recordsInput>
+}
+
+export type EmployeeUpsertWithoutRetained_recordsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedUpdateWithoutRetained_recordsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedCreateWithoutRetained_recordsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutRetained_recordsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedUpdateWithoutRetained_recordsInput>
+}
+
+export type EmployeeUpdateWithoutRetained_recordsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutRetained_recordsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7015,6 +8104,9 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -7071,6 +8163,9 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -7142,6 +8237,9 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -7198,6 +8296,9 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7285,6 +8386,9 @@ export type EmployeeUpdateWithoutManagerInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -7340,6 +8444,9 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7461,6 +8568,9 @@ export type EmployeeUpdateWithoutBranchInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -7516,6 +8626,9 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7637,6 +8750,9 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -7692,6 +8808,9 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7755,6 +8874,9 @@ export type EmployeeCountOutputType = {
   reports: number
   memberships: number
   invitations: number
+  privacy_requests: number
+  legal_holds: number
+  retained_records: number
   documents: number
   asset_assignments: number
   leave_policy_employees: number
@@ -7779,6 +8901,9 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   reports?: boolean | EmployeeCountOutputTypeCountReportsArgs
   memberships?: boolean | EmployeeCountOutputTypeCountMembershipsArgs
   invitations?: boolean | EmployeeCountOutputTypeCountInvitationsArgs
+  privacy_requests?: boolean | EmployeeCountOutputTypeCountPrivacy_requestsArgs
+  legal_holds?: boolean | EmployeeCountOutputTypeCountLegal_holdsArgs
+  retained_records?: boolean | EmployeeCountOutputTypeCountRetained_recordsArgs
   documents?: boolean | EmployeeCountOutputTypeCountDocumentsArgs
   asset_assignments?: boolean | EmployeeCountOutputTypeCountAsset_assignmentsArgs
   leave_policy_employees?: boolean | EmployeeCountOutputTypeCountLeave_policy_employeesArgs
@@ -7828,6 +8953,27 @@ export type EmployeeCountOutputTypeCountMembershipsArgs<ExtArgs extends runtime.
  */
 export type EmployeeCountOutputTypeCountInvitationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.InvitationWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountPrivacy_requestsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PrivacyRequestWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountLegal_holdsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.LegalHoldWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountRetained_recordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.RetainedRecordWhereInput
 }
 
 /**
@@ -7996,6 +9142,9 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
   memberships?: boolean | Prisma.Employee$membershipsArgs<ExtArgs>
   invitations?: boolean | Prisma.Employee$invitationsArgs<ExtArgs>
+  privacy_requests?: boolean | Prisma.Employee$privacy_requestsArgs<ExtArgs>
+  legal_holds?: boolean | Prisma.Employee$legal_holdsArgs<ExtArgs>
+  retained_records?: boolean | Prisma.Employee$retained_recordsArgs<ExtArgs>
   documents?: boolean | Prisma.Employee$documentsArgs<ExtArgs>
   exit?: boolean | Prisma.Employee$exitArgs<ExtArgs>
   asset_assignments?: boolean | Prisma.Employee$asset_assignmentsArgs<ExtArgs>
@@ -8137,6 +9286,9 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
   memberships?: boolean | Prisma.Employee$membershipsArgs<ExtArgs>
   invitations?: boolean | Prisma.Employee$invitationsArgs<ExtArgs>
+  privacy_requests?: boolean | Prisma.Employee$privacy_requestsArgs<ExtArgs>
+  legal_holds?: boolean | Prisma.Employee$legal_holdsArgs<ExtArgs>
+  retained_records?: boolean | Prisma.Employee$retained_recordsArgs<ExtArgs>
   documents?: boolean | Prisma.Employee$documentsArgs<ExtArgs>
   exit?: boolean | Prisma.Employee$exitArgs<ExtArgs>
   asset_assignments?: boolean | Prisma.Employee$asset_assignmentsArgs<ExtArgs>
@@ -8178,6 +9330,9 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     work_location: Prisma.$WorkLocationPayload<ExtArgs> | null
     memberships: Prisma.$MembershipPayload<ExtArgs>[]
     invitations: Prisma.$InvitationPayload<ExtArgs>[]
+    privacy_requests: Prisma.$PrivacyRequestPayload<ExtArgs>[]
+    legal_holds: Prisma.$LegalHoldPayload<ExtArgs>[]
+    retained_records: Prisma.$RetainedRecordPayload<ExtArgs>[]
     documents: Prisma.$EmployeeDocumentPayload<ExtArgs>[]
     exit: Prisma.$EmployeeExitPayload<ExtArgs> | null
     asset_assignments: Prisma.$AssetAssignmentPayload<ExtArgs>[]
@@ -8637,6 +9792,9 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   work_location<T extends Prisma.Employee$work_locationArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$work_locationArgs<ExtArgs>>): Prisma.Prisma__WorkLocationClient<runtime.Types.Result.GetResult<Prisma.$WorkLocationPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   memberships<T extends Prisma.Employee$membershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$membershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MembershipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   invitations<T extends Prisma.Employee$invitationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$invitationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InvitationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  privacy_requests<T extends Prisma.Employee$privacy_requestsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$privacy_requestsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PrivacyRequestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  legal_holds<T extends Prisma.Employee$legal_holdsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$legal_holdsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LegalHoldPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  retained_records<T extends Prisma.Employee$retained_recordsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$retained_recordsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RetainedRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   documents<T extends Prisma.Employee$documentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$documentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeeDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   exit<T extends Prisma.Employee$exitArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$exitArgs<ExtArgs>>): Prisma.Prisma__EmployeeExitClient<runtime.Types.Result.GetResult<Prisma.$EmployeeExitPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   asset_assignments<T extends Prisma.Employee$asset_assignmentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$asset_assignmentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AssetAssignmentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -9244,6 +10402,78 @@ export type Employee$invitationsArgs<ExtArgs extends runtime.Types.Extensions.In
   take?: number
   skip?: number
   distinct?: Prisma.InvitationScalarFieldEnum | Prisma.InvitationScalarFieldEnum[]
+}
+
+/**
+ * Employee.privacy_requests
+ */
+export type Employee$privacy_requestsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PrivacyRequest
+   */
+  select?: Prisma.PrivacyRequestSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PrivacyRequest
+   */
+  omit?: Prisma.PrivacyRequestOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PrivacyRequestInclude<ExtArgs> | null
+  where?: Prisma.PrivacyRequestWhereInput
+  orderBy?: Prisma.PrivacyRequestOrderByWithRelationInput | Prisma.PrivacyRequestOrderByWithRelationInput[]
+  cursor?: Prisma.PrivacyRequestWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PrivacyRequestScalarFieldEnum | Prisma.PrivacyRequestScalarFieldEnum[]
+}
+
+/**
+ * Employee.legal_holds
+ */
+export type Employee$legal_holdsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the LegalHold
+   */
+  select?: Prisma.LegalHoldSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the LegalHold
+   */
+  omit?: Prisma.LegalHoldOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LegalHoldInclude<ExtArgs> | null
+  where?: Prisma.LegalHoldWhereInput
+  orderBy?: Prisma.LegalHoldOrderByWithRelationInput | Prisma.LegalHoldOrderByWithRelationInput[]
+  cursor?: Prisma.LegalHoldWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.LegalHoldScalarFieldEnum | Prisma.LegalHoldScalarFieldEnum[]
+}
+
+/**
+ * Employee.retained_records
+ */
+export type Employee$retained_recordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the RetainedRecord
+   */
+  select?: Prisma.RetainedRecordSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the RetainedRecord
+   */
+  omit?: Prisma.RetainedRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.RetainedRecordInclude<ExtArgs> | null
+  where?: Prisma.RetainedRecordWhereInput
+  orderBy?: Prisma.RetainedRecordOrderByWithRelationInput | Prisma.RetainedRecordOrderByWithRelationInput[]
+  cursor?: Prisma.RetainedRecordWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.RetainedRecordScalarFieldEnum | Prisma.RetainedRecordScalarFieldEnum[]
 }
 
 /**
