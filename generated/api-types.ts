@@ -3015,7 +3015,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A breach of the register */
+        /**
+         * A breach of the register
+         * @description With its deadlines and what is overdue when read.
+         */
         get: operations["getPrivacyBreach"];
         put?: never;
         post?: never;
@@ -3120,7 +3123,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List legal holds */
+        /**
+         * List legal holds
+         * @description Newest first; `active=true` for those still standing.
+         */
         get: operations["listLegalHolds"];
         put?: never;
         /**
@@ -3163,7 +3169,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The current privacy notice and whether I acknowledged it */
+        /**
+         * The current privacy notice and whether I acknowledged it
+         * @description Shown at signup, on accepting an invitation and in the app until the member acknowledges its version (`acknowledgePrivacyNotice`).
+         */
         get: operations["getPrivacyNotice"];
         put?: never;
         post?: never;
@@ -3200,7 +3209,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every version of the privacy notice */
+        /**
+         * Every version of the privacy notice
+         * @description Newest first; what each acknowledgement referred to.
+         */
         get: operations["listPrivacyNotices"];
         put?: never;
         /**
@@ -3247,7 +3259,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** A request about personal data */
+        /**
+         * A request about personal data
+         * @description To the person it is about and the deciders (owners, admins, the grievance officer); 404 otherwise.
+         */
         get: operations["getPrivacyRequest"];
         put?: never;
         post?: never;
@@ -11365,7 +11380,7 @@ export interface components {
             effective_from: string;
             /**
              * Format: int64
-             * @description The period in hours
+             * @description The period in hours, where the rule counts hours.
              */
             hours?: number | null;
             /** @example DPDP Rules 2025 r.14(3) */
@@ -11503,7 +11518,7 @@ export interface components {
             received_on: string;
             /** @example DPR-00007 */
             request_number: string;
-            /** @description What was done */
+            /** @description What was done, or why the request was rejected. */
             resolution: string | null;
             status: components["schemas"]["PrivacyRequestStatus"];
             /**

@@ -5,7 +5,11 @@ import { db } from "../../db/tenancy.ts";
 import { toDateString } from "../../lib/dates.ts";
 
 export async function attendanceDatesOf(employeeId: string): Promise<{ id: string; date: string }[]> {
-  const rows = await db.attendanceRecord.findMany({ where: { employee_id: employeeId }, select: { id: true, date: true }, orderBy: { date: "asc" } });
+  const rows = await db.attendanceRecord.findMany({
+    where: { employee_id: employeeId },
+    select: { id: true, date: true },
+    orderBy: { date: "asc" },
+  });
   return rows.map((r) => ({ id: r.id, date: toDateString(r.date) }));
 }
 

@@ -11,7 +11,11 @@ export async function employeeForPrivacy(id: string) {
     select: { id: true, first_name: true, last_name: true, email: true, employee_code: true, status: true, deleted_at: true },
   });
   if (!e) return null;
-  const exit = await db.employeeExit.findFirst({ where: { employee_id: id }, select: { last_working_day: true }, orderBy: { created_at: "desc" } });
+  const exit = await db.employeeExit.findFirst({
+    where: { employee_id: id },
+    select: { last_working_day: true },
+    orderBy: { created_at: "desc" },
+  });
   return { ...e, name: `${e.first_name} ${e.last_name}`.trim(), last_working_day: exit?.last_working_day ?? null };
 }
 

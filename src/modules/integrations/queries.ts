@@ -56,7 +56,8 @@ export interface SharedWithCredential {
 /** The API credentials whose calls changed any of `ids` (the activity log names them). */
 export function credentialsThatTouched(ids: string[]): Promise<SharedWithCredential[]> {
   return read<SharedWithCredential>(
-    sql`SELECT l.actor_credential_id AS credential_id, max(l.actor_credential_name) AS name, count(*)::int AS actions, max(l.created_at) AS last_at
+    sql`SELECT l.actor_credential_id AS credential_id, max(l.actor_credential_name) AS name, count(*)::int AS actions,
+               max(l.created_at) AS last_at
           FROM audit_logs l
          WHERE l.tenant_id = ${tenant}::uuid AND l.actor_credential_id IS NOT NULL AND l.entity_id = ANY (${ids}::uuid[])
          GROUP BY l.actor_credential_id ORDER BY 2`,

@@ -35,10 +35,11 @@ export function breachWarnings(b: PrivacyBreach, now: Date): string[] {
   if (!b.report_submitted_at && c.hours) {
     const due = new Date(b.became_aware_at.getTime() + c.hours * HOUR);
     const left = due.getTime() - now.getTime();
+    const rule = `(${c.hours} hours after the breach became known, ${c.source})`;
     w.push(
       left < 0
-        ? `The detailed report to the Board was due at ${due.toISOString()} (${c.hours} hours after the breach became known, ${c.source}): ${hoursText(-left)} overdue`
-        : `The detailed report to the Board is due at ${due.toISOString()} (${c.hours} hours after the breach became known, ${c.source}): ${hoursText(left)} left`,
+        ? `The detailed report to the Board was due at ${due.toISOString()} ${rule}: ${hoursText(-left)} overdue`
+        : `The detailed report to the Board is due at ${due.toISOString()} ${rule}: ${hoursText(left)} left`,
     );
   }
   return w;
@@ -136,13 +137,24 @@ export async function recordBreach(auth: AuthContext, input: RequestBody<"create
         action: "privacy_breach.recorded",
         entity_type: "privacy_breach",
         entity_id: b.id,
-        changes: { breach_number, nature: b.nature, affected_count: count, became_aware_at: aware.toISOString(), board_report_due: json.deadlines.board_report },
+        changes: {
+          breach_number,
+          nature: b.nature,
+          affected_count: count,
+          became_aware_at: aware.toISOString(),
+          board_report_due: json.deadlines.board_report,
+        },
       },
       tx,
     );
     for (const userId of await deciderIds(tx, settings))
       if (userId !== auth.userId)
-        await notify(tx, { userId, kind: "privacy.breach_recorded", title: `Personal data breach ${breach_number} recorded: ${b.title}`, link: `/api/privacy/breaches/${b.id}` });
+        await notify(tx, {
+          userId,
+          kind: "privacy.breach_recorded",
+          title: `Personal data breach ${breach_number} recorded: ${b.title}`,
+          link: `/api/privacy/breaches/${b.id}`,
+        });
     return b;
   });
   return breachJson(b);
@@ -162,7 +174,10 @@ export async function notifyBreachPersons(id: string) {
     if (!(await lockBreach(tx, id))) throw notFound("Breach");
     const b = (await tx.privacyBreach.findFirst({ where: { id } }))!;
     if (b.persons_notified_at) throw conflict(`The affected persons were told at ${b.persons_notified_at.toISOString()}`);
-    const people = await tx.employee.findMany({ where: { id: { in: b.affected_employee_ids } }, select: { email: true, first_name: true } });
+    const people = await tx.employee.findMany({
+      where: { id: { in: b.affected_employee_ids } },
+      select: { email: true, first_name: true },
+    });
     const contact = settings.grievance_officer_email
       ? `${settings.grievance_officer_name} <${settings.grievance_officer_email}>`
       : "the company's HR team";
@@ -177,7 +192,8 @@ export async function notifyBreachPersons(id: string) {
           "",
           `We are telling you of a breach of personal data that concerns you (${b.breach_number}).`,
           `What happened: ${b.description}`,
-          `When: ${b.occurred_at ? `it happened at ${b.occurred_at.toISOString()}; ` : ""}we became aware of it at ${b.became_aware_at.toISOString()}.`,
+          `When: ${b.occurred_at ? `it happened at ${b.occurred_at.toISOString()}; ` : ""}` +
+            `we became aware of it at ${b.became_aware_at.toISOString()}.`,
           `The data concerned: ${b.data_categories.join(", ")}.`,
           `Its likely consequences: ${b.likely_impact}`,
           `What we have done and what you can do: ${b.measures ?? "We are containing it and will write again."}`,
@@ -186,8 +202,14 @@ export async function notifyBreachPersons(id: string) {
       });
       sent++;
     }
-    const row = await tx.privacyBreach.update({ where: byId(id), data: { persons_notified_at: clock.now(), persons_notified_count: sent } });
-    await audit({ action: "privacy_breach.persons_notified", entity_type: "privacy_breach", entity_id: id, changes: { persons_notified: sent } }, tx);
+    const row = await tx.privacyBreach.update({
+      where: byId(id),
+      data: { persons_notified_at: clock.now(), persons_notified_count: sent },
+    });
+    await audit(
+      { action: "privacy_breach.persons_notified", entity_type: "privacy_breach", entity_id: id, changes: { persons_notified: sent } },
+      tx,
+    );
     return row;
   });
   return breachJson(b);
@@ -206,11 +228,23 @@ export async function recordIntimation(id: string, input: RequestBody<"recordPri
       if (!b.board_intimated_at) throw conflict("Record the first intimation to the Board before the detailed report");
       if (b.report_submitted_at) throw conflict("The detailed report was already submitted");
       const closes = b.persons_notified_at !== null || b.affected_count === 0;
-      data = { report_submitted_at: now, ...(closes ? { status: "closed", closed_at: now } : {}), ...(input.reference ? { board_reference: input.reference } : {}) };
+      data = {
+        report_submitted_at: now,
+        ...(closes ? { status: "closed", closed_at: now } : {}),
+        ...(input.reference ? { board_reference: input.reference } : {}),
+      };
     }
     if (input.measures) data.measures = input.measures;
     const row = await tx.privacyBreach.update({ where: byId(id), data });
-    await audit({ action: `privacy_breach.board_${input.stage}_recorded`, entity_type: "privacy_breach", entity_id: id, changes: { stage: input.stage, reference: input.reference ?? null } }, tx);
+    await audit(
+      {
+        action: `privacy_breach.board_${input.stage}_recorded`,
+        entity_type: "privacy_breach",
+        entity_id: id,
+        changes: { stage: input.stage, reference: input.reference ?? null },
+      },
+      tx,
+    );
     return row;
   });
   return breachJson(b);
@@ -221,6 +255,8 @@ export async function breachReport(id: string): Promise<{ filename: string; text
   const b = await breachRow(id);
   const company = await activeTenant({ name: true, legal_name: true, address: true });
   const json = breachJson(b);
+  const notified = b.persons_notified_at ? `${b.persons_notified_count} at ${b.persons_notified_at.toISOString()}` : "not yet";
+  const reference = b.board_reference ? ` (reference ${b.board_reference})` : "";
   const text = [
     `Personal data breach report - ${b.breach_number}`,
     `Data Fiduciary: ${company.legal_name || company.name}${company.address ? `, ${company.address}` : ""}`,
@@ -235,8 +271,8 @@ export async function breachReport(id: string): Promise<{ filename: string; text
     `Became aware at: ${b.became_aware_at.toISOString()}`,
     `Likely impact: ${b.likely_impact}`,
     `Measures taken (mitigation and remedial): ${b.measures ?? "none recorded"}`,
-    `Affected persons notified: ${b.persons_notified_at ? `${b.persons_notified_count} at ${b.persons_notified_at.toISOString()}` : "not yet"}`,
-    `First intimation to the Board: ${b.board_intimated_at?.toISOString() ?? "not yet"}${b.board_reference ? ` (reference ${b.board_reference})` : ""}`,
+    `Affected persons notified: ${notified}`,
+    `First intimation to the Board: ${b.board_intimated_at?.toISOString() ?? "not yet"}${reference}`,
     `Detailed report due: ${json.deadlines.board_report ?? json.deadlines.board_intimation}`,
     "",
     ...json.warnings.map((w) => `Warning: ${w}`),

@@ -27,8 +27,15 @@ async function employeeRecords(id: string): Promise<Record<string, Rows>> {
     exportAll("attendance", { employee_id: id }),
     slipsOfEmployee(id),
     employeeDocumentsOf(id),
-    db.privacyRequest.findMany({ where: { employee_id: id }, select: { request_number: true, type: true, status: true, received_on: true }, orderBy: { created_at: "asc" } }),
-    db.privacyNoticeAcknowledgement.findMany({ where: { user_id: { in: await userIdsOf(id) } }, include: { notice: { select: { version: true } } } }),
+    db.privacyRequest.findMany({
+      where: { employee_id: id },
+      select: { request_number: true, type: true, status: true, received_on: true },
+      orderBy: { created_at: "asc" },
+    }),
+    db.privacyNoticeAcknowledgement.findMany({
+      where: { user_id: { in: await userIdsOf(id) } },
+      include: { notice: { select: { version: true } } },
+    }),
   ]);
   return {
     employee_profile: plain(profile),
@@ -36,7 +43,11 @@ async function employeeRecords(id: string): Promise<Record<string, Rows>> {
     payslips: plain(payslips),
     documents: plain(documents),
     privacy_requests: plain(requests),
-    notice_acknowledgements: acks.map((a) => ({ version: a.notice.version, context: a.context, acknowledged_at: a.acknowledged_at.toISOString() })),
+    notice_acknowledgements: acks.map((a) => ({
+      version: a.notice.version,
+      context: a.context,
+      acknowledged_at: a.acknowledged_at.toISOString(),
+    })),
   };
 }
 
@@ -62,7 +73,12 @@ export async function bundleOf(auth: AuthContext, requestId: string): Promise<Bu
   }
   const ids = [subject.id];
   const [endpoints, credentials] = await Promise.all([endpointsThatReceived(ids), credentialsThatTouched(ids)]);
-  await audit({ action: "privacy_request.bundle_read", entity_type: "privacy_request", entity_id: r.id, changes: { subject: subject.kind } });
+  await audit({
+    action: "privacy_request.bundle_read",
+    entity_type: "privacy_request",
+    entity_id: r.id,
+    changes: { subject: subject.kind },
+  });
   return {
     subject,
     generated_at: clock.now().toISOString(),

@@ -64,7 +64,14 @@ async function sortByRetention(
     if (until > latest) latest = until;
     await tx.retainedRecord.upsert({
       where: { tenant_id_record_class_record_id: { tenant_id: currentTenantId(), record_class: rule.record_class, record_id: r.id } },
-      create: { employee_id: ctx.employee_id, record_class: rule.record_class, record_id: r.id, rule: rule.source, retain_until: parseDate(until), request_id: ctx.request_id },
+      create: {
+        employee_id: ctx.employee_id,
+        record_class: rule.record_class,
+        record_id: r.id,
+        rule: rule.source,
+        retain_until: parseDate(until),
+        request_id: ctx.request_id,
+      },
       update: { retain_until: parseDate(until) },
     });
   }
@@ -102,7 +109,12 @@ export async function eraseSubject(tx: ScopedTx, s: Subject, requestId: string |
   const erased = { employee_profile: "pseudonymised", payslips: pay.erase, attendance: att.erase.length, documents };
   const kept = [pay.kept, att.kept].filter((k): k is Kept => k !== null);
   await audit(
-    { action: "personal_data.erased", entity_type: "employee", entity_id: id, changes: { stage: "erased", jurisdiction, erased, kept, request_id: requestId } },
+    {
+      action: "personal_data.erased",
+      entity_type: "employee",
+      entity_id: id,
+      changes: { stage: "erased", jurisdiction, erased, kept, request_id: requestId },
+    },
     tx,
   );
   return { erased, kept };
@@ -115,7 +127,10 @@ async function eraseCandidate(tx: ScopedTx, id: string, reason: string): Promise
     throw conflict("The candidate was hired: their data is now the employee record's, erased with it once the employment has ended");
   await pseudonymiseCandidateIn(tx, id);
   const erased = { candidate_profile: "pseudonymised", resume: true, talent_pool: true, consents: true };
-  await audit({ action: "personal_data.erased", entity_type: "candidate", entity_id: id, changes: { stage: "erased", reason, erased, kept: [] } }, tx);
+  await audit(
+    { action: "personal_data.erased", entity_type: "candidate", entity_id: id, changes: { stage: "erased", reason, erased, kept: [] } },
+    tx,
+  );
   return { erased, kept: [] };
 }
 
@@ -133,10 +148,13 @@ export async function purgeDue(today: DateString): Promise<{ records: number; ca
     take: 5000,
   });
   const held = new Set(
-    (await db.legalHold.findMany({ where: { released_at: null, employee_id: { not: null } }, select: { employee_id: true } })).map((h) => h.employee_id),
+    (await db.legalHold.findMany({ where: { released_at: null, employee_id: { not: null } }, select: { employee_id: true } })).map(
+      (h) => h.employee_id,
+    ),
   );
   const byEmployee = new Map<string, typeof due>();
-  for (const r of due) if (r.employee_id && !held.has(r.employee_id)) byEmployee.set(r.employee_id, [...(byEmployee.get(r.employee_id) ?? []), r]);
+  for (const r of due)
+    if (r.employee_id && !held.has(r.employee_id)) byEmployee.set(r.employee_id, [...(byEmployee.get(r.employee_id) ?? []), r]);
   let records = 0;
   for (const [employeeId, rows] of byEmployee)
     await tenantTx(async (tx) => {

@@ -90,8 +90,8 @@ export const handlers = {
   async acknowledgePrivacyNotice({ body, auth }) {
     return ok(await acknowledgeNotice(auth, body), "Acknowledged");
   },
-  async sendCandidatePrivacyLink({ params, auth }) {
-    await sendCandidateLink(auth, params.candidateId);
+  async sendCandidatePrivacyLink({ params }) {
+    await sendCandidateLink(params.candidateId);
     return ack("Privacy link mailed to the candidate");
   },
   async getPublicPrivacyPage({ params }) {

@@ -6,7 +6,7 @@ import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts"
 import { audit } from "../../platform/audit.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import * as clock from "../../lib/clock.ts";
-import { candidateForPrivacy, } from "../recruitment/index.ts";
+import { candidateForPrivacy } from "../recruitment/index.ts";
 import { employeeForPrivacy } from "../employees/index.ts";
 import { lockHold } from "./queries.ts";
 
@@ -33,14 +33,29 @@ export async function holdPage(q: QueryParams<"listLegalHolds">) {
 }
 
 export async function placeHold(auth: AuthContext, input: RequestBody<"createLegalHold">) {
-  if (Boolean(input.employee_id) === Boolean(input.candidate_id)) throw invalidField("body.employee_id", "give exactly one of employee_id and candidate_id");
+  if (Boolean(input.employee_id) === Boolean(input.candidate_id))
+    throw invalidField("body.employee_id", "give exactly one of employee_id and candidate_id");
   const found = input.employee_id ? await employeeForPrivacy(input.employee_id) : await candidateForPrivacy(input.candidate_id!);
   if (!found) throw invalidField(input.employee_id ? "body.employee_id" : "body.candidate_id", "is not a record of this company");
   const h = await tenantTx(async (tx) => {
     const h = await tx.legalHold.create({
-      data: { employee_id: input.employee_id ?? null, candidate_id: input.candidate_id ?? null, reason: input.reason.trim(), placed_by: auth.userId, placed_at: clock.now() },
+      data: {
+        employee_id: input.employee_id ?? null,
+        candidate_id: input.candidate_id ?? null,
+        reason: input.reason.trim(),
+        placed_by: auth.userId,
+        placed_at: clock.now(),
+      },
     });
-    await audit({ action: "legal_hold.placed", entity_type: "legal_hold", entity_id: h.id, changes: { reason: h.reason, employee_id: h.employee_id, candidate_id: h.candidate_id } }, tx);
+    await audit(
+      {
+        action: "legal_hold.placed",
+        entity_type: "legal_hold",
+        entity_id: h.id,
+        changes: { reason: h.reason, employee_id: h.employee_id, candidate_id: h.candidate_id },
+      },
+      tx,
+    );
     return h;
   });
   return holdJson(h);
@@ -52,7 +67,15 @@ export async function releaseHold(auth: AuthContext, id: string) {
     if (active === null) throw notFound("Legal hold");
     if (!active) throw conflict("The legal hold was already released");
     const h = await tx.legalHold.update({ where: byId(id), data: { released_at: clock.now(), released_by: auth.userId } });
-    await audit({ action: "legal_hold.released", entity_type: "legal_hold", entity_id: id, changes: { released_at: { from: null, to: h.released_at?.toISOString() } } }, tx);
+    await audit(
+      {
+        action: "legal_hold.released",
+        entity_type: "legal_hold",
+        entity_id: id,
+        changes: { released_at: { from: null, to: h.released_at?.toISOString() } },
+      },
+      tx,
+    );
     return h;
   });
   return holdJson(h);

@@ -5,7 +5,7 @@
 import { config } from "../../config.ts";
 import { activeTenant, tenantsWith } from "../../db/central.ts";
 import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../http/types.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { audit } from "../../platform/audit.ts";
 import { AppError, invalidField, notFound } from "../../platform/errors.ts";
@@ -20,7 +20,7 @@ const LINK_DAYS = 30;
 const gone = (message: string) => new AppError("invalid_token", message, undefined, undefined, { gone: true });
 
 /** Mails the candidate a new privacy link (valid LINK_DAYS days). */
-export async function sendCandidateLink(auth: AuthContext, candidateId: string): Promise<void> {
+export async function sendCandidateLink(candidateId: string): Promise<void> {
   const c = await candidateForPrivacy(candidateId);
   if (!c || c.deleted_at) throw notFound("Candidate");
   if (c.erased) throw invalidField("candidateId", "the candidate's data was erased");
@@ -43,7 +43,15 @@ export async function sendCandidateLink(auth: AuthContext, candidateId: string):
       ].join("\n"),
       secrets: [token],
     });
-    await audit({ action: "candidate.privacy_link_sent", entity_type: "candidate", entity_id: candidateId, changes: { expires_at: expires.toISOString() } }, tx);
+    await audit(
+      {
+        action: "candidate.privacy_link_sent",
+        entity_type: "candidate",
+        entity_id: candidateId,
+        changes: { expires_at: expires.toISOString() },
+      },
+      tx,
+    );
   });
 }
 
@@ -111,4 +119,3 @@ export function candidateConsent(token: string, purpose: ConsentPurpose, granted
     return page(candidateId, expires);
   });
 }
-

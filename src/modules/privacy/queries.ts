@@ -13,7 +13,10 @@ export async function lockRequest(tx: ScopedTx, id: string): Promise<string | nu
 
 /** Locks the breach for the rest of the transaction; false when it does not exist. */
 export async function lockBreach(tx: ScopedTx, id: string): Promise<boolean> {
-  const rows = await query<{ id: string }>(sql`SELECT id FROM privacy_breaches WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid FOR UPDATE`, tx);
+  const rows = await query<{ id: string }>(
+    sql`SELECT id FROM privacy_breaches WHERE tenant_id = ${tenant}::uuid AND id = ${id}::uuid FOR UPDATE`,
+    tx,
+  );
   return rows.length > 0;
 }
 

@@ -159,7 +159,8 @@ function checkMove(from: string, to: string) {
 export async function decideRequest(auth: AuthContext, id: string, input: RequestBody<"decidePrivacyRequest">) {
   if (!(await isDecider(auth))) throw forbidden("Only owners, admins and the grievance officer decide privacy requests");
   const r = await visibleRequest(auth, id);
-  if (input.status === "rejected" && !input.resolution?.trim()) throw invalidField("body.resolution", "is required to reject: the reason told to the person");
+  if (input.status === "rejected" && !input.resolution?.trim())
+    throw invalidField("body.resolution", "is required to reject: the reason told to the person");
   checkMove(r.status, input.status);
   const { today } = await jurisdictionToday();
   const address = await personAddress(r); // before an erasure takes it
@@ -208,7 +209,15 @@ export async function withdrawIn(id: string) {
     if (from === null) throw notFound("Request");
     checkMove(from, "withdrawn");
     const row = await tx.privacyRequest.update({ where: byId(id), data: { status: "withdrawn" } });
-    await audit({ action: "privacy_request.withdrawn", entity_type: "privacy_request", entity_id: id, changes: { status: { from, to: "withdrawn" } } }, tx);
+    await audit(
+      {
+        action: "privacy_request.withdrawn",
+        entity_type: "privacy_request",
+        entity_id: id,
+        changes: { status: { from, to: "withdrawn" } },
+      },
+      tx,
+    );
     return row;
   });
   return requestJson(row, today);
@@ -216,7 +225,11 @@ export async function withdrawIn(id: string) {
 
 /** The e-mail of the person a request is about (null once erased). */
 async function personAddress(r: PrivacyRequest): Promise<string | null> {
-  const person = r.employee_id ? await employeeForPrivacy(r.employee_id) : r.candidate_id ? await candidateForPrivacy(r.candidate_id) : null;
+  const person = r.employee_id
+    ? await employeeForPrivacy(r.employee_id)
+    : r.candidate_id
+      ? await candidateForPrivacy(r.candidate_id)
+      : null;
   return person && !person.email.endsWith("@erased.invalid") ? person.email : null;
 }
 
@@ -228,6 +241,13 @@ async function tellPerson(tx: ScopedTx, r: PrivacyRequest, address: string | nul
       : `Your request ${r.request_number} (${r.type}) was ${r.status}.${r.resolution ? ` ${r.resolution}` : ""}`;
   const title = `Privacy request ${r.request_number}: ${r.status.replace("_", " ")}`;
   if (r.requested_by && r.channel === "app")
-    await notify(tx, { userId: r.requested_by, email: address, kind: "privacy.request_decided", title, body: text, link: `/api/privacy/requests/${r.id}` });
+    await notify(tx, {
+      userId: r.requested_by,
+      email: address,
+      kind: "privacy.request_decided",
+      title,
+      body: text,
+      link: `/api/privacy/requests/${r.id}`,
+    });
   else if (address) await queueEmail(tx, { to: address, subject: title, text });
 }

@@ -32,7 +32,11 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     period_years: 8,
     period_days: 0,
     counted_from: IN_FY,
-    rule: "Salary slips are vouchers of the books of account (wages paid, deductions, employer contributions to PF and ESI): kept for eight financial years; longer than the wage register's period under the labour codes and the ESI register's five years, which they also satisfy",
+    rule:
+      "Salary slips are vouchers of the books of account (wages paid, deductions, employer " +
+      "contributions to PF and ESI): kept for eight financial years; longer than the wage " +
+      "register's period under the labour codes and the ESI register's five years, which they " +
+      "also satisfy",
     source: "Companies Act 2013 s.128(5); Code on Wages 2019 s.50; ESI (General) Regulations 1950 reg.32(2)",
     effective_from: "2014-04-01",
     action_after: "delete",
@@ -54,7 +58,9 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     period_years: 0,
     period_days: 0,
     counted_from: "processing",
-    rule: "Erased on request or when its purpose ends: pseudonymised (the employee code kept as the key of the records still retained), documents deleted",
+    rule:
+      "Erased on request or when its purpose ends: pseudonymised (the employee code kept as the " +
+      "key of the records still retained), documents deleted",
     source: "DPDP Act 2023 s.8(7), s.12(3)",
     effective_from: "2027-05-13",
     action_after: "pseudonymise",
@@ -65,7 +71,9 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     period_years: 1,
     period_days: 0,
     counted_from: "last_stage_change",
-    rule: "A candidate not hired: the purpose ends with the decision; personal data and the logs of its processing are kept one year from the processing, then erased without a request",
+    rule:
+      "A candidate not hired: the purpose ends with the decision; personal data and the logs of " +
+      "its processing are kept one year from the processing, then erased without a request",
     source: "DPDP Act 2023 s.8(7); DPDP Rules 2025 r.8(3) and Seventh Schedule",
     effective_from: "2027-05-13",
     action_after: "pseudonymise",
@@ -198,7 +206,9 @@ export const REQUEST_CLOCKS: readonly RequestClock[] = [
     days: 90,
     hours: null,
     basis: "statutory",
-    source: "DPDP Rules 2025 r.14(3) (grievances answered within a period not exceeding ninety days; the published period for the other rights, r.14(1))",
+    source:
+      "DPDP Rules 2025 r.14(3) (grievances answered within a period not exceeding ninety days; " +
+      "the published period for the other rights, r.14(1))",
     effective_from: "2027-05-13",
   },
   {

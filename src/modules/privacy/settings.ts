@@ -21,7 +21,9 @@ const defaultJurisdiction = (currency: string): Jurisdiction => (currency === "A
 
 export async function privacySettings() {
   const [doc, t] = await Promise.all([readSettingsDoc("privacy", DEFAULTS), activeTenant({ currency: true })]);
-  const officer = doc.grievance_officer_user_id ? (await userNames([doc.grievance_officer_user_id])).get(doc.grievance_officer_user_id) : null;
+  const officer = doc.grievance_officer_user_id
+    ? (await userNames([doc.grievance_officer_user_id])).get(doc.grievance_officer_user_id)
+    : null;
   return {
     jurisdiction: doc.jurisdiction ?? defaultJurisdiction(t.currency),
     grievance_officer_user_id: officer ? doc.grievance_officer_user_id : null,
