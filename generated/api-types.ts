@@ -3635,12 +3635,11 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/public/privacy/{token}/consents/{purpose}": {
+    "/api/public/privacy/{token}/consents": {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                purpose: "ai_screening";
                 /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
                 token: components["parameters"]["LinkToken"];
             };
@@ -24732,7 +24731,6 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                purpose: "ai_screening";
                 /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
                 token: components["parameters"]["LinkToken"];
             };
@@ -24742,11 +24740,17 @@ export interface operations {
             content: {
                 /**
                  * @example {
+                 *       "purpose": "ai_screening",
                  *       "granted": true
                  *     }
                  */
                 "application/json": {
                     granted: boolean;
+                    /**
+                     * @description `ai_screening`: the AI screening of the CV (CandidateConsentState).
+                     * @enum {string}
+                     */
+                    purpose: "ai_screening";
                 };
             };
         };

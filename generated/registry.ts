@@ -258,7 +258,7 @@ export const operationTable = {
   sendInterviewSession: { method: "post", path: "/api/recruitment/interview-management-sessions/{id}/send", area: "recruitment", public: false, roles: ["owner","admin","hr"], module: "recruitment", tenantOptional: false, multipart: false, scope: "recruitment:write" },
   sendJobOffer: { method: "post", path: "/api/recruitment/offers/{id}/send", area: "recruitment", public: false, roles: ["owner","admin","hr"], module: "recruitment", tenantOptional: false, multipart: false, scope: "recruitment:write" },
   setEmployeeSalarySetup: { method: "put", path: "/api/payroll/employee-setup/{employeeId}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:write" },
-  setPublicPrivacyConsent: { method: "put", path: "/api/public/privacy/{token}/consents/{purpose}", area: "privacy", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
+  setPublicPrivacyConsent: { method: "put", path: "/api/public/privacy/{token}/consents", area: "privacy", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   signIn: { method: "post", path: "/api/auth/sign-in", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   signOut: { method: "post", path: "/api/auth/sign-out", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false, scope: null },
   signup: { method: "post", path: "/api/auth/signup", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },

@@ -65,11 +65,11 @@ describe("sendCandidatePrivacyLink, getPublicPrivacyPage, acknowledgePublicPriva
       (await t.request().post(`/api/public/privacy/${token}/acknowledgement`).send({ version: 0 }).expect(200)).body.data.acknowledged,
     ).toBe(true);
 
-    const given = (await t.request().put(`/api/public/privacy/${token}/consents/ai_screening`).send({ granted: true }).expect(200)).body
+    const given = (await t.request().put(`/api/public/privacy/${token}/consents`).send({ purpose: "ai_screening", granted: true }).expect(200)).body
       .data;
     expect(given.consents[0]).toMatchObject({ granted: true, withdrawn_at: null });
     await screen().expect(200);
-    const withdrawn = (await t.request().put(`/api/public/privacy/${token}/consents/ai_screening`).send({ granted: false }).expect(200))
+    const withdrawn = (await t.request().put(`/api/public/privacy/${token}/consents`).send({ purpose: "ai_screening", granted: false }).expect(200))
       .body.data;
     expect(withdrawn.consents[0]).toMatchObject({ granted: false, withdrawn_at: expect.any(String) });
     expectError(await screen(), 409, "conflict"); // the processing stops with the consent

@@ -104,6 +104,6 @@ export const handlers = {
     return ok(await candidateAcknowledges(params.token, body.version), "Acknowledged");
   },
   async setPublicPrivacyConsent({ params, body }) {
-    return ok(await candidateConsent(params.token, params.purpose, body.granted), body.granted ? "Consent given" : "Consent withdrawn");
+    return ok(await candidateConsent(params.token, body.purpose, body.granted), body.granted ? "Consent given" : "Consent withdrawn");
   },
 } satisfies Partial<AreaHandlers<"privacy">>;
