@@ -11102,6 +11102,7 @@ export interface components {
             name: string;
             /** @example +91 98450 12345 */
             phone?: string | null;
+            /** @example Sister */
             relationship: string;
         };
         /** @description India EPF configuration (EPF & MP Act 1952). Defaults are the statutory values in force: employee 12 %, employer 12 % split into EPS 8.33 % (on wages capped at the ₹15,000 ceiling, so at most ₹1,250) and EPF 3.67 %; EDLI 0.50 % on capped wages; admin charges 0.50 % with a ₹500 monthly minimum per establishment; EPS stops at age 58. Rates are percentages as decimal strings. */
@@ -11154,6 +11155,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             board_intimated_at: string | null;
+            /** @example DPB-2027-000123 */
             board_reference: string | null;
             /** @example BRC-00002 */
             breach_number: string;
@@ -11167,8 +11169,15 @@ export interface components {
              * @example 2026-11-20T09:15:00.000Z
              */
             created_at: string;
+            /**
+             * @example [
+             *       "salary",
+             *       "bank account"
+             *     ]
+             */
             data_categories: string[];
             deadlines: {
+                /** @example without delay (DPDP Rules 2025 r.7(2)(a)) */
                 board_intimation: string;
                 /**
                  * Format: date-time
@@ -11177,10 +11186,13 @@ export interface components {
                  */
                 board_report: string | null;
                 clock: components["schemas"]["PrivacyClock"];
-                /** @description `without delay`: no fixed hour (the rule's words). */
+                /**
+                 * @description `without delay`: no fixed hour (the rule's words).
+                 * @example without delay (DPDP Act 2023 s.8(6); DPDP Rules 2025 r.7(1))
+                 */
                 persons: string;
             };
-            /** @example Agreed with the team lead in the weekly review */
+            /** @example The October salary register was mailed to an outside address by mistake. */
             description: string;
             /**
              * Format: uuid
@@ -11188,7 +11200,9 @@ export interface components {
              */
             id: string;
             jurisdiction: components["schemas"]["Jurisdiction"];
+            /** @example Disclosure of salaries and bank account numbers. */
             likely_impact: string;
+            /** @example The recipient confirmed deletion; passwords of the payroll mailbox were changed. */
             measures: string | null;
             /** @enum {string} */
             nature: "confidentiality" | "integrity" | "availability";
@@ -11215,7 +11229,7 @@ export interface components {
              */
             report_submitted_at: string | null;
             status: components["schemas"]["BreachStatus"];
-            /** @example Senior Backend Engineer */
+            /** @example Payroll export mailed to a wrong address */
             title: string;
             /**
              * Format: date-time
@@ -11328,7 +11342,7 @@ export interface components {
                      * @example 2026-11-25T10:30:00.000Z
                      */
                     last_at: string | null;
-                    /** @example Priya Sharma */
+                    /** @example Payroll sync */
                     name: string;
                 }[];
                 webhook_endpoints: {
@@ -11339,12 +11353,18 @@ export interface components {
                      * @example 10eb8116-6b92-4c40-b853-102c256d633e
                      */
                     endpoint_id: string;
+                    /**
+                     * @example [
+                     *       "employee.updated"
+                     *     ]
+                     */
                     event_types: string[];
                     /**
                      * Format: date-time
                      * @example 2026-11-25T10:30:00.000Z
                      */
                     last_delivered_at: string | null;
+                    /** @example https://hooks.example.com/hrms */
                     url: string;
                 }[];
             };
@@ -11356,7 +11376,7 @@ export interface components {
                 id: string;
                 /** @enum {string} */
                 kind: "employee" | "candidate";
-                /** @example Priya Sharma */
+                /** @example Asha Nair */
                 name: string;
             };
         };
@@ -11416,6 +11436,7 @@ export interface components {
              */
             published_at: string | null;
             purposes: components["schemas"]["PrivacyNoticePurpose"][];
+            /** @example We process your personal data to employ you and pay you. You may ask for access, correction or erasure, or complain to the Data Protection Board. */
             text: string;
             /** Format: int64 */
             version: number;
@@ -11486,7 +11507,7 @@ export interface components {
              * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
              */
             decided_by: string | null;
-            /** @example Agreed with the team lead in the weekly review */
+            /** @example My bank account number changed. */
             description: string;
             /**
              * Format: date
@@ -11517,7 +11538,10 @@ export interface components {
             received_on: string;
             /** @example DPR-00007 */
             request_number: string;
-            /** @description What was done, or why the request was rejected. */
+            /**
+             * @description What was done, or why the request was rejected.
+             * @example Bank account corrected.
+             */
             resolution: string | null;
             status: components["schemas"]["PrivacyRequestStatus"];
             /**
@@ -11525,6 +11549,7 @@ export interface components {
              * @enum {string}
              */
             subject: "employee" | "candidate";
+            /** @example Asha Nair */
             subject_name: string;
             type: components["schemas"]["PrivacyRequestType"];
             /**
@@ -11607,6 +11632,7 @@ export interface components {
              * @example priya.sharma@example.com
              */
             grievance_officer_email: string | null;
+            /** @example Hema Rao */
             grievance_officer_name: string | null;
             /**
              * Format: uuid
@@ -11759,7 +11785,9 @@ export interface components {
                  * @example 2026-11-25
                  */
                 received_on: string;
+                /** @example DPR-00007 */
                 request_number: string;
+                /** @example Your application was erased. */
                 resolution: string | null;
                 status: components["schemas"]["PrivacyRequestStatus"];
                 type: components["schemas"]["PrivacyRequestType"];
@@ -11873,6 +11901,7 @@ export interface components {
             period_years: number;
             /** @example payslips */
             record_class: string;
+            /** @example Salary slips are vouchers of the books of account: kept for eight financial years */
             rule: string;
             /** @example Companies Act 2013 s.128(5) */
             source: string;
