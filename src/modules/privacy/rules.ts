@@ -222,10 +222,16 @@ export const REQUEST_CLOCKS: readonly RequestClock[] = [
   },
 ];
 
-function newest<T extends { effective_from: DateString }>(rows: readonly T[], day: DateString): T | null {
+/**
+ * The newest row in force on `day`; before the first one applies (a breach found before the Act),
+ * the first row as the company's policy.
+ */
+function newest<T extends { effective_from: DateString; basis: Clock["basis"] }>(rows: readonly T[], day: DateString): T | null {
   let best: T | null = null;
   for (const r of rows) if (r.effective_from <= day && (!best || best.effective_from < r.effective_from)) best = r;
-  return best;
+  if (best || !rows.length) return best;
+  const first = rows.reduce((a, r) => (r.effective_from < a.effective_from ? r : a));
+  return { ...first, basis: "policy" };
 }
 
 const plain = (c: Clock): Clock => ({ days: c.days, hours: c.hours, basis: c.basis, source: c.source, effective_from: c.effective_from });
