@@ -85,7 +85,7 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     period_days: 0,
     counted_from: "processing",
     rule: "Logs of the processing are kept at least one year from the processing (the activity log is not erased by a request)",
-    source: "DPDP Rules 2025 r.8(3), r.6(1)(e)",
+    source: "DPDP Rules 2025 r.8(3)",
     effective_from: "2027-05-13",
     action_after: "delete",
   },
