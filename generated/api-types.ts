@@ -3589,6 +3589,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/privacy-notice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The privacy notice to show before joining (no sign-in)
+         * @description With `invitation_token`, the current notice of the company the invitation is for (404 for an unknown, used, revoked or expired invitation); without it, the built-in notice a new company starts with (version 0), shown on the signup page. Its `version` is what confirmSignup and acceptInvite take as `privacy_notice_version`.
+         */
+        get: operations["getPublicPrivacyNotice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/privacy/{token}": {
         parameters: {
             query?: never;
@@ -14988,6 +15008,11 @@ export interface operations {
                     /** @example Priya Sharma */
                     name?: string;
                     password?: components["schemas"]["Password"];
+                    /**
+                     * Format: int32
+                     * @description The version of the company's privacy notice shown and acknowledged on the invitation's page (`getPublicPrivacyNotice` with the invitation's token); recorded as the member's acknowledgement (context `invitation`). Not the current version: 400, before anything changes (show the current one again).
+                     */
+                    privacy_notice_version?: number;
                     /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };
@@ -15344,6 +15369,11 @@ export interface operations {
                     name?: string;
                     /** @description The account's password, chosen by the person at the mailbox (see the `Password` schema for its rule). */
                     password: components["schemas"]["Password"];
+                    /**
+                     * Format: int32
+                     * @description The version of the privacy notice shown and acknowledged on the signup page (`getPublicPrivacyNotice` without a token: the built-in notice, version 0, which the new company starts with); recorded as the owner's acknowledgement (context `signup`). Another version is a 400 before anything is created.
+                     */
+                    privacy_notice_version?: number;
                     /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };
@@ -24661,6 +24691,40 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             410: components["responses"]["LinkExpired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPublicPrivacyNotice: {
+        parameters: {
+            query?: {
+                invitation_token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notice. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyNotice"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

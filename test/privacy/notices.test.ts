@@ -3,7 +3,8 @@
 // by candidates on their page; the candidate's consent to the AI screening of their CV, given and
 // withdrawn there, gating the screening; a candidate's own erasure request.
 import { describe, expect, it } from "vitest";
-import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { signupToken } from "../support/signup.ts";
 import { addCandidate, openPosting, recruitingCompany } from "../recruitment/helpers.ts";
 
 const t = useTestApp();
@@ -65,12 +66,14 @@ describe("sendCandidatePrivacyLink, getPublicPrivacyPage, acknowledgePublicPriva
       (await t.request().post(`/api/public/privacy/${token}/acknowledgement`).send({ version: 0 }).expect(200)).body.data.acknowledged,
     ).toBe(true);
 
-    const given = (await t.request().put(`/api/public/privacy/${token}/consents`).send({ purpose: "ai_screening", granted: true }).expect(200)).body
-      .data;
+    const given = (
+      await t.request().put(`/api/public/privacy/${token}/consents`).send({ purpose: "ai_screening", granted: true }).expect(200)
+    ).body.data;
     expect(given.consents[0]).toMatchObject({ granted: true, withdrawn_at: null });
     await screen().expect(200);
-    const withdrawn = (await t.request().put(`/api/public/privacy/${token}/consents`).send({ purpose: "ai_screening", granted: false }).expect(200))
-      .body.data;
+    const withdrawn = (
+      await t.request().put(`/api/public/privacy/${token}/consents`).send({ purpose: "ai_screening", granted: false }).expect(200)
+    ).body.data;
     expect(withdrawn.consents[0]).toMatchObject({ granted: false, withdrawn_at: expect.any(String) });
     expectError(await screen(), 409, "conflict"); // the processing stops with the consent
 
@@ -90,5 +93,57 @@ describe("sendCandidatePrivacyLink, getPublicPrivacyPage, acknowledgePublicPriva
     expect(row).toEqual({ first_name: "Erased", email: `erased-${cand.id}@erased.invalid`, resume_text: null });
     expectError(await t.request().get(`/api/public/privacy/${token}`), 410, "invalid_token");
     expectError(await t.request().get(`/api/public/privacy/${"x".repeat(40)}`), 404, "not_found");
+  });
+});
+
+describe("getPublicPrivacyNotice, confirmSignup and acceptInvite with privacy_notice_version", () => {
+  it("the owner acknowledges the built-in notice with the signup's confirmation, a member the company's with the invitation", async () => {
+    const shown = (await t.request().get("/api/public/privacy-notice").expect(200)).body.data;
+    expect(shown).toMatchObject({ version: 0, grievance_officer: null });
+    const email = uniqueEmail("notice.owner");
+    const agent = t.request();
+    await agent
+      .post("/api/auth/signup")
+      .send({ name: "Nina Owner", email, password: "nina-owner-granite-7", company_name: "Notice Co" })
+      .expect(202);
+    const token = await signupToken(t.query, email);
+    expectError(
+      await agent.post("/api/auth/signup/confirm").send({ token, password: "nina-owner-granite-7", privacy_notice_version: 3 }),
+      400,
+    );
+    await agent.post("/api/auth/signup/confirm").send({ token, password: "nina-owner-granite-7", privacy_notice_version: 0 }).expect(201);
+    expect((await agent.get("/api/privacy/notice").expect(200)).body.data).toMatchObject({ acknowledged: true, notice: { version: 0 } });
+
+    await agent
+      .post("/api/privacy/notices")
+      .send({
+        text: "Notice Co processes your data to employ and pay you.",
+        purposes: [{ record_class: "payslips", purpose: "Pay", basis: "legal_obligation" }],
+      })
+      .expect(201);
+    const invitee = uniqueEmail("notice.member");
+    await agent.post("/api/configuration/members").send({ email: invitee, role: "employee" }).expect(201);
+    const [mail] = await t.query<{ text_body: string }>(`SELECT text_body FROM email_outbox WHERE to_address = $1`, [invitee]);
+    const invitation = /Invitation token: ([A-Za-z0-9_-]+)/.exec(mail.text_body)![1];
+    const notice = (await t.request().get(`/api/public/privacy-notice?invitation_token=${invitation}`).expect(200)).body.data;
+    expect(notice).toMatchObject({ version: 1, text: "Notice Co processes your data to employ and pay you." });
+    const member = t.request();
+    const accept = { token: invitation, name: "Manu Member", password: "manu-member-otter-9" };
+    expectError(await member.post("/api/auth/accept-invite").send({ ...accept, privacy_notice_version: 0 }), 400);
+    await member
+      .post("/api/auth/accept-invite")
+      .send({ ...accept, privacy_notice_version: 1 })
+      .expect(200);
+    expect((await member.get("/api/privacy/notice").expect(200)).body.data).toMatchObject({ acknowledged: true, notice: { version: 1 } });
+    const acks = await t.query(
+      `SELECT a.context, n.version FROM privacy_notice_acknowledgements a JOIN privacy_notices n ON n.tenant_id = a.tenant_id AND n.id = a.notice_id
+        JOIN users u ON u.id = a.user_id WHERE u.email = ANY($1) ORDER BY a.acknowledged_at`,
+      [[email, invitee]],
+    );
+    expect(acks).toEqual([
+      { context: "signup", version: 0 },
+      { context: "invitation", version: 1 },
+    ]);
+    expectError(await t.request().get(`/api/public/privacy-notice?invitation_token=${invitation}`), 404, "not_found"); // used
   });
 });

@@ -5,6 +5,7 @@ import { ack, created, ok, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { breachById, breachPage, breachReport, notifyBreachPersons, recordBreach, recordIntimation } from "./breaches.ts";
 import { bundleOf } from "./bundle.ts";
+import { noticeBeforeJoining } from "./joining.ts";
 import { holdPage, placeHold, releaseHold } from "./holds.ts";
 import { acknowledgeNotice, noticeStatus, noticeVersions, publishNotice } from "./notices.ts";
 import { candidateAcknowledges, candidateConsent, candidateRequest, publicPrivacyPage, sendCandidateLink } from "./public.ts";
@@ -93,6 +94,9 @@ export const handlers = {
   async sendCandidatePrivacyLink({ params }) {
     await sendCandidateLink(params.candidateId);
     return ack("Privacy link mailed to the candidate");
+  },
+  async getPublicPrivacyNotice({ query }) {
+    return ok(await noticeBeforeJoining(query.invitation_token));
   },
   async getPublicPrivacyPage({ params }) {
     return ok(await publicPrivacyPage(params.token));

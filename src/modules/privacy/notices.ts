@@ -50,6 +50,15 @@ const DEFAULT_TEXT = [
   "If we do not resolve your complaint you may complain to the Data Protection Board of India (or, in the UAE, the UAE Data Office).",
 ].join(" ");
 
+/** The built-in notice (version 0) as a company about to be created has it (no grievance officer yet). */
+export const builtInNotice = (): NoticeJson => ({
+  version: 0,
+  text: DEFAULT_TEXT,
+  purposes: DEFAULT_PURPOSES,
+  grievance_officer: null,
+  published_at: null,
+});
+
 async function noticeJson(n: PrivacyNotice | null): Promise<NoticeJson> {
   const s = await privacySettings();
   const officer =
