@@ -45,7 +45,8 @@ describe("getPrivacyNotice, acknowledgePrivacyNotice, publishPrivacyNotice, list
   });
 });
 
-describe("sendCandidatePrivacyLink, getPublicPrivacyPage, acknowledgePublicPrivacyNotice, setPublicPrivacyConsent, createPublicPrivacyRequest", () => {
+const candidateOps = "sendCandidatePrivacyLink, getPublicPrivacyPage, acknowledgePublicPrivacyNotice, setPublicPrivacyConsent";
+describe(`${candidateOps}, createPublicPrivacyRequest`, () => {
   it("a candidate reads and acknowledges the notice, consents to the AI screening and withdraws it, and asks for erasure", async () => {
     const c = await recruitingCompany(t);
     const posting = await openPosting(c.hr.agent);
@@ -136,7 +137,8 @@ describe("getPublicPrivacyNotice, confirmSignup and acceptInvite with privacy_no
       .expect(200);
     expect((await member.get("/api/privacy/notice").expect(200)).body.data).toMatchObject({ acknowledged: true, notice: { version: 1 } });
     const acks = await t.query(
-      `SELECT a.context, n.version FROM privacy_notice_acknowledgements a JOIN privacy_notices n ON n.tenant_id = a.tenant_id AND n.id = a.notice_id
+      `SELECT a.context, n.version FROM privacy_notice_acknowledgements a
+        JOIN privacy_notices n ON n.tenant_id = a.tenant_id AND n.id = a.notice_id
         JOIN users u ON u.id = a.user_id WHERE u.email = ANY($1) ORDER BY a.acknowledged_at`,
       [[email, invitee]],
     );
