@@ -4,8 +4,8 @@
 import type { Prisma, PrivacyBreach } from "../../../generated/prisma/client.ts";
 import { activeTenant } from "../../db/central.ts";
 import { byId, db, tenantTx } from "../../db/tenancy.ts";
-import { pageOf } from "../../http/envelope.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import { pageOf } from "../../platform/use-case.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { audit } from "../../platform/audit.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";

@@ -5,7 +5,7 @@
 // the activity log). Built when it is read, so it is what is held now; the read is audited.
 import type { components } from "../../../generated/api-types.ts";
 import { db } from "../../db/tenancy.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { audit } from "../../platform/audit.ts";
 import { conflict } from "../../platform/errors.ts";
 import * as clock from "../../lib/clock.ts";

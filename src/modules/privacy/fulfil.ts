@@ -4,7 +4,7 @@
 // nomination records the nominee; a grievance is answered by its resolution.
 import type { PrivacyRequest } from "../../../generated/prisma/client.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { conflict } from "../../platform/errors.ts";
 import { changeEmployee } from "../employees/index.ts";
 import { eraseSubject } from "./erasure.ts";

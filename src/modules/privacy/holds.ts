@@ -1,8 +1,8 @@
 // Legal holds: while one stands on a person, nothing of theirs is erased or purged (erasure.ts).
 import type { LegalHold } from "../../../generated/prisma/client.ts";
 import { byId, db, tenantTx } from "../../db/tenancy.ts";
-import { pageOf } from "../../http/envelope.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import { pageOf } from "../../platform/use-case.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { audit } from "../../platform/audit.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import * as clock from "../../lib/clock.ts";

@@ -5,7 +5,7 @@
 import type { components } from "../../../generated/api-types.ts";
 import type { PrivacyNotice } from "../../../generated/prisma/client.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { audit } from "../../platform/audit.ts";
 import { conflict } from "../../platform/errors.ts";
 import * as clock from "../../lib/clock.ts";

@@ -5,7 +5,7 @@
 import { config } from "../../config.ts";
 import { activeTenant, tenantsWith } from "../../db/central.ts";
 import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../platform/use-case.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { audit } from "../../platform/audit.ts";
 import { AppError, invalidField, notFound } from "../../platform/errors.ts";

@@ -4,8 +4,8 @@
 // is in fulfil.ts.
 import type { Prisma, PrivacyRequest } from "../../../generated/prisma/client.ts";
 import { byId, db, type ScopedTx, sharedTenantTx, tenantTx } from "../../db/tenancy.ts";
-import { type Page, pageOf } from "../../http/envelope.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import { type Page, pageOf } from "../../platform/use-case.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { parseDate } from "../../lib/dates.ts";
 import { audit } from "../../platform/audit.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";

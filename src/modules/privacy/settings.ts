@@ -3,7 +3,7 @@
 // the officer).
 import { activeTenant } from "../../db/central.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { todayIn, type DateString } from "../../lib/dates.ts";
 import { invalidField } from "../../platform/errors.ts";
 import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";
