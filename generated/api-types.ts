@@ -5346,6 +5346,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * Format: date
              * @example 2026-12-31
@@ -5460,6 +5461,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Physical condition. `damaged` while the asset has an open damage report.
@@ -5902,6 +5904,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `attendance_regularization.approved`: An attendance correction was approved. */
         AttendanceRegularizationApprovedEvent: {
@@ -6015,6 +6018,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Weekly off days in effect (0 = Sunday … 6 = Saturday), used by attendance and by leave day counts. */
             weekly_offs: number[];
             /**
@@ -6155,6 +6159,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new branch. Duplicate `name` or `code` among the company's live branches is a 409.
@@ -6268,6 +6273,7 @@ export interface components {
             status: "queued" | "running" | "succeeded" | "failed";
             /** Format: int32 */
             total_rows: number;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description The rows to import, in exactly one of two forms. **`csv`**: the text of a CSV file (RFC 4180: comma-separated, fields with commas, quotes or line breaks in double quotes, `""` for a quote; UTF-8, an optional byte-order mark, CRLF or LF line ends). Its first line names the columns - the properties of the kind's row schema (see the operation), in any order; an empty cell is a field not given (null where the field allows it and has no default); `true`/`false` for booleans. Columns that are not properties of the row schema are a **400** naming them (never dropped). **`rows`**: the same rows as JSON objects, each validated exactly as the body of the kind's single create operation (unknown properties are a 400 too). At most 100 000 rows per import and 32 MiB per request (the operation's `x-body-limit`; 413 beyond): 100 000 employees of typical length take about 15 MB of CSV.
@@ -6406,6 +6412,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         CandidateConsentState: {
             /**
@@ -6629,6 +6636,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Weekly off days, 0 = Sunday … 6 = Saturday. */
             weekly_offs: number[];
         };
@@ -6843,6 +6851,7 @@ export interface components {
                 /** @example Priya Sharma */
                 name: string;
             }[];
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Work anniversaries (1 year or more) in the next 30 days (today included), soonest first, at most 50. */
             work_anniversaries: {
                 /**
@@ -7083,6 +7092,7 @@ export interface components {
              * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
              */
             user_id: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -7305,6 +7315,7 @@ export interface components {
              */
             reports_to: string | null;
             status: components["schemas"]["EmployeeStatus"];
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -7539,6 +7550,7 @@ export interface components {
             employee_name: string;
             /** @description Every version, newest effective date first (including future ones). */
             history: components["schemas"]["SalarySetupVersion"][];
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A version of the employee's salary setup, in force from `effective_from` until the next one (a run uses the version in force on the last day of its month). Writing a date that already has a version replaces that version; otherwise a new version is added and the older ones stay as history. `components` lists the components that apply (fixed ones with an optional own `amount`; a fixed component needs an amount here or a default); without `components` every active component applies at its defaults. `monthly_ctc` is required when an applying formula uses `CTC`.
@@ -7714,6 +7726,8 @@ export interface components {
          *     }
          */
         Error: {
+            /** @description Only on a 403 `forbidden` for the caller's role: the roles the operation admits (its `x-roles`), none of which the caller (or the API credential) has in this company. */
+            allowed_roles?: components["schemas"]["Role"][];
             /** @enum {string} */
             code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "idempotency_key_reused" | "request_in_progress" | "precondition_failed" | "precondition_required";
             details?: {
@@ -7739,6 +7753,8 @@ export interface components {
             error: string;
             /** @description Only on the OAuth token endpoint (`issueOAuthToken`, RFC 6749 §5.2): there `error` is the RFC's error code (`invalid_client`…) and this says it in words. */
             error_description?: string;
+            /** @description Only on a 403 `forbidden` for an API credential or OAuth access token without the scope the operation needs: that scope (the one its `security` lists). The answer's `WWW-Authenticate` says the same for OAuth clients (`Bearer error="insufficient_scope", scope="<scope>"`, RFC 6750 §3.1). Ask for a credential or token with it. */
+            required_scope?: components["schemas"]["ApiScope"];
             /**
              * Format: int32
              * @description The HTTP status code.
@@ -7758,6 +7774,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             wage_threshold: components["schemas"]["Money"];
         };
         /** @description Partial update of the ESI settings; fields not given keep their value. */
@@ -7856,6 +7873,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description A new expense category. */
         ExpenseCategoryCreate: {
@@ -7965,6 +7983,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A claim. Employees claim for themselves; hr, admin and owner may claim for any employee (`employee_id`). The category must be active; `amount` may not exceed its `max_claim_amount` and `receipt_file_id` is required when it `requires_receipt` (400 naming the field); the receipt must be a file of the company uploaded by the person attaching it or by the claimant (another member's upload is a 400); the expense date may not be in the future.
@@ -8323,6 +8342,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description What is overdue on a draft on the day it is read (final wages past `dues.final_wages_due`, gratuity past `dues.gratuity_due` with interest running); empty once processed. The list of settlements shows them, so overdue ones stand out.
              * @example [
@@ -8421,6 +8441,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description Partial update; fields not given keep their value. */
         GratuitySettingsUpdate: {
@@ -8546,6 +8567,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `helpdesk.ticket_created`: A helpdesk ticket was created. */
         HelpdeskTicketCreatedEvent: {
@@ -8603,6 +8625,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * Format: uuid
              * @example e0c68562-1c58-46b8-a149-ad386dc017e8
@@ -8767,6 +8790,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Schedules an interview of a candidate in `screening` or `interview` (409 otherwise; a `screening` candidate moves to `interview`). With `round_sequence` the round of the interview panel gives the defaults for `round_name`, `duration_minutes`, `mode` and `interviewer_user_ids` (400 when the panel has no such round). Interviewers must be owner, admin, hr or manager members of the company (400 naming the entry) and at least one is needed. `scheduled_at` must be in the future (400). A `video` interview needs `meeting_url`. The interviewers are notified (in-app and by email).
@@ -8831,6 +8855,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description Partial update; `rounds` replaces the whole list. */
         InterviewPanelUpdate: {
@@ -8924,6 +8949,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A session for a candidate who is still in the pipeline (409 once hired, rejected or withdrawn). With `interview_id` (an interview of the same candidate, 400 otherwise) the time, duration, mode, location and meeting link default to the interview's. Without it `scheduled_at` is required. A `video` session needs `meeting_url`, an `in_person` one `location` (400).
@@ -9160,6 +9186,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A draft offer for a candidate in `interview` or `offer` (409 otherwise; the candidate moves to `offer`). A candidate has at most one live offer (draft, sent or accepted - 409). `job_title`, `department` and `employment_type` default to the posting's; the currency is the company's. `salary` must be greater than zero, `expires_on` must not be in the past and `joining_date` must not be before it (400).
@@ -9292,6 +9319,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A posting of an **approved** requisition (409 otherwise; 400 when the requisition is not one of the company's). `title`, `department`, `employment_type`, `openings` and the salary range default to the requisition's. `status: open` publishes it at once. Salaries must not be negative and the minimum must not exceed the maximum (400).
@@ -9454,6 +9482,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new requisition. `status` may be `pending_approval` to submit it at once (default `draft`). Salaries must not be negative and `min_salary` must not exceed `max_salary` (400).
@@ -9857,6 +9886,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Request to convert `days` of an encashable type into money. `employee_id` defaults to the caller's own record (only hr/admin/owner may request for someone else). 409 when the type is not encashable, when the period's pending + approved encashments would exceed `encashment_max_days`, or when fewer than `encashment_min_balance` days would remain available. The days are reserved while pending and debited from the ledger on approval.
@@ -9980,6 +10010,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new period. `end_date` before `start_date` or a period longer than 366 days is a 400; a period overlapping another is a 409. `is_current: true` makes it the current period.
@@ -10068,6 +10099,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new policy (`assignment` defaults to `default`).
@@ -10228,6 +10260,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `leave_request.approved`: A leave request was approved. */
         LeaveRequestApprovedEvent: {
@@ -10410,6 +10443,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new leave type; omitted fields take the defaults named on them (and null). The meaning of every field is described on `LeaveType`. A duplicate `code` is a 409.
@@ -10647,6 +10681,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description An application. Employees apply for themselves; hr, admin and owner may apply for any employee (`employee_id`). The loan type must be active; `amount` may not exceed its `max_amount` and `installments` its `max_installments` (400 naming the field). `start_month` defaults to the month after the application.
@@ -10754,6 +10789,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description A new loan type. */
         LoanTypeCreate: {
@@ -11011,6 +11047,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A draft run for one month (one run per month: 409 when the month already has one). It is calculated at once. Eligible employees: live, joined by the end of the month, `active`, `on_notice` or `exited` with a last working day in or after the month, and with a salary setup in force at the end of the month; `employee_ids` limits the run to some of them.
@@ -11144,6 +11181,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             wage_ceiling: components["schemas"]["Money"];
         };
         /** @description Partial update of the PF settings; fields not given keep their value. */
@@ -11256,6 +11294,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @example [
              *       "The detailed report to the Board was due at 2027-06-04T09:00:00.000Z (72 hours after the breach became known, DPDP Rules 2025 r.7(2)(b)): 5 hours overdue"
@@ -11399,6 +11438,7 @@ export interface components {
                 /** @example Asha Nair */
                 name: string;
             };
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description The rule that set a due date or a deadline, as it stood on the day it started (effective-dated data, docs/privacy.md). */
         PrivacyClock: {
@@ -11497,6 +11537,7 @@ export interface components {
              */
             acknowledged_at: string | null;
             notice: components["schemas"]["PrivacyNotice"];
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description A request of a person about their personal data. `due_at` is the date by which the company must answer, from the request clock of its jurisdiction on the day it was received (`clock`); `warnings` name what is overdue on the day it is read (empty once it is closed). */
         PrivacyRequest: {
@@ -11577,6 +11618,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @example [
              *       "The answer was due on 2027-08-11 (90 days, DPDP Rules 2025 r.14(3)): 3 days overdue"
@@ -11665,6 +11707,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description Professional tax slabs per Indian state, applied on an employee's monthly gross salary by the state in their record. Defaults: Maharashtra (from 1 Apr 2023: men ₹7,501–10,000 → ₹175; above ₹10,000 → ₹200, ₹300 in February; women nil up to ₹25,000, above → ₹200, ₹300 in February) and Karnataka (from 1 Apr 2025: ₹25,000 and above → ₹200, ₹300 in February). A state without slabs deducts nothing. */
         ProfessionalTaxSettings: {
@@ -11676,6 +11719,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `states` replaces the whole list of states (each state at most once). */
         ProfessionalTaxSettingsUpdate: {
@@ -11903,6 +11947,11 @@ export interface components {
              */
             resignation_date: string;
         };
+        /**
+         * @description The version of this record as this answer shows it: its entity tag without the double quotes (the answer's `ETag` header is `"<version>"`), a digest of the rest of the representation, so it changes with any change that shows in it. Present where the answer carries an `ETag`: the GET of one record, and a conditional write's answer (with `If-Match`) when it returns the record. To write only if nobody changed the record since, send `If-Match: "<version>"`; to revalidate a copy, `If-None-Match: "<version>"`. Opaque: compare it for equality only. Lists and creates do not carry it (read the record for its version).
+         * @example q3JcPZ0dA6yVbX2Y1rVbQw
+         */
+        ResourceVersion: string;
         /** @description How long a class of records must be kept, by which rule, from which event, and since when it applies (effective-dated). Records of a class are kept until `retain_until` = the event's date + the period, then erased by the daily purge. */
         RetentionRule: {
             /** @enum {string} */
@@ -11979,6 +12028,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description What the component is under the labour codes' definition of wages (Code on Wages s.2(y), Code on Social Security s.2(88)): `wages`, `excluded` (clauses (a) to (i), tested against the 50 % limit), `gratuity_retrenchment` (clauses (j), (k)) or `outside_remuneration`. See WageClass and WageSettings. Components created before this field existed were classified from `pf_wage`: `wages` when flagged, `outside_remuneration` for deductions, otherwise `excluded`. */
             wage_class: components["schemas"]["WageClass"];
         };
@@ -12177,7 +12227,9 @@ export interface components {
             updated_at: string;
         };
         /** @description One employee's payroll result in a run (the salary slip once processed), with every line. */
-        SalarySlip: components["schemas"]["SalarySlipSummary"] & {
+        SalarySlip: {
+            version?: components["schemas"]["ResourceVersion"];
+        } & (components["schemas"]["SalarySlipSummary"] & {
             /** @description The slip's wages under the labour codes: the rule of the month, wages, exclusions and the add-back (see SlipCodeWages and WageSettings). Slips calculated before this field existed do not have it (their PF wage and day wage were the earnings flagged `pf_wage`). */
             code_wages?: components["schemas"]["SlipCodeWages"];
             /** @description Deduction components (statutory deductions and loans are listed separately). */
@@ -12266,7 +12318,7 @@ export interface components {
             }[];
             /** @description Present when more than one salary setup was in force in the slip's days (a revision within the month): each part and what it paid (SalaryPeriod). The lines' `full_amount` and `full_month_gross` are those of the setup in force on the slip's last day. */
             salary_periods?: components["schemas"]["SalaryPeriod"][];
-        };
+        });
         SalarySlipLine: {
             /** @description Amount of this month (prorated when the component depends on payment days). */
             amount: components["schemas"]["Money"];
@@ -12376,6 +12428,7 @@ export interface components {
                 role: components["schemas"]["Role"];
             }[];
             user: components["schemas"]["User"];
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description The wage of a full and final settlement under the labour codes (see WageSettings): the rule in force on the last working day and the code's arithmetic on the full-month amounts of the last month's earnings. `wage` prices gratuity, leave encashment and the notice shortfall (`daily_wage` = wage ÷ 26): `full_month.wage` under `rule: code`, else basic + DA - the earnings flagged `pf_wage`, or the full-month gross of a structure that flags none (as before the codes). Example: basic 20 000 + HRA 22 000 + conveyance 8 000 (HRA and conveyance `excluded`): total 50 000, limit 25 000, add-back 5 000, wage 25 000; gratuity for 10 years = 25 000 × 15 / 26 × 10 = ₹1,44,231 (on basic alone it would be ₹1,15,385). */
         SettlementCodeWages: {
@@ -12595,6 +12648,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description With `candidate_id` (a candidate of the company, 400 otherwise) the details not given are copied from the application; without it `first_name`, `last_name` and `email` are required (400 naming each). One entry per email (409). Skills and tags are stored lower-case, without duplicates.
@@ -12767,6 +12821,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Partial update of the wage settings (WageSettings); fields not given keep their value.
@@ -12877,6 +12932,7 @@ export interface components {
              * @example https://hooks.example.com/hrms
              */
             url: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         WebhookEndpointInput: {
             /** @example Agreed with the team lead in the weekly review */
@@ -13013,6 +13069,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description `employee_id` defaults to the caller's own record (only hr/admin/owner may request for someone else). 400 when `to_date` is before `from_date` or the range is longer than 31 days; 409 on overlap with another pending/approved work-from-home or leave request, or when the range has no working day.
@@ -13143,6 +13200,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @example {
@@ -13268,6 +13326,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @example {
@@ -13343,25 +13402,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller's role may not do this (`forbidden`), or the operation's module is not enabled for the tenant (`module_disabled`). */
+        /** @description What the caller lacks, said in `error` and in a field: a role the operation admits (`forbidden`, with `allowed_roles`: the roles it does), the scope the operation needs when an API credential or OAuth access token calls it (`forbidden`, with `required_scope`, and `WWW-Authenticate: Bearer error="insufficient_scope"` per RFC 6750 §3.1), a session (`forbidden`: the operation takes a signed-in member's session, not a credential), or the operation's module (`module_disabled`, naming the module the company has not enabled). A state-changing request from a foreign `Origin` is `forbidden` too. A rule of the record itself (someone else's record) is a `forbidden` that says which rule in words. */
         Forbidden: {
             headers: {
+                /** @description Only when an API credential or access token lacks the operation's scope (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="<the scope it needs>"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": "Your role does not allow this action",
-                 *       "status": 403,
-                 *       "code": "forbidden"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller's role may not do this (`forbidden`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
+        /** @description The caller's role may not do this (`forbidden`, with `allowed_roles`), an API credential lacks the operation's scope (`forbidden`, with `required_scope`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
         ForbiddenOwnRecord: {
             headers: {
+                /** @description Only when an API credential or access token lacks the operation's scope (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="<the scope it needs>"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -13726,6 +13782,21 @@ export interface components {
          */
         IdempotencyKey: string;
         IdPath: string;
+        /**
+         * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfMatch: string;
+        /**
+         * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfMatchRequired: string;
+        /**
+         * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfNoneMatch: string;
         /** @description Check every row - against the row schema and against the data already stored, exactly as the real import would - and write nothing. With problems it is a 400 `validation_failed` whose `details` name every row's problems (`path` `rows[12].date_of_birth`, plus `row` and `column`); without, the import as it would go (`imported_rows`). */
         ImportDryRun: boolean;
         /** @description `all_or_nothing` (default): one transaction; any problem and nothing is written (400 with every problem, or a `failed` import when it ran as a job). `row_by_row`: every good row is written (in transactions of 1 000 rows), every bad row reported in `problems`. */
@@ -13837,14 +13908,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -13952,7 +14026,13 @@ export interface operations {
     getAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -13990,7 +14070,13 @@ export interface operations {
     updateAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -14070,7 +14156,13 @@ export interface operations {
     deleteAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -14717,7 +14809,13 @@ export interface operations {
     getAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -14755,7 +14853,13 @@ export interface operations {
     updateAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -14800,7 +14904,13 @@ export interface operations {
     cancelAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -15089,7 +15199,13 @@ export interface operations {
     refreshSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15165,7 +15281,13 @@ export interface operations {
     getSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15579,14 +15701,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -15702,7 +15827,13 @@ export interface operations {
     getAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15740,7 +15871,13 @@ export interface operations {
     updateAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15790,7 +15927,13 @@ export interface operations {
     deleteAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15825,7 +15968,13 @@ export interface operations {
     getAttendanceSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15997,7 +16146,13 @@ export interface operations {
     getBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -16036,7 +16191,13 @@ export interface operations {
     updateBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -16082,7 +16243,13 @@ export interface operations {
     deleteBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -16118,7 +16285,13 @@ export interface operations {
     getCompanySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16159,6 +16332,11 @@ export interface operations {
                  * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
             };
             path?: never;
             cookie?: never;
@@ -16215,7 +16393,13 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16235,6 +16419,7 @@ export interface operations {
                         data: {
                             invitations: components["schemas"]["Invitation"][];
                             members: components["schemas"]["Member"][];
+                            version?: components["schemas"]["ResourceVersion"];
                         };
                         /** @example OK */
                         message: string;
@@ -16396,7 +16581,13 @@ export interface operations {
     getEsiSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16565,7 +16756,13 @@ export interface operations {
     getExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16603,7 +16800,13 @@ export interface operations {
     updateExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16648,7 +16851,13 @@ export interface operations {
     deleteExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16683,7 +16892,13 @@ export interface operations {
     getGratuitySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16852,7 +17067,13 @@ export interface operations {
     getLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16890,7 +17111,13 @@ export interface operations {
     updateLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16935,7 +17162,13 @@ export interface operations {
     deleteLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16970,7 +17203,13 @@ export interface operations {
     getPfSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17054,7 +17293,13 @@ export interface operations {
     getProfessionalTaxSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17138,7 +17383,13 @@ export interface operations {
     getWageSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17222,7 +17473,13 @@ export interface operations {
     getWpsSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17306,7 +17563,13 @@ export interface operations {
     getInterviewPanel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17479,7 +17742,13 @@ export interface operations {
     getDashboardOverview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17560,14 +17829,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeDirectoryEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -17631,7 +17903,13 @@ export interface operations {
     getEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -17670,7 +17948,13 @@ export interface operations {
     updateEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -17717,7 +18001,13 @@ export interface operations {
     deleteEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -17788,14 +18078,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -18514,14 +18807,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -18600,7 +18896,13 @@ export interface operations {
     getHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -18638,7 +18940,13 @@ export interface operations {
     updateHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -18691,7 +18999,13 @@ export interface operations {
     deleteHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -18917,7 +19231,13 @@ export interface operations {
     getHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18955,7 +19275,13 @@ export interface operations {
     updateHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19000,7 +19326,13 @@ export interface operations {
     deleteHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19099,7 +19431,13 @@ export interface operations {
     getImport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19843,7 +20181,13 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19881,7 +20225,13 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19925,7 +20275,13 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20432,7 +20788,13 @@ export interface operations {
     getLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20470,7 +20832,13 @@ export interface operations {
     updateLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20515,7 +20883,13 @@ export interface operations {
     cancelLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20591,14 +20965,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveLedgerEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -20702,7 +21079,13 @@ export interface operations {
     getLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20740,7 +21123,13 @@ export interface operations {
     updateLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20785,7 +21174,13 @@ export interface operations {
     deleteLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20909,7 +21304,13 @@ export interface operations {
     getLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20947,7 +21348,13 @@ export interface operations {
     updateLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20991,7 +21398,13 @@ export interface operations {
     deleteLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21066,14 +21479,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -21138,7 +21554,13 @@ export interface operations {
     getLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21176,7 +21598,13 @@ export interface operations {
     updateLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21221,7 +21649,13 @@ export interface operations {
     cancelLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21350,7 +21784,13 @@ export interface operations {
     getLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21388,7 +21828,13 @@ export interface operations {
     updateLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21433,7 +21879,13 @@ export interface operations {
     deleteLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21501,14 +21953,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Notification"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                         /** Format: int64 */
                         unread_count: number;
                     };
@@ -21787,7 +22242,13 @@ export interface operations {
     getPayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21825,7 +22286,13 @@ export interface operations {
     updatePayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21887,7 +22354,13 @@ export interface operations {
     deletePayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21967,7 +22440,13 @@ export interface operations {
     getPayrollRunEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -22105,7 +22584,13 @@ export interface operations {
     getEmployeeSalarySetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -22144,7 +22629,13 @@ export interface operations {
     setEmployeeSalarySetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -22225,14 +22716,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -22297,7 +22791,13 @@ export interface operations {
     getExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22335,7 +22835,13 @@ export interface operations {
     updateExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22380,7 +22886,13 @@ export interface operations {
     cancelExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22512,7 +23024,13 @@ export interface operations {
     getFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22550,7 +23068,13 @@ export interface operations {
     updateFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22707,14 +23231,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -22779,7 +23306,13 @@ export interface operations {
     getLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22817,7 +23350,13 @@ export interface operations {
     updateLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22862,7 +23401,13 @@ export interface operations {
     cancelLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22987,14 +23532,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalarySlipSummary"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -23009,7 +23557,13 @@ export interface operations {
     getMySalarySlip: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The slip: the payroll run's id (`run_id` of the list items) or the slip's own `id` - both name the same slip of the signed-in member. */
                 draftId: string;
@@ -23167,7 +23721,13 @@ export interface operations {
     getSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -23205,7 +23765,13 @@ export interface operations {
     updateSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -23250,7 +23816,13 @@ export interface operations {
     deleteSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -23419,7 +23991,13 @@ export interface operations {
     getPrivacyBreach: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23785,7 +24363,13 @@ export interface operations {
     getPrivacyNotice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24052,7 +24636,13 @@ export interface operations {
     getPrivacyRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24090,7 +24680,13 @@ export interface operations {
     getPrivacyRequestBundle: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24262,7 +24858,13 @@ export interface operations {
     getPrivacySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24297,7 +24899,13 @@ export interface operations {
     updatePrivacySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25171,14 +25779,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -25242,7 +25853,13 @@ export interface operations {
     getCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25280,7 +25897,13 @@ export interface operations {
     updateCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25325,7 +25948,13 @@ export interface operations {
     deleteCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25548,7 +26177,13 @@ export interface operations {
     getInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25586,7 +26221,13 @@ export interface operations {
     updateInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25631,7 +26272,13 @@ export interface operations {
     deleteInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25807,7 +26454,13 @@ export interface operations {
     getInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25845,7 +26498,13 @@ export interface operations {
     updateInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25890,7 +26549,13 @@ export interface operations {
     deleteInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26021,7 +26686,13 @@ export interface operations {
     getJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26059,7 +26730,13 @@ export interface operations {
     updateJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26104,7 +26781,13 @@ export interface operations {
     deleteJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26232,7 +26915,13 @@ export interface operations {
     getJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26270,7 +26959,13 @@ export interface operations {
     updateJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26315,7 +27010,13 @@ export interface operations {
     deleteJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26442,7 +27143,13 @@ export interface operations {
     getJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26480,7 +27187,13 @@ export interface operations {
     updateJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26525,7 +27238,13 @@ export interface operations {
     deleteJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26779,7 +27498,13 @@ export interface operations {
     getTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26817,7 +27542,13 @@ export interface operations {
     updateTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -26862,7 +27593,13 @@ export interface operations {
     deleteTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -27089,7 +27826,13 @@ export interface operations {
     getWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -27127,7 +27870,13 @@ export interface operations {
     updateWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -27172,7 +27921,13 @@ export interface operations {
     cancelWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -27308,7 +28063,13 @@ export interface operations {
     getWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -27346,7 +28107,13 @@ export interface operations {
     updateWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -27391,7 +28158,13 @@ export interface operations {
     cancelWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
