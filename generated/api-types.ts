@@ -2982,6 +2982,406 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/privacy/breaches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The breach register
+         * @description Newest first, each with its deadlines and what is overdue.
+         */
+        get: operations["listPrivacyBreaches"];
+        put?: never;
+        /**
+         * Record a personal data breach
+         * @description Starts its clocks from `became_aware_at` (in the future: 400). The owners, admins and the grievance officer are told; audited; event `privacy_breach.recorded`. `affected_employee_ids` must be the company's employees (400).
+         */
+        post: operations["createPrivacyBreach"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/breaches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A breach of the register
+         * @description With its deadlines and what is overdue when read.
+         */
+        get: operations["getPrivacyBreach"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/breaches/{id}/board-intimation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record what was submitted to the Board
+         * @description The first intimation, then the detailed report (409 for a report before the intimation, or for either twice). The report closes the breach when the persons were told. Audited.
+         */
+        post: operations["recordPrivacyBreachIntimation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/breaches/{id}/notify-persons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail the breach notice to the affected persons
+         * @description Mails each affected employee (by their work e-mail) the notice the rule asks for: what happened, when, its likely consequences, what the company did and what they can do, and whom to contact (DPDP Rules 2025 r.7(1)). Once per breach (409 on a second call); audited.
+         */
+        post: operations["notifyPrivacyBreachPersons"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/breaches/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The report for the Board
+         * @description What the Board's detailed report asks for (DPDP Rules 2025 r.7(2)): the description, nature, extent, timing and location, the likely impact, the measures, the persons notified and when, as plain text to paste into the Board's portal, with the company's details.
+         */
+        get: operations["getPrivacyBreachReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/candidates/{candidateId}/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                candidateId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mail a candidate their privacy link
+         * @description A link valid for 30 days to the candidate's privacy page (the notice, their consents, their requests), mailed to the candidate. Audited.
+         */
+        post: operations["sendCandidatePrivacyLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/legal-holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List legal holds
+         * @description Newest first; `active=true` for those still standing.
+         */
+        get: operations["listLegalHolds"];
+        put?: never;
+        /**
+         * Place a legal hold
+         * @description On an employee or a candidate (exactly one): while it stands, nothing of the person is erased or purged, by a request or by the schedule. Audited.
+         */
+        post: operations["createLegalHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/legal-holds/{id}/release": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Release a legal hold
+         * @description What was held is erased or purged by the next run of the schedule when its period is over. Audited; 409 when already released.
+         */
+        post: operations["releaseLegalHold"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/notice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The current privacy notice and whether I acknowledged it
+         * @description Shown at signup, on accepting an invitation and in the app until the member acknowledges its version (`acknowledgePrivacyNotice`).
+         */
+        get: operations["getPrivacyNotice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/notice/acknowledgement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge the privacy notice
+         * @description Records that the signed-in member was shown and acknowledged `version` (409 when it is not the current version: show the current one again). `context` says where: right after signup, on accepting an invitation, or in the app. Acknowledging the same version again changes nothing.
+         */
+        post: operations["acknowledgePrivacyNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every version of the privacy notice
+         * @description Newest first; what each acknowledgement referred to.
+         */
+        get: operations["listPrivacyNotices"];
+        put?: never;
+        /**
+         * Publish a new version of the privacy notice
+         * @description The next version becomes the one shown; members and candidates are asked to acknowledge it again. Audited.
+         */
+        post: operations["publishPrivacyNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List requests about personal data
+         * @description Owners, admins and the grievance officer see every request of the company; others the requests about their own data. Soonest due first; `warnings` name what is overdue.
+         */
+        get: operations["listPrivacyRequests"];
+        put?: never;
+        /**
+         * Make a request about personal data
+         * @description A member asks about the data of the employee record linked to them (403 when there is none); owners, admins and the grievance officer may log a request for an employee (`employee_id`) or a candidate (`candidate_id`) received another way. `due_at` is set from the request clock of the company's jurisdiction on the day it is received. The deciders are told; audited; event `privacy_request.received`. A second open request of the same type for the same person is a 409.
+         */
+        post: operations["createPrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * A request about personal data
+         * @description To the person it is about and the deciders (owners, admins, the grievance officer); 404 otherwise.
+         */
+        get: operations["getPrivacyRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/requests/{id}/bundle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * The answer to an access request
+         * @description The machine-readable bundle of what is held about the person and who it was shared with, built when it is read (so it is what is held now). For a completed access request only (409 before); to the person and the deciders. Audited (who read it).
+         */
+        get: operations["getPrivacyRequestBundle"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/requests/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge, complete or reject a request
+         * @description By an owner, an admin or the grievance officer (403 for other hr members). A move the state machine does not allow is a 409. Completing an erasure while a legal hold stands on the person is a 409. The person is told (mail); audited; event `privacy_request.completed` when it is closed, and `personal_data.erased` (the tombstone) for an erasure.
+         */
+        post: operations["decidePrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/requests/{id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraw a request
+         * @description The person withdraws their own request while it is open (409 once closed); audited.
+         */
+        post: operations["withdrawPrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/retention-schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The retention schedule
+         * @description Every record class with how long a law requires it kept, from which event, the rule and its source and the date it applies from, for the company's jurisdiction (or `jurisdiction`). Effective-dated data (src/modules/privacy/rules.ts); docs/privacy.md cites each rule.
+         */
+        get: operations["listRetentionRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/privacy/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company's privacy settings
+         * @description Any member may read them (the grievance officer's contact is part of the privacy notice).
+         */
+        get: operations["getPrivacySettings"];
+        /**
+         * Change the privacy settings
+         * @description The jurisdiction (which rules, clocks and retention periods apply; defaults to `AE` for a company whose currency is AED, else `IN`) and the grievance officer, who must be an owner, admin or hr member (400 otherwise); `null` clears the officer. Audited.
+         */
+        put: operations["updatePrivacySettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/public/appointment/{token}": {
         parameters: {
             query?: never;
@@ -3189,6 +3589,118 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/public/privacy-notice": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The privacy notice to show before joining (no sign-in)
+         * @description With `invitation_token`, the current notice of the company the invitation is for (404 for an unknown, used, revoked or expired invitation); without it, the built-in notice a new company starts with (version 0), shown on the signup page. Its `version` is what confirmSignup and acceptInvite take as `privacy_notice_version`.
+         */
+        get: operations["getPublicPrivacyNotice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/privacy/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A candidate's privacy page (no sign-in)
+         * @description The company's current notice, whether the candidate acknowledged it, their consents and their requests.
+         */
+        get: operations["getPublicPrivacyPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/privacy/{token}/acknowledgement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A candidate acknowledges the notice (no sign-in)
+         * @description 409 when `version` is not the current one.
+         */
+        post: operations["acknowledgePublicPrivacyNotice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/privacy/{token}/consents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * A candidate gives or withdraws a consent (no sign-in)
+         * @description `granted: true` gives it (against the current notice's version), `false` withdraws it - as easily as it was given; from then on the processing it gates is refused (the AI screening of the CV answers 409). Audited.
+         */
+        put: operations["setPublicPrivacyConsent"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/public/privacy/{token}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A candidate makes a request (no sign-in)
+         * @description As `createPrivacyRequest`, about the candidate's own data (a correction is recorded for the company to make; `corrections` is not taken here). 409 for a second open request of the type.
+         */
+        post: operations["createPublicPrivacyRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/recruitment/ai/content": {
         parameters: {
             query?: never;
@@ -3260,7 +3772,7 @@ export interface paths {
         put?: never;
         /**
          * Screen a resume against job requirements
-         * @description A score from 0 to 100 with the matched and missing skills and the reasons (see AiResumeScreening for the offline scoring). `candidate_id` and `posting_id` must be the company's (400); managers may screen only candidates they can see. With `candidate_id` the score is saved on the candidate and audited. Budget: every call that reaches the AI provider counts against the caller's `AI_CALLS_PER_USER_PER_HOUR` (default 60, whichever company they act for) and the company's `AI_CALLS_PER_TENANT_PER_HOUR` (300), shared by every AI helper and every server process; past either, 429 `rate_limited` with `Retry-After` (the seconds left of the hour's window) and nothing is counted. A request refused for its input (400) costs nothing. Prompt size: every text input is bounded by the schema (400 beyond), so what the provider is sent is bounded too - the resume (100 000 characters, given or the candidate's stored one), the requirements (10 000 given, or a posting's title, requirements and description, 30 200) and 50 skills of 50 characters: at most 132 700 characters.
+         * @description A score from 0 to 100 with the matched and missing skills and the reasons (see AiResumeScreening for the offline scoring). `candidate_id` and `posting_id` must be the company's (400); managers may screen only candidates they can see. With `candidate_id` the score is saved on the candidate and audited. Screening a stored candidate's CV is not needed to consider the application, so it needs the candidate's consent (given on their privacy page, `setPublicPrivacyConsent`): without it, or once withdrawn, 409 `conflict` and nothing is sent to the provider or counted (DPDP Act 2023 s.6; UAE PDPL art.4). A text given without `candidate_id` is the caller's to screen. Budget: every call that reaches the AI provider counts against the caller's `AI_CALLS_PER_USER_PER_HOUR` (default 60, whichever company they act for) and the company's `AI_CALLS_PER_TENANT_PER_HOUR` (300), shared by every AI helper and every server process; past either, 429 `rate_limited` with `Retry-After` (the seconds left of the hour's window) and nothing is counted. A request refused for its input (400) costs nothing. Prompt size: every text input is bounded by the schema (400 beyond), so what the provider is sent is bounded too - the resume (100 000 characters, given or the candidate's stored one), the requirements (10 000 given, or a posting's title, requirements and description, 30 200) and 50 skills of 50 characters: at most 132 700 characters.
          */
         post: operations["screenResume"];
         delete?: never;
@@ -4281,6 +4793,86 @@ export interface webhooks {
          * @description A payroll run was processed (its slips are final). Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
          */
         post: operations["payrollRunProcessedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "personal_data.erased": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * personal_data.erased
+         * @description A tombstone: a person's personal data was erased or pseudonymised, or records a law required to keep were purged once their period ended; receivers erase their copies too (docs/privacy.md). Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["personalDataErasedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "privacy_breach.recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * privacy_breach.recorded
+         * @description A personal data breach was recorded in the breach register. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["privacyBreachRecordedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "privacy_request.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * privacy_request.completed
+         * @description A person's request about their data was completed or rejected. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["privacyRequestCompletedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "privacy_request.received": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * privacy_request.received
+         * @description A person's request about their data (access, correction, erasure, grievance, nomination) was received. Sent to each enabled endpoint subscribed to it, signed per Standard Webhooks v1 (`webhook-id`, `webhook-timestamp`, `webhook-signature`); see docs/integrations.md.
+         */
+        post: operations["privacyRequestReceivedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -5623,6 +6215,11 @@ export interface components {
             /** @example Karnataka */
             state?: string | null;
         };
+        /**
+         * @description `open` while the duties run; `closed` once the Board's detailed report is submitted and the persons told (409 before).
+         * @enum {string}
+         */
+        BreachStatus: "open" | "closed";
         /** @description An import and where it stands. `queued` → `running` → `succeeded` or `failed`. An `all_or_nothing` import that finds any problem is `failed` with every row's problems and nothing written; a `row_by_row` import writes every good row and is `succeeded` with the bad rows' problems (`failed_rows`); a dry run writes nothing either way and reports what the import would do (`imported_rows` = rows that would be written). Kept 30 days. */
         BulkImport: {
             /**
@@ -5816,6 +6413,24 @@ export interface components {
              */
             updated_at: string;
             version?: components["schemas"]["ResourceVersion"];
+        };
+        CandidateConsentState: {
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            given_at: string | null;
+            granted: boolean;
+            /**
+             * @description `ai_screening`: the automated screening of the CV by the AI helper - not needed to consider the application, so it runs only with consent (DPDP Act 2023 s.6; PDPL art.4).
+             * @enum {string}
+             */
+            purpose: "ai_screening";
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            withdrawn_at: string | null;
         };
         CandidateConversion: {
             candidate: components["schemas"]["Candidate"];
@@ -7210,7 +7825,7 @@ export interface components {
          * @description The type of an event (`<record>.<past-tense verb>`, the action of its audit entry); each is in the document's `webhooks` section with its payload.
          * @enum {string}
          */
-        EventType: "employee.created" | "employee.updated" | "employee.exited" | "employee.deleted" | "leave_request.created" | "leave_request.approved" | "leave_request.rejected" | "leave_request.cancelled" | "attendance_regularization.approved" | "attendance_regularization.rejected" | "payroll_run.processed" | "final_settlement.processed" | "recruitment.offer_status_changed" | "recruitment.candidate_converted" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "asset.assigned" | "asset.returned" | "member.joined" | "member.removed";
+        EventType: "employee.created" | "employee.updated" | "employee.exited" | "employee.deleted" | "leave_request.created" | "leave_request.approved" | "leave_request.rejected" | "leave_request.cancelled" | "attendance_regularization.approved" | "attendance_regularization.rejected" | "payroll_run.processed" | "final_settlement.processed" | "recruitment.offer_status_changed" | "recruitment.candidate_converted" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "asset.assigned" | "asset.returned" | "member.joined" | "member.removed" | "personal_data.erased" | "privacy_request.received" | "privacy_request.completed" | "privacy_breach.recorded";
         /**
          * @description `status` `done` ticks the item (completed_at and completed_by are recorded), `pending` unticks it (they are cleared). `notes` replaces the item's notes when given (null clears them).
          * @example {
@@ -8955,6 +9570,11 @@ export interface components {
             title?: string;
         };
         /**
+         * @description `IN`: India (DPDP Act 2023 and Rules 2025, the payroll statutes); `AE`: the United Arab Emirates (Federal Decree-Law 45/2021, Federal Decree-Law 33/2021).
+         * @enum {string}
+         */
+        Jurisdiction: "IN" | "AE";
+        /**
          * @description A manual correction of a balance, written to the ledger with its reason. A debit that would take the ledger total below the type's allowed minimum (0, or minus the negative limit) is a 409; pending requests are re-checked when they are approved.
          * @example {
          *       "employee_id": "0b6d2f1e-3c4a-4e5b-8f6a-7d8c9e0f1a2b",
@@ -9933,6 +10553,47 @@ export interface components {
             /** @description Default false. */
             sandwich_rule?: boolean;
         };
+        /** @description While a hold is active (not released), nothing of the person is erased or purged. */
+        LegalHold: {
+            active: boolean;
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
+            candidate_id: string | null;
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
+            employee_id: string | null;
+            /**
+             * Format: uuid
+             * @example 67abc852-9ea2-4032-9a53-8c830b95ce6e
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            placed_at: string;
+            /**
+             * Format: uuid
+             * @example 2084ded9-1f7b-45b0-aab6-13ff40dc05e1
+             */
+            placed_by: string;
+            /** @example Family function in Jaipur */
+            reason: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            released_at: string | null;
+            /**
+             * Format: uuid
+             * @example 14b9ae1d-52dd-43c9-aeed-f8e01b28df02
+             */
+            released_by: string | null;
+        };
         LoanAdvance: {
             amount: components["schemas"]["Money"];
             /**
@@ -10278,7 +10939,7 @@ export interface components {
          * @description What the notification is about, `<subject>.<event>`: an approval waiting for the reader (`*.approval_needed`, `*.submitted`), a decision on the reader's own request (`*.approved`, `*.rejected`, `*.cancelled`), a change to something of theirs, or a recruitment event. New kinds may be added in later versions: clients should show an unknown kind by its `title`.
          * @enum {string}
          */
-        NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.reports_reassigned" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled";
+        NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.reports_reassigned" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled" | "privacy.request_received" | "privacy.request_decided" | "privacy.breach_recorded";
         Pagination: {
             /** Format: int32 */
             limit: number;
@@ -10479,6 +11140,28 @@ export interface components {
          * @example 12.00
          */
         Percent: string;
+        /** @description `personal_data.erased`: A tombstone: a person's personal data was erased or pseudonymised (`changes.erased`: the record classes and their ids; `changes.kept`: what a law requires to keep, with `retain_until`), or records kept until then were purged (`changes.stage: purged`). Receivers erase their copies of these records too. */
+        PersonalDataErasedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "personal_data.erased";
+        };
+        /** @description The person nominated to exercise the rights on the principal's death or incapacity (DPDP Act 2023 s.14). */
+        PersonalDataNominee: {
+            email: components["schemas"]["Email"];
+            /** @example Priya Sharma */
+            name: string;
+            /** @example +91 98450 12345 */
+            phone?: string | null;
+            /** @example Sister */
+            relationship: string;
+        };
         /** @description India EPF configuration (EPF & MP Act 1952). Defaults are the statutory values in force: employee 12 %, employer 12 % split into EPS 8.33 % (on wages capped at the ₹15,000 ceiling, so at most ₹1,250) and EPF 3.67 %; EDLI 0.50 % on capped wages; admin charges 0.50 % with a ₹500 monthly minimum per establishment; EPS stops at age 58. Rates are percentages as decimal strings. */
         PfSettings: {
             admin_charge_minimum: components["schemas"]["Money"];
@@ -10514,6 +11197,517 @@ export interface components {
             eps_rate?: components["schemas"]["Percent"];
             restrict_to_ceiling?: boolean;
             wage_ceiling?: components["schemas"]["MoneyAmount"];
+        };
+        /** @description A personal data breach in the register, with its clocks from `became_aware_at` (India: each affected person and the Board without delay, the Board's detailed report within 72 hours, DPDP Rules 2025 r.7; the UAE: the Data Office and the persons on becoming aware, PDPL art.9). `deadlines` are the instants the rules set; `warnings` name what is overdue or still owed when it is read. */
+        PrivacyBreach: {
+            /** Format: int64 */
+            affected_count: number;
+            affected_employee_ids: string[];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            became_aware_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            board_intimated_at: string | null;
+            /** @example DPB-2027-000123 */
+            board_reference: string | null;
+            /** @example BRC-00002 */
+            breach_number: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            closed_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
+            created_at: string;
+            /**
+             * @example [
+             *       "salary",
+             *       "bank account"
+             *     ]
+             */
+            data_categories: string[];
+            deadlines: {
+                /** @example without delay (DPDP Rules 2025 r.7(2)(a)) */
+                board_intimation: string;
+                /**
+                 * Format: date-time
+                 * @description When the detailed report to the Board is due (null where no fixed period applies).
+                 * @example 2026-11-25T10:30:00.000Z
+                 */
+                board_report: string | null;
+                clock: components["schemas"]["PrivacyClock"];
+                /**
+                 * @description `without delay`: no fixed hour (the rule's words).
+                 * @example without delay (DPDP Act 2023 s.8(6); DPDP Rules 2025 r.7(1))
+                 */
+                persons: string;
+            };
+            /** @example The October salary register was mailed to an outside address by mistake. */
+            description: string;
+            /**
+             * Format: uuid
+             * @example 81bd9473-fa62-45b4-b827-41b073bf91f3
+             */
+            id: string;
+            jurisdiction: components["schemas"]["Jurisdiction"];
+            /** @example Disclosure of salaries and bank account numbers. */
+            likely_impact: string;
+            /** @example The recipient confirmed deletion; passwords of the payroll mailbox were changed. */
+            measures: string | null;
+            /** @enum {string} */
+            nature: "confidentiality" | "integrity" | "availability";
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            occurred_at: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            persons_notified_at: string | null;
+            /** Format: int64 */
+            persons_notified_count: number;
+            /**
+             * Format: uuid
+             * @example b9f583c9-b499-4c20-96ea-4ef0e51d472e
+             */
+            recorded_by: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
+            report_submitted_at: string | null;
+            status: components["schemas"]["BreachStatus"];
+            /** @example Payroll export mailed to a wrong address */
+            title: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
+            /**
+             * @example [
+             *       "The detailed report to the Board was due at 2027-06-04T09:00:00.000Z (72 hours after the breach became known, DPDP Rules 2025 r.7(2)(b)): 5 hours overdue"
+             *     ]
+             */
+            warnings: string[];
+        };
+        /**
+         * @example {
+         *       "title": "Payroll export mailed to a wrong address",
+         *       "description": "The October salary register was mailed to an outside address by mistake.",
+         *       "nature": "confidentiality",
+         *       "data_categories": [
+         *         "salary",
+         *         "bank account"
+         *       ],
+         *       "affected_count": 40,
+         *       "became_aware_at": "2027-06-01T09:00:00Z",
+         *       "likely_impact": "Disclosure of salaries and bank account numbers."
+         *     }
+         */
+        PrivacyBreachInput: {
+            /**
+             * Format: int32
+             * @description How many persons are affected in all (at least the employees named; candidates and others included).
+             */
+            affected_count?: number;
+            /** @description The employees whose data is affected (they are mailed the notice). */
+            affected_employee_ids?: string[];
+            /**
+             * Format: date-time
+             * @description When the company became aware of it (starts the clocks); not in the future.
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            became_aware_at: string;
+            data_categories: string[];
+            /**
+             * @description What happened: its nature, extent, timing and location.
+             * @example Agreed with the team lead in the weekly review
+             */
+            description: string;
+            likely_impact: string;
+            /** @description What was done to contain it and what the persons can do. */
+            measures?: string;
+            /** @enum {string} */
+            nature: "confidentiality" | "integrity" | "availability";
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            occurred_at?: string;
+            /** @example Senior Backend Engineer */
+            title: string;
+        };
+        /**
+         * @description Records what was submitted to the Board (the Data Office in the UAE): `intimation` (the first intimation) or `report` (the detailed report); a `report` closes the breach once the persons were told.
+         * @example {
+         *       "stage": "intimation",
+         *       "reference": "DPB-2027-000123"
+         *     }
+         */
+        PrivacyBreachIntimation: {
+            measures?: string;
+            /** @description The acknowledgement number the Board gave. */
+            reference?: string;
+            /** @enum {string} */
+            stage: "intimation" | "report";
+        };
+        /** @description `privacy_breach.recorded`: A personal data breach was recorded in the breach register (`changes`: its number, nature, the number of persons affected and the deadlines). */
+        PrivacyBreachRecordedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "privacy_breach.recorded";
+        };
+        /** @description The answer to an access request (DPDP Act 2023 s.11; PDPL art.13): everything held about the person, record class by record class (the rows as the bulk exports write them, plus the classes no export covers), and who it was shared with - the webhook endpoints that received events about the person's records (from the delivery log) and the API credentials that changed them. */
+        PrivacyBundle: {
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            generated_at: string;
+            records: {
+                [key: string]: {
+                    [key: string]: unknown;
+                }[];
+            };
+            shared_with: {
+                api_credentials: {
+                    /** Format: int64 */
+                    actions: number;
+                    /**
+                     * Format: uuid
+                     * @example 2e938f81-adbe-4885-b144-71ab77b67105
+                     */
+                    credential_id: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-25T10:30:00.000Z
+                     */
+                    last_at: string | null;
+                    /** @example Payroll sync */
+                    name: string;
+                }[];
+                webhook_endpoints: {
+                    /** Format: int64 */
+                    deliveries: number;
+                    /**
+                     * Format: uuid
+                     * @example 10eb8116-6b92-4c40-b853-102c256d633e
+                     */
+                    endpoint_id: string;
+                    /**
+                     * @example [
+                     *       "employee.updated"
+                     *     ]
+                     */
+                    event_types: string[];
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-25T10:30:00.000Z
+                     */
+                    last_delivered_at: string | null;
+                    /** @example https://hooks.example.com/hrms */
+                    url: string;
+                }[];
+            };
+            subject: {
+                /**
+                 * Format: uuid
+                 * @example 000026f2-0c81-4580-bac1-5bebd999695f
+                 */
+                id: string;
+                /** @enum {string} */
+                kind: "employee" | "candidate";
+                /** @example Asha Nair */
+                name: string;
+            };
+            version?: components["schemas"]["ResourceVersion"];
+        };
+        /** @description The rule that set a due date or a deadline, as it stood on the day it started (effective-dated data, docs/privacy.md). */
+        PrivacyClock: {
+            /**
+             * @description `statutory`: the period of the rule in force; `policy`: the company's default where no statutory period applies yet.
+             * @enum {string}
+             */
+            basis: "statutory" | "policy";
+            /**
+             * Format: int64
+             * @description The period in days (null: `without delay`, no fixed period).
+             */
+            days: number | null;
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
+            effective_from: string;
+            /**
+             * Format: int64
+             * @description The period in hours, where the rule counts hours.
+             */
+            hours?: number | null;
+            /** @example DPDP Rules 2025 r.14(3) */
+            source: string;
+        };
+        /** @description The corrections asked for, as an update of the employee record (the same fields and checks as `updateEmployee`), applied through the record's own update rules when the request is completed. */
+        PrivacyCorrections: components["schemas"]["EmployeeUpdate"];
+        /**
+         * @description `in_progress` acknowledges it; `completed` carries it out (an access request builds the bundle; a correction is applied through the employee record's update rules; an erasure erases what no law requires to keep and schedules the rest; a nomination records the nominee; a grievance records the `resolution`); `rejected` needs the `resolution` (the reason, told to the person).
+         * @example {
+         *       "status": "completed",
+         *       "resolution": "Bank account corrected."
+         *     }
+         */
+        PrivacyDecision: {
+            resolution?: string;
+            /** @enum {string} */
+            status: "in_progress" | "completed" | "rejected";
+        };
+        /** @description A version of the company's privacy notice (DPDP Act 2023 s.5, DPDP Rules 2025 r.3; PDPL art.13): what is processed and why, by record class, with how to exercise the rights and complain to the Board. Version 0 is the built-in notice a company has until it publishes its own. */
+        PrivacyNotice: {
+            grievance_officer: {
+                /**
+                 * Format: email
+                 * @example priya.sharma@example.com
+                 */
+                email: string;
+                /** @example Priya Sharma */
+                name: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            published_at: string | null;
+            purposes: components["schemas"]["PrivacyNoticePurpose"][];
+            /** @example We process your personal data to employ you and pay you. You may ask for access, correction or erasure, or complain to the Data Protection Board. */
+            text: string;
+            /** Format: int64 */
+            version: number;
+        };
+        /**
+         * @example {
+         *       "text": "We process your personal data to employ you and pay you. You may ask for access, correction or erasure, or complain to the Data Protection Board.",
+         *       "purposes": [
+         *         {
+         *           "record_class": "payslips",
+         *           "purpose": "Paying salaries and statutory contributions",
+         *           "basis": "legal_obligation"
+         *         }
+         *       ]
+         *     }
+         */
+        PrivacyNoticeInput: {
+            purposes: components["schemas"]["PrivacyNoticePurpose"][];
+            text: string;
+        };
+        PrivacyNoticePurpose: {
+            /**
+             * @description `legitimate_use`: employment (DPDP Act 2023 s.7(i)); `consent`: only with the person's consent, withdrawable (s.6); `legal_obligation`: a law requires it.
+             * @enum {string}
+             */
+            basis: "legitimate_use" | "consent" | "legal_obligation";
+            /** @example avatar */
+            purpose: string;
+            /** @example payslips */
+            record_class: string;
+        };
+        /** @description The current notice and whether the caller has acknowledged this version. */
+        PrivacyNoticeStatus: {
+            acknowledged: boolean;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            acknowledged_at: string | null;
+            notice: components["schemas"]["PrivacyNotice"];
+            version?: components["schemas"]["ResourceVersion"];
+        };
+        /** @description A request of a person about their personal data. `due_at` is the date by which the company must answer, from the request clock of its jurisdiction on the day it was received (`clock`); `warnings` name what is overdue on the day it is read (empty once it is closed). */
+        PrivacyRequest: {
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
+            candidate_id: string | null;
+            /**
+             * @description `app`: by the person signed in; `on_behalf`: logged by the company for the person; `candidate_link`: by a candidate through their privacy link.
+             * @enum {string}
+             */
+            channel: "app" | "on_behalf" | "candidate_link";
+            clock: components["schemas"]["PrivacyClock"];
+            corrections: components["schemas"]["PrivacyCorrections"] | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            decided_at: string | null;
+            /**
+             * Format: uuid
+             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             */
+            decided_by: string | null;
+            /** @example My bank account number changed. */
+            description: string;
+            /**
+             * Format: date
+             * @description The date by which the request must be answered (in the company's time zone).
+             * @example 2026-11-25
+             */
+            due_at: string;
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
+            employee_id: string | null;
+            /**
+             * Format: uuid
+             * @example f161e67a-11c7-4fe1-b8db-d6d964278792
+             */
+            id: string;
+            jurisdiction: components["schemas"]["Jurisdiction"];
+            nominee: components["schemas"]["PersonalDataNominee"] | null;
+            /** @description What completing it did: for an erasure, `erased` (record classes and counts) and `kept` (record class, count, rule and `retain_until` of what a law requires to keep); for a correction, `corrected` (the fields); for an access request, `bundle_url`. */
+            outcome: {
+                [key: string]: unknown;
+            } | null;
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            received_on: string;
+            /** @example DPR-00007 */
+            request_number: string;
+            /**
+             * @description What was done, or why the request was rejected.
+             * @example Bank account corrected.
+             */
+            resolution: string | null;
+            status: components["schemas"]["PrivacyRequestStatus"];
+            /**
+             * @description Whose data it is about.
+             * @enum {string}
+             */
+            subject: "employee" | "candidate";
+            /** @example Asha Nair */
+            subject_name: string;
+            type: components["schemas"]["PrivacyRequestType"];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
+            /**
+             * @example [
+             *       "The answer was due on 2027-08-11 (90 days, DPDP Rules 2025 r.14(3)): 3 days overdue"
+             *     ]
+             */
+            warnings: string[];
+        };
+        /** @description `privacy_request.completed`: A person's request about their data was completed or rejected (`changes.status`). */
+        PrivacyRequestCompletedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "privacy_request.completed";
+        };
+        /**
+         * @description A member asks about their own data (`employee_id` and `candidate_id` omitted: the employee record linked to them); owners, admins and the grievance officer may log a request received another way for an employee or a candidate (`on_behalf`). `corrections` is required for a correction and `nominee` for a nomination.
+         * @example {
+         *       "type": "correction",
+         *       "description": "My bank account number changed.",
+         *       "corrections": {
+         *         "bank_account_number": "123456789012"
+         *       }
+         *     }
+         */
+        PrivacyRequestInput: {
+            /**
+             * Format: uuid
+             * @example 8073b340-8a60-45ba-9728-0031d299a244
+             */
+            candidate_id?: string;
+            corrections?: components["schemas"]["PrivacyCorrections"];
+            /** @example Agreed with the team lead in the weekly review */
+            description: string;
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
+            employee_id?: string;
+            nominee?: components["schemas"]["PersonalDataNominee"];
+            type: components["schemas"]["PrivacyRequestType"];
+        };
+        /** @description `privacy_request.received`: A person's request about their data was received (`changes`: its number, type and due date). */
+        PrivacyRequestReceivedEvent: {
+            data: components["schemas"]["EventData"];
+            /**
+             * Format: date-time
+             * @description When the change was made (business time).
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            timestamp: string;
+            /** @constant */
+            type: "privacy_request.received";
+        };
+        /**
+         * @description `received` → `in_progress` (acknowledged by a decider) → `completed` | `rejected` (with the reason); `received` | `in_progress` → `withdrawn` (by the person). Completed, rejected and withdrawn requests no longer change (409).
+         * @enum {string}
+         */
+        PrivacyRequestStatus: "received" | "in_progress" | "completed" | "rejected" | "withdrawn";
+        /**
+         * @description What the person asks: `access` (a summary of the personal data held and who it was shared with, DPDP Act 2023 s.11; PDPL art.13), `correction` (correct, complete or update it, s.12(1)-(2); PDPL art.15), `erasure` (erase what no law requires to be kept, s.12(3), s.8(7); PDPL art.15), `grievance` (a complaint about how the data is handled, s.13), `nomination` (name a person to exercise these rights on death or incapacity, s.14).
+         * @enum {string}
+         */
+        PrivacyRequestType: "access" | "correction" | "erasure" | "grievance" | "nomination";
+        /** @description The company's privacy settings: its jurisdiction (which rules, clocks and retention periods apply) and the grievance officer who answers persons' requests with the owners and admins (their name and e-mail are shown in the privacy notice: DPDP Act 2023 s.8(9)). */
+        PrivacySettings: {
+            /**
+             * Format: email
+             * @example priya.sharma@example.com
+             */
+            grievance_officer_email: string | null;
+            /** @example Hema Rao */
+            grievance_officer_name: string | null;
+            /**
+             * Format: uuid
+             * @example c4e3c78e-8cdd-4155-a5ac-511b4b715a0f
+             */
+            grievance_officer_user_id: string | null;
+            jurisdiction: components["schemas"]["Jurisdiction"];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description Professional tax slabs per Indian state, applied on an employee's monthly gross salary by the state in their record. Defaults: Maharashtra (from 1 Apr 2023: men ₹7,501–10,000 → ₹175; above ₹10,000 → ₹200, ₹300 in February; women nil up to ₹25,000, above → ₹200, ₹300 in February) and Karnataka (from 1 Apr 2025: ₹25,000 and above → ₹200, ₹300 in February). A state without slabs deducts nothing. */
         ProfessionalTaxSettings: {
@@ -10629,6 +11823,40 @@ export interface components {
             /** @example Joining bonus repayable if you leave within 12 months. */
             terms: string | null;
         };
+        /** @description What a candidate sees through their privacy link. */
+        PublicPrivacyPage: {
+            /** @description Whether the candidate acknowledged this version of the notice. */
+            acknowledged: boolean;
+            /** @example Priya Sharma */
+            candidate_name: string;
+            /** @example Acme Technologies Pvt Ltd */
+            company_name: string;
+            consents: components["schemas"]["CandidateConsentState"][];
+            /**
+             * Format: date-time
+             * @example 2026-11-27T17:30:00.000Z
+             */
+            link_expires_at: string;
+            notice: components["schemas"]["PrivacyNotice"];
+            requests: {
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
+                due_at: string;
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
+                received_on: string;
+                /** @example DPR-00007 */
+                request_number: string;
+                /** @example Your application was erased. */
+                resolution: string | null;
+                status: components["schemas"]["PrivacyRequestStatus"];
+                type: components["schemas"]["PrivacyRequestType"];
+            }[];
+        };
         /** @description `recruitment.candidate_converted`: A candidate was converted into an employee. */
         RecruitmentCandidateConvertedEvent: {
             data: components["schemas"]["EventData"];
@@ -10685,6 +11913,29 @@ export interface components {
          * @example q3JcPZ0dA6yVbX2Y1rVbQw
          */
         ResourceVersion: string;
+        /** @description How long a class of records must be kept, by which rule, from which event, and since when it applies (effective-dated). Records of a class are kept until `retain_until` = the event's date + the period, then erased by the daily purge. */
+        RetentionRule: {
+            /** @enum {string} */
+            action_after: "delete" | "pseudonymise";
+            /** @example end_of_financial_year */
+            counted_from: string;
+            /**
+             * Format: date
+             * @example 2024-04-01
+             */
+            effective_from: string;
+            jurisdiction: components["schemas"]["Jurisdiction"];
+            /** Format: int64 */
+            period_days: number;
+            /** Format: int64 */
+            period_years: number;
+            /** @example payslips */
+            record_class: string;
+            /** @example Salary slips are vouchers of the books of account: kept for eight financial years */
+            rule: string;
+            /** @example Companies Act 2013 s.128(5) */
+            source: string;
+        };
         /**
          * @description Role of a member in a tenant. owner/admin manage the tenant and its settings; hr manages people data; manager also approves their direct reports; employee acts on own records.
          * @enum {string}
@@ -13830,6 +15081,11 @@ export interface operations {
                     /** @example Priya Sharma */
                     name?: string;
                     password?: components["schemas"]["Password"];
+                    /**
+                     * Format: int32
+                     * @description The version of the company's privacy notice shown and acknowledged on the invitation's page (`getPublicPrivacyNotice` with the invitation's token); recorded as the member's acknowledgement (context `invitation`). Not the current version: 400, before anything changes (show the current one again).
+                     */
+                    privacy_notice_version?: number;
                     /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };
@@ -14198,6 +15454,11 @@ export interface operations {
                     name?: string;
                     /** @description The account's password, chosen by the person at the mailbox (see the `Password` schema for its rule). */
                     password: components["schemas"]["Password"];
+                    /**
+                     * Format: int32
+                     * @description The version of the privacy notice shown and acknowledged on the signup page (`getPublicPrivacyNotice` without a token: the built-in notice, version 0, which the new company starts with); recorded as the owner's acknowledgement (context `signup`). Another version is a 400 before anything is created.
+                     */
+                    privacy_notice_version?: number;
                     /** @example Qm9vdHN0cmFwLXByb29mLXRva2VuLW5vdC1pc3N1ZWQ */
                     token: string;
                 };
@@ -22564,6 +23825,1062 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listPrivacyBreaches: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
+                page?: components["parameters"]["Page"];
+                status?: components["schemas"]["BreachStatus"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of breaches. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyBreach"][];
+                        /** @example OK */
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPrivacyBreach: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivacyBreachInput"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyBreach"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPrivacyBreach: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The breach. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyBreach"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    recordPrivacyBreachIntimation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivacyBreachIntimation"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyBreach"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    notifyPrivacyBreachPersons: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mailed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyBreach"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPrivacyBreachReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description `attachment; filename="BRC-00001-report.txt"` */
+                    "Content-Disposition"?: string;
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    sendCandidatePrivacyLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                candidateId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mailed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listLegalHolds: {
+        parameters: {
+            query?: {
+                active?: boolean;
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
+                page?: components["parameters"]["Page"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of holds, newest first. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LegalHold"][];
+                        /** @example OK */
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createLegalHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "employee_id": "3f0c2a4e-8d61-4b7a-9c1e-5a2b7d9e0f13",
+                 *       "reason": "Wage claim pending before the Labour Court"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @example 8073b340-8a60-45ba-9728-0031d299a244
+                     */
+                    candidate_id?: string;
+                    /**
+                     * Format: uuid
+                     * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                     */
+                    employee_id?: string;
+                    /** @example Family function in Jaipur */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Placed. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LegalHold"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    releaseLegalHold: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Released. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LegalHold"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPrivacyNotice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notice. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyNoticeStatus"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acknowledgePrivacyNotice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": 0,
+                 *       "context": "signup"
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    context: "signup" | "invitation" | "app";
+                    /** Format: int32 */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyNoticeStatus"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPrivacyNotices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions, newest first (version 0, the built-in notice, while none is published). */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyNotice"][];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    publishPrivacyNotice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivacyNoticeInput"];
+            };
+        };
+        responses: {
+            /** @description Published. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyNotice"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPrivacyRequests: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
+                page?: components["parameters"]["Page"];
+                status?: components["schemas"]["PrivacyRequestStatus"];
+                type?: components["schemas"]["PrivacyRequestType"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of requests. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyRequest"][];
+                        /** @example OK */
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivacyRequestInput"];
+            };
+        };
+        responses: {
+            /** @description Received. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyRequest"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyRequest"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPrivacyRequestBundle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The bundle. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyBundle"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    decidePrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivacyDecision"];
+            };
+        };
+        responses: {
+            /** @description Decided. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyRequest"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    withdrawPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Withdrawn. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyRequest"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["RequestInProgress"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listRetentionRules: {
+        parameters: {
+            query?: {
+                jurisdiction?: components["schemas"]["Jurisdiction"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schedule. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RetentionRule"][];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPrivacySettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacySettings"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updatePrivacySettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jurisdiction": "IN"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @example c4e3c78e-8cdd-4155-a5ac-511b4b715a0f
+                     */
+                    grievance_officer_user_id?: string | null;
+                    jurisdiction?: components["schemas"]["Jurisdiction"];
+                };
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacySettings"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     getPublicAppointment: {
         parameters: {
             query?: never;
@@ -22909,6 +25226,242 @@ export interface operations {
             404: components["responses"]["NotFound"];
             410: components["responses"]["LinkExpired"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPublicPrivacyNotice: {
+        parameters: {
+            query?: {
+                invitation_token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The notice. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PrivacyNotice"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getPublicPrivacyPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicPrivacyPage"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            404: components["responses"]["NotFound"];
+            410: components["responses"]["LinkExpired"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    acknowledgePublicPrivacyNotice: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "version": 0
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: int32 */
+                    version: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicPrivacyPage"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["LinkExpired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setPublicPrivacyConsent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "purpose": "ai_screening",
+                 *       "granted": true
+                 *     }
+                 */
+                "application/json": {
+                    granted: boolean;
+                    /**
+                     * @description `ai_screening`: the AI screening of the CV (CandidateConsentState).
+                     * @enum {string}
+                     */
+                    purpose: "ai_screening";
+                };
+            };
+        };
+        responses: {
+            /** @description Saved. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicPrivacyPage"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            410: components["responses"]["LinkExpired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    createPublicPrivacyRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret token of a link mailed to a candidate. Unknown tokens are a 404; expired or withdrawn links a 410. */
+                token: components["parameters"]["LinkToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "type": "erasure",
+                 *       "description": "Please erase my application."
+                 *     }
+                 */
+                "application/json": {
+                    /** @example Agreed with the team lead in the weekly review */
+                    description: string;
+                    nominee?: components["schemas"]["PersonalDataNominee"];
+                    type: components["schemas"]["PrivacyRequestType"];
+                };
+            };
+        };
+        responses: {
+            /** @description Received. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicPrivacyPage"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["LinkExpired"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };
@@ -25957,6 +28510,94 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayrollRunProcessedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    personalDataErasedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonalDataErasedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    privacyBreachRecordedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivacyBreachRecordedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    privacyRequestCompletedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivacyRequestCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered. 410: the endpoint is disabled. 429 or 503 with Retry-After: tried again then. Anything else (and no answer within the timeout): tried again with backoff. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    privacyRequestReceivedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PrivacyRequestReceivedEvent"];
             };
         };
         responses: {

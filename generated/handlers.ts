@@ -16,11 +16,12 @@ import { handlers as members } from "../src/modules/members/handlers.ts";
 import { handlers as notifications } from "../src/modules/notifications/handlers.ts";
 import { handlers as organization } from "../src/modules/organization/handlers.ts";
 import { handlers as payroll } from "../src/modules/payroll/handlers.ts";
+import { handlers as privacy } from "../src/modules/privacy/handlers.ts";
 import { handlers as recruitment } from "../src/modules/recruitment/handlers.ts";
 import { handlers as settings } from "../src/modules/settings/handlers.ts";
 import { handlers as utilities } from "../src/modules/utilities/handlers.ts";
 
-const composed = { ...assets, ...attendance, ...auth, ...billing, ...bulk, ...dashboard, ...employees, ...helpdesk, ...integrations, ...leave, ...members, ...notifications, ...organization, ...payroll, ...recruitment, ...settings, ...utilities } satisfies Partial<Handlers>;
+const composed = { ...assets, ...attendance, ...auth, ...billing, ...bulk, ...dashboard, ...employees, ...helpdesk, ...integrations, ...leave, ...members, ...notifications, ...organization, ...payroll, ...privacy, ...recruitment, ...settings, ...utilities } satisfies Partial<Handlers>;
 
 /** The operations of the document without a handler: write each in src/modules/<area>/handlers.ts, or run `make stubs`. */
 type MissingHandler = Exclude<OperationId, keyof typeof composed>;

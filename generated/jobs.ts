@@ -7,7 +7,8 @@ import { jobs as employees } from "../src/modules/employees/schedule.ts";
 import { jobs as integrations } from "../src/modules/integrations/schedule.ts";
 import { jobs as leave } from "../src/modules/leave/schedule.ts";
 import { jobs as payroll } from "../src/modules/payroll/schedule.ts";
+import { jobs as privacy } from "../src/modules/privacy/schedule.ts";
 import { jobs as recruitment } from "../src/modules/recruitment/schedule.ts";
 import { jobs as utilities } from "../src/modules/utilities/schedule.ts";
 
-export const areaJobs: readonly JobDefinition[] = [...auth, ...bulk, ...employees, ...integrations, ...leave, ...payroll, ...recruitment, ...utilities];
+export const areaJobs: readonly JobDefinition[] = [...auth, ...bulk, ...employees, ...integrations, ...leave, ...payroll, ...privacy, ...recruitment, ...utilities];

@@ -485,6 +485,51 @@ export type TenantSetting = Prisma.TenantSettingModel
  */
 export type IdempotencyKey = Prisma.IdempotencyKeyModel
 /**
+ * Model PrivacyRequest
+ * A request of a person about their data (access, correction, erasure, grievance, nomination): an
+ * employee or former employee (`employee_id`) or a candidate (`candidate_id`). `due_at` is the
+ * date by which it must be answered, from the request clocks of the company's jurisdiction on the
+ * day it was received (src/modules/privacy/rules.ts).
+ * status: received → in_progress → completed | rejected; received | in_progress → withdrawn.
+ */
+export type PrivacyRequest = Prisma.PrivacyRequestModel
+/**
+ * Model LegalHold
+ * A legal hold: while active (`released_at` null), nothing of the person is erased or purged -
+ * a dispute, an inspection or a court order needs the records.
+ */
+export type LegalHold = Prisma.LegalHoldModel
+/**
+ * Model RetainedRecord
+ * A record an erasure kept because a law requires it (`rule` of the retention schedule), to be
+ * purged by the daily job once `retain_until` has passed (and no legal hold stands).
+ */
+export type RetainedRecord = Prisma.RetainedRecordModel
+/**
+ * Model PrivacyBreach
+ * The breach register. `became_aware_at` starts the clocks: the affected persons and the Board
+ * without delay, the Board's detailed report within 72 hours (India; DPDP Rules 2025 r.7).
+ * status: open → closed.
+ */
+export type PrivacyBreach = Prisma.PrivacyBreachModel
+/**
+ * Model PrivacyNotice
+ * A version of the company's privacy notice: its text and the purposes by record class. The
+ * newest version is the one shown; earlier ones stay as what each acknowledgement referred to.
+ */
+export type PrivacyNotice = Prisma.PrivacyNoticeModel
+/**
+ * Model PrivacyNoticeAcknowledgement
+ * Who acknowledged which version of the notice, where (signup, invitation, in the app, a candidate's page).
+ */
+export type PrivacyNoticeAcknowledgement = Prisma.PrivacyNoticeAcknowledgementModel
+/**
+ * Model PrivacyLink
+ * A candidate's privacy link (mailed on request): the token's SHA-256 only, unique over all
+ * companies (it finds its company, as offer links do), valid until `expires_at`.
+ */
+export type PrivacyLink = Prisma.PrivacyLinkModel
+/**
  * Model JobRequisition
  * 
  */
@@ -526,3 +571,11 @@ export type AppointmentDocument = Prisma.AppointmentDocumentModel
  * People kept for future roles (SkillZone): skills and tags are stored lower-case for search.
  */
 export type TalentPoolCandidate = Prisma.TalentPoolCandidateModel
+/**
+ * Model CandidateConsent
+ * A candidate's consent to a processing that is not a legitimate use of the hiring (the AI
+ * screening of the CV: DPDP Act 2023 s.6; UAE PDPL art.4, art.6). Given and withdrawn by the
+ * candidate on their privacy page; while it is not given (or withdrawn), the processing it gates
+ * refuses (src/modules/recruitment/consents.ts). One row per candidate and purpose.
+ */
+export type CandidateConsent = Prisma.CandidateConsentModel

@@ -68,6 +68,7 @@ const AREA_SCHEMA: Record<string, string> = {
   organization: "employees",
   integrations: "integrations",
   bulk: "bulk",
+  privacy: "privacy",
 };
 
 /** The ORM's writing methods (rule 5). */

@@ -46,6 +46,7 @@ import * as payroll from "./factories-payroll.ts";
 import * as recruitment from "./factories-recruitment.ts";
 import * as integrations from "./factories-integrations.ts";
 import * as bulk from "./factories-bulk.ts";
+import * as privacy from "./factories-privacy.ts";
 
 export * from "./factory-kit.ts";
 
@@ -294,6 +295,7 @@ export const operationScopes: Record<string, Scope> = {
   getEmployee: { tenant: "colleagues see each other's directory entry (view: directory)" },
   ...payroll.operationScopes,
   ...recruitment.operationScopes,
+  ...privacy.operationScopes,
 };
 
 /**
@@ -311,6 +313,7 @@ export const decidedByOthers = new Set([
   "completeExit",
   ...payroll.decidedByOthers,
   ...recruitment.decidedByOthers,
+  ...privacy.decidedByOthers,
 ]);
 
 /** Adjustments of the generated valid request, by operationId. */
@@ -329,6 +332,7 @@ export const requests: Record<string, (ids: Record<string, string>) => Partial<R
   ...payroll.requests,
   ...recruitment.requests,
   ...integrations.requests,
+  ...privacy.requests,
 };
 
 // ───────────────────────────── resolution ─────────────────────────────
@@ -348,6 +352,7 @@ export function factoryFor(prefix: string, param: string): Factory | undefined {
     ...recruitment.factories,
     ...integrations.factories,
     ...bulk.factories,
+    ...privacy.factories,
     ...factories,
   };
   return all[prefix] ?? (param !== "id" ? all[`{${param}}`] : undefined);

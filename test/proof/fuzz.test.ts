@@ -43,7 +43,7 @@ const t = useTestApp({ config: integrations });
 const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261122);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 4);
 const only = process.env.FUZZ_OP;
-const ops = matrixOperations().filter((o) => !only || o.operationId === only);
+const ops = matrixOperations().filter((o) => !only || only.split(",").includes(o.operationId));
 const stats = { valid: 0, invalid: 0, edges: 0, statuses: new Map<number, number>() };
 
 let owner: TenantSession;

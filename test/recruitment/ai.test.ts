@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import type { Config } from "../../src/config.ts";
 import { appWith, expectError, useTestApp } from "../support/app.ts";
-import { addCandidate, openPosting, recruitingCompany, type Company } from "./helpers.ts";
+import { addCandidate, consentToScreening, openPosting, recruitingCompany, type Company } from "./helpers.ts";
 
 const t = useTestApp();
 let c: Company;
@@ -114,6 +114,7 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
   it("screen a stored candidate against their posting and keep the score", async () => {
     const posting = await openPosting(c.hr.agent, { requirements, skills: ["typescript"] });
     const cand = await addCandidate(c.hr.agent, posting.id, { resume_text: strongResume });
+    await consentToScreening(t, c.owner.tenantId, cand.id);
     const r = await c.hr.agent.post("/api/recruitment/ai/resume-screening").send({ candidate_id: cand.id }).expect(200);
     expect(r.body.data.candidate_id).toBe(cand.id);
     const [row] = await t.query(`SELECT screening_score, screened_at FROM candidates WHERE id = $1`, [cand.id]);

@@ -136,3 +136,11 @@ export function pdfText(pdf: Buffer): string {
   }
   return out;
 }
+
+/** The candidate's consent to the AI screening of their CV, as their privacy page records it (src/modules/recruitment/consents.ts). */
+export async function consentToScreening(t: TestContext, tenantId: string, candidateId: string): Promise<void> {
+  await t.query(`INSERT INTO candidate_consents (tenant_id, candidate_id, purpose, given_at) VALUES ($1, $2, 'ai_screening', now())`, [
+    tenantId,
+    candidateId,
+  ]);
+}

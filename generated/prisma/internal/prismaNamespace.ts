@@ -467,6 +467,13 @@ export const ModelName = {
   UsageCounter: 'UsageCounter',
   TenantSetting: 'TenantSetting',
   IdempotencyKey: 'IdempotencyKey',
+  PrivacyRequest: 'PrivacyRequest',
+  LegalHold: 'LegalHold',
+  RetainedRecord: 'RetainedRecord',
+  PrivacyBreach: 'PrivacyBreach',
+  PrivacyNotice: 'PrivacyNotice',
+  PrivacyNoticeAcknowledgement: 'PrivacyNoticeAcknowledgement',
+  PrivacyLink: 'PrivacyLink',
   JobRequisition: 'JobRequisition',
   JobPosting: 'JobPosting',
   Candidate: 'Candidate',
@@ -474,7 +481,8 @@ export const ModelName = {
   InterviewSession: 'InterviewSession',
   JobOffer: 'JobOffer',
   AppointmentDocument: 'AppointmentDocument',
-  TalentPoolCandidate: 'TalentPoolCandidate'
+  TalentPoolCandidate: 'TalentPoolCandidate',
+  CandidateConsent: 'CandidateConsent'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -490,7 +498,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "privacyRequest" | "legalHold" | "retainedRecord" | "privacyBreach" | "privacyNotice" | "privacyNoticeAcknowledgement" | "privacyLink" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate" | "candidateConsent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -5674,6 +5682,524 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    PrivacyRequest: {
+      payload: Prisma.$PrivacyRequestPayload<ExtArgs>
+      fields: Prisma.PrivacyRequestFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PrivacyRequestFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyRequestPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PrivacyRequestFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyRequestPayload>
+        }
+        findFirst: {
+          args: Prisma.PrivacyRequestFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyRequestPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PrivacyRequestFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyRequestPayload>
+        }
+        findMany: {
+          args: Prisma.PrivacyRequestFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyRequestPayload>[]
+        }
+        create: {
+          args: Prisma.PrivacyRequestCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyRequestPayload>
+        }
+        createMany: {
+          args: Prisma.PrivacyRequestCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PrivacyRequestCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyRequestPayload>[]
+        }
+        delete: {
+          args: Prisma.PrivacyRequestDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyRequestPayload>
+        }
+        update: {
+          args: Prisma.PrivacyRequestUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyRequestPayload>
+        }
+        deleteMany: {
+          args: Prisma.PrivacyRequestDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PrivacyRequestUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PrivacyRequestUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyRequestPayload>[]
+        }
+        upsert: {
+          args: Prisma.PrivacyRequestUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyRequestPayload>
+        }
+        aggregate: {
+          args: Prisma.PrivacyRequestAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePrivacyRequest>
+        }
+        groupBy: {
+          args: Prisma.PrivacyRequestGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PrivacyRequestGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PrivacyRequestCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PrivacyRequestCountAggregateOutputType> | number
+        }
+      }
+    }
+    LegalHold: {
+      payload: Prisma.$LegalHoldPayload<ExtArgs>
+      fields: Prisma.LegalHoldFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LegalHoldFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LegalHoldPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LegalHoldFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LegalHoldPayload>
+        }
+        findFirst: {
+          args: Prisma.LegalHoldFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LegalHoldPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LegalHoldFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LegalHoldPayload>
+        }
+        findMany: {
+          args: Prisma.LegalHoldFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LegalHoldPayload>[]
+        }
+        create: {
+          args: Prisma.LegalHoldCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LegalHoldPayload>
+        }
+        createMany: {
+          args: Prisma.LegalHoldCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LegalHoldCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LegalHoldPayload>[]
+        }
+        delete: {
+          args: Prisma.LegalHoldDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LegalHoldPayload>
+        }
+        update: {
+          args: Prisma.LegalHoldUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LegalHoldPayload>
+        }
+        deleteMany: {
+          args: Prisma.LegalHoldDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LegalHoldUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LegalHoldUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LegalHoldPayload>[]
+        }
+        upsert: {
+          args: Prisma.LegalHoldUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LegalHoldPayload>
+        }
+        aggregate: {
+          args: Prisma.LegalHoldAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLegalHold>
+        }
+        groupBy: {
+          args: Prisma.LegalHoldGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LegalHoldGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LegalHoldCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LegalHoldCountAggregateOutputType> | number
+        }
+      }
+    }
+    RetainedRecord: {
+      payload: Prisma.$RetainedRecordPayload<ExtArgs>
+      fields: Prisma.RetainedRecordFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.RetainedRecordFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetainedRecordPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.RetainedRecordFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetainedRecordPayload>
+        }
+        findFirst: {
+          args: Prisma.RetainedRecordFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetainedRecordPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.RetainedRecordFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetainedRecordPayload>
+        }
+        findMany: {
+          args: Prisma.RetainedRecordFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetainedRecordPayload>[]
+        }
+        create: {
+          args: Prisma.RetainedRecordCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetainedRecordPayload>
+        }
+        createMany: {
+          args: Prisma.RetainedRecordCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.RetainedRecordCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetainedRecordPayload>[]
+        }
+        delete: {
+          args: Prisma.RetainedRecordDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetainedRecordPayload>
+        }
+        update: {
+          args: Prisma.RetainedRecordUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetainedRecordPayload>
+        }
+        deleteMany: {
+          args: Prisma.RetainedRecordDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.RetainedRecordUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.RetainedRecordUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetainedRecordPayload>[]
+        }
+        upsert: {
+          args: Prisma.RetainedRecordUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RetainedRecordPayload>
+        }
+        aggregate: {
+          args: Prisma.RetainedRecordAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRetainedRecord>
+        }
+        groupBy: {
+          args: Prisma.RetainedRecordGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RetainedRecordGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.RetainedRecordCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RetainedRecordCountAggregateOutputType> | number
+        }
+      }
+    }
+    PrivacyBreach: {
+      payload: Prisma.$PrivacyBreachPayload<ExtArgs>
+      fields: Prisma.PrivacyBreachFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PrivacyBreachFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyBreachPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PrivacyBreachFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyBreachPayload>
+        }
+        findFirst: {
+          args: Prisma.PrivacyBreachFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyBreachPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PrivacyBreachFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyBreachPayload>
+        }
+        findMany: {
+          args: Prisma.PrivacyBreachFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyBreachPayload>[]
+        }
+        create: {
+          args: Prisma.PrivacyBreachCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyBreachPayload>
+        }
+        createMany: {
+          args: Prisma.PrivacyBreachCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PrivacyBreachCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyBreachPayload>[]
+        }
+        delete: {
+          args: Prisma.PrivacyBreachDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyBreachPayload>
+        }
+        update: {
+          args: Prisma.PrivacyBreachUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyBreachPayload>
+        }
+        deleteMany: {
+          args: Prisma.PrivacyBreachDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PrivacyBreachUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PrivacyBreachUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyBreachPayload>[]
+        }
+        upsert: {
+          args: Prisma.PrivacyBreachUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyBreachPayload>
+        }
+        aggregate: {
+          args: Prisma.PrivacyBreachAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePrivacyBreach>
+        }
+        groupBy: {
+          args: Prisma.PrivacyBreachGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PrivacyBreachGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PrivacyBreachCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PrivacyBreachCountAggregateOutputType> | number
+        }
+      }
+    }
+    PrivacyNotice: {
+      payload: Prisma.$PrivacyNoticePayload<ExtArgs>
+      fields: Prisma.PrivacyNoticeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PrivacyNoticeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PrivacyNoticeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticePayload>
+        }
+        findFirst: {
+          args: Prisma.PrivacyNoticeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PrivacyNoticeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticePayload>
+        }
+        findMany: {
+          args: Prisma.PrivacyNoticeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticePayload>[]
+        }
+        create: {
+          args: Prisma.PrivacyNoticeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticePayload>
+        }
+        createMany: {
+          args: Prisma.PrivacyNoticeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PrivacyNoticeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticePayload>[]
+        }
+        delete: {
+          args: Prisma.PrivacyNoticeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticePayload>
+        }
+        update: {
+          args: Prisma.PrivacyNoticeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticePayload>
+        }
+        deleteMany: {
+          args: Prisma.PrivacyNoticeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PrivacyNoticeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PrivacyNoticeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticePayload>[]
+        }
+        upsert: {
+          args: Prisma.PrivacyNoticeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticePayload>
+        }
+        aggregate: {
+          args: Prisma.PrivacyNoticeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePrivacyNotice>
+        }
+        groupBy: {
+          args: Prisma.PrivacyNoticeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PrivacyNoticeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PrivacyNoticeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PrivacyNoticeCountAggregateOutputType> | number
+        }
+      }
+    }
+    PrivacyNoticeAcknowledgement: {
+      payload: Prisma.$PrivacyNoticeAcknowledgementPayload<ExtArgs>
+      fields: Prisma.PrivacyNoticeAcknowledgementFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PrivacyNoticeAcknowledgementFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticeAcknowledgementPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PrivacyNoticeAcknowledgementFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticeAcknowledgementPayload>
+        }
+        findFirst: {
+          args: Prisma.PrivacyNoticeAcknowledgementFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticeAcknowledgementPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PrivacyNoticeAcknowledgementFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticeAcknowledgementPayload>
+        }
+        findMany: {
+          args: Prisma.PrivacyNoticeAcknowledgementFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticeAcknowledgementPayload>[]
+        }
+        create: {
+          args: Prisma.PrivacyNoticeAcknowledgementCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticeAcknowledgementPayload>
+        }
+        createMany: {
+          args: Prisma.PrivacyNoticeAcknowledgementCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PrivacyNoticeAcknowledgementCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticeAcknowledgementPayload>[]
+        }
+        delete: {
+          args: Prisma.PrivacyNoticeAcknowledgementDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticeAcknowledgementPayload>
+        }
+        update: {
+          args: Prisma.PrivacyNoticeAcknowledgementUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticeAcknowledgementPayload>
+        }
+        deleteMany: {
+          args: Prisma.PrivacyNoticeAcknowledgementDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PrivacyNoticeAcknowledgementUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PrivacyNoticeAcknowledgementUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticeAcknowledgementPayload>[]
+        }
+        upsert: {
+          args: Prisma.PrivacyNoticeAcknowledgementUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyNoticeAcknowledgementPayload>
+        }
+        aggregate: {
+          args: Prisma.PrivacyNoticeAcknowledgementAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePrivacyNoticeAcknowledgement>
+        }
+        groupBy: {
+          args: Prisma.PrivacyNoticeAcknowledgementGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PrivacyNoticeAcknowledgementGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PrivacyNoticeAcknowledgementCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PrivacyNoticeAcknowledgementCountAggregateOutputType> | number
+        }
+      }
+    }
+    PrivacyLink: {
+      payload: Prisma.$PrivacyLinkPayload<ExtArgs>
+      fields: Prisma.PrivacyLinkFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PrivacyLinkFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyLinkPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PrivacyLinkFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyLinkPayload>
+        }
+        findFirst: {
+          args: Prisma.PrivacyLinkFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyLinkPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PrivacyLinkFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyLinkPayload>
+        }
+        findMany: {
+          args: Prisma.PrivacyLinkFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyLinkPayload>[]
+        }
+        create: {
+          args: Prisma.PrivacyLinkCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyLinkPayload>
+        }
+        createMany: {
+          args: Prisma.PrivacyLinkCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PrivacyLinkCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyLinkPayload>[]
+        }
+        delete: {
+          args: Prisma.PrivacyLinkDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyLinkPayload>
+        }
+        update: {
+          args: Prisma.PrivacyLinkUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyLinkPayload>
+        }
+        deleteMany: {
+          args: Prisma.PrivacyLinkDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PrivacyLinkUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PrivacyLinkUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyLinkPayload>[]
+        }
+        upsert: {
+          args: Prisma.PrivacyLinkUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PrivacyLinkPayload>
+        }
+        aggregate: {
+          args: Prisma.PrivacyLinkAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePrivacyLink>
+        }
+        groupBy: {
+          args: Prisma.PrivacyLinkGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PrivacyLinkGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PrivacyLinkCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PrivacyLinkCountAggregateOutputType> | number
+        }
+      }
+    }
     JobRequisition: {
       payload: Prisma.$JobRequisitionPayload<ExtArgs>
       fields: Prisma.JobRequisitionFieldRefs
@@ -6263,6 +6789,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.TalentPoolCandidateCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.TalentPoolCandidateCountAggregateOutputType> | number
+        }
+      }
+    }
+    CandidateConsent: {
+      payload: Prisma.$CandidateConsentPayload<ExtArgs>
+      fields: Prisma.CandidateConsentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CandidateConsentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CandidateConsentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CandidateConsentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CandidateConsentPayload>
+        }
+        findFirst: {
+          args: Prisma.CandidateConsentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CandidateConsentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CandidateConsentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CandidateConsentPayload>
+        }
+        findMany: {
+          args: Prisma.CandidateConsentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CandidateConsentPayload>[]
+        }
+        create: {
+          args: Prisma.CandidateConsentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CandidateConsentPayload>
+        }
+        createMany: {
+          args: Prisma.CandidateConsentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CandidateConsentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CandidateConsentPayload>[]
+        }
+        delete: {
+          args: Prisma.CandidateConsentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CandidateConsentPayload>
+        }
+        update: {
+          args: Prisma.CandidateConsentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CandidateConsentPayload>
+        }
+        deleteMany: {
+          args: Prisma.CandidateConsentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CandidateConsentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CandidateConsentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CandidateConsentPayload>[]
+        }
+        upsert: {
+          args: Prisma.CandidateConsentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CandidateConsentPayload>
+        }
+        aggregate: {
+          args: Prisma.CandidateConsentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCandidateConsent>
+        }
+        groupBy: {
+          args: Prisma.CandidateConsentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CandidateConsentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CandidateConsentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CandidateConsentCountAggregateOutputType> | number
         }
       }
     }
@@ -7572,6 +8172,136 @@ export const IdempotencyKeyScalarFieldEnum = {
 export type IdempotencyKeyScalarFieldEnum = (typeof IdempotencyKeyScalarFieldEnum)[keyof typeof IdempotencyKeyScalarFieldEnum]
 
 
+export const PrivacyRequestScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  request_number: 'request_number',
+  type: 'type',
+  status: 'status',
+  employee_id: 'employee_id',
+  candidate_id: 'candidate_id',
+  subject_name: 'subject_name',
+  requested_by: 'requested_by',
+  channel: 'channel',
+  description: 'description',
+  corrections: 'corrections',
+  nominee: 'nominee',
+  jurisdiction: 'jurisdiction',
+  received_on: 'received_on',
+  due_at: 'due_at',
+  clock: 'clock',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  resolution: 'resolution',
+  outcome: 'outcome',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type PrivacyRequestScalarFieldEnum = (typeof PrivacyRequestScalarFieldEnum)[keyof typeof PrivacyRequestScalarFieldEnum]
+
+
+export const LegalHoldScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  candidate_id: 'candidate_id',
+  reason: 'reason',
+  placed_by: 'placed_by',
+  placed_at: 'placed_at',
+  released_by: 'released_by',
+  released_at: 'released_at'
+} as const
+
+export type LegalHoldScalarFieldEnum = (typeof LegalHoldScalarFieldEnum)[keyof typeof LegalHoldScalarFieldEnum]
+
+
+export const RetainedRecordScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  candidate_id: 'candidate_id',
+  record_class: 'record_class',
+  record_id: 'record_id',
+  rule: 'rule',
+  retain_until: 'retain_until',
+  request_id: 'request_id',
+  purged_at: 'purged_at',
+  created_at: 'created_at'
+} as const
+
+export type RetainedRecordScalarFieldEnum = (typeof RetainedRecordScalarFieldEnum)[keyof typeof RetainedRecordScalarFieldEnum]
+
+
+export const PrivacyBreachScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  breach_number: 'breach_number',
+  title: 'title',
+  description: 'description',
+  nature: 'nature',
+  data_categories: 'data_categories',
+  affected_employee_ids: 'affected_employee_ids',
+  affected_count: 'affected_count',
+  occurred_at: 'occurred_at',
+  became_aware_at: 'became_aware_at',
+  likely_impact: 'likely_impact',
+  measures: 'measures',
+  jurisdiction: 'jurisdiction',
+  clock: 'clock',
+  status: 'status',
+  persons_notified_at: 'persons_notified_at',
+  persons_notified_count: 'persons_notified_count',
+  board_intimated_at: 'board_intimated_at',
+  board_reference: 'board_reference',
+  report_submitted_at: 'report_submitted_at',
+  closed_at: 'closed_at',
+  recorded_by: 'recorded_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type PrivacyBreachScalarFieldEnum = (typeof PrivacyBreachScalarFieldEnum)[keyof typeof PrivacyBreachScalarFieldEnum]
+
+
+export const PrivacyNoticeScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  version: 'version',
+  text: 'text',
+  purposes: 'purposes',
+  published_by: 'published_by',
+  published_at: 'published_at'
+} as const
+
+export type PrivacyNoticeScalarFieldEnum = (typeof PrivacyNoticeScalarFieldEnum)[keyof typeof PrivacyNoticeScalarFieldEnum]
+
+
+export const PrivacyNoticeAcknowledgementScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  notice_id: 'notice_id',
+  user_id: 'user_id',
+  candidate_id: 'candidate_id',
+  context: 'context',
+  acknowledged_at: 'acknowledged_at'
+} as const
+
+export type PrivacyNoticeAcknowledgementScalarFieldEnum = (typeof PrivacyNoticeAcknowledgementScalarFieldEnum)[keyof typeof PrivacyNoticeAcknowledgementScalarFieldEnum]
+
+
+export const PrivacyLinkScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  candidate_id: 'candidate_id',
+  token_hash: 'token_hash',
+  expires_at: 'expires_at',
+  created_at: 'created_at'
+} as const
+
+export type PrivacyLinkScalarFieldEnum = (typeof PrivacyLinkScalarFieldEnum)[keyof typeof PrivacyLinkScalarFieldEnum]
+
+
 export const JobRequisitionScalarFieldEnum = {
   tenant_id: 'tenant_id',
   id: 'id',
@@ -7786,6 +8516,21 @@ export const TalentPoolCandidateScalarFieldEnum = {
 } as const
 
 export type TalentPoolCandidateScalarFieldEnum = (typeof TalentPoolCandidateScalarFieldEnum)[keyof typeof TalentPoolCandidateScalarFieldEnum]
+
+
+export const CandidateConsentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  candidate_id: 'candidate_id',
+  purpose: 'purpose',
+  notice_version: 'notice_version',
+  given_at: 'given_at',
+  withdrawn_at: 'withdrawn_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type CandidateConsentScalarFieldEnum = (typeof CandidateConsentScalarFieldEnum)[keyof typeof CandidateConsentScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -8167,6 +8912,13 @@ export type GlobalOmitConfig = {
   usageCounter?: Prisma.UsageCounterOmit
   tenantSetting?: Prisma.TenantSettingOmit
   idempotencyKey?: Prisma.IdempotencyKeyOmit
+  privacyRequest?: Prisma.PrivacyRequestOmit
+  legalHold?: Prisma.LegalHoldOmit
+  retainedRecord?: Prisma.RetainedRecordOmit
+  privacyBreach?: Prisma.PrivacyBreachOmit
+  privacyNotice?: Prisma.PrivacyNoticeOmit
+  privacyNoticeAcknowledgement?: Prisma.PrivacyNoticeAcknowledgementOmit
+  privacyLink?: Prisma.PrivacyLinkOmit
   jobRequisition?: Prisma.JobRequisitionOmit
   jobPosting?: Prisma.JobPostingOmit
   candidate?: Prisma.CandidateOmit
@@ -8175,6 +8927,7 @@ export type GlobalOmitConfig = {
   jobOffer?: Prisma.JobOfferOmit
   appointmentDocument?: Prisma.AppointmentDocumentOmit
   talentPoolCandidate?: Prisma.TalentPoolCandidateOmit
+  candidateConsent?: Prisma.CandidateConsentOmit
 }
 
 /* Types for Logging */

@@ -121,6 +121,13 @@ export const ModelName = {
   UsageCounter: 'UsageCounter',
   TenantSetting: 'TenantSetting',
   IdempotencyKey: 'IdempotencyKey',
+  PrivacyRequest: 'PrivacyRequest',
+  LegalHold: 'LegalHold',
+  RetainedRecord: 'RetainedRecord',
+  PrivacyBreach: 'PrivacyBreach',
+  PrivacyNotice: 'PrivacyNotice',
+  PrivacyNoticeAcknowledgement: 'PrivacyNoticeAcknowledgement',
+  PrivacyLink: 'PrivacyLink',
   JobRequisition: 'JobRequisition',
   JobPosting: 'JobPosting',
   Candidate: 'Candidate',
@@ -128,7 +135,8 @@ export const ModelName = {
   InterviewSession: 'InterviewSession',
   JobOffer: 'JobOffer',
   AppointmentDocument: 'AppointmentDocument',
-  TalentPoolCandidate: 'TalentPoolCandidate'
+  TalentPoolCandidate: 'TalentPoolCandidate',
+  CandidateConsent: 'CandidateConsent'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -1414,6 +1422,136 @@ export const IdempotencyKeyScalarFieldEnum = {
 export type IdempotencyKeyScalarFieldEnum = (typeof IdempotencyKeyScalarFieldEnum)[keyof typeof IdempotencyKeyScalarFieldEnum]
 
 
+export const PrivacyRequestScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  request_number: 'request_number',
+  type: 'type',
+  status: 'status',
+  employee_id: 'employee_id',
+  candidate_id: 'candidate_id',
+  subject_name: 'subject_name',
+  requested_by: 'requested_by',
+  channel: 'channel',
+  description: 'description',
+  corrections: 'corrections',
+  nominee: 'nominee',
+  jurisdiction: 'jurisdiction',
+  received_on: 'received_on',
+  due_at: 'due_at',
+  clock: 'clock',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  resolution: 'resolution',
+  outcome: 'outcome',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type PrivacyRequestScalarFieldEnum = (typeof PrivacyRequestScalarFieldEnum)[keyof typeof PrivacyRequestScalarFieldEnum]
+
+
+export const LegalHoldScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  candidate_id: 'candidate_id',
+  reason: 'reason',
+  placed_by: 'placed_by',
+  placed_at: 'placed_at',
+  released_by: 'released_by',
+  released_at: 'released_at'
+} as const
+
+export type LegalHoldScalarFieldEnum = (typeof LegalHoldScalarFieldEnum)[keyof typeof LegalHoldScalarFieldEnum]
+
+
+export const RetainedRecordScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  candidate_id: 'candidate_id',
+  record_class: 'record_class',
+  record_id: 'record_id',
+  rule: 'rule',
+  retain_until: 'retain_until',
+  request_id: 'request_id',
+  purged_at: 'purged_at',
+  created_at: 'created_at'
+} as const
+
+export type RetainedRecordScalarFieldEnum = (typeof RetainedRecordScalarFieldEnum)[keyof typeof RetainedRecordScalarFieldEnum]
+
+
+export const PrivacyBreachScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  breach_number: 'breach_number',
+  title: 'title',
+  description: 'description',
+  nature: 'nature',
+  data_categories: 'data_categories',
+  affected_employee_ids: 'affected_employee_ids',
+  affected_count: 'affected_count',
+  occurred_at: 'occurred_at',
+  became_aware_at: 'became_aware_at',
+  likely_impact: 'likely_impact',
+  measures: 'measures',
+  jurisdiction: 'jurisdiction',
+  clock: 'clock',
+  status: 'status',
+  persons_notified_at: 'persons_notified_at',
+  persons_notified_count: 'persons_notified_count',
+  board_intimated_at: 'board_intimated_at',
+  board_reference: 'board_reference',
+  report_submitted_at: 'report_submitted_at',
+  closed_at: 'closed_at',
+  recorded_by: 'recorded_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type PrivacyBreachScalarFieldEnum = (typeof PrivacyBreachScalarFieldEnum)[keyof typeof PrivacyBreachScalarFieldEnum]
+
+
+export const PrivacyNoticeScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  version: 'version',
+  text: 'text',
+  purposes: 'purposes',
+  published_by: 'published_by',
+  published_at: 'published_at'
+} as const
+
+export type PrivacyNoticeScalarFieldEnum = (typeof PrivacyNoticeScalarFieldEnum)[keyof typeof PrivacyNoticeScalarFieldEnum]
+
+
+export const PrivacyNoticeAcknowledgementScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  notice_id: 'notice_id',
+  user_id: 'user_id',
+  candidate_id: 'candidate_id',
+  context: 'context',
+  acknowledged_at: 'acknowledged_at'
+} as const
+
+export type PrivacyNoticeAcknowledgementScalarFieldEnum = (typeof PrivacyNoticeAcknowledgementScalarFieldEnum)[keyof typeof PrivacyNoticeAcknowledgementScalarFieldEnum]
+
+
+export const PrivacyLinkScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  candidate_id: 'candidate_id',
+  token_hash: 'token_hash',
+  expires_at: 'expires_at',
+  created_at: 'created_at'
+} as const
+
+export type PrivacyLinkScalarFieldEnum = (typeof PrivacyLinkScalarFieldEnum)[keyof typeof PrivacyLinkScalarFieldEnum]
+
+
 export const JobRequisitionScalarFieldEnum = {
   tenant_id: 'tenant_id',
   id: 'id',
@@ -1628,6 +1766,21 @@ export const TalentPoolCandidateScalarFieldEnum = {
 } as const
 
 export type TalentPoolCandidateScalarFieldEnum = (typeof TalentPoolCandidateScalarFieldEnum)[keyof typeof TalentPoolCandidateScalarFieldEnum]
+
+
+export const CandidateConsentScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  candidate_id: 'candidate_id',
+  purpose: 'purpose',
+  notice_version: 'notice_version',
+  given_at: 'given_at',
+  withdrawn_at: 'withdrawn_at',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type CandidateConsentScalarFieldEnum = (typeof CandidateConsentScalarFieldEnum)[keyof typeof CandidateConsentScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -422,6 +422,11 @@ export type CandidateWhereInput = {
   interview_sessions?: Prisma.InterviewSessionListRelationFilter
   offers?: Prisma.JobOfferListRelationFilter
   talent_pool?: Prisma.TalentPoolCandidateListRelationFilter
+  consents?: Prisma.CandidateConsentListRelationFilter
+  privacy_requests?: Prisma.PrivacyRequestListRelationFilter
+  legal_holds?: Prisma.LegalHoldListRelationFilter
+  retained_records?: Prisma.RetainedRecordListRelationFilter
+  privacy_links?: Prisma.PrivacyLinkListRelationFilter
   resume_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }
 
@@ -461,6 +466,11 @@ export type CandidateOrderByWithRelationInput = {
   interview_sessions?: Prisma.InterviewSessionOrderByRelationAggregateInput
   offers?: Prisma.JobOfferOrderByRelationAggregateInput
   talent_pool?: Prisma.TalentPoolCandidateOrderByRelationAggregateInput
+  consents?: Prisma.CandidateConsentOrderByRelationAggregateInput
+  privacy_requests?: Prisma.PrivacyRequestOrderByRelationAggregateInput
+  legal_holds?: Prisma.LegalHoldOrderByRelationAggregateInput
+  retained_records?: Prisma.RetainedRecordOrderByRelationAggregateInput
+  privacy_links?: Prisma.PrivacyLinkOrderByRelationAggregateInput
   resume_file?: Prisma.StoredFileOrderByWithRelationInput
 }
 
@@ -506,6 +516,11 @@ export type CandidateWhereUniqueInput = Prisma.AtLeast<{
   interview_sessions?: Prisma.InterviewSessionListRelationFilter
   offers?: Prisma.JobOfferListRelationFilter
   talent_pool?: Prisma.TalentPoolCandidateListRelationFilter
+  consents?: Prisma.CandidateConsentListRelationFilter
+  privacy_requests?: Prisma.PrivacyRequestListRelationFilter
+  legal_holds?: Prisma.LegalHoldListRelationFilter
+  retained_records?: Prisma.RetainedRecordListRelationFilter
+  privacy_links?: Prisma.PrivacyLinkListRelationFilter
   resume_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }, "tenant_id_id" | "tenant_id_employee_id" | "tenant_id_posting_id_email">
 
@@ -613,6 +628,11 @@ export type CandidateCreateInput = {
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
@@ -650,6 +670,11 @@ export type CandidateUncheckedCreateInput = {
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUpdateInput = {
@@ -684,6 +709,11 @@ export type CandidateUpdateInput = {
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
@@ -721,6 +751,11 @@ export type CandidateUncheckedUpdateInput = {
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateManyInput = {
@@ -823,6 +858,16 @@ export type CandidateListRelationFilter = {
 
 export type CandidateOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
+}
+
+export type CandidateNullableScalarRelationFilter = {
+  is?: Prisma.CandidateWhereInput | null
+  isNot?: Prisma.CandidateWhereInput | null
+}
+
+export type CandidateScalarRelationFilter = {
+  is?: Prisma.CandidateWhereInput
+  isNot?: Prisma.CandidateWhereInput
 }
 
 export type CandidateTenant_idEmployee_idCompoundUniqueInput = {
@@ -949,16 +994,6 @@ export type CandidateSumOrderByAggregateInput = {
   screening_score?: Prisma.SortOrder
 }
 
-export type CandidateScalarRelationFilter = {
-  is?: Prisma.CandidateWhereInput
-  isNot?: Prisma.CandidateWhereInput
-}
-
-export type CandidateNullableScalarRelationFilter = {
-  is?: Prisma.CandidateWhereInput | null
-  isNot?: Prisma.CandidateWhereInput | null
-}
-
 export type CandidateCreateNestedManyWithoutEmployeeInput = {
   create?: Prisma.XOR<Prisma.CandidateCreateWithoutEmployeeInput, Prisma.CandidateUncheckedCreateWithoutEmployeeInput> | Prisma.CandidateCreateWithoutEmployeeInput[] | Prisma.CandidateUncheckedCreateWithoutEmployeeInput[]
   connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutEmployeeInput | Prisma.CandidateCreateOrConnectWithoutEmployeeInput[]
@@ -1041,6 +1076,68 @@ export type CandidateUncheckedUpdateManyWithoutResume_fileNestedInput = {
   update?: Prisma.CandidateUpdateWithWhereUniqueWithoutResume_fileInput | Prisma.CandidateUpdateWithWhereUniqueWithoutResume_fileInput[]
   updateMany?: Prisma.CandidateUpdateManyWithWhereWithoutResume_fileInput | Prisma.CandidateUpdateManyWithWhereWithoutResume_fileInput[]
   deleteMany?: Prisma.CandidateScalarWhereInput | Prisma.CandidateScalarWhereInput[]
+}
+
+export type CandidateCreateNestedOneWithoutPrivacy_requestsInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_requestsInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_requestsInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutPrivacy_requestsInput
+  connect?: Prisma.CandidateWhereUniqueInput
+}
+
+export type CandidateUpdateOneWithoutPrivacy_requestsNestedInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_requestsInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_requestsInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutPrivacy_requestsInput
+  upsert?: Prisma.CandidateUpsertWithoutPrivacy_requestsInput
+  disconnect?: Prisma.CandidateWhereInput | boolean
+  delete?: Prisma.CandidateWhereInput | boolean
+  connect?: Prisma.CandidateWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CandidateUpdateToOneWithWhereWithoutPrivacy_requestsInput, Prisma.CandidateUpdateWithoutPrivacy_requestsInput>, Prisma.CandidateUncheckedUpdateWithoutPrivacy_requestsInput>
+}
+
+export type CandidateCreateNestedOneWithoutLegal_holdsInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutLegal_holdsInput, Prisma.CandidateUncheckedCreateWithoutLegal_holdsInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutLegal_holdsInput
+  connect?: Prisma.CandidateWhereUniqueInput
+}
+
+export type CandidateUpdateOneWithoutLegal_holdsNestedInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutLegal_holdsInput, Prisma.CandidateUncheckedCreateWithoutLegal_holdsInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutLegal_holdsInput
+  upsert?: Prisma.CandidateUpsertWithoutLegal_holdsInput
+  disconnect?: Prisma.CandidateWhereInput | boolean
+  delete?: Prisma.CandidateWhereInput | boolean
+  connect?: Prisma.CandidateWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CandidateUpdateToOneWithWhereWithoutLegal_holdsInput, Prisma.CandidateUpdateWithoutLegal_holdsInput>, Prisma.CandidateUncheckedUpdateWithoutLegal_holdsInput>
+}
+
+export type CandidateCreateNestedOneWithoutRetained_recordsInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutRetained_recordsInput, Prisma.CandidateUncheckedCreateWithoutRetained_recordsInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutRetained_recordsInput
+  connect?: Prisma.CandidateWhereUniqueInput
+}
+
+export type CandidateUpdateOneWithoutRetained_recordsNestedInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutRetained_recordsInput, Prisma.CandidateUncheckedCreateWithoutRetained_recordsInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutRetained_recordsInput
+  upsert?: Prisma.CandidateUpsertWithoutRetained_recordsInput
+  disconnect?: Prisma.CandidateWhereInput | boolean
+  delete?: Prisma.CandidateWhereInput | boolean
+  connect?: Prisma.CandidateWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CandidateUpdateToOneWithWhereWithoutRetained_recordsInput, Prisma.CandidateUpdateWithoutRetained_recordsInput>, Prisma.CandidateUncheckedUpdateWithoutRetained_recordsInput>
+}
+
+export type CandidateCreateNestedOneWithoutPrivacy_linksInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_linksInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_linksInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutPrivacy_linksInput
+  connect?: Prisma.CandidateWhereUniqueInput
+}
+
+export type CandidateUpdateOneRequiredWithoutPrivacy_linksNestedInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_linksInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_linksInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutPrivacy_linksInput
+  upsert?: Prisma.CandidateUpsertWithoutPrivacy_linksInput
+  connect?: Prisma.CandidateWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CandidateUpdateToOneWithWhereWithoutPrivacy_linksInput, Prisma.CandidateUpdateWithoutPrivacy_linksInput>, Prisma.CandidateUncheckedUpdateWithoutPrivacy_linksInput>
 }
 
 export type CandidateCreateNestedManyWithoutPostingInput = {
@@ -1152,6 +1249,20 @@ export type CandidateUpdateOneWithoutTalent_poolNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CandidateUpdateToOneWithWhereWithoutTalent_poolInput, Prisma.CandidateUpdateWithoutTalent_poolInput>, Prisma.CandidateUncheckedUpdateWithoutTalent_poolInput>
 }
 
+export type CandidateCreateNestedOneWithoutConsentsInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutConsentsInput, Prisma.CandidateUncheckedCreateWithoutConsentsInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutConsentsInput
+  connect?: Prisma.CandidateWhereUniqueInput
+}
+
+export type CandidateUpdateOneRequiredWithoutConsentsNestedInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutConsentsInput, Prisma.CandidateUncheckedCreateWithoutConsentsInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutConsentsInput
+  upsert?: Prisma.CandidateUpsertWithoutConsentsInput
+  connect?: Prisma.CandidateWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CandidateUpdateToOneWithWhereWithoutConsentsInput, Prisma.CandidateUpdateWithoutConsentsInput>, Prisma.CandidateUncheckedUpdateWithoutConsentsInput>
+}
+
 export type CandidateCreateWithoutEmployeeInput = {
   id?: string
   first_name: string
@@ -1183,6 +1294,11 @@ export type CandidateCreateWithoutEmployeeInput = {
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
@@ -1218,6 +1334,11 @@ export type CandidateUncheckedCreateWithoutEmployeeInput = {
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutEmployeeInput = {
@@ -1313,6 +1434,11 @@ export type CandidateCreateWithoutResume_fileInput = {
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutResume_fileInput = {
@@ -1347,6 +1473,11 @@ export type CandidateUncheckedCreateWithoutResume_fileInput = {
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutResume_fileInput = {
@@ -1373,6 +1504,702 @@ export type CandidateUpdateWithWhereUniqueWithoutResume_fileInput = {
 export type CandidateUpdateManyWithWhereWithoutResume_fileInput = {
   where: Prisma.CandidateScalarWhereInput
   data: Prisma.XOR<Prisma.CandidateUpdateManyMutationInput, Prisma.CandidateUncheckedUpdateManyWithoutResume_fileInput>
+}
+
+export type CandidateCreateWithoutPrivacy_requestsInput = {
+  id?: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
+  employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
+  interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+}
+
+export type CandidateUncheckedCreateWithoutPrivacy_requestsInput = {
+  tenant_id?: string
+  id?: string
+  posting_id: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_file_id?: string | null
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  employee_id?: string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+}
+
+export type CandidateCreateOrConnectWithoutPrivacy_requestsInput = {
+  where: Prisma.CandidateWhereUniqueInput
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_requestsInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_requestsInput>
+}
+
+export type CandidateUpsertWithoutPrivacy_requestsInput = {
+  update: Prisma.XOR<Prisma.CandidateUpdateWithoutPrivacy_requestsInput, Prisma.CandidateUncheckedUpdateWithoutPrivacy_requestsInput>
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_requestsInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_requestsInput>
+  where?: Prisma.CandidateWhereInput
+}
+
+export type CandidateUpdateToOneWithWhereWithoutPrivacy_requestsInput = {
+  where?: Prisma.CandidateWhereInput
+  data: Prisma.XOR<Prisma.CandidateUpdateWithoutPrivacy_requestsInput, Prisma.CandidateUncheckedUpdateWithoutPrivacy_requestsInput>
+}
+
+export type CandidateUpdateWithoutPrivacy_requestsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
+  employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
+  interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+}
+
+export type CandidateUncheckedUpdateWithoutPrivacy_requestsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  posting_id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+}
+
+export type CandidateCreateWithoutLegal_holdsInput = {
+  id?: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
+  employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
+  interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+}
+
+export type CandidateUncheckedCreateWithoutLegal_holdsInput = {
+  tenant_id?: string
+  id?: string
+  posting_id: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_file_id?: string | null
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  employee_id?: string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+}
+
+export type CandidateCreateOrConnectWithoutLegal_holdsInput = {
+  where: Prisma.CandidateWhereUniqueInput
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutLegal_holdsInput, Prisma.CandidateUncheckedCreateWithoutLegal_holdsInput>
+}
+
+export type CandidateUpsertWithoutLegal_holdsInput = {
+  update: Prisma.XOR<Prisma.CandidateUpdateWithoutLegal_holdsInput, Prisma.CandidateUncheckedUpdateWithoutLegal_holdsInput>
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutLegal_holdsInput, Prisma.CandidateUncheckedCreateWithoutLegal_holdsInput>
+  where?: Prisma.CandidateWhereInput
+}
+
+export type CandidateUpdateToOneWithWhereWithoutLegal_holdsInput = {
+  where?: Prisma.CandidateWhereInput
+  data: Prisma.XOR<Prisma.CandidateUpdateWithoutLegal_holdsInput, Prisma.CandidateUncheckedUpdateWithoutLegal_holdsInput>
+}
+
+export type CandidateUpdateWithoutLegal_holdsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
+  employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
+  interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+}
+
+export type CandidateUncheckedUpdateWithoutLegal_holdsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  posting_id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+}
+
+export type CandidateCreateWithoutRetained_recordsInput = {
+  id?: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
+  employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
+  interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+}
+
+export type CandidateUncheckedCreateWithoutRetained_recordsInput = {
+  tenant_id?: string
+  id?: string
+  posting_id: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_file_id?: string | null
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  employee_id?: string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+}
+
+export type CandidateCreateOrConnectWithoutRetained_recordsInput = {
+  where: Prisma.CandidateWhereUniqueInput
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutRetained_recordsInput, Prisma.CandidateUncheckedCreateWithoutRetained_recordsInput>
+}
+
+export type CandidateUpsertWithoutRetained_recordsInput = {
+  update: Prisma.XOR<Prisma.CandidateUpdateWithoutRetained_recordsInput, Prisma.CandidateUncheckedUpdateWithoutRetained_recordsInput>
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutRetained_recordsInput, Prisma.CandidateUncheckedCreateWithoutRetained_recordsInput>
+  where?: Prisma.CandidateWhereInput
+}
+
+export type CandidateUpdateToOneWithWhereWithoutRetained_recordsInput = {
+  where?: Prisma.CandidateWhereInput
+  data: Prisma.XOR<Prisma.CandidateUpdateWithoutRetained_recordsInput, Prisma.CandidateUncheckedUpdateWithoutRetained_recordsInput>
+}
+
+export type CandidateUpdateWithoutRetained_recordsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
+  employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
+  interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+}
+
+export type CandidateUncheckedUpdateWithoutRetained_recordsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  posting_id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+}
+
+export type CandidateCreateWithoutPrivacy_linksInput = {
+  id?: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
+  employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
+  interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+}
+
+export type CandidateUncheckedCreateWithoutPrivacy_linksInput = {
+  tenant_id?: string
+  id?: string
+  posting_id: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_file_id?: string | null
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  employee_id?: string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+}
+
+export type CandidateCreateOrConnectWithoutPrivacy_linksInput = {
+  where: Prisma.CandidateWhereUniqueInput
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_linksInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_linksInput>
+}
+
+export type CandidateUpsertWithoutPrivacy_linksInput = {
+  update: Prisma.XOR<Prisma.CandidateUpdateWithoutPrivacy_linksInput, Prisma.CandidateUncheckedUpdateWithoutPrivacy_linksInput>
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_linksInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_linksInput>
+  where?: Prisma.CandidateWhereInput
+}
+
+export type CandidateUpdateToOneWithWhereWithoutPrivacy_linksInput = {
+  where?: Prisma.CandidateWhereInput
+  data: Prisma.XOR<Prisma.CandidateUpdateWithoutPrivacy_linksInput, Prisma.CandidateUncheckedUpdateWithoutPrivacy_linksInput>
+}
+
+export type CandidateUpdateWithoutPrivacy_linksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
+  employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
+  interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+}
+
+export type CandidateUncheckedUpdateWithoutPrivacy_linksInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  posting_id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutPostingInput = {
@@ -1406,6 +2233,11 @@ export type CandidateCreateWithoutPostingInput = {
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
@@ -1441,6 +2273,11 @@ export type CandidateUncheckedCreateWithoutPostingInput = {
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutPostingInput = {
@@ -1500,6 +2337,11 @@ export type CandidateCreateWithoutInterviewsInput = {
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
@@ -1536,6 +2378,11 @@ export type CandidateUncheckedCreateWithoutInterviewsInput = {
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutInterviewsInput = {
@@ -1585,6 +2432,11 @@ export type CandidateUpdateWithoutInterviewsInput = {
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
@@ -1621,6 +2473,11 @@ export type CandidateUncheckedUpdateWithoutInterviewsInput = {
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutInterview_sessionsInput = {
@@ -1654,6 +2511,11 @@ export type CandidateCreateWithoutInterview_sessionsInput = {
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
@@ -1690,6 +2552,11 @@ export type CandidateUncheckedCreateWithoutInterview_sessionsInput = {
   interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutInterview_sessionsInput = {
@@ -1739,6 +2606,11 @@ export type CandidateUpdateWithoutInterview_sessionsInput = {
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
@@ -1775,6 +2647,11 @@ export type CandidateUncheckedUpdateWithoutInterview_sessionsInput = {
   interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutOffersInput = {
@@ -1808,6 +2685,11 @@ export type CandidateCreateWithoutOffersInput = {
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
@@ -1844,6 +2726,11 @@ export type CandidateUncheckedCreateWithoutOffersInput = {
   interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutOffersInput = {
@@ -1893,6 +2780,11 @@ export type CandidateUpdateWithoutOffersInput = {
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
@@ -1929,6 +2821,11 @@ export type CandidateUncheckedUpdateWithoutOffersInput = {
   interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutTalent_poolInput = {
@@ -1962,6 +2859,11 @@ export type CandidateCreateWithoutTalent_poolInput = {
   interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
 }
 
@@ -1998,6 +2900,11 @@ export type CandidateUncheckedCreateWithoutTalent_poolInput = {
   interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
   interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
   offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutTalent_poolInput = {
@@ -2047,6 +2954,11 @@ export type CandidateUpdateWithoutTalent_poolInput = {
   interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
@@ -2083,6 +2995,185 @@ export type CandidateUncheckedUpdateWithoutTalent_poolInput = {
   interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+}
+
+export type CandidateCreateWithoutConsentsInput = {
+  id?: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
+  employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
+  interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+}
+
+export type CandidateUncheckedCreateWithoutConsentsInput = {
+  tenant_id?: string
+  id?: string
+  posting_id: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_file_id?: string | null
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  employee_id?: string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+}
+
+export type CandidateCreateOrConnectWithoutConsentsInput = {
+  where: Prisma.CandidateWhereUniqueInput
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutConsentsInput, Prisma.CandidateUncheckedCreateWithoutConsentsInput>
+}
+
+export type CandidateUpsertWithoutConsentsInput = {
+  update: Prisma.XOR<Prisma.CandidateUpdateWithoutConsentsInput, Prisma.CandidateUncheckedUpdateWithoutConsentsInput>
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutConsentsInput, Prisma.CandidateUncheckedCreateWithoutConsentsInput>
+  where?: Prisma.CandidateWhereInput
+}
+
+export type CandidateUpdateToOneWithWhereWithoutConsentsInput = {
+  where?: Prisma.CandidateWhereInput
+  data: Prisma.XOR<Prisma.CandidateUpdateWithoutConsentsInput, Prisma.CandidateUncheckedUpdateWithoutConsentsInput>
+}
+
+export type CandidateUpdateWithoutConsentsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
+  employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
+  interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+}
+
+export type CandidateUncheckedUpdateWithoutConsentsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  posting_id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateManyEmployeeInput = {
@@ -2146,6 +3237,11 @@ export type CandidateUpdateWithoutEmployeeInput = {
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
@@ -2181,6 +3277,11 @@ export type CandidateUncheckedUpdateWithoutEmployeeInput = {
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateManyWithoutEmployeeInput = {
@@ -2275,6 +3376,11 @@ export type CandidateUpdateWithoutResume_fileInput = {
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutResume_fileInput = {
@@ -2309,6 +3415,11 @@ export type CandidateUncheckedUpdateWithoutResume_fileInput = {
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateManyWithoutResume_fileInput = {
@@ -2402,6 +3513,11 @@ export type CandidateUpdateWithoutPostingInput = {
   interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
 }
 
@@ -2437,6 +3553,11 @@ export type CandidateUncheckedUpdateWithoutPostingInput = {
   interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
   offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
   talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateManyWithoutPostingInput = {
@@ -2479,6 +3600,11 @@ export type CandidateCountOutputType = {
   interview_sessions: number
   offers: number
   talent_pool: number
+  consents: number
+  privacy_requests: number
+  legal_holds: number
+  retained_records: number
+  privacy_links: number
 }
 
 export type CandidateCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2486,6 +3612,11 @@ export type CandidateCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensi
   interview_sessions?: boolean | CandidateCountOutputTypeCountInterview_sessionsArgs
   offers?: boolean | CandidateCountOutputTypeCountOffersArgs
   talent_pool?: boolean | CandidateCountOutputTypeCountTalent_poolArgs
+  consents?: boolean | CandidateCountOutputTypeCountConsentsArgs
+  privacy_requests?: boolean | CandidateCountOutputTypeCountPrivacy_requestsArgs
+  legal_holds?: boolean | CandidateCountOutputTypeCountLegal_holdsArgs
+  retained_records?: boolean | CandidateCountOutputTypeCountRetained_recordsArgs
+  privacy_links?: boolean | CandidateCountOutputTypeCountPrivacy_linksArgs
 }
 
 /**
@@ -2526,6 +3657,41 @@ export type CandidateCountOutputTypeCountTalent_poolArgs<ExtArgs extends runtime
   where?: Prisma.TalentPoolCandidateWhereInput
 }
 
+/**
+ * CandidateCountOutputType without action
+ */
+export type CandidateCountOutputTypeCountConsentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.CandidateConsentWhereInput
+}
+
+/**
+ * CandidateCountOutputType without action
+ */
+export type CandidateCountOutputTypeCountPrivacy_requestsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PrivacyRequestWhereInput
+}
+
+/**
+ * CandidateCountOutputType without action
+ */
+export type CandidateCountOutputTypeCountLegal_holdsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.LegalHoldWhereInput
+}
+
+/**
+ * CandidateCountOutputType without action
+ */
+export type CandidateCountOutputTypeCountRetained_recordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.RetainedRecordWhereInput
+}
+
+/**
+ * CandidateCountOutputType without action
+ */
+export type CandidateCountOutputTypeCountPrivacy_linksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PrivacyLinkWhereInput
+}
+
 
 export type CandidateSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -2563,6 +3729,11 @@ export type CandidateSelect<ExtArgs extends runtime.Types.Extensions.InternalArg
   interview_sessions?: boolean | Prisma.Candidate$interview_sessionsArgs<ExtArgs>
   offers?: boolean | Prisma.Candidate$offersArgs<ExtArgs>
   talent_pool?: boolean | Prisma.Candidate$talent_poolArgs<ExtArgs>
+  consents?: boolean | Prisma.Candidate$consentsArgs<ExtArgs>
+  privacy_requests?: boolean | Prisma.Candidate$privacy_requestsArgs<ExtArgs>
+  legal_holds?: boolean | Prisma.Candidate$legal_holdsArgs<ExtArgs>
+  retained_records?: boolean | Prisma.Candidate$retained_recordsArgs<ExtArgs>
+  privacy_links?: boolean | Prisma.Candidate$privacy_linksArgs<ExtArgs>
   resume_file?: boolean | Prisma.Candidate$resume_fileArgs<ExtArgs>
   _count?: boolean | Prisma.CandidateCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["candidate"]>
@@ -2677,6 +3848,11 @@ export type CandidateInclude<ExtArgs extends runtime.Types.Extensions.InternalAr
   interview_sessions?: boolean | Prisma.Candidate$interview_sessionsArgs<ExtArgs>
   offers?: boolean | Prisma.Candidate$offersArgs<ExtArgs>
   talent_pool?: boolean | Prisma.Candidate$talent_poolArgs<ExtArgs>
+  consents?: boolean | Prisma.Candidate$consentsArgs<ExtArgs>
+  privacy_requests?: boolean | Prisma.Candidate$privacy_requestsArgs<ExtArgs>
+  legal_holds?: boolean | Prisma.Candidate$legal_holdsArgs<ExtArgs>
+  retained_records?: boolean | Prisma.Candidate$retained_recordsArgs<ExtArgs>
+  privacy_links?: boolean | Prisma.Candidate$privacy_linksArgs<ExtArgs>
   resume_file?: boolean | Prisma.Candidate$resume_fileArgs<ExtArgs>
   _count?: boolean | Prisma.CandidateCountOutputTypeDefaultArgs<ExtArgs>
 }
@@ -2700,6 +3876,11 @@ export type $CandidatePayload<ExtArgs extends runtime.Types.Extensions.InternalA
     interview_sessions: Prisma.$InterviewSessionPayload<ExtArgs>[]
     offers: Prisma.$JobOfferPayload<ExtArgs>[]
     talent_pool: Prisma.$TalentPoolCandidatePayload<ExtArgs>[]
+    consents: Prisma.$CandidateConsentPayload<ExtArgs>[]
+    privacy_requests: Prisma.$PrivacyRequestPayload<ExtArgs>[]
+    legal_holds: Prisma.$LegalHoldPayload<ExtArgs>[]
+    retained_records: Prisma.$RetainedRecordPayload<ExtArgs>[]
+    privacy_links: Prisma.$PrivacyLinkPayload<ExtArgs>[]
     resume_file: Prisma.$StoredFilePayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
@@ -3132,6 +4313,11 @@ export interface Prisma__CandidateClient<T, Null = never, ExtArgs extends runtim
   interview_sessions<T extends Prisma.Candidate$interview_sessionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$interview_sessionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InterviewSessionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   offers<T extends Prisma.Candidate$offersArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$offersArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$JobOfferPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   talent_pool<T extends Prisma.Candidate$talent_poolArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$talent_poolArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TalentPoolCandidatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  consents<T extends Prisma.Candidate$consentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$consentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CandidateConsentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  privacy_requests<T extends Prisma.Candidate$privacy_requestsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$privacy_requestsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PrivacyRequestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  legal_holds<T extends Prisma.Candidate$legal_holdsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$legal_holdsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LegalHoldPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  retained_records<T extends Prisma.Candidate$retained_recordsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$retained_recordsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RetainedRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  privacy_links<T extends Prisma.Candidate$privacy_linksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$privacy_linksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PrivacyLinkPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   resume_file<T extends Prisma.Candidate$resume_fileArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$resume_fileArgs<ExtArgs>>): Prisma.Prisma__StoredFileClient<runtime.Types.Result.GetResult<Prisma.$StoredFilePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
@@ -3704,6 +4890,126 @@ export type Candidate$talent_poolArgs<ExtArgs extends runtime.Types.Extensions.I
   take?: number
   skip?: number
   distinct?: Prisma.TalentPoolCandidateScalarFieldEnum | Prisma.TalentPoolCandidateScalarFieldEnum[]
+}
+
+/**
+ * Candidate.consents
+ */
+export type Candidate$consentsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the CandidateConsent
+   */
+  select?: Prisma.CandidateConsentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the CandidateConsent
+   */
+  omit?: Prisma.CandidateConsentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CandidateConsentInclude<ExtArgs> | null
+  where?: Prisma.CandidateConsentWhereInput
+  orderBy?: Prisma.CandidateConsentOrderByWithRelationInput | Prisma.CandidateConsentOrderByWithRelationInput[]
+  cursor?: Prisma.CandidateConsentWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.CandidateConsentScalarFieldEnum | Prisma.CandidateConsentScalarFieldEnum[]
+}
+
+/**
+ * Candidate.privacy_requests
+ */
+export type Candidate$privacy_requestsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PrivacyRequest
+   */
+  select?: Prisma.PrivacyRequestSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PrivacyRequest
+   */
+  omit?: Prisma.PrivacyRequestOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PrivacyRequestInclude<ExtArgs> | null
+  where?: Prisma.PrivacyRequestWhereInput
+  orderBy?: Prisma.PrivacyRequestOrderByWithRelationInput | Prisma.PrivacyRequestOrderByWithRelationInput[]
+  cursor?: Prisma.PrivacyRequestWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PrivacyRequestScalarFieldEnum | Prisma.PrivacyRequestScalarFieldEnum[]
+}
+
+/**
+ * Candidate.legal_holds
+ */
+export type Candidate$legal_holdsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the LegalHold
+   */
+  select?: Prisma.LegalHoldSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the LegalHold
+   */
+  omit?: Prisma.LegalHoldOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LegalHoldInclude<ExtArgs> | null
+  where?: Prisma.LegalHoldWhereInput
+  orderBy?: Prisma.LegalHoldOrderByWithRelationInput | Prisma.LegalHoldOrderByWithRelationInput[]
+  cursor?: Prisma.LegalHoldWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.LegalHoldScalarFieldEnum | Prisma.LegalHoldScalarFieldEnum[]
+}
+
+/**
+ * Candidate.retained_records
+ */
+export type Candidate$retained_recordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the RetainedRecord
+   */
+  select?: Prisma.RetainedRecordSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the RetainedRecord
+   */
+  omit?: Prisma.RetainedRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.RetainedRecordInclude<ExtArgs> | null
+  where?: Prisma.RetainedRecordWhereInput
+  orderBy?: Prisma.RetainedRecordOrderByWithRelationInput | Prisma.RetainedRecordOrderByWithRelationInput[]
+  cursor?: Prisma.RetainedRecordWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.RetainedRecordScalarFieldEnum | Prisma.RetainedRecordScalarFieldEnum[]
+}
+
+/**
+ * Candidate.privacy_links
+ */
+export type Candidate$privacy_linksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PrivacyLink
+   */
+  select?: Prisma.PrivacyLinkSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PrivacyLink
+   */
+  omit?: Prisma.PrivacyLinkOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PrivacyLinkInclude<ExtArgs> | null
+  where?: Prisma.PrivacyLinkWhereInput
+  orderBy?: Prisma.PrivacyLinkOrderByWithRelationInput | Prisma.PrivacyLinkOrderByWithRelationInput[]
+  cursor?: Prisma.PrivacyLinkWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PrivacyLinkScalarFieldEnum | Prisma.PrivacyLinkScalarFieldEnum[]
 }
 
 /**

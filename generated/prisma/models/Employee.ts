@@ -404,6 +404,9 @@ export type EmployeeWhereInput = {
   work_location?: Prisma.XOR<Prisma.WorkLocationNullableScalarRelationFilter, Prisma.WorkLocationWhereInput> | null
   memberships?: Prisma.MembershipListRelationFilter
   invitations?: Prisma.InvitationListRelationFilter
+  privacy_requests?: Prisma.PrivacyRequestListRelationFilter
+  legal_holds?: Prisma.LegalHoldListRelationFilter
+  retained_records?: Prisma.RetainedRecordListRelationFilter
   documents?: Prisma.EmployeeDocumentListRelationFilter
   exit?: Prisma.XOR<Prisma.EmployeeExitNullableScalarRelationFilter, Prisma.EmployeeExitWhereInput> | null
   asset_assignments?: Prisma.AssetAssignmentListRelationFilter
@@ -466,6 +469,9 @@ export type EmployeeOrderByWithRelationInput = {
   work_location?: Prisma.WorkLocationOrderByWithRelationInput
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   invitations?: Prisma.InvitationOrderByRelationAggregateInput
+  privacy_requests?: Prisma.PrivacyRequestOrderByRelationAggregateInput
+  legal_holds?: Prisma.LegalHoldOrderByRelationAggregateInput
+  retained_records?: Prisma.RetainedRecordOrderByRelationAggregateInput
   documents?: Prisma.EmployeeDocumentOrderByRelationAggregateInput
   exit?: Prisma.EmployeeExitOrderByWithRelationInput
   asset_assignments?: Prisma.AssetAssignmentOrderByRelationAggregateInput
@@ -534,6 +540,9 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   work_location?: Prisma.XOR<Prisma.WorkLocationNullableScalarRelationFilter, Prisma.WorkLocationWhereInput> | null
   memberships?: Prisma.MembershipListRelationFilter
   invitations?: Prisma.InvitationListRelationFilter
+  privacy_requests?: Prisma.PrivacyRequestListRelationFilter
+  legal_holds?: Prisma.LegalHoldListRelationFilter
+  retained_records?: Prisma.RetainedRecordListRelationFilter
   documents?: Prisma.EmployeeDocumentListRelationFilter
   exit?: Prisma.XOR<Prisma.EmployeeExitNullableScalarRelationFilter, Prisma.EmployeeExitWhereInput> | null
   asset_assignments?: Prisma.AssetAssignmentListRelationFilter
@@ -668,6 +677,9 @@ export type EmployeeCreateInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -727,6 +739,9 @@ export type EmployeeUncheckedCreateInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -785,6 +800,9 @@ export type EmployeeUpdateInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -844,6 +862,9 @@ export type EmployeeUncheckedUpdateInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -1550,6 +1571,54 @@ export type EmployeeUpdateOneWithoutInvitationsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutInvitationsInput, Prisma.EmployeeUpdateWithoutInvitationsInput>, Prisma.EmployeeUncheckedUpdateWithoutInvitationsInput>
 }
 
+export type EmployeeCreateNestedOneWithoutPrivacy_requestsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedCreateWithoutPrivacy_requestsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutPrivacy_requestsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneWithoutPrivacy_requestsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedCreateWithoutPrivacy_requestsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutPrivacy_requestsInput
+  upsert?: Prisma.EmployeeUpsertWithoutPrivacy_requestsInput
+  disconnect?: Prisma.EmployeeWhereInput | boolean
+  delete?: Prisma.EmployeeWhereInput | boolean
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutPrivacy_requestsInput, Prisma.EmployeeUpdateWithoutPrivacy_requestsInput>, Prisma.EmployeeUncheckedUpdateWithoutPrivacy_requestsInput>
+}
+
+export type EmployeeCreateNestedOneWithoutLegal_holdsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedCreateWithoutLegal_holdsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutLegal_holdsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneWithoutLegal_holdsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedCreateWithoutLegal_holdsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutLegal_holdsInput
+  upsert?: Prisma.EmployeeUpsertWithoutLegal_holdsInput
+  disconnect?: Prisma.EmployeeWhereInput | boolean
+  delete?: Prisma.EmployeeWhereInput | boolean
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutLegal_holdsInput, Prisma.EmployeeUpdateWithoutLegal_holdsInput>, Prisma.EmployeeUncheckedUpdateWithoutLegal_holdsInput>
+}
+
+export type EmployeeCreateNestedOneWithoutRetained_recordsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedCreateWithoutRetained_recordsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutRetained_recordsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneWithoutRetained_recordsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedCreateWithoutRetained_recordsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutRetained_recordsInput
+  upsert?: Prisma.EmployeeUpsertWithoutRetained_recordsInput
+  disconnect?: Prisma.EmployeeWhereInput | boolean
+  delete?: Prisma.EmployeeWhereInput | boolean
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutRetained_recordsInput, Prisma.EmployeeUpdateWithoutRetained_recordsInput>, Prisma.EmployeeUncheckedUpdateWithoutRetained_recordsInput>
+}
+
 export type EmployeeCreateNestedOneWithoutJob_requisitionsInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutJob_requisitionsInput, Prisma.EmployeeUncheckedCreateWithoutJob_requisitionsInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutJob_requisitionsInput
@@ -1617,6 +1686,9 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
@@ -1675,6 +1747,9 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
@@ -1748,6 +1823,9 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
@@ -1806,6 +1884,9 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -1863,6 +1944,9 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -1921,6 +2005,9 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -1994,6 +2081,9 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -2052,6 +2142,9 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2109,6 +2202,9 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -2167,6 +2263,9 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2240,6 +2339,9 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -2298,6 +2400,9 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2354,6 +2459,9 @@ export type EmployeeCreateWithoutReportsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -2412,6 +2520,9 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   changed_at?: Date | string
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2474,6 +2585,9 @@ export type EmployeeCreateWithoutManagerInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -2531,6 +2645,9 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2609,6 +2726,9 @@ export type EmployeeUpdateWithoutReportsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -2667,6 +2787,9 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -2779,6 +2902,9 @@ export type EmployeeCreateWithoutDocumentsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
@@ -2837,6 +2963,9 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
@@ -2910,6 +3039,9 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
@@ -2968,6 +3100,9 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3025,6 +3160,9 @@ export type EmployeeCreateWithoutExitInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
@@ -3083,6 +3221,9 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3156,6 +3297,9 @@ export type EmployeeUpdateWithoutExitInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
@@ -3214,6 +3358,9 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
   leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3270,6 +3417,9 @@ export type EmployeeCreateWithoutBranchInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -3327,6 +3477,9 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3410,6 +3563,9 @@ export type EmployeeCreateWithoutWork_locationInput = {
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -3467,6 +3623,9 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3551,6 +3710,9 @@ export type EmployeeCreateWithoutHelpdesk_ticketsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -3609,6 +3771,9 @@ export type EmployeeUncheckedCreateWithoutHelpdesk_ticketsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3682,6 +3847,9 @@ export type EmployeeUpdateWithoutHelpdesk_ticketsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -3740,6 +3908,9 @@ export type EmployeeUncheckedUpdateWithoutHelpdesk_ticketsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -3797,6 +3968,9 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -3855,6 +4029,9 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -3928,6 +4105,9 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -3986,6 +4166,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4043,6 +4226,9 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -4101,6 +4287,9 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4174,6 +4363,9 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -4232,6 +4424,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4289,6 +4484,9 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -4347,6 +4545,9 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4420,6 +4621,9 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -4478,6 +4682,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4535,6 +4742,9 @@ export type EmployeeCreateWithoutLeave_balance_totalsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -4593,6 +4803,9 @@ export type EmployeeUncheckedCreateWithoutLeave_balance_totalsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4666,6 +4879,9 @@ export type EmployeeUpdateWithoutLeave_balance_totalsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -4724,6 +4940,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -4781,6 +5000,9 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -4839,6 +5061,9 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -4912,6 +5137,9 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -4970,6 +5198,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5027,6 +5258,9 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -5085,6 +5319,9 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5158,6 +5395,9 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -5216,6 +5456,9 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5273,6 +5516,9 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -5331,6 +5577,9 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5404,6 +5653,9 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -5462,6 +5714,9 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5519,6 +5774,9 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -5577,6 +5835,9 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5650,6 +5911,9 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -5708,6 +5972,9 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -5765,6 +6032,9 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -5823,6 +6093,9 @@ export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -5896,6 +6169,9 @@ export type EmployeeUpdateWithoutSalary_setupsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -5954,6 +6230,9 @@ export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6011,6 +6290,9 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -6069,6 +6351,9 @@ export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6142,6 +6427,9 @@ export type EmployeeUpdateWithoutPayroll_slipsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -6200,6 +6488,9 @@ export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6257,6 +6548,9 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -6315,6 +6609,9 @@ export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6388,6 +6685,9 @@ export type EmployeeUpdateWithoutLoan_advancesInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -6446,6 +6746,9 @@ export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6503,6 +6806,9 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -6561,6 +6867,9 @@ export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6634,6 +6943,9 @@ export type EmployeeUpdateWithoutExpense_claimsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -6692,6 +7004,9 @@ export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6749,6 +7064,9 @@ export type EmployeeCreateWithoutFinal_settlementsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -6807,6 +7125,9 @@ export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -6880,6 +7201,9 @@ export type EmployeeUpdateWithoutFinal_settlementsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -6938,6 +7262,9 @@ export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -6994,6 +7321,9 @@ export type EmployeeCreateWithoutMembershipsInput = {
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -7052,6 +7382,9 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -7125,6 +7458,9 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -7183,6 +7519,9 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7240,6 +7579,9 @@ export type EmployeeCreateWithoutInvitationsInput = {
   branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -7298,6 +7640,9 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   changed_at?: Date | string
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -7371,6 +7716,9 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -7429,6 +7777,783 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeCreateWithoutPrivacy_requestsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutPrivacy_requestsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutPrivacy_requestsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedCreateWithoutPrivacy_requestsInput>
+}
+
+export type EmployeeUpsertWithoutPrivacy_requestsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedUpdateWithoutPrivacy_requestsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedCreateWithoutPrivacy_requestsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutPrivacy_requestsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutPrivacy_requestsInput, Prisma.EmployeeUncheckedUpdateWithoutPrivacy_requestsInput>
+}
+
+export type EmployeeUpdateWithoutPrivacy_requestsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutPrivacy_requestsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeCreateWithoutLegal_holdsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutLegal_holdsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutLegal_holdsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedCreateWithoutLegal_holdsInput>
+}
+
+export type EmployeeUpsertWithoutLegal_holdsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedUpdateWithoutLegal_holdsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedCreateWithoutLegal_holdsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutLegal_holdsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutLegal_holdsInput, Prisma.EmployeeUncheckedUpdateWithoutLegal_holdsInput>
+}
+
+export type EmployeeUpdateWithoutLegal_holdsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutLegal_holdsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeCreateWithoutRetained_recordsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutRetained_recordsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutRetained_recordsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedCreateWithoutRetained_recordsInput>
+}
+
+export type EmployeeUpsertWithoutRetained_recordsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedUpdateWithoutRetained_recordsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedCreateWithoutRetained_recordsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutRetained_recordsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutRetained_recordsInput, Prisma.EmployeeUncheckedUpdateWithoutRetained_recordsInput>
+}
+
+export type EmployeeUpdateWithoutRetained_recordsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutRetained_recordsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7487,6 +8612,9 @@ export type EmployeeCreateWithoutJob_requisitionsInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -7545,6 +8673,9 @@ export type EmployeeUncheckedCreateWithoutJob_requisitionsInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -7618,6 +8749,9 @@ export type EmployeeUpdateWithoutJob_requisitionsInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -7676,6 +8810,9 @@ export type EmployeeUncheckedUpdateWithoutJob_requisitionsInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -7733,6 +8870,9 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
@@ -7791,6 +8931,9 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
   documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
   exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
@@ -7864,6 +9007,9 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -7922,6 +9068,9 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -8011,6 +9160,9 @@ export type EmployeeUpdateWithoutManagerInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -8068,6 +9220,9 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -8191,6 +9346,9 @@ export type EmployeeUpdateWithoutBranchInput = {
   work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -8248,6 +9406,9 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -8371,6 +9532,9 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
@@ -8428,6 +9592,9 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
   documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
   exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
   asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
@@ -8493,6 +9660,9 @@ export type EmployeeCountOutputType = {
   reports: number
   memberships: number
   invitations: number
+  privacy_requests: number
+  legal_holds: number
+  retained_records: number
   documents: number
   asset_assignments: number
   leave_policy_employees: number
@@ -8519,6 +9689,9 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   reports?: boolean | EmployeeCountOutputTypeCountReportsArgs
   memberships?: boolean | EmployeeCountOutputTypeCountMembershipsArgs
   invitations?: boolean | EmployeeCountOutputTypeCountInvitationsArgs
+  privacy_requests?: boolean | EmployeeCountOutputTypeCountPrivacy_requestsArgs
+  legal_holds?: boolean | EmployeeCountOutputTypeCountLegal_holdsArgs
+  retained_records?: boolean | EmployeeCountOutputTypeCountRetained_recordsArgs
   documents?: boolean | EmployeeCountOutputTypeCountDocumentsArgs
   asset_assignments?: boolean | EmployeeCountOutputTypeCountAsset_assignmentsArgs
   leave_policy_employees?: boolean | EmployeeCountOutputTypeCountLeave_policy_employeesArgs
@@ -8570,6 +9743,27 @@ export type EmployeeCountOutputTypeCountMembershipsArgs<ExtArgs extends runtime.
  */
 export type EmployeeCountOutputTypeCountInvitationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.InvitationWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountPrivacy_requestsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PrivacyRequestWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountLegal_holdsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.LegalHoldWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountRetained_recordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.RetainedRecordWhereInput
 }
 
 /**
@@ -8752,6 +9946,9 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
   memberships?: boolean | Prisma.Employee$membershipsArgs<ExtArgs>
   invitations?: boolean | Prisma.Employee$invitationsArgs<ExtArgs>
+  privacy_requests?: boolean | Prisma.Employee$privacy_requestsArgs<ExtArgs>
+  legal_holds?: boolean | Prisma.Employee$legal_holdsArgs<ExtArgs>
+  retained_records?: boolean | Prisma.Employee$retained_recordsArgs<ExtArgs>
   documents?: boolean | Prisma.Employee$documentsArgs<ExtArgs>
   exit?: boolean | Prisma.Employee$exitArgs<ExtArgs>
   asset_assignments?: boolean | Prisma.Employee$asset_assignmentsArgs<ExtArgs>
@@ -8895,6 +10092,9 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   work_location?: boolean | Prisma.Employee$work_locationArgs<ExtArgs>
   memberships?: boolean | Prisma.Employee$membershipsArgs<ExtArgs>
   invitations?: boolean | Prisma.Employee$invitationsArgs<ExtArgs>
+  privacy_requests?: boolean | Prisma.Employee$privacy_requestsArgs<ExtArgs>
+  legal_holds?: boolean | Prisma.Employee$legal_holdsArgs<ExtArgs>
+  retained_records?: boolean | Prisma.Employee$retained_recordsArgs<ExtArgs>
   documents?: boolean | Prisma.Employee$documentsArgs<ExtArgs>
   exit?: boolean | Prisma.Employee$exitArgs<ExtArgs>
   asset_assignments?: boolean | Prisma.Employee$asset_assignmentsArgs<ExtArgs>
@@ -8938,6 +10138,9 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     work_location: Prisma.$WorkLocationPayload<ExtArgs> | null
     memberships: Prisma.$MembershipPayload<ExtArgs>[]
     invitations: Prisma.$InvitationPayload<ExtArgs>[]
+    privacy_requests: Prisma.$PrivacyRequestPayload<ExtArgs>[]
+    legal_holds: Prisma.$LegalHoldPayload<ExtArgs>[]
+    retained_records: Prisma.$RetainedRecordPayload<ExtArgs>[]
     documents: Prisma.$EmployeeDocumentPayload<ExtArgs>[]
     exit: Prisma.$EmployeeExitPayload<ExtArgs> | null
     asset_assignments: Prisma.$AssetAssignmentPayload<ExtArgs>[]
@@ -9399,6 +10602,9 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   work_location<T extends Prisma.Employee$work_locationArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$work_locationArgs<ExtArgs>>): Prisma.Prisma__WorkLocationClient<runtime.Types.Result.GetResult<Prisma.$WorkLocationPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   memberships<T extends Prisma.Employee$membershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$membershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MembershipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   invitations<T extends Prisma.Employee$invitationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$invitationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InvitationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  privacy_requests<T extends Prisma.Employee$privacy_requestsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$privacy_requestsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PrivacyRequestPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  legal_holds<T extends Prisma.Employee$legal_holdsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$legal_holdsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LegalHoldPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  retained_records<T extends Prisma.Employee$retained_recordsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$retained_recordsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RetainedRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   documents<T extends Prisma.Employee$documentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$documentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EmployeeDocumentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   exit<T extends Prisma.Employee$exitArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$exitArgs<ExtArgs>>): Prisma.Prisma__EmployeeExitClient<runtime.Types.Result.GetResult<Prisma.$EmployeeExitPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   asset_assignments<T extends Prisma.Employee$asset_assignmentsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$asset_assignmentsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AssetAssignmentPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -10008,6 +11214,78 @@ export type Employee$invitationsArgs<ExtArgs extends runtime.Types.Extensions.In
   take?: number
   skip?: number
   distinct?: Prisma.InvitationScalarFieldEnum | Prisma.InvitationScalarFieldEnum[]
+}
+
+/**
+ * Employee.privacy_requests
+ */
+export type Employee$privacy_requestsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PrivacyRequest
+   */
+  select?: Prisma.PrivacyRequestSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PrivacyRequest
+   */
+  omit?: Prisma.PrivacyRequestOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PrivacyRequestInclude<ExtArgs> | null
+  where?: Prisma.PrivacyRequestWhereInput
+  orderBy?: Prisma.PrivacyRequestOrderByWithRelationInput | Prisma.PrivacyRequestOrderByWithRelationInput[]
+  cursor?: Prisma.PrivacyRequestWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PrivacyRequestScalarFieldEnum | Prisma.PrivacyRequestScalarFieldEnum[]
+}
+
+/**
+ * Employee.legal_holds
+ */
+export type Employee$legal_holdsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the LegalHold
+   */
+  select?: Prisma.LegalHoldSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the LegalHold
+   */
+  omit?: Prisma.LegalHoldOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.LegalHoldInclude<ExtArgs> | null
+  where?: Prisma.LegalHoldWhereInput
+  orderBy?: Prisma.LegalHoldOrderByWithRelationInput | Prisma.LegalHoldOrderByWithRelationInput[]
+  cursor?: Prisma.LegalHoldWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.LegalHoldScalarFieldEnum | Prisma.LegalHoldScalarFieldEnum[]
+}
+
+/**
+ * Employee.retained_records
+ */
+export type Employee$retained_recordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the RetainedRecord
+   */
+  select?: Prisma.RetainedRecordSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the RetainedRecord
+   */
+  omit?: Prisma.RetainedRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.RetainedRecordInclude<ExtArgs> | null
+  where?: Prisma.RetainedRecordWhereInput
+  orderBy?: Prisma.RetainedRecordOrderByWithRelationInput | Prisma.RetainedRecordOrderByWithRelationInput[]
+  cursor?: Prisma.RetainedRecordWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.RetainedRecordScalarFieldEnum | Prisma.RetainedRecordScalarFieldEnum[]
 }
 
 /**

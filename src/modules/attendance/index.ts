@@ -3,3 +3,5 @@ export { type Absence, absencesBetween, pendingRegularizationsByEmployee } from 
 // bulk imports and exports (src/modules/bulk/)
 export { importRecords } from "./punches.ts";
 export { ATTENDANCE_EXPORT_COLUMNS, attendanceForExport } from "./exports.ts";
+// privacy (src/modules/privacy/): the retention schedule's attendance records
+export { attendanceDatesOf, deleteAttendanceIn } from "./privacy.ts";

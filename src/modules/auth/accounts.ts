@@ -3,6 +3,7 @@
 // a reset ends every session of the user), and joining a company by invitation (a new account, or
 // an existing one proven by its password unless already signed in as it). Signup: signup.ts.
 // `req` carries the session (express-session).
+import { acknowledgeOnJoining, assertCurrentNotice } from "../privacy/index.ts";
 import { recordEvent } from "../../platform/events/events.ts";
 import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
@@ -151,6 +152,7 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
     if (details.length) throw badRequest("Name and password are required to create the account", details);
     await assertStrongPassword(input.password!, { email, name: input.name });
   }
+  if (input.privacy_notice_version !== undefined) await assertCurrentNotice(invitation.tenant_id, input.privacy_notice_version);
   const passwordHash = user ? null : await hashPassword(input.password!);
   const userId = await systemDb.$transaction(async (tx) => {
     const claimed = await tx.invitation.updateMany({
@@ -204,6 +206,8 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
     });
     return u.id;
   });
+  if (input.privacy_notice_version !== undefined)
+    await acknowledgeOnJoining(invitation.tenant_id, userId, input.privacy_notice_version, "invitation");
   await startSession(req, userId, invitation.tenant_id);
   await rememberClient(req, userId);
   return buildSessionInfo(userId, invitation.tenant_id);

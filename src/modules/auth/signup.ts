@@ -13,6 +13,7 @@
 // serves its owner. The mail budget per address (3 in 15 minutes) delays a signup of an address
 // without an account rather than dropping it: the newest one waiting is mailed when the window
 // ends, so others' signups cannot suppress the owner's mail.
+import { acknowledgeOnJoining, assertCurrentNotice } from "../privacy/index.ts";
 import type { Request } from "express";
 import { appUrl } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
@@ -144,6 +145,7 @@ export async function completeSignup(req: Request, input: RequestBody<"confirmSi
   if (!pending || pending.expires_at <= clock.now()) throw invalidToken(INVALID_SIGNUP);
   const name = input.name?.trim() || pending.name;
   await assertStrongPassword(input.password, { email: pending.email, name });
+  if (input.privacy_notice_version !== undefined) await assertCurrentNotice(null, input.privacy_notice_version);
   const passwordHash = await hashPassword(input.password);
   const done = await systemDb.$transaction(async (tx) => {
     const row = await tx.signupRequest.findUnique({ where: { token_hash: hash } });
@@ -170,6 +172,8 @@ export async function completeSignup(req: Request, input: RequestBody<"confirmSi
     return { userId: user.id, tenantId: tenant.id };
   });
   if (!done) throw conflict("This address already has an account; sign in instead");
+  if (input.privacy_notice_version !== undefined)
+    await acknowledgeOnJoining(done.tenantId, done.userId, input.privacy_notice_version, "signup");
   await startSession(req, done.userId, done.tenantId);
   await rememberClient(req, done.userId);
   return buildSessionInfo(done.userId, done.tenantId);

@@ -98,3 +98,16 @@ export async function streamExport(
     res.destroy(err as Error);
   }
 }
+
+/** Every row of `kindName` matching `filter`, read in the export's batches (one person's rows: an access request's bundle). */
+export async function exportAll(kindName: KindName, filter: Record<string, string | undefined>): Promise<Record<string, unknown>[]> {
+  const kind = KINDS[kindName];
+  const out: Record<string, unknown>[] = [];
+  let batch = await kind.exportRows(filter, null, BATCH);
+  while (batch.length) {
+    out.push(...batch);
+    if (batch.length < BATCH) break;
+    batch = await kind.exportRows(filter, batch[batch.length - 1].id as string, BATCH);
+  }
+  return out;
+}

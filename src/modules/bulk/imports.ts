@@ -16,7 +16,7 @@ import { config } from "../../config.ts";
 import { tenantsWith } from "../../db/central.ts";
 import { db, savepoint, sharedTenantTx, withTenant, byId, type ScopedTx } from "../../db/tenancy.ts";
 import type { OperationId } from "../../../generated/registry.ts";
-import { reauthorize } from "../../http/guards.ts";
+import { reauthorize } from "../../platform/identity/authorize.ts";
 import type { AuthContext } from "../../platform/use-case.ts";
 import * as clock from "../../lib/clock.ts";
 import { logger } from "../../log.ts";

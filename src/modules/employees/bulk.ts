@@ -155,6 +155,8 @@ export interface EmployeeExportFilter {
   status?: string;
   reports_to?: string;
   updated_since?: string;
+  /** one record (the access bundle of a privacy request) */
+  id?: string;
 }
 
 /** Columns of an exported employee: the create body's, then what the server keeps. */

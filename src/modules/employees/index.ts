@@ -6,3 +6,6 @@ export { employeeFilesInUse, exitFigures, lastWorkingDays } from "./facts.ts";
 export { fullEmployeeJson } from "./profile.ts";
 export { createEmployeeIn, type EmployeeCreateInput } from "./records.ts";
 export { createEmployeesIn, EMPLOYEE_EXPORT_COLUMNS, type EmployeeExportFilter, employeesForExport, type RowProblem } from "./bulk.ts";
+// privacy (src/modules/privacy/): corrections through the record's own update rules, erasure
+export { changeEmployee } from "./records.ts";
+export { employeeDocumentsOf, employeeForPrivacy, pseudonymiseEmployeeIn } from "./privacy.ts";

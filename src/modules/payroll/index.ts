@@ -4,3 +4,5 @@ export { payrollFilesInUse } from "./facts.ts";
 // bulk imports and exports (src/modules/bulk/)
 export { saveSalarySetup } from "./salary-setup.ts";
 export { SALARY_SETUP_EXPORT_COLUMNS, salarySetupsForExport } from "./exports.ts";
+// privacy (src/modules/privacy/): the retention schedule's salary slips
+export { deleteSlipsIn, slipsOfEmployee } from "./privacy.ts";

@@ -2,6 +2,7 @@
 // company's name), spend one call of the caller's and the company's hourly budgets, ask the
 // configured provider (ai/provider.ts), and keep a screening score on the candidate it was made for.
 import { config } from "../../config.ts";
+import { assertConsent } from "./consents.ts";
 import { audit } from "../../platform/audit.ts";
 import { HOUR_MS, useOrRefuse } from "../../platform/limits.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
@@ -66,6 +67,7 @@ export async function scoreResume(auth: AuthContext, body: RequestBody<"screenRe
       "is required (or required_skills, posting_id, or a candidate_id whose posting has requirements)",
     );
 
+  if (candidate) await assertConsent(candidate.id, "ai_screening");
   const provider = aiProvider();
   await spendAiCall(auth);
   const result = await provider.screenResume({

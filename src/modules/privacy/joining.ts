@@ -1,0 +1,36 @@
+// The privacy notice at the doors of a company: a new company's owner acknowledges the built-in
+// notice (version 0) with the signup's confirmation, an invited member the company's current one
+// with the invitation's acceptance (`privacy_notice_version` of confirmSignup and acceptInvite), as
+// shown by getPublicPrivacyNotice. The version is checked before the account is created; the
+// acknowledgement is recorded once the member has joined.
+import { tenantsWith } from "../../db/central.ts";
+import { withTenant } from "../../db/tenancy.ts";
+import * as clock from "../../lib/clock.ts";
+import { hashToken } from "../../platform/identity/tokens.ts";
+import { invalidField, notFound } from "../../platform/errors.ts";
+import { acknowledge, builtInNotice, currentNotice } from "./notices.ts";
+
+const FIELD = "body.privacy_notice_version";
+
+/** 400 unless `version` is the current notice of the company (`null`: a company about to be created: 0). */
+export async function assertCurrentNotice(tenantId: string | null, version: number): Promise<void> {
+  const current = tenantId ? await withTenant(tenantId, async () => (await currentNotice()).json.version) : 0;
+  if (version !== current) throw invalidField(FIELD, `must be the version of the privacy notice shown (the current one is ${current})`);
+}
+
+export async function acknowledgeOnJoining(tenantId: string, userId: string, version: number, context: "signup" | "invitation") {
+  await withTenant(tenantId, () => acknowledge({ user_id: userId }, version, context));
+}
+
+/** The notice to show before joining: the invited company's current one, or a new company's built-in one. */
+export async function noticeBeforeJoining(invitationToken: string | undefined) {
+  if (!invitationToken) return builtInNotice();
+  const [ref] = await tenantsWith("invitation", {
+    token_hash: hashToken(invitationToken),
+    accepted_at: null,
+    revoked_at: null,
+    expires_at: { gt: clock.now() },
+  });
+  if (!ref) throw notFound("Invitation");
+  return withTenant(ref.tenant_id, async () => (await currentNotice()).json);
+}
