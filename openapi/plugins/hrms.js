@@ -280,6 +280,29 @@ function singleResource(response) {
   return object(data) || (Array.isArray(data.oneOf) && data.oneOf.every(object));
 }
 
+/** Adds the header parameter components/parameters/<name> to an operation, once. */
+function addParameter(op, name) {
+  const $ref = `#/components/parameters/${name}`;
+  op.parameters ??= [];
+  if (!op.parameters.some((p) => p.$ref === $ref)) op.parameters.push({ $ref });
+}
+
+/**
+ * The `version` field (components/schemas/ResourceVersion: the ETag without its quotes,
+ * src/http/conditional.ts writes it) on the record a GET of one resource answers: on the object
+ * schema of its `data`, or on each member of a oneOf - where a component, on the component (it is
+ * optional there: lists and creates of the record carry no version).
+ */
+function versioned(response, ctx) {
+  const data = response.content["application/json"].schema.properties.data;
+  for (const member of Array.isArray(data.oneOf) ? data.oneOf : [data]) {
+    const schema = member.$ref ? ctx.resolve(member).node : member;
+    if (!schema || typeof schema !== "object") continue;
+    schema.properties ??= {};
+    schema.properties.version ??= { $ref: "#/components/schemas/ResourceVersion" };
+  }
+}
+
 function standardResponses() {
   const ref = (name) => ({ $ref: `#/components/responses/${name}` });
   return {
@@ -316,16 +339,21 @@ function standardResponses() {
           if (limited) add("429", "RateLimited");
           // conditional requests (issue 32, src/http/conditional.ts): a GET of one resource gets an
           // ETag and If-None-Match (304); the writes of its path If-Match (412; 428 where required)
+          // - each declared in standard form too: the If-None-Match / If-Match header parameters (the
+          // description of If-Match says when it is required) and the record's `version` field
           if (method === "get" && op["x-public"] !== true && singleResource(op.responses["200"])) {
             op["x-etag"] = true;
             add("304", "NotModified");
             op.responses["200"].headers ??= {};
             op.responses["200"].headers.ETag ??= { $ref: "#/components/headers/ETag" };
+            addParameter(op, "IfNoneMatch");
+            versioned(op.responses["200"], ctx);
           }
           if (pathItem.get?.["x-etag"] === true && (method === "put" || method === "delete" || op["x-if-match"] !== undefined)) {
             op["x-if-match"] ??= "optional";
             add("412", "PreconditionFailed");
             if (op["x-if-match"] === "required") add("428", "PreconditionRequired");
+            addParameter(op, op["x-if-match"] === "required" ? "IfMatchRequired" : "IfMatch");
           }
           // Idempotency-Key on every POST of a caller (issue 32; src/http/idempotency.ts enforces it
           // from this parameter): the header, its 409 and 422, and the replay marker on its successes
