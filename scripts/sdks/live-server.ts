@@ -13,10 +13,11 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { startServerProcess, type ServerProcess } from "../../test/support/server-process.ts";
+import type { ServerProcess } from "../../test/support/server-process.ts";
 
 process.env.LOG_LEVEL ??= "warn";
 process.env.DEV_MAIL ??= "false";
+const { startServerProcess } = await import("../../test/support/server-process.ts");
 const { createDatabaseIfMissing, startThrowawayServer } = await import("../../src/db/embedded.ts");
 const { deployMigrations } = await import("../../src/db/migrations.ts");
 const { closeDb, getPool, initDb } = await import("../../src/db/client.ts");

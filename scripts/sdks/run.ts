@@ -11,9 +11,11 @@ import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { generatedDir, LANGUAGES, prepare } from "./languages.ts";
-import { startLiveServers } from "./live-server.ts";
 import { runSchemathesis, type SchemathesisMode } from "./schemathesis.ts";
 import { cache } from "./tools.ts";
+
+process.env.LOG_LEVEL ??= "warn"; // the seeding app's request log is noise here
+const { startLiveServers } = await import("./live-server.ts");
 
 const wanted = (process.env.SDK_LANGUAGES ?? LANGUAGES.map((l) => l.name).join(",")).split(",").filter(Boolean);
 const mode = (process.env.SCHEMATHESIS ?? "deep") as SchemathesisMode | "off";
@@ -54,8 +56,6 @@ function runJourney(cmd: string, args: string[], cwd: string, env: Record<string
   });
 }
 
-const servers = startLiveServers({ log: () => {} });
-servers.catch(() => {}); // awaited below; a failure is reported there
 const ready = new Map<string, boolean>();
 // one at a time: generators and compilers each take the machine's cores
 for (const lang of languages) {
@@ -68,7 +68,8 @@ for (const lang of languages) {
     }),
   );
 }
-const live = await servers;
+// after the builds: seeding beside a compiler on a busy machine makes its transactions time out
+const live = await startLiveServers();
 try {
   if (languages.length) {
     const base = await live.journeys();

@@ -13,6 +13,7 @@ import {
   downloadPayrollRunEmployeeSlip,
   exportEmployees,
   getEmployee,
+  getPayrollRunBreakdown,
   getServerTime,
   issueOAuthToken,
   listEmployees,
@@ -108,12 +109,12 @@ step(`walked ${seen.size} employees by cursor`);
 
 // A payslip PDF of a processed run (bytes), and the employee export (CSV text).
 const runs = await listPayrollRuns({ client: api, query: { status: "processed" } });
-const run = runs.data!.data.find((r) => r.employee_ids.length > 0);
+const run = runs.data!.data[0];
 assert.ok(run, "a processed payroll run");
-const pdf = await downloadPayrollRunEmployeeSlip({
-  client: api,
-  path: { id: run.id, employeeId: run.employee_ids[0] },
-});
+const breakdown = await getPayrollRunBreakdown({ client: api, path: { id: run.id }, query: { limit: 1 } });
+const slip = breakdown.data!.data.employees[0];
+assert.ok(slip, "the run has a slip");
+const pdf = await downloadPayrollRunEmployeeSlip({ client: api, path: { id: run.id, employeeId: slip.employee_id } });
 assert.equal(pdf.response.status, 200);
 assert.ok(pdf.data instanceof Blob);
 assert.equal(Buffer.from(await pdf.data.arrayBuffer()).subarray(0, 5).toString("latin1"), "%PDF-");

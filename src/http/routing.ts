@@ -111,10 +111,26 @@ export function operationMatchers(ids: OperationId[]) {
       idempotent,
       etag,
       ifMatch,
-      // a list walked by cursor (issue 32, openapi/plugins/hrms.js)
-      cursor: op?.["x-cursor"],
+      // a list walked by cursor (openapi/plugins/hrms.js), with its query parameters' declared defaults
+      cursor: op?.["x-cursor"] ? { ...op["x-cursor"], defaults: queryDefaults(doc, op) } : undefined,
     };
   });
+}
+
+type DocParameter = { $ref?: string; name?: string; in?: string; schema?: { default?: unknown } };
+
+/**
+ * The declared default of each query parameter of `op` (name -> the default as a query string carries
+ * it): generated clients send a parameter at its default when told nothing (openapi-python-client
+ * sends `page=1`), which must mean what leaving it out means.
+ */
+function queryDefaults(doc: { components?: Record<string, Record<string, unknown> | undefined> }, op: DocOperation): Record<string, string> {
+  const defaults: Record<string, string> = {};
+  for (const p of (op.parameters ?? []) as DocParameter[]) {
+    const param = (p.$ref ? doc.components?.parameters?.[p.$ref.split("/").pop() as string] : p) as DocParameter | undefined;
+    if (param?.in === "query" && param.name && param.schema?.default !== undefined) defaults[param.name] = String(param.schema.default);
+  }
+  return defaults;
 }
 
 /** The `Cache-Control` value (the header schema's `const`) every 2xx response of `op` declares, or null. */
