@@ -5,7 +5,19 @@
 // .sdks/gen/<language>/): the Java, Go and Rust builds are heavy on a shared machine.
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { cache, ensureOpenApiGenerator, ensureVenv, fileHash, MAVEN_REPO, OPENAPI_GENERATOR, root, sh, sha256, stamp, stamped } from "./tools.ts";
+import {
+  cache,
+  ensureOpenApiGenerator,
+  ensureVenv,
+  fileHash,
+  MAVEN_REPO,
+  OPENAPI_GENERATOR,
+  root,
+  sh,
+  sha256,
+  stamp,
+  stamped,
+} from "./tools.ts";
 
 export interface Language {
   name: string;
@@ -91,8 +103,7 @@ export const LANGUAGES: Language[] = [
       rmSync(out, { recursive: true, force: true });
       const args = ["generate", "--path", DOC, "--output-path", out, "--config", path.join(root, "sdks/python/config.yaml")];
       // its post-generation hook runs ruff (a dependency in the requirements) from PATH
-      return (await sh(path.join(venv, "bin", "openapi-python-client"), args, { env: { PATH: `${venv}/bin:${process.env.PATH}` } }))
-        .output;
+      return (await sh(path.join(venv, "bin", "openapi-python-client"), args, { env: { PATH: `${venv}/bin:${process.env.PATH}` } })).output;
     },
     build: async (out) => {
       const venv = await ensureVenv("venv-python", "sdks/python/requirements.txt");
@@ -113,14 +124,12 @@ export const LANGUAGES: Language[] = [
     expectedWarnings: [...OPENAPI_GENERATOR_COMMON],
     warningLines: openapiGeneratorWarnings,
     generate: (out) =>
-      openapiGenerate("go", out, ["packageName=hrms", "withGoMod=true", "hideGenerationTimestamp=true"], [
-        "--git-host",
-        "hrms.example",
-        "--git-user-id",
-        "sdk",
-        "--git-repo-id",
+      openapiGenerate(
         "go",
-      ]),
+        out,
+        ["packageName=hrms", "withGoMod=true", "hideGenerationTimestamp=true"],
+        ["--git-host", "hrms.example", "--git-user-id", "sdk", "--git-repo-id", "go"],
+      ),
     build: async () => {
       await sh("go", ["build", "-o", path.join(cache, "bin", "go-journey"), "."], { cwd: path.join(root, "sdks/go"), env: goEnv() });
       await sh("go", ["vet", "."], { cwd: path.join(root, "sdks/go"), env: goEnv() });

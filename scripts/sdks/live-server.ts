@@ -88,7 +88,14 @@ export async function startLiveServers(opts: { employees?: number; log?: (line: 
     const start = async (databaseUrl: string, env: Record<string, string>) => {
       const p = await startServerProcess(["--import", "tsx", "src/main.ts"], {
         cwd: root,
-        env: { ...process.env, DATABASE_URL: databaseUrl, PUBLIC_URL: "http://127.0.0.1", MIGRATE_ON_START: "false", LOG_LEVEL: "warn", ...env },
+        env: {
+          ...process.env,
+          DATABASE_URL: databaseUrl,
+          PUBLIC_URL: "http://127.0.0.1",
+          MIGRATE_ON_START: "false",
+          LOG_LEVEL: "warn",
+          ...env,
+        },
       });
       procs.push(p);
       return p.base;

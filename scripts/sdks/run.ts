@@ -77,7 +77,11 @@ try {
       if (!ready.get(lang.name)) continue;
       await timed(`${lang.name}: journey`, async () => {
         const [cmd, args, cwd] = await lang.journey(generatedDir(lang.name));
-        const out = await runJourney(cmd, args, cwd, { HRMS_BASE_URL: base, HRMS_EMAIL: live.owner.email, HRMS_PASSWORD: live.owner.password });
+        const out = await runJourney(cmd, args, cwd, {
+          HRMS_BASE_URL: base,
+          HRMS_EMAIL: live.owner.email,
+          HRMS_PASSWORD: live.owner.password,
+        });
         writeFileSync(path.join(logs, `${lang.name}-journey.log`), out);
         return out.trim().split("\n").at(-1) ?? "";
       });

@@ -49,8 +49,7 @@ export const sha256 = (...parts: (string | Buffer)[]): string => {
 export const fileHash = (...files: string[]): string => sha256(...files.map((f) => readFileSync(path.resolve(root, f))));
 
 /** True when `stampFile` holds `value` (and so the work it stands for is done). */
-export const stamped = (stampFile: string, value: string): boolean =>
-  existsSync(stampFile) && readFileSync(stampFile, "utf8") === value;
+export const stamped = (stampFile: string, value: string): boolean => existsSync(stampFile) && readFileSync(stampFile, "utf8") === value;
 
 export function stamp(stampFile: string, value: string): void {
   mkdirSync(path.dirname(stampFile), { recursive: true });

@@ -46,7 +46,11 @@ step("signed in (cookie)");
 // An API credential (session-only operation), then an OAuth 2.0 token by client credentials.
 const issued = await createApiCredential({
   client: session,
-  body: { name: `SDK journey typescript ${randomUUID().slice(0, 8)}`, role: "hr", scopes: ["employees:read", "employees:write", "payroll:read"] },
+  body: {
+    name: `SDK journey typescript ${randomUUID().slice(0, 8)}`,
+    role: "hr",
+    scopes: ["employees:read", "employees:write", "payroll:read"],
+  },
 });
 assert.equal(issued.response.status, 201);
 const credential = issued.data!.data;
@@ -61,7 +65,14 @@ step("OAuth token by client credentials");
 // Create with an Idempotency-Key, retry it: the same answer replayed, one record.
 const key = randomUUID();
 const email = `sdk.ts.${key.slice(0, 8)}@journey.example`;
-const body = { first_name: "Tara", last_name: "Script", email, department: "Engineering", designation: "SDK tester", joining_date: "2026-01-05" };
+const body = {
+  first_name: "Tara",
+  last_name: "Script",
+  email,
+  department: "Engineering",
+  designation: "SDK tester",
+  joining_date: "2026-01-05",
+};
 const first = await createEmployee({ client: api, body, headers: { "Idempotency-Key": key } });
 const again = await createEmployee({ client: api, body, headers: { "Idempotency-Key": key } });
 assert.equal(first.response.status, 201);
@@ -86,9 +97,19 @@ step("read with If-None-Match: 304");
 
 // Update with a stale If-Match (412), then the current one (200).
 const stale = `"${"0".repeat(27)}"`;
-const refused = await updateEmployee({ client: api, path: { employeeId }, body: { designation: "Senior SDK tester" }, headers: { "If-Match": stale } });
+const refused = await updateEmployee({
+  client: api,
+  path: { employeeId },
+  body: { designation: "Senior SDK tester" },
+  headers: { "If-Match": stale },
+});
 assert.equal(refused.response.status, 412);
-const updated = await updateEmployee({ client: api, path: { employeeId }, body: { designation: "Senior SDK tester" }, headers: { "If-Match": etag } });
+const updated = await updateEmployee({
+  client: api,
+  path: { employeeId },
+  body: { designation: "Senior SDK tester" },
+  headers: { "If-Match": etag },
+});
 assert.equal(updated.response.status, 200);
 assert.equal(updated.data!.data.designation, "Senior SDK tester");
 step("update: stale If-Match 412, current 200");
@@ -117,7 +138,12 @@ assert.ok(slip, "the run has a slip");
 const pdf = await downloadPayrollRunEmployeeSlip({ client: api, path: { id: run.id, employeeId: slip.employee_id } });
 assert.equal(pdf.response.status, 200);
 assert.ok(pdf.data instanceof Blob);
-assert.equal(Buffer.from(await pdf.data.arrayBuffer()).subarray(0, 5).toString("latin1"), "%PDF-");
+assert.equal(
+  Buffer.from(await pdf.data.arrayBuffer())
+    .subarray(0, 5)
+    .toString("latin1"),
+  "%PDF-",
+);
 const csv = await exportEmployees({ client: api, query: { format: "csv" }, parseAs: "text" });
 assert.equal(csv.response.status, 200);
 assert.equal(typeof csv.data, "string");

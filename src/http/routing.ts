@@ -124,7 +124,10 @@ type DocParameter = { $ref?: string; name?: string; in?: string; schema?: { defa
  * it): generated clients send a parameter at its default when told nothing (openapi-python-client
  * sends `page=1`), which must mean what leaving it out means.
  */
-function queryDefaults(doc: { components?: Record<string, Record<string, unknown> | undefined> }, op: DocOperation): Record<string, string> {
+function queryDefaults(
+  doc: { components?: Record<string, Record<string, unknown> | undefined> },
+  op: DocOperation,
+): Record<string, string> {
   const defaults: Record<string, string> = {};
   for (const p of (op.parameters ?? []) as DocParameter[]) {
     const param = (p.$ref ? doc.components?.parameters?.[p.$ref.split("/").pop() as string] : p) as DocParameter | undefined;
