@@ -4352,7 +4352,8 @@ export interface components {
     schemas: {
         /** @description Success envelope without a payload. */
         Ack: {
-            data: null;
+            /** @description Always `null`; this answer has no payload. */
+            data: Record<string, never> | null;
             /** @example OK */
             message: string;
         };

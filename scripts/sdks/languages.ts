@@ -57,6 +57,12 @@ const OPENAPI_GENERATOR_COMMON = [
     pattern: /OpenAPI 3\.1 support is still in beta/,
     reason: "the document is OpenAPI 3.1 (type arrays for nullable fields, webhooks); the generator prints this for every 3.1 input",
   },
+  {
+    pattern: /Failed to get the schema name: null/,
+    reason:
+      "an internal lookup of the generator (ModelUtils.getSimpleRef called without a $ref, logged once per call site) that names no " +
+      "schema of the document; every operation and model is generated, and the client compiles and passes its journey",
+  },
 ];
 
 async function openapiGenerate(generator: string, out: string, props: string[], extra: string[] = []): Promise<string> {
@@ -121,13 +127,19 @@ export const LANGUAGES: Language[] = [
     name: "go",
     generator: generatorName,
     inputs: filesUnder("sdks/go"),
-    expectedWarnings: [...OPENAPI_GENERATOR_COMMON],
+    expectedWarnings: [
+      ...OPENAPI_GENERATOR_COMMON,
+      {
+        pattern: /type \(reserved word\) cannot be used as (parameter|model) name/,
+        reason: "`type` (a query parameter and a schema) is a Go keyword: the generator names them `type_` and `ModelType`",
+      },
+    ],
     warningLines: openapiGeneratorWarnings,
     generate: (out) =>
       openapiGenerate(
         "go",
         out,
-        ["packageName=hrms", "withGoMod=true", "hideGenerationTimestamp=true"],
+        ["packageName=hrms", "withGoMod=true", "hideGenerationTimestamp=true", "enumClassPrefix=true"],
         ["--git-host", "hrms.example", "--git-user-id", "sdk", "--git-repo-id", "go"],
       ),
     build: async () => {
@@ -180,7 +192,7 @@ export const LANGUAGES: Language[] = [
 ];
 
 export function goEnv(): Record<string, string> {
-  return { GOMODCACHE: path.join(cache, "go", "mod"), GOCACHE: path.join(cache, "go", "build"), GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" };
+  return { GOMODCACHE: path.join(cache, "go", "mod"), GOCACHE: path.join(cache, "go", "build"), GOFLAGS: "-mod=readonly -modcacherw", GOTOOLCHAIN: "local" };
 }
 
 export function cargoEnv(): Record<string, string> {
