@@ -152,11 +152,17 @@ export const LANGUAGES: Language[] = [
     name: "java",
     generator: generatorName,
     inputs: filesUnder("sdks/java").filter((f) => !f.includes("/target/")),
-    expectedWarnings: [...OPENAPI_GENERATOR_COMMON],
+    expectedWarnings: [
+      ...OPENAPI_GENERATOR_COMMON,
+      {
+        pattern: /Ignoring complex example on request body/,
+        reason: "the Java generator writes only scalar examples into its Javadoc; the document's object examples stay in the document",
+      },
+    ],
     warningLines: openapiGeneratorWarnings,
     generate: (out) =>
       openapiGenerate("java", out, [
-        "library=native",
+        "library=okhttp-gson",
         "groupId=com.example.hrms",
         "artifactId=hrms-client",
         "artifactVersion=0.0.0-SNAPSHOT",
@@ -182,9 +188,25 @@ export const LANGUAGES: Language[] = [
     name: "rust",
     generator: generatorName,
     inputs: filesUnder("sdks/rust").filter((f) => !f.includes("/target/")),
-    expectedWarnings: [...OPENAPI_GENERATOR_COMMON],
+    expectedWarnings: [
+      ...OPENAPI_GENERATOR_COMMON,
+      {
+        pattern: /AbstractRustCodegen - .+ cannot be used as a (model|parameter|enum variant|enum|field\/variable) name\. Renamed to /,
+        reason:
+          "the Rust generator reports every identifier it passes through its sanitizer, most unchanged (`CacheControl` to " +
+          "`CacheControl`); the real renames are Rust's rules: the keyword `type` becomes `r#type`, numeric enum values " +
+          "(`10`) `Variant10`, `Self` `VariantSelf`, and its internal names of media types (`ApplicationSlashJson`)",
+      },
+    ],
     warningLines: openapiGeneratorWarnings,
-    generate: (out) => openapiGenerate("rust", out, ["packageName=hrms-client", "library=reqwest", "supportAsync=true"]),
+    generate: (out) =>
+      openapiGenerate("rust", out, [
+        "packageName=hrms-client",
+        "library=reqwest",
+        "supportAsync=true",
+        "supportMiddleware=true",
+        "avoidBoxedModels=true",
+      ]),
     build: async () =>
       void (await sh("cargo", ["build", "--locked", "--release", "--quiet"], { cwd: path.join(root, "sdks/rust"), env: cargoEnv() })),
     journey: async () => [path.join(cache, "rust-target", "release", "hrms-journey"), [], root],
@@ -192,7 +214,12 @@ export const LANGUAGES: Language[] = [
 ];
 
 export function goEnv(): Record<string, string> {
-  return { GOMODCACHE: path.join(cache, "go", "mod"), GOCACHE: path.join(cache, "go", "build"), GOFLAGS: "-mod=readonly -modcacherw", GOTOOLCHAIN: "local" };
+  return {
+    GOMODCACHE: path.join(cache, "go", "mod"),
+    GOCACHE: path.join(cache, "go", "build"),
+    GOFLAGS: "-mod=readonly -modcacherw",
+    GOTOOLCHAIN: "local",
+  };
 }
 
 export function cargoEnv(): Record<string, string> {

@@ -27,11 +27,8 @@ const CHECKS = [
  */
 export const SCHEMATHESIS_EXCLUDED: Record<string, string> = {
   signOut: "ends the session the cookie run is authenticated by",
-  signOutEverywhere: "ends the session the cookie run is authenticated by",
-  changePassword: "a changed password ends the run's other sessions",
   revokeApiCredential: "may revoke the bearer run's own credential",
   rotateApiCredential: "may rotate the bearer run's own credential (its old secret ends)",
-  deleteCompany: "deletes the company under test",
 };
 
 const SETTINGS: Record<SchemathesisMode, string[]> = {
