@@ -12658,14 +12658,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -14438,14 +14441,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -16563,14 +16569,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeDirectoryEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -16809,14 +16818,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -17535,14 +17547,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -19690,14 +19705,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveLedgerEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -20201,14 +20219,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -20672,14 +20693,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Notification"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                         /** Format: int64 */
                         unread_count: number;
                     };
@@ -21432,14 +21456,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -21944,14 +21971,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -22242,14 +22272,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalarySlipSummary"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -23194,14 +23227,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };

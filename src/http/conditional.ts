@@ -45,12 +45,14 @@ export function entityTag(body: unknown): string {
 }
 
 /**
- * `version` of the record an answer carries: its entity tag without the quotes, so that
- * `If-Match: "<version>"` works from the body alone (components/schemas/ResourceVersion).
+ * The answer with the `version` of the record it carries: its entity tag without the quotes, so that
+ * `If-Match: "<version>"` works from the body alone (components/schemas/ResourceVersion). A copy: the
+ * handler's data may be an object it keeps (a cache).
  */
-function stampVersion(body: unknown, tag: string): void {
-  const record = recordOf(body);
-  if (record) record.version = tag.slice(1, -1);
+function withVersion<A extends { status: number; body: unknown }>(answer: A, tag: string): A {
+  const record = recordOf(answer.body);
+  if (!record) return answer;
+  return { ...answer, body: { ...(answer.body as object), data: { ...record, version: tag.slice(1, -1) } } };
 }
 
 /** The entity tags of an If-Match / If-None-Match field (`*` as itself); null when absent. */
@@ -81,9 +83,8 @@ export async function tagged(req: Request, res: Response, run: () => Promise<Ans
   const answer = await run();
   if ("sent" in answer || answer.status !== 200) return answer;
   const tag = entityTag(answer.body);
-  stampVersion(answer.body, tag);
   res.setHeader("ETag", tag);
-  if (!noneMatch(req.headers["if-none-match"], tag)) return answer;
+  if (!noneMatch(req.headers["if-none-match"], tag)) return withVersion(answer, tag);
   res.status(304).end();
   return { sent: true };
 }
@@ -134,7 +135,7 @@ export async function conditionally(
       if (after) {
         res.setHeader("ETag", after.tag);
         // the write answered the record itself (the same fields as its GET): its version too
-        if (sameFields(recordOf(answer.body), recordOf(after.body))) stampVersion(answer.body, after.tag);
+        if (sameFields(recordOf(answer.body), recordOf(after.body))) return withVersion(answer, after.tag);
       }
     }
     return answer;

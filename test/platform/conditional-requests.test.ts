@@ -173,7 +173,7 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
     expect(ok.body.data.designation).toBe("Lead");
   });
 
-  it("getEmployee, updateEmployee: `version` in the body is the ETag without quotes; If-Match and If-None-Match take it quoted", async () => {
+  it("getEmployee, updateEmployee: `version` is the ETag without quotes; If-Match and If-None-Match take it quoted", async () => {
     const owner = await signupTenant(t);
     const e = await createEmployee(owner, { designation: "Engineer" });
     const read = await api(owner.agent)

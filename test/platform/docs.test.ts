@@ -93,7 +93,7 @@ describe("API reference", () => {
     expect(Object.keys(doc.components.securitySchemes)).toEqual(["sessionCookie", "apiCredential", "oauth2", "oauthClient"]);
   });
 
-  it("Authorize → oauth2: the client-credentials flow gets a token at its tokenUrl as Swagger UI asks, and the token calls the API", async () => {
+  it("Authorize → oauth2: a token from the tokenUrl as Swagger UI asks for it calls the API", async () => {
     const doc = (await t.request().get("/docs/reference.json").expect(200)).body;
     const flow = doc.components.securitySchemes.oauth2.flows.clientCredentials;
     // the tokenUrl is the token endpoint of this document, and every scope an operation needs is offered with words
