@@ -123,11 +123,10 @@ func main() {
 		for _, e := range page.Data {
 			seen[e.Id] = true
 		}
-		next := page.GetNextCursor()
-		if len(page.Data) < 10 || next == "" {
+		if !page.HasMore { // caught up: next_cursor is where to resume later
 			break
 		}
-		cursor = next
+		cursor = page.GetNextCursor()
 	}
 	check(seen[id] && len(seen) > 10, "walked %d employees", len(seen))
 	step(fmt.Sprintf("walked %d employees by cursor", len(seen)))

@@ -117,7 +117,7 @@ def main() -> None:
         assert page.status_code == 200 and page.parsed is not None and not isinstance(page.parsed, Error), page.content
         seen.update(e.id for e in page.parsed.data)
         cursor = page.parsed.next_cursor
-        if len(page.parsed.data) < 10 or not isinstance(cursor, str):
+        if not page.parsed.has_more:  # caught up: next_cursor is where to resume later
             break
     assert employee_id in seen and len(seen) > 10, len(seen)
     step(f"walked {len(seen)} employees by cursor")

@@ -139,10 +139,10 @@ async fn main() {
             .await
             .expect("a page");
         walked.extend(page.data.iter().map(|e| e.id));
-        cursor = page.next_cursor;
-        if page.data.len() < 10 || cursor.is_none() {
-            break;
+        if !page.has_more {
+            break; // caught up: next_cursor is where to resume later
         }
+        cursor = page.next_cursor;
     }
     assert!(walked.contains(&first.id) && walked.len() > 10, "walked {}", walked.len());
     step(&format!("walked {} employees by cursor", walked.len()));

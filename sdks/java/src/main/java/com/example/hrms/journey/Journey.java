@@ -152,8 +152,8 @@ public final class Journey {
     for (int pages = 0; pages < 1000; pages++) {
       ListEmployees200Response page = employees.listEmployees(null, null, null, null, "changed", null, 10, cursor, null, null);
       page.getData().forEach(e -> seen.add(e.getId()));
+      if (!page.getHasMore()) break; // caught up: next_cursor is where to resume later
       cursor = page.getNextCursor();
-      if (page.getData().size() < 10 || cursor == null) break;
     }
     check(seen.contains(id) && seen.size() > 10, "walked " + seen.size());
     step("walked " + seen.size() + " employees by cursor");
