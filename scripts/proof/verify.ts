@@ -115,7 +115,10 @@ await step("sdks + schemathesis", async () => {
   const table = out.split("\n").filter((l) => /^(ok {2}|FAIL) /.test(l));
   process.stdout.write(`${table.join("\n")}\n`);
   return res.status === 0
-    ? { result: "pass", details: `${table.length} steps: 5 clients generated, compiled and through their journeys; Schemathesis 0 failures` }
+    ? {
+        result: "pass",
+        details: `${table.length} steps: 5 clients generated, compiled and through their journeys; Schemathesis 0 failures`,
+      }
     : { result: "FAIL", details: table.filter((l) => l.startsWith("FAIL")).join("; ") || "see the output above" };
 });
 
