@@ -16903,7 +16903,11 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    document_type: components["schemas"]["DocumentType"];
+                    /**
+                     * @description Kind of an employee document (`DocumentType`).
+                     * @enum {string}
+                     */
+                    document_type: "id_proof" | "address_proof" | "passport" | "visa" | "labour_card" | "education" | "experience" | "offer_letter" | "contract" | "payslip" | "tax" | "medical" | "other";
                     /** Format: binary */
                     file: string;
                     /** @example PAN card */
@@ -22755,7 +22759,11 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    document_type: components["schemas"]["DocumentType"];
+                    /**
+                     * @description Kind of an employee document (`DocumentType`).
+                     * @enum {string}
+                     */
+                    document_type: "id_proof" | "address_proof" | "passport" | "visa" | "labour_card" | "education" | "experience" | "offer_letter" | "contract" | "payslip" | "tax" | "medical" | "other";
                     /** Format: binary */
                     file: string;
                     /** @example Signed offer letter */
