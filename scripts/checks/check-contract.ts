@@ -143,6 +143,9 @@ export const EXTENSIONS: Record<string, { check?: Check; why?: string }> = {
   "x-module": { check: (doc, o) => (response(doc, o, "403") ? [] : ["belongs to a module but declares no 403"]) },
   "x-body-limit": { check: (doc, o) => (response(doc, o, "413") ? [] : ["limits its body but declares no 413"]) },
   "x-read-replica": { why: "where the server reads from; nothing on the wire changes" },
+  "x-raw-body": {
+    why: "the server keeps the body's bytes for the signature check (Stripe-Signature, a declared header); the body is as requestBody says",
+  },
   "x-tenant-optional": { why: "a session without a company may call it: its security (the session) says the rest" },
 };
 
