@@ -13,7 +13,7 @@ type Item = Record<string, { tags?: string[]; operationId?: string; requestBody?
 
 /** Every property schema of the document whose type is `null` and nothing else, by its location. */
 function nullOnlyProperties(node: unknown, at: string, found: string[]): string[] {
-  if (Array.isArray(node)) node.forEach((n, i) => nullOnlyProperties(n, `${at}/${i}`, found));
+  if (Array.isArray(node)) node.forEach((n, i) => void nullOnlyProperties(n, `${at}/${i}`, found));
   else if (node && typeof node === "object") {
     const s = node as Schema;
     for (const [name, p] of Object.entries(s.properties ?? {})) if (p?.type === "null") found.push(`${at}/properties/${name}`);
