@@ -6479,10 +6479,7 @@ export interface components {
              */
             user_id: string | null;
             version?: components["schemas"]["ResourceVersion"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             view: "full";
             /**
              * Format: uuid
@@ -6702,10 +6699,7 @@ export interface components {
             reports_to: string | null;
             status: components["schemas"]["EmployeeStatus"];
             version?: components["schemas"]["ResourceVersion"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             view: "directory";
             /**
              * Format: uuid
