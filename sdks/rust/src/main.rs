@@ -17,6 +17,7 @@ use reqwest_middleware::{ClientBuilder, Middleware, Next};
 /// What the middleware saw: the last answer's headers, and the Retry-After of each 429 it honoured.
 #[derive(Default)]
 struct Seen {
+    status: u16,
     headers: http::HeaderMap,
     honoured: Vec<u64>,
 }
@@ -41,7 +42,10 @@ impl Middleware for Observe {
                 res = next.run(again, ext).await?;
             }
         }
-        self.0.lock().unwrap().headers = res.headers().clone();
+        let mut seen = self.0.lock().unwrap();
+        seen.status = res.status().as_u16();
+        seen.headers = res.headers().clone();
+        drop(seen);
         Ok(res)
     }
 }
@@ -117,8 +121,9 @@ async fn main() {
     // Read it, then with If-None-Match: 304.
     employees_api::get_employee(&api, &id, None).await.expect("read");
     let etag = header(&seen, "etag").expect("an ETag");
+    // a 304 has no body to parse: the generated function reports an error, the answer's status is 304
     let unchanged = employees_api::get_employee(&api, &id, Some(&etag)).await;
-    assert_eq!(unchanged.as_ref().err().map(status), Some(304), "If-None-Match: 304");
+    assert!(unchanged.is_err() && seen.lock().unwrap().status == 304, "If-None-Match: 304");
     step("read with If-None-Match: 304");
 
     // Update with a stale If-Match (412), then the current one (200).
