@@ -4944,7 +4944,8 @@ export interface components {
     schemas: {
         /** @description Success envelope without a payload. */
         Ack: {
-            data: null;
+            /** @description Always `null`; this answer has no payload. */
+            data: Record<string, never> | null;
             /** @example OK */
             message: string;
         };
@@ -7093,10 +7094,7 @@ export interface components {
              */
             user_id: string | null;
             version?: components["schemas"]["ResourceVersion"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             view: "full";
             /**
              * Format: uuid
@@ -7316,10 +7314,7 @@ export interface components {
             reports_to: string | null;
             status: components["schemas"]["EmployeeStatus"];
             version?: components["schemas"]["ResourceVersion"];
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
+            /** @enum {string} */
             view: "directory";
             /**
              * Format: uuid
@@ -18126,7 +18121,11 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    document_type: components["schemas"]["DocumentType"];
+                    /**
+                     * @description Kind of an employee document (`DocumentType`).
+                     * @enum {string}
+                     */
+                    document_type: "id_proof" | "address_proof" | "passport" | "visa" | "labour_card" | "education" | "experience" | "offer_letter" | "contract" | "payslip" | "tax" | "medical" | "other";
                     /** Format: binary */
                     file: string;
                     /** @example PAN card */
@@ -24997,7 +24996,11 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    document_type: components["schemas"]["DocumentType"];
+                    /**
+                     * @description Kind of an employee document (`DocumentType`).
+                     * @enum {string}
+                     */
+                    document_type: "id_proof" | "address_proof" | "passport" | "visa" | "labour_card" | "education" | "experience" | "offer_letter" | "contract" | "payslip" | "tax" | "medical" | "other";
                     /** Format: binary */
                     file: string;
                     /** @example Signed offer letter */

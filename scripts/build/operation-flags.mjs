@@ -22,6 +22,20 @@ function declaredCacheControl(doc, op) {
   return [...values][0] ?? null;
 }
 
+/**
+ * The declared default of each query parameter of `op` (name -> the default as a query string carries
+ * it): generated clients send a parameter at its default when told nothing (openapi-python-client
+ * sends `page=1`), which must mean what leaving it out means (src/http/cursor.ts).
+ */
+function queryDefaults(doc, op) {
+  const defaults = {};
+  for (const p of op.parameters ?? []) {
+    const param = p.$ref ? doc.components?.parameters?.[p.$ref.split("/").pop()] : p;
+    if (param?.in === "query" && param.name && param.schema?.default !== undefined) defaults[param.name] = String(param.schema.default);
+  }
+  return defaults;
+}
+
 /** The flags of the operation `method` of the path item `item` of the document. */
 export function operationFlags(doc, method, item) {
   const op = item[method];
@@ -63,8 +77,8 @@ export function operationFlags(doc, method, item) {
     etag: op["x-etag"] === true,
     ifMatch,
     readOperation,
-    // a list walked by cursor (src/http/cursor.ts)
-    cursor: op["x-cursor"] ?? null,
+    // a list walked by cursor (src/http/cursor.ts), with its query parameters' declared defaults
+    cursor: op["x-cursor"] ? { ...op["x-cursor"], defaults: queryDefaults(doc, op) } : null,
   };
 }
 
@@ -89,4 +103,4 @@ export const FLAG_FIELDS = `  readonly bodyRequired: boolean;
   readonly ifMatch: "optional" | "required" | null;
   readonly readOperation: string | null;
   /** a list walked by cursor (x-cursor) */
-  readonly cursor: { readonly tombstones: boolean } | null;`;
+  readonly cursor: { readonly tombstones: boolean; readonly defaults: Readonly<Record<string, string>> } | null;`;

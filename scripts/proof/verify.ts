@@ -108,6 +108,25 @@ await step("fuzz (long)", async () => {
       };
 });
 
+// the five generated clients' journeys and Schemathesis's deep run against a live server (make sdks)
+await step("sdks + schemathesis", async () => {
+  const res = spawnSync(bin("tsx"), [path.join(root, "scripts", "sdks", "run.ts")], {
+    cwd: root,
+    env: { ...process.env, SCHEMATHESIS: "deep" },
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  const out = `${res.stdout}\n${res.stderr}`;
+  const table = out.split("\n").filter((l) => /^(ok {2}|FAIL) /.test(l));
+  process.stdout.write(`${table.join("\n")}\n`);
+  return res.status === 0
+    ? {
+        result: "pass",
+        details: `${table.length} steps: 5 clients generated, compiled and through their journeys; Schemathesis 0 failures`,
+      }
+    : { result: "FAIL", details: table.filter((l) => l.startsWith("FAIL")).join("; ") || "see the output above" };
+});
+
 await step("/docs in Chromium", async () => {
   const ensure = spawnSync("bash", [path.join(root, "scripts", "support", "ensure-chromium.sh")], { cwd: root, encoding: "utf8" });
   process.stdout.write(ensure.stdout + ensure.stderr);

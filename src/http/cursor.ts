@@ -23,6 +23,8 @@ import { AppError } from "../platform/errors.ts";
 export interface CursorSpec {
   /** The list's records are soft-deleted: `include_deleted` applies. */
   tombstones: boolean;
+  /** The declared default of each query parameter (src/http/routing.ts): sent at its default, a parameter counts as left out. */
+  defaults?: Record<string, string>;
 }
 
 const VERSION = 1;
@@ -45,11 +47,16 @@ function invalid(message: string, path = "query.cursor"): AppError {
   return new AppError("validation_failed", "Invalid cursor walk", [{ path, message }]);
 }
 
-/** The raw query string's parameters (presence and values as the client sent them). */
-function rawQuery(req: Request): URLSearchParams {
+/**
+ * The raw query string's parameters (presence and values as the client sent them), less those sent at
+ * their declared default: `page=1` or `include_deleted=false` from a generated client that sends every
+ * default is the same request as one without them (for the walk's rules and for the cursor's binding).
+ */
+function rawQuery(req: Request, defaults: Record<string, string> = {}): URLSearchParams {
   const url = req.originalUrl ?? req.url;
   const at = url.indexOf("?");
-  return new URLSearchParams(at < 0 ? "" : url.slice(at + 1));
+  const raw = new URLSearchParams(at < 0 ? "" : url.slice(at + 1));
+  return new URLSearchParams([...raw].filter(([k, v]) => defaults[k] !== v));
 }
 
 /** What a cursor is bound to: the company and the query parameters but `cursor`, `limit` and `page`. */
@@ -91,7 +98,7 @@ export function decodeCursor(cursor: string, operationId: string, binding: strin
  * 400s of a walk: `page` in it, another `sort`, a cursor of other parameters, lists or companies.
  */
 export function walkOf(req: Request, operationId: string, tenantId: string, spec: CursorSpec): Walk | null {
-  const raw = rawQuery(req);
+  const raw = rawQuery(req, spec.defaults);
   const q = req.query as Record<string, unknown>;
   const includeDeleted = spec.tombstones && q.include_deleted === true;
   const cursor = raw.get("cursor");
