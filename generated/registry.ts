@@ -105,6 +105,7 @@ export const operationTable = {
   generateInterviewQuestions: { method: "post", path: "/api/recruitment/ai/interview-questions", area: "recruitment", public: false, roles: ["owner","admin","hr","manager"], module: "recruitment", tenantOptional: false, multipart: false, scope: "recruitment:write" },
   generateJobDescription: { method: "post", path: "/api/recruitment/ai/job-description", area: "recruitment", public: false, roles: ["owner","admin","hr","manager"], module: "recruitment", tenantOptional: false, multipart: false, scope: "recruitment:write" },
   generateRecruitmentContent: { method: "post", path: "/api/recruitment/ai/content", area: "recruitment", public: false, roles: ["owner","admin","hr","manager"], module: "recruitment", tenantOptional: false, multipart: false, scope: "recruitment:write" },
+  getAcceptInvitePage: { method: "get", path: "/accept-invite", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   getAsset: { method: "get", path: "/api/assets/{assetId}", area: "assets", public: false, roles: ["owner","admin","hr"], module: "assets", tenantOptional: false, multipart: false, scope: "assets:read" },
   getAssetCategory: { method: "get", path: "/api/configuration/asset-categories/{id}", area: "assets", public: false, roles: ["owner","admin","hr","manager","employee"], module: "assets", tenantOptional: false, multipart: false, scope: "assets:read" },
   getAttendanceRegularization: { method: "get", path: "/api/attendance-regularization/{id}", area: "attendance", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: false, multipart: false, scope: "attendance:read" },
@@ -120,6 +121,7 @@ export const operationTable = {
   getExpenseCategory: { method: "get", path: "/api/configuration/payroll/expense-categories/{id}", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:read" },
   getExpenseClaim: { method: "get", path: "/api/payroll/expense-claims/{id}", area: "payroll", public: false, roles: ["owner","admin","hr","manager","employee"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:read" },
   getFinalSettlement: { method: "get", path: "/api/payroll/final-settlements/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:read" },
+  getForgotPasswordPage: { method: "get", path: "/forgot-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   getGratuitySettings: { method: "get", path: "/api/configuration/payroll/gratuity-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:read" },
   getHealth: { method: "get", path: "/api/health", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   getHelpdeskTicket: { method: "get", path: "/api/helpdesk/tickets/{id}", area: "helpdesk", public: false, roles: ["owner","admin","hr","manager","employee"], module: "helpdesk", tenantOptional: false, multipart: false, scope: "helpdesk:read" },
@@ -152,9 +154,12 @@ export const operationTable = {
   getPublicOfferPage: { method: "get", path: "/api/public/offers/{token}/page", area: "recruitment", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   getPublicOfferPdf: { method: "get", path: "/api/public/offers/{token}/pdf", area: "recruitment", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   getReadiness: { method: "get", path: "/api/health/ready", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
+  getResetPasswordPage: { method: "get", path: "/reset-password", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   getSalaryComponent: { method: "get", path: "/api/payroll/salary-components/{id}", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:read" },
   getServerTime: { method: "get", path: "/api/server-time", area: "utilities", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   getSession: { method: "get", path: "/api/auth/session", area: "auth", public: false, roles: ["owner","admin","hr","manager","employee"], module: null, tenantOptional: true, multipart: false, scope: null },
+  getSignInPage: { method: "get", path: "/sign-in", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
+  getSignupConfirmPage: { method: "get", path: "/signup/confirm", area: "auth", public: true, roles: [], module: null, tenantOptional: false, multipart: false, scope: null },
   getTalentPoolCandidate: { method: "get", path: "/api/recruitment/talent-pool-candidates/{id}", area: "recruitment", public: false, roles: ["owner","admin","hr"], module: "recruitment", tenantOptional: false, multipart: false, scope: "recruitment:read" },
   getWageSettings: { method: "get", path: "/api/configuration/payroll/wage-settings", area: "payroll", public: false, roles: ["owner","admin","hr"], module: "payroll", tenantOptional: false, multipart: false, scope: "payroll:read" },
   getWebhookEndpoint: { method: "get", path: "/api/integrations/webhooks/{id}", area: "integrations", public: false, roles: ["owner","admin"], module: null, tenantOptional: false, multipart: false, scope: "webhooks:manage" },
@@ -300,7 +305,7 @@ export type Area = (typeof areas)[number];
 export interface AreaOperations {
   "assets": "createAsset" | "createAssetAssignment" | "createAssetCategory" | "createAssetDamageReport" | "createAssetReturnRequest" | "decideAssetReturnRequest" | "deleteAsset" | "deleteAssetCategory" | "getAsset" | "getAssetCategory" | "listAssetAssignments" | "listAssetCategories" | "listAssetDamageReports" | "listAssetReturnRequests" | "listAssets" | "resolveAssetDamageReport" | "updateAsset" | "updateAssetCategory";
   "attendance": "cancelAttendanceRegularization" | "checkIn" | "checkOut" | "createAttendanceRegularization" | "getAttendanceRegularization" | "getAttendanceSettings" | "importAttendance" | "listAttendance" | "listAttendanceRegularizations" | "updateAttendanceRegularization" | "updateAttendanceSettings";
-  "auth": "acceptInvite" | "confirmSignup" | "forgotPassword" | "getSession" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
+  "auth": "acceptInvite" | "confirmSignup" | "forgotPassword" | "getAcceptInvitePage" | "getForgotPasswordPage" | "getResetPasswordPage" | "getSession" | "getSignInPage" | "getSignupConfirmPage" | "refreshSession" | "resetPassword" | "signIn" | "signOut" | "signup" | "switchTenant";
   "billing": "receiveBillingWebhook";
   "bulk": "exportAttendanceRecords" | "exportEmployees" | "exportHolidays" | "exportLeaveAllocations" | "exportSalarySetups" | "getImport" | "importAttendanceRecords" | "importEmployees" | "importHolidays" | "importLeaveAllocations" | "importSalarySetups";
   "dashboard": "getDashboardOverview";

@@ -223,9 +223,10 @@ export interface Config {
    * `/` is dropped), which the links in e-mails open. It implements these paths:
    * `/accept-invite?token=<token>` (acceptInvite: name and password for a new user),
    * `/signup/confirm?token=<token>` (confirmSignup: choose the password), `/reset-password?token=<token>`
-   * (resetPassword), `/sign-in` and `/forgot-password`. Its origin may make state-changing
-   * requests, as `PUBLIC_URL`'s. The candidate's offer and appointment links open pages of this
-   * server (`PUBLIC_URL`) instead. Read it through `appUrl()`.
+   * (resetPassword), `/sign-in` and `/forgot-password`; while it is this server (the default), this
+   * server answers those paths with pages of its own (getSignupConfirmPage and the like). Its origin
+   * may make state-changing requests, as `PUBLIC_URL`'s. The candidate's offer and appointment links
+   * open pages of this server (`PUBLIC_URL`) instead. Read it through `appUrl()`.
    * @default `PUBLIC_URL`
    */
   readonly appUrl: string | undefined;
