@@ -14089,7 +14089,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "email": "priya@acme.example",
+                 *       "email": "priya@ramandesign.example",
                  *       "password": "correct-horse-battery"
                  *     }
                  */
@@ -14181,8 +14181,8 @@ export interface operations {
                 /**
                  * @example {
                  *       "name": "Priya Raman",
-                 *       "email": "priya@acme.example",
-                 *       "company_name": "Acme India"
+                 *       "email": "priya@ramandesign.example",
+                 *       "company_name": "Raman Design Studio"
                  *     }
                  */
                 "application/json": {

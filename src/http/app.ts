@@ -31,6 +31,7 @@ import { createLifecycle, type Lifecycle } from "./lifecycle.ts";
 import { originCheck, requestIdAndLog, requireSessionFor, securityHeaders, series, sessionWhereNeeded } from "./middleware.ts";
 import { dispatch } from "./operation.ts";
 import { publicLinkScript } from "./public-link.ts";
+import { demoSignIn } from "../platform/identity/demo.ts";
 import { operationUploads } from "./public-uploads.ts";
 import { RequestRateLimits, requestRateLimits } from "./rate-limit.ts";
 import { apiDocument, type Matcher, operationIdsBySpecificity, operationMatchers, operationOf, resolveOperation } from "./routing.ts";
@@ -83,7 +84,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     res.json(apiDocument());
   });
   // the interactive reference (src/http/docs-page.ts)
-  app.use("/docs", docsPage(apiDocument));
+  app.use("/docs", docsPage(apiDocument, demoSignIn));
   app.get("/", (_req, res) => res.redirect("/docs"));
   // the script of the candidate's offer page (getPublicOfferPage; src/http/public-link.ts)
   app.get("/assets/public-link.js", publicLinkScript);

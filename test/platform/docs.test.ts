@@ -88,6 +88,8 @@ describe("API reference", () => {
     expect(start).toContain("*Authorize* → `apiCredential`");
     expect(start).toContain("-b cookies.txt -c cookies.txt");
     expect(Object.keys(doc.components.securitySchemes)).toEqual(["sessionCookie", "apiCredential"]);
+    // without `make seed`'s demo, signIn's example is the README walkthrough's account (its own company)
+    expect(doc.paths["/api/auth/sign-in"].post.requestBody.content["application/json"].example.email).toBe("priya@ramandesign.example");
   });
 
   it("states each operation's roles, module and scope, or that it is public", async () => {
