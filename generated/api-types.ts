@@ -1793,7 +1793,7 @@ export interface paths {
         put?: never;
         /**
          * Import salary setups (CSV or JSON rows)
-         * @description Each row is the body of `PUT /api/payroll/employee-setup/{employeeId}` (`setEmployeeSalarySetup`) plus `employee_id`: one version of an employee's salary setup per row. `components` (a list) exists only in JSON rows: a CSV row applies all active components, like a body without `components`. Needs what the single create needs: hr, admin or owner, and for an API credential the scope `payroll:write`. Up to 1 000 rows are imported in the request (**201** with the finished import, or **200** for a dry run); more run as a job (**202** with the `queued` import: poll `GET /api/imports/{id}` for `processed_rows` and the outcome). A CSV with columns that are not properties of the row, a file that cannot be parsed or that has more than 100 000 rows is a **400** at once, with nothing imported. An `all_or_nothing` import with any problem is a **400** `validation_failed` whose `details` list every problem (`path` `rows[3].email`, `row`, `column`, `message`; the first 1 000) - nothing written; as a job it ends `failed` with the same problems. Retrying with the same `Idempotency-Key` answers the first import (202/201/400 alike) without importing again.
+         * @description Each row is the body of `PUT /api/payroll/employee-setup/{employeeId}` (`setEmployeeSalarySetup`) plus `employee_id`: one version of an employee's salary setup per row. `components` (a list) is a JSON value in a JSON row and JSON text in its CSV cell (`[{"component_id":"…","amount":"1200.00"}]`, as the export writes it); a row without it applies all active components, like a body without `components`. Needs what the single create needs: hr, admin or owner, and for an API credential the scope `payroll:write`. Up to 1 000 rows are imported in the request (**201** with the finished import, or **200** for a dry run); more run as a job (**202** with the `queued` import: poll `GET /api/imports/{id}` for `processed_rows` and the outcome). A CSV with columns that are not properties of the row, a file that cannot be parsed or that has more than 100 000 rows is a **400** at once, with nothing imported. An `all_or_nothing` import with any problem is a **400** `validation_failed` whose `details` list every problem (`path` `rows[3].email`, `row`, `column`, `message`; the first 1 000) - nothing written; as a job it ends `failed` with the same problems. Retrying with the same `Idempotency-Key` answers the first import (202/201/400 alike) without importing again.
          */
         post: operations["importSalarySetups"];
         delete?: never;
@@ -5762,6 +5762,24 @@ export interface components {
              * @description Rows checked (and written) so far - the progress of a queued import.
              */
             processed_rows: number;
+            /** @description What the rows wrote, in row order: for each row written, the id of the record it created or changed - the `id` its export shows - and for employees the `employee_code` (given or drawn from the company's series), so a client maps its own ids to the server's without exporting again. A leave allocation row by policy lists each allocation it made; a row that wrote nothing (refused, or an allocation every employee already had) is not listed. Empty for a dry run, a queued import, and an `all_or_nothing` import with problems (nothing was written). */
+            records: {
+                /**
+                 * @description The employee's code (employees); null for the other kinds.
+                 * @example CL
+                 */
+                code: string | null;
+                /**
+                 * Format: uuid
+                 * @example 3ed6502d-98d5-49cc-86d5-f885b9a4ee59
+                 */
+                id: string;
+                /**
+                 * Format: int32
+                 * @description The data row (from 1, the header not counted), as in `problems`.
+                 */
+                row: number;
+            }[];
             /**
              * Format: date-time
              * @example 2026-11-25T10:30:00.000Z
@@ -5773,7 +5791,7 @@ export interface components {
             total_rows: number;
         };
         /**
-         * @description The rows to import, in exactly one of two forms. **`csv`**: the text of a CSV file (RFC 4180: comma-separated, fields with commas, quotes or line breaks in double quotes, `""` for a quote; UTF-8, an optional byte-order mark, CRLF or LF line ends). Its first line names the columns - the properties of the kind's row schema (see the operation), in any order; an empty cell is a field not given (null where the field allows it and has no default); `true`/`false` for booleans. Columns that are not properties of the row schema are a **400** naming them (never dropped). **`rows`**: the same rows as JSON objects, each validated exactly as the body of the kind's single create operation (unknown properties are a 400 too). At most 100 000 rows per import and 32 MiB per request (the operation's `x-body-limit`; 413 beyond): 100 000 employees of typical length take about 15 MB of CSV.
+         * @description The rows to import, in exactly one of two forms. **`csv`**: the text of a CSV file (RFC 4180: comma-separated, fields with commas, quotes or line breaks in double quotes, `""` for a quote; UTF-8, an optional byte-order mark, CRLF or LF line ends). Its first line names the columns - the properties of the kind's row schema (see the operation), in any order; an empty cell is a field not given (null where the field allows it and has no default); `true`/`false` for booleans; a list (salary setups' `components`) as JSON text. A cell the export's formula guard wrote - a `'` before text beginning with `=`, `+`, `-`, `@`, a tab or a carriage return, such as `'+91 98450 11223` - is read without that `'`, so an export's file imports back as it was exported. Columns that are not properties of the row schema are a **400** naming them (never dropped); the columns only the export has (`id`, `created_at`, `updated_at`, derived figures) are named as such: leave them out. **`rows`**: the same rows as JSON objects, each validated exactly as the body of the kind's single create operation (unknown properties are a 400 too). At most 100 000 rows per import and 32 MiB per request (the operation's `x-body-limit`; 413 beyond): 100 000 employees of typical length take about 15 MB of CSV.
          * @example {
          *       "csv": "first_name,last_name,email,department,designation,joining_date\nPriya,Sharma,priya.sharma@example.com,Engineering,Engineer,2026-04-01\n"
          *     }

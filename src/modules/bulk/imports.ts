@@ -36,8 +36,15 @@ const REQUEST_TX_MS = 120_000;
 
 export type ImportMode = "all_or_nothing" | "row_by_row";
 type ImportJson = ReturnType<typeof importJson>;
+type CreatedRecord = { row: number; id: string; code: string | null };
 
-export function importJson(i: BulkImport) {
+/** What the import's rows created or changed, in row order (none for a dry run or while queued). */
+async function createdRecords(i: BulkImport): Promise<CreatedRecord[]> {
+  const rows = await db.bulkImportRecord.findMany({ where: { import_id: i.id }, orderBy: [{ row: "asc" }, { record_id: "asc" }] });
+  return rows.map((r) => ({ row: r.row, id: r.record_id, code: r.code }));
+}
+
+export function importJson(i: BulkImport, records: CreatedRecord[] = []) {
   return {
     id: i.id,
     kind: i.kind as KindName,
@@ -51,6 +58,7 @@ export function importJson(i: BulkImport) {
     failed_rows: i.failed_rows,
     problems: i.problems as unknown as Problem[],
     problem_count: i.problem_count,
+    records,
     error: i.error,
     created_at: i.created_at.toISOString(),
     started_at: i.started_at?.toISOString() ?? null,
@@ -119,13 +127,13 @@ export async function startImport(
   if (done.status === "failed" && done.problem_count > 0) {
     throw problemsError(done.total_rows, done.problems as unknown as Problem[], done.problem_count, done.dry_run);
   }
-  return { status: dryRun ? 200 : 201, data: importJson(done) };
+  return { status: dryRun ? 200 : 201, data: importJson(done, await createdRecords(done)) };
 }
 
 export async function importById(id: string): Promise<ImportJson> {
   const imp = await db.bulkImport.findFirst({ where: { id } });
   if (!imp) throw notFound("Import");
-  return importJson(imp);
+  return importJson(imp, await createdRecords(imp));
 }
 
 // ───────────────────────────── running an import ─────────────────────────────
@@ -199,10 +207,18 @@ function rowRefusal(row: number, err: unknown): Problem[] | null {
   return null;
 }
 
-/** Writes the valid rows of one chunk in `tx` (each 1-based `row` with its value), noting problems. */
-async function writeChunk(tx: ScopedTx, auth: AuthContext, kind: Kind, chunk: { row: number; value: Row }[], t: Tally) {
+/** Keeps what rows of the import created (with the chunk that wrote them). */
+async function keepRecords(tx: ScopedTx, importId: string, written: CreatedRecord[]) {
+  if (written.length)
+    await tx.bulkImportRecord.createMany({
+      data: written.map((w) => ({ import_id: importId, row: w.row, record_id: w.id, code: w.code })),
+    });
+}
+
+/** Writes the valid rows of one chunk in `tx` (each 1-based `row` with its value), noting problems and what was written. */
+async function writeChunk(tx: ScopedTx, auth: AuthContext, kind: Kind, chunk: { row: number; value: Row }[], t: Tally, importId: string) {
   if (kind.writeBatch) {
-    const { problems } = await savepoint(tx, () =>
+    const { problems, records } = await savepoint(tx, () =>
       kind.writeBatch!(
         tx,
         auth,
@@ -222,11 +238,21 @@ async function writeChunk(tx: ScopedTx, auth: AuthContext, kind: Kind, chunk: { 
       problems.map((p) => problemAt(chunk[p.index].row, p.field, p.message)),
     );
     t.imported += chunk.length - new Set(problems.map((p) => p.index)).size;
+    await keepRecords(
+      tx,
+      importId,
+      records.map((r) => ({ row: chunk[r.index].row, id: r.id, code: r.code ?? null })),
+    );
     return;
   }
   for (const { row, value } of chunk) {
     try {
-      await savepoint(tx, () => kind.writeOne!(auth, value));
+      const written = await savepoint(tx, () => kind.writeOne!(auth, value));
+      await keepRecords(
+        tx,
+        importId,
+        written.map((w) => ({ row, id: w.id, code: w.code ?? null })),
+      );
       t.imported++;
     } catch (err) {
       const refused = rowRefusal(row, err);
@@ -275,7 +301,7 @@ async function runImport(auth: AuthContext, imp: BulkImport, rows: Iterable<Row>
     for await (const { chunk, end } of chunks()) {
       await sharedTenantTx(
         async (tx) => {
-          await writeChunk(tx, auth, kind, chunk, t);
+          await writeChunk(tx, auth, kind, chunk, t, imp.id);
           t.processed = end;
           await tx.bulkImport.update({ where: byId(imp.id), data: counters(t) });
         },
@@ -287,7 +313,7 @@ async function runImport(auth: AuthContext, imp: BulkImport, rows: Iterable<Row>
       await sharedTenantTx(
         async (tx) => {
           for await (const { chunk, end } of chunks()) {
-            await writeChunk(tx, auth, kind, chunk, t);
+            await writeChunk(tx, auth, kind, chunk, t, imp.id);
             t.processed = end;
             await progress();
           }
@@ -369,7 +395,8 @@ export async function executeQueuedImport(tenantId: string, id: string): Promise
     await requestContext.run(ctx, async () => {
       try {
         // checked as a whole when it was received; read again row by row
-        const rows = imp.format === "csv" ? csvRows(imp.source ?? "") : (JSON.parse(imp.source ?? "[]") as Row[]);
+        const rows =
+          imp.format === "csv" ? csvRows(KINDS[imp.kind as KindName], imp.source ?? "") : (JSON.parse(imp.source ?? "[]") as Row[]);
         await runImport(auth, imp, rows, JOB_TX_MS);
       } catch (err) {
         if (!(err instanceof AppError))
@@ -390,6 +417,10 @@ export async function pruneImports(): Promise<number> {
   const before = new Date(clock.now().getTime() - KEEP_DAYS * 86_400_000);
   let removed = 0;
   for (const { tenant_id } of await tenantsWith("bulkImport", { finished_at: { lt: before } }))
-    removed += await withTenant(tenant_id, async () => (await db.bulkImport.deleteMany({ where: { finished_at: { lt: before } } })).count);
+    removed += await withTenant(tenant_id, async () => {
+      const ended = (await db.bulkImport.findMany({ where: { finished_at: { lt: before } }, select: { id: true } })).map((i) => i.id);
+      await db.bulkImportRecord.deleteMany({ where: { import_id: { in: ended } } });
+      return (await db.bulkImport.deleteMany({ where: { id: { in: ended } } })).count;
+    });
   return removed;
 }

@@ -77,10 +77,9 @@ function resolve(s: Schema): Schema {
   return resolve(node as Schema);
 }
 
-/** The columns (properties) a row of the kind may have; for CSV without those only JSON can carry. */
-export function columnsOf(kind: Kind, format: "csv" | "json"): string[] {
-  const all = Object.keys(rowSchema(kind).properties as Schema);
-  return format === "csv" ? all.filter((c) => !kind.jsonOnly?.includes(c)) : all;
+/** The columns (properties) a row of the kind may have: the same in CSV (lists as JSON text in their cell) and JSON. */
+export function columnsOf(kind: Kind, _format: "csv" | "json"): string[] {
+  return Object.keys(rowSchema(kind).properties as Schema);
 }
 
 const validators = new Map<string, ValidateFunction>();
@@ -145,7 +144,7 @@ function checkHeader(kind: Kind, record: string[]): string[] {
   const details: { path: string; message: string }[] = [];
   const seen = new Set<string>();
   header.forEach((h, i) => {
-    if (!known.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${h}" ${unknownWords(kind, "csv")}` });
+    if (!known.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${h}" ${unknownWords(kind, "csv", h)}` });
     else if (seen.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${h}" is named twice` });
     seen.add(h);
   });
@@ -153,10 +152,28 @@ function checkHeader(kind: Kind, record: string[]): string[] {
   return header;
 }
 
-/** A CSV record as a row: an empty cell is a field not given. */
-function rowOf(header: string[], cells: string[]): Row {
+/** A cell the export's formula guard wrote (`'` before text a spreadsheet would run: exports.ts). */
+const GUARDED_CELL = /^'+[=+\-@\t\r]/;
+
+/** A list column's cell (JSON text, as the export writes it), or the text itself for the schema to refuse. */
+function jsonCell(cell: string): unknown {
+  try {
+    return JSON.parse(cell);
+  } catch {
+    return cell;
+  }
+}
+
+/**
+ * A CSV record as a row: an empty cell is a field not given; the export's formula guard is undone
+ * (`'+91…` is `+91…`); a list column (`kind.jsonOnly`) is read from its JSON text.
+ */
+function rowOf(kind: Kind, header: string[], cells: string[]): Row {
   const row: Row = {};
-  for (let c = 0; c < header.length; c++) if (cells[c] !== "") row[header[c]] = cells[c];
+  for (let c = 0; c < header.length; c++) {
+    const cell = GUARDED_CELL.test(cells[c]) ? cells[c].slice(1) : cells[c];
+    if (cell !== "") row[header[c]] = kind.jsonOnly?.includes(header[c]) ? jsonCell(cell) : cell;
+  }
   return row;
 }
 
@@ -173,7 +190,8 @@ export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }, ke
     const details: { path: string; message: string }[] = [];
     input.rows.forEach((r, i) => {
       for (const k of Object.keys(r))
-        if (!known.has(k) && details.length < 100) details.push({ path: `body.rows[${i + 1}].${k}`, message: unknownWords(kind, "json") });
+        if (!known.has(k) && details.length < 100)
+          details.push({ path: `body.rows[${i + 1}].${k}`, message: unknownWords(kind, "json", k) });
     });
     if (details.length)
       throw badRequest(`Unknown columns: ${[...new Set(details.map((d) => d.path.split(".").pop()))].join(", ")}`, details);
@@ -197,7 +215,7 @@ export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }, ke
           return null;
         }
         total++;
-        if (total <= keepUpTo) kept.push(rowOf(header, record));
+        if (total <= keepUpTo) kept.push(rowOf(kind, header, record));
         return null;
       },
     });
@@ -216,7 +234,7 @@ export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }, ke
  * The rows of a CSV text one by one, parsed as they are taken (64 KiB of text at a time, with
  * backpressure): a queued import of 100 000 rows never holds them all.
  */
-export async function* csvRows(text: string): AsyncGenerator<Row> {
+export async function* csvRows(kind: Kind, text: string): AsyncGenerator<Row> {
   const SLICE = 65536;
   const slices = function* () {
     for (let i = 0; i < text.length; i += SLICE) yield text.slice(i, i + SLICE);
@@ -225,12 +243,15 @@ export async function* csvRows(text: string): AsyncGenerator<Row> {
   let header: string[] | null = null;
   for await (const record of parser as AsyncIterable<string[]>) {
     if (!header) header = record.map((h) => h.trim());
-    else yield rowOf(header, record);
+    else yield rowOf(kind, header, record);
   }
 }
 
-function unknownWords(kind: Kind, format: "csv" | "json"): string {
-  return `is not a column of ${kind.label} (the columns are: ${columnsOf(kind, format).join(", ")})`;
+function unknownWords(kind: Kind, format: "csv" | "json", column?: string): string {
+  const columns = columnsOf(kind, format).join(", ");
+  if (column && kind.exportColumns.includes(column))
+    return `is a column the export adds (the server keeps it), not one an import writes: leave it out (the columns are: ${columns})`;
+  return `is not a column of ${kind.label} (the columns are: ${columns})`;
 }
 
 /** An AppError as problems of row `row` (its details' fields as columns). */
