@@ -12479,15 +12479,17 @@ export interface components {
                 "text/plain": string;
             };
         };
-        /** @description No valid session. */
+        /** @description No valid session or API credential. The message says how to authenticate; `WWW-Authenticate` names the scheme (RFC 9110 §11.6.1). */
         Unauthenticated: {
             headers: {
+                /** @description `Bearer realm="hrms"`; with `error="invalid_token"` when the request's bearer credential was refused (RFC 6750 §3). A browser client signs in instead (the session cookie). */
+                "WWW-Authenticate": string;
                 [name: string]: unknown;
             };
             content: {
                 /**
                  * @example {
-                 *       "error": "Authentication required",
+                 *       "error": "Authentication required: sign in with POST /api/auth/sign-in and send its session cookie, or send an API credential as Authorization: Bearer <secret>",
                  *       "status": 401,
                  *       "code": "unauthenticated"
                  *     }

@@ -478,6 +478,7 @@ export interface Config {
    * `::1`) - for tests and local development only. Private, link-local, shared and metadata
    * addresses stay refused; every other address must be public (checked when the connection is
    * made, whatever the name resolved to when the endpoint was registered).
+   * @default `true` in development (`NODE_ENV` unset or `development`), `false` in production and tests
    */
   readonly webhookAllowLoopback: boolean;
   /** `WEBHOOK_TIMEOUT_MS`: the longest a webhook delivery waits for the endpoint's answer (connection included). */
@@ -681,7 +682,8 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     invitesPerAddressPerDay: positiveInt(r, "INVITES_PER_ADDRESS_PER_DAY", isTest ? 10000 : 3),
     invitesPerRecipientPerDay: positiveInt(r, "INVITES_PER_RECIPIENT_PER_DAY", isTest ? 10000 : 10),
     clockStart: isProduction ? undefined : instant(r, "CLOCK_START"),
-    webhookAllowLoopback: bool(r, "WEBHOOK_ALLOW_LOOPBACK", false),
+    // a developer's receiver on localhost works out of the box; production and the tests refuse loopback
+    webhookAllowLoopback: bool(r, "WEBHOOK_ALLOW_LOOPBACK", !isProduction && !isTest),
     webhookTimeoutMs: durationMs(r, "WEBHOOK_TIMEOUT_MS", 10_000),
     webhookRetryHours: integer(r, "WEBHOOK_RETRY_HOURS", 72, 1, 24 * 30, "a positive integer of hours up to 720"),
     webhookConcurrency: integer(r, "WEBHOOK_CONCURRENCY", 8, 1, 256, "an integer from 1 to 256"),
@@ -706,8 +708,22 @@ export function appUrl(c: Config = config()): string {
   return c.appUrl ?? c.publicUrl;
 }
 
-/** This process's configuration, from its environment (read when this module loads, at start). */
-export const processConfig: Config = loadConfig(process.env);
+/**
+ * This process's configuration, from its environment (read when this module loads, at start). A
+ * wrong setting stops the program with the message alone - what to fix, not a stack trace.
+ */
+function loadProcessConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}
+Every setting, its default and its form: docs/configuration.md
+`);
+    process.exit(1);
+  }
+}
+export const processConfig: Config = loadProcessConfig();
 
 /** `base` with `overrides` (tests: an app or worker with other settings), deeply frozen. */
 export function configWith(overrides: Partial<Config>, base: Config = processConfig): Config {

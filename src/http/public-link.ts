@@ -58,7 +58,8 @@ document.addEventListener("submit", async (event) => {
   button.disabled = true;
   status.textContent = "Sending…";
   try {
-    const res = await fetch(form.dataset.json, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const headers = { "content-type": "application/json" };
+    const res = await fetch(form.dataset.json, { method: "POST", headers, body: JSON.stringify(body) });
     const answer = await res.json().catch(() => ({}));
     if (!res.ok) {
       const details = (answer.details || []).map((d) => d.message).join("; ");

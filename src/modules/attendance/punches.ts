@@ -70,7 +70,7 @@ export async function punchIn(auth: AuthContext, notes?: string | null): Promise
     const existing = await tx.attendanceRecord.findFirst({ where: { employee_id: employeeId, date: parseDate(today) } });
     if (existing?.check_in) throw conflict(`You already checked in today at ${hhmm(existing.check_in, settings.timezone)}`);
     if ((await approvedLeaveOn(employeeId, today, tx)) === "full_day")
-      throw conflict("You are on approved leave today; cancel the leave first");
+      throw conflict("You are on approved leave today; cancel the leave first with DELETE /api/leave-requests/{id} (cancelLeaveRequest)");
     const r = await writePunches(tx, employeeId, today, now, null, settings, "self", notes);
     await audit(
       {

@@ -32,7 +32,8 @@ ${fields}
 }
 const hidden = (name: string, value: string) => `<input type="hidden" name="${name}" value="${esc(value)}">`;
 const noToken = (what: string) =>
-  `<p>This page needs the link from your e-mail: open ${what} from the message itself (the whole address, with its <code>token</code>).</p>`;
+  `<p>This page needs the link from your e-mail: open ${what} from the message itself (the whole ` +
+  `address, with its <code>token</code>).</p>`;
 const REFERENCE = { href: "/docs", text: "Open the API reference (signed in)" };
 
 /** `/signup/confirm?token=`: choose the password; creates the account and the company and signs in. */

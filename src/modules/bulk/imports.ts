@@ -21,6 +21,7 @@ import { logger, requestContext } from "../../log.ts";
 import { AppError, badRequest, conflict, notFound } from "../../platform/errors.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { KINDS, type Kind, type KindName } from "./kinds.ts";
+import { type CreatedRecord, createdRecords, keepRecords } from "./records.ts";
 import { checkRow, csvRows, type Problem, problemAt, problemsOfError, readSource, type Row } from "./rows.ts";
 
 export const BULK_IMPORTS_JOB = "bulk.imports";
@@ -36,14 +37,6 @@ const REQUEST_TX_MS = 120_000;
 
 export type ImportMode = "all_or_nothing" | "row_by_row";
 type ImportJson = ReturnType<typeof importJson>;
-type CreatedRecord = { row: number; id: string; code: string | null };
-
-/** What the import's rows created or changed, in row order (none for a dry run or while queued). */
-async function createdRecords(i: BulkImport): Promise<CreatedRecord[]> {
-  const rows = await db.bulkImportRecord.findMany({ where: { import_id: i.id }, orderBy: [{ row: "asc" }, { record_id: "asc" }] });
-  return rows.map((r) => ({ row: r.row, id: r.record_id, code: r.code }));
-}
-
 export function importJson(i: BulkImport, records: CreatedRecord[] = []) {
   return {
     id: i.id,
@@ -205,14 +198,6 @@ function rowRefusal(row: number, err: unknown): Problem[] | null {
       ),
     ];
   return null;
-}
-
-/** Keeps what rows of the import created (with the chunk that wrote them). */
-async function keepRecords(tx: ScopedTx, importId: string, written: CreatedRecord[]) {
-  if (written.length)
-    await tx.bulkImportRecord.createMany({
-      data: written.map((w) => ({ import_id: importId, row: w.row, record_id: w.id, code: w.code })),
-    });
 }
 
 /** Writes the valid rows of one chunk in `tx` (each 1-based `row` with its value), noting problems and what was written. */
@@ -406,21 +391,4 @@ export async function executeQueuedImport(tenantId: string, id: string): Promise
     });
     return true;
   });
-}
-
-export const PRUNE_IMPORTS_JOB = "bulk.prune-imports";
-/** How long a finished import stays readable. */
-const KEEP_DAYS = 30;
-
-/** Removes imports that ended more than KEEP_DAYS ago, company by company. */
-export async function pruneImports(): Promise<number> {
-  const before = new Date(clock.now().getTime() - KEEP_DAYS * 86_400_000);
-  let removed = 0;
-  for (const { tenant_id } of await tenantsWith("bulkImport", { finished_at: { lt: before } }))
-    removed += await withTenant(tenant_id, async () => {
-      const ended = (await db.bulkImport.findMany({ where: { finished_at: { lt: before } }, select: { id: true } })).map((i) => i.id);
-      await db.bulkImportRecord.deleteMany({ where: { import_id: { in: ended } } });
-      return (await db.bulkImport.deleteMany({ where: { id: { in: ended } } })).count;
-    });
-  return removed;
 }

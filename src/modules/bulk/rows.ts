@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import { parse as parseStream } from "csv-parse";
 import { parse } from "csv-parse/sync";
 import { config } from "../../config.ts";
-import { detailsInWords } from "../../http/validation-messages.ts";
+import { detailsInWords, impossibleDate } from "../../http/validation-messages.ts";
 import { AppError, badRequest } from "../../platform/errors.ts";
 import type { Kind } from "./kinds.ts";
 
@@ -117,7 +117,10 @@ export function checkRow(kind: Kind, format: "csv" | "json", row: number, value:
   }));
   return detailsInWords(errors, (e) => String(e.path)).map((d) => {
     const column = d.path ? d.path.split(".")[0] : null;
-    return { row, column, path: d.path ? `rows[${row}].${d.path}` : `rows[${row}]`, message: d.message };
+    // a date in the right form that does not exist (2024-02-30) says so
+    const cell = d.path.split(".").reduce<unknown>((v, k) => (v as Row | undefined)?.[k], value);
+    const message = (/^must be (a date|an instant)/.test(d.message) && impossibleDate(cell)) || d.message;
+    return { row, column, path: d.path ? `rows[${row}].${d.path}` : `rows[${row}]`, message };
   });
 }
 
