@@ -4533,6 +4533,7 @@ export interface components {
             /**
              * Format: int32
              * @default 8
+             * @example 1
              */
             count?: number;
             /**
@@ -4560,7 +4561,10 @@ export interface components {
              * @example Build and run the services behind our HR platform.
              */
             description: string;
-            /** @description Minimum years of experience asked for, when stated. */
+            /**
+             * @description Minimum years of experience asked for, when stated.
+             * @example 6
+             */
             experience_years: number | null;
             /** @description Most frequent meaningful words of the requirements. */
             keywords: string[];
@@ -4620,7 +4624,10 @@ export interface components {
              * @example 8073b340-8a60-45ba-9728-0031d299a244
              */
             candidate_id: string | null;
-            /** @description Years of experience found in the resume. */
+            /**
+             * @description Years of experience found in the resume.
+             * @example 6
+             */
             experience_years: number | null;
             matched_skills: string[];
             missing_skills: string[];
@@ -4629,8 +4636,12 @@ export interface components {
             reasons: string[];
             /** @enum {string} */
             recommendation: "strong_match" | "match" | "partial_match" | "weak_match";
+            /** @example 4 */
             required_experience_years: number | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 82
+             */
             score: number;
             /** @example Strong TypeScript and PostgreSQL experience; no payroll domain experience. */
             summary: string;
@@ -4650,6 +4661,7 @@ export interface components {
             candidate_id?: string;
             /** @example 5+ years of TypeScript and PostgreSQL */
             job_requirements?: string;
+            /** @example 1 */
             min_experience_years?: number;
             /**
              * Format: uuid
@@ -4747,6 +4759,7 @@ export interface components {
              * Format: int32
              * @description How long the previous secret stays valid beside the new one (0: refused at once). Two secrets at most: rotating again ends the older one's grace.
              * @default 86400
+             * @example 1
              */
             grace_seconds?: number;
         };
@@ -4778,7 +4791,10 @@ export interface components {
             mime_type: string;
             /** @example offer-letter.pdf */
             original_name: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 184320
+             */
             size_bytes: number;
             /** @example Signed offer letter */
             title: string;
@@ -4835,7 +4851,10 @@ export interface components {
             name: string;
             /** @example Bought with a three-year warranty */
             notes: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             open_damage_reports: number;
             purchase_cost: components["schemas"]["Money"] | null;
             /**
@@ -4944,6 +4963,7 @@ export interface components {
             /**
              * Format: int64
              * @description Assets of the register (not deleted) in this category.
+             * @example 24
              */
             asset_count: number;
             /**
@@ -5024,11 +5044,11 @@ export interface components {
              * @example 48b589ea-c198-4e3b-bd88-94147f4d44ef
              */
             reported_by_user_id: string;
-            /** @example Screen replaced by the service centre under warranty */
+            /** @example null */
             resolution_notes: string | null;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             resolved_at: string | null;
             /**
@@ -5115,7 +5135,7 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             decided_at: string | null;
             /** @example Anita Desai */
@@ -5125,7 +5145,7 @@ export interface components {
              * @example 552503e3-261c-45c5-aebf-6da7119180a3
              */
             decided_by_user_id: string | null;
-            /** @example Approved within the budget of the quarter. */
+            /** @example null */
             decision_notes: string | null;
             /**
              * Format: uuid
@@ -5154,7 +5174,7 @@ export interface components {
             /**
              * Format: date
              * @description Set when approved.
-             * @example 2026-12-31
+             * @example null
              */
             returned_on: string | null;
             status: components["schemas"]["AssetReturnRequestStatus"];
@@ -5330,12 +5350,12 @@ export interface components {
         AttendanceRegularization: {
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             cancelled_at: string | null;
             /**
              * Format: uuid
-             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             * @example null
              */
             cancelled_by: string | null;
             /**
@@ -5360,15 +5380,15 @@ export interface components {
             date: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             decided_at: string | null;
             /**
              * Format: uuid
-             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             * @example null
              */
             decided_by: string | null;
-            /** @example Approved, enjoy your time off. */
+            /** @example null */
             decision_comment: string | null;
             /**
              * Format: uuid
@@ -5511,6 +5531,7 @@ export interface components {
             /**
              * Format: int32
              * @description Minutes after shift start (before shift end) tolerated before a punch is late (an early exit).
+             * @example 1
              */
             grace_minutes: number;
             /** @description A day with a check-in and check-out but fewer worked hours than this is a `half_day`. */
@@ -5539,7 +5560,10 @@ export interface components {
          *     }
          */
         AttendanceSettingsUpdate: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             grace_minutes?: number;
             half_day_threshold_hours?: components["schemas"]["Hours"];
             shift_end?: components["schemas"]["TimeOfDay"];
@@ -5642,6 +5666,7 @@ export interface components {
             /**
              * Format: int64
              * @description Live employees assigned to the branch.
+             * @example 48
              */
             employee_count: number;
             /**
@@ -5731,11 +5756,14 @@ export interface components {
              * @example Validation failed
              */
             error: string | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             failed_rows: number;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             finished_at: string | null;
             /** @enum {string} */
@@ -5748,18 +5776,23 @@ export interface components {
             /**
              * Format: int32
              * @description Rows written (or, in a dry run, that would be written).
+             * @example 248
              */
             imported_rows: number;
             kind: components["schemas"]["BulkImportKind"];
             /** @enum {string} */
             mode: "all_or_nothing" | "row_by_row";
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 2
+             */
             problem_count: number;
             /** @description The first 1 000 problems, in row order (`problem_count` counts them all). */
             problems: components["schemas"]["BulkImportProblem"][];
             /**
              * Format: int32
              * @description Rows checked (and written) so far - the progress of a queued import.
+             * @example 250
              */
             processed_rows: number;
             /** @description What the rows wrote, in row order: for each row written, the id of the record it created or changed - the `id` its export shows - and for employees the `employee_code` (given or drawn from the company's series), so a client maps its own ids to the server's without exporting again. A leave allocation row by policy lists each allocation it made; a row that wrote nothing (refused, or an allocation every employee already had) is not listed. Empty for a dry run, a queued import, and an `all_or_nothing` import with problems (nothing was written). */
@@ -5777,6 +5810,7 @@ export interface components {
                 /**
                  * Format: int32
                  * @description The data row (from 1, the header not counted), as in `problems`.
+                 * @example 3
                  */
                 row: number;
             }[];
@@ -5787,7 +5821,10 @@ export interface components {
             started_at: string | null;
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed";
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 250
+             */
             total_rows: number;
         };
         /**
@@ -5824,7 +5861,10 @@ export interface components {
             message: string;
             /** @example body.from_date */
             path: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 3
+             */
             row: number;
         };
         Candidate: {
@@ -5865,6 +5905,7 @@ export interface components {
              */
             employee_id: string | null;
             expected_salary: components["schemas"]["Money"] | null;
+            /** @example 6 */
             experience_years: number | null;
             /** @example Priya */
             first_name: string;
@@ -5879,7 +5920,10 @@ export interface components {
             last_name: string;
             /** @example Referred by Rahul Verma; strong on system design */
             notes: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 30
+             */
             notice_period_days: number | null;
             /** @example +91 98450 12345 */
             phone: string | null;
@@ -5911,6 +5955,7 @@ export interface components {
             /**
              * Format: int32
              * @description Last `POST /api/recruitment/ai/resume-screening` score for this candidate.
+             * @example 82
              */
             screening_score: number | null;
             /** @description Lower-case. */
@@ -5933,6 +5978,7 @@ export interface components {
             /**
              * Format: int64
              * @description Joining documents the candidate uploaded that were added to the employee's documents.
+             * @example 2
              */
             documents_copied: number;
             employee: components["schemas"]["Employee"];
@@ -6006,6 +6052,7 @@ export interface components {
             current_title?: string | null;
             email?: components["schemas"]["Email"];
             expected_salary?: components["schemas"]["MoneyAmount"] | null;
+            /** @example 6 */
             experience_years?: number | null;
             /** @example Priya */
             first_name?: string;
@@ -6013,7 +6060,10 @@ export interface components {
             last_name?: string;
             /** @example Referred by Rahul Verma; strong on system design */
             notes?: string | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 30
+             */
             notice_period_days?: number | null;
             /** @example +91 98450 12345 */
             phone?: string | null;
@@ -6058,6 +6108,7 @@ export interface components {
             current_title?: string | null;
             email?: components["schemas"]["Email"];
             expected_salary?: components["schemas"]["MoneyAmount"] | null;
+            /** @example 6 */
             experience_years?: number | null;
             /** @example Priya */
             first_name?: string;
@@ -6065,7 +6116,10 @@ export interface components {
             last_name?: string;
             /** @example Referred by Rahul Verma; strong on system design */
             notes?: string | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 30
+             */
             notice_period_days?: number | null;
             /** @example +91 98450 12345 */
             phone?: string | null;
@@ -6109,7 +6163,10 @@ export interface components {
              * @example INR
              */
             currency: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 4
+             */
             fiscal_year_start_month: number;
             /**
              * Format: uuid
@@ -6141,7 +6198,10 @@ export interface components {
             address?: string | null;
             /** @example INR */
             currency?: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 4
+             */
             fiscal_year_start_month?: number;
             /** @example Acme Technologies Pvt Ltd */
             legal_name?: string | null;
@@ -6198,10 +6258,14 @@ export interface components {
                 /**
                  * Format: int64
                  * @description Days of the span that are not weekly offs or mandatory holidays.
+                 * @example 1
                  */
                 working_days: number;
             } | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             minimum_years: number;
             /** @enum {string} */
             rule: "five_full_years" | "four_years_240_days";
@@ -6210,7 +6274,7 @@ export interface components {
          * @description Dashboard figures, computed for the caller's **scope**: `company` (owner, admin, hr: every live employee), `team` (manager: themselves and their direct reports), `department` (employee: the live employees of their own department), `self` (an employee whose membership is not linked to an employee record: every figure is empty). "This month" and "today" are in the company's time zone.
          * @example {
          *       "scope": "company",
-         *       "as_of": "2024-05-14",
+         *       "as_of": "2026-11-25",
          *       "headcount": {
          *         "total": 412,
          *         "by_status": {
@@ -6237,8 +6301,8 @@ export interface components {
          *       "pending_approvals": 2,
          *       "upcoming_holidays": [
          *         {
-         *           "date": "2024-05-23",
-         *           "name": "Buddha Purnima"
+         *           "date": "2026-12-25",
+         *           "name": "Christmas"
          *         }
          *       ],
          *       "birthdays": [
@@ -6246,7 +6310,7 @@ export interface components {
          *           "employee_id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
          *           "full_name": "Priya Sharma",
          *           "department": "Engineering",
-         *           "date": "2024-05-17"
+         *           "date": "2026-11-28"
          *         }
          *       ],
          *       "work_anniversaries": [
@@ -6254,7 +6318,7 @@ export interface components {
          *           "employee_id": "0b9f6f3e-5d0a-4c59-9a43-6f1f2d7c1a10",
          *           "full_name": "Priya Sharma",
          *           "department": "Engineering",
-         *           "date": "2024-05-20",
+         *           "date": "2026-12-01",
          *           "years": 3
          *         }
          *       ]
@@ -6293,45 +6357,66 @@ export interface components {
             /**
              * Format: int64
              * @description Employees whose last working day falls in the current month (exited or still on notice).
+             * @example 1
              */
             exits_this_month: number;
             headcount: {
                 /** @description Employees not exited per department, largest first. */
                 by_department: {
-                    /** Format: int64 */
+                    /**
+                     * Format: int64
+                     * @example 1
+                     */
                     count: number;
                     /** @example Engineering */
                     department: string;
                 }[];
+                /** @description Employees by status; `total` is active + inactive + on notice (exited employees are not counted in it). */
                 by_status: {
-                    /** Format: int64 */
+                    /**
+                     * Format: int64
+                     * @example 1
+                     */
                     active: number;
-                    /** Format: int64 */
+                    /**
+                     * Format: int64
+                     * @example 1
+                     */
                     exited: number;
-                    /** Format: int64 */
+                    /**
+                     * Format: int64
+                     * @example 1
+                     */
                     inactive: number;
-                    /** Format: int64 */
+                    /**
+                     * Format: int64
+                     * @example 1
+                     */
                     on_notice: number;
                 };
                 /**
                  * Format: int64
                  * @description Employees not exited (active, inactive, on notice).
+                 * @example 48
                  */
                 total: number;
             };
             /**
              * Format: int64
              * @description Employees whose joining date falls in the current month.
+             * @example 1
              */
             joiners_this_month: number;
             /**
              * Format: int64
              * @description Employees of the scope on approved leave today.
+             * @example 1
              */
             on_leave_today: number;
             /**
              * Format: int64
              * @description Requests waiting for the caller's decision: pending leave, work-from-home, working-on-holiday, regularization and encashment requests of everyone (owner, admin, hr) or of their direct reports (manager); 0 for employees.
+             * @example 1
              */
             pending_approvals: number;
             /** @enum {string} */
@@ -6363,7 +6448,10 @@ export interface components {
                 employee_id: string;
                 /** @example Priya Sharma */
                 full_name: string;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 5
+                 */
                 years: number;
             }[];
         };
@@ -6394,7 +6482,10 @@ export interface components {
             daily: components["schemas"]["Money"];
             /** @enum {string} */
             divisor: "26" | "30" | "month_days";
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 26
+             */
             divisor_days: number;
             /** @description The full-month amount divided. */
             monthly: components["schemas"]["Money"];
@@ -6938,12 +7029,12 @@ export interface components {
             checklist: {
                 /**
                  * Format: date-time
-                 * @example 2026-11-25T10:30:00.000Z
+                 * @example null
                  */
                 completed_at: string | null;
                 /**
                  * Format: uuid
-                 * @example f9f13d13-ced4-4a52-8825-cb80dc5dc4b3
+                 * @example null
                  */
                 completed_by: string | null;
                 /**
@@ -7232,6 +7323,7 @@ export interface components {
                 /**
                  * Format: int64
                  * @description Imports (`/api/imports/...`): the row at fault, counting data rows from 1.
+                 * @example 3
                  */
                 row?: number;
             }[];
@@ -7245,6 +7337,7 @@ export interface components {
             /**
              * Format: int32
              * @description The HTTP status code.
+             * @example 400
              */
             status: number;
         };
@@ -7384,12 +7477,12 @@ export interface components {
             amount: components["schemas"]["Money"];
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             cancelled_at: string | null;
             /**
              * Format: uuid
-             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             * @example null
              */
             cancelled_by: string | null;
             /**
@@ -7411,15 +7504,15 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             decided_at: string | null;
             /**
              * Format: uuid
-             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             * @example null
              */
             decided_by: string | null;
-            /** @example Approved, enjoy your time off. */
+            /** @example null */
             decision_comment: string | null;
             /** @example Agreed with the team lead in the weekly review */
             description: string;
@@ -7442,7 +7535,7 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             paid_at: string | null;
             /**
@@ -7654,7 +7747,10 @@ export interface components {
                 computed: components["schemas"]["Money"];
                 /** @description Which reading of continuous service decided eligibility. Absent on settlements computed before it was shown. */
                 continuous_service?: components["schemas"]["ContinuousService"];
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 5
+                 */
                 counted_years: number;
                 eligible: boolean;
                 /**
@@ -7663,11 +7759,20 @@ export interface components {
                  */
                 reason: string | null;
                 service: {
-                    /** Format: int32 */
+                    /**
+                     * Format: int32
+                     * @example 12
+                     */
                     days: number;
-                    /** Format: int32 */
+                    /**
+                     * Format: int32
+                     * @example 3
+                     */
                     months: number;
-                    /** Format: int64 */
+                    /**
+                     * Format: int64
+                     * @example 5
+                     */
                     years: number;
                 };
                 /** @description The monthly wage: the labour codes' wage, or basic + DA before them (`code_wages`). */
@@ -7741,24 +7846,36 @@ export interface components {
                 note?: string | null;
                 /** @description Recovered: `recover_notice_shortfall` is on and the separation is not death or disablement. */
                 recovered: boolean;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 60
+                 */
                 required_days: number;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 45
+                 */
                 served_days: number;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 15
+                 */
                 shortfall_days: number;
             };
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 30
+             */
             notice_period_days: number;
             notice_recovery: components["schemas"]["Money"];
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             processed_at: string | null;
             /**
              * Format: uuid
-             * @example 1737065f-112b-41dc-8c15-1a0586d88abc
+             * @example null
              */
             processed_by: string | null;
             recover_notice_shortfall: boolean;
@@ -7769,7 +7886,10 @@ export interface components {
              */
             resignation_date: string;
             salary: {
-                /** Format: int32 */
+                /**
+                 * Format: int32
+                 * @example 30
+                 */
                 days_in_period: number;
                 /** @description Deduction components. */
                 deductions: components["schemas"]["SalarySlipLine"][];
@@ -7853,6 +7973,7 @@ export interface components {
              * Format: int32
              * @description The notice (calendar days) the employee owed; 0 = no notice required.
              * @default 0
+             * @example 30
              */
             notice_period_days?: number;
             /**
@@ -7887,7 +8008,10 @@ export interface components {
          *     }
          */
         FinalSettlementUpdate: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 30
+             */
             notice_period_days?: number;
             recover_notice_shortfall?: boolean;
             separation?: components["schemas"]["Separation"];
@@ -7905,18 +8029,33 @@ export interface components {
              * @enum {string}
              */
             continuous_service_rule: "five_full_years" | "four_years_240_days";
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 18
+             */
             days_per_year: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 26
+             */
             divisor: number;
             enabled: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             fixed_term_min_years: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 5
+             */
             min_years: number;
             /** @description Off by default. On: every slip of a payroll run shows the employer's gratuity provision for the month - the month's wage (the labour codes' wage of the month from `code_wages_from`, else basic + DA, the prorated PF-wage earnings) × `days_per_year` ÷ `divisor` ÷ 12, to the paisa - in `gratuity_provision`, included in `employer_contributions` and the employer cost. It is an accrual of the employer's liability: it does not change gross, deductions or net pay. Off: slips are exactly as without it. */
             monthly_provision: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 6
+             */
             round_up_after_months: number;
             /**
              * Format: date-time
@@ -7933,18 +8072,33 @@ export interface components {
              * @enum {string}
              */
             continuous_service_rule?: "five_full_years" | "four_years_240_days";
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 18
+             */
             days_per_year?: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 26
+             */
             divisor?: number;
             enabled?: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             fixed_term_min_years?: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 5
+             */
             min_years?: number;
             /** @description Show the employer's monthly gratuity provision on the slips of the next runs. */
             monthly_provision?: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 6
+             */
             round_up_after_months?: number;
         };
         /** @enum {string} */
@@ -7995,7 +8149,7 @@ export interface components {
             category: components["schemas"]["HelpdeskCategory"];
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             closed_at: string | null;
             /**
@@ -8019,6 +8173,7 @@ export interface components {
             /**
              * Format: int64
              * @description Messages the caller can see.
+             * @example 3
              */
             message_count: number;
             priority: components["schemas"]["HelpdeskPriority"];
@@ -8036,7 +8191,7 @@ export interface components {
             requester_user_id: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             resolved_at: string | null;
             status: components["schemas"]["HelpdeskStatus"];
@@ -8197,7 +8352,7 @@ export interface components {
             candidate_name: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             completed_at: string | null;
             /**
@@ -8210,7 +8365,10 @@ export interface components {
              * @example 07b79b1a-691d-47d1-a8b9-38895fdedfd9
              */
             created_by_user_id: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 60
+             */
             duration_minutes: number;
             /** @example Clear reasoning about transactions; would like deeper knowledge of indexing. */
             feedback: string | null;
@@ -8243,7 +8401,10 @@ export interface components {
             posting_id: string;
             /** @example Senior Backend Engineer */
             posting_title: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 4
+             */
             rating: number | null;
             /**
              * Format: int64
@@ -8257,6 +8418,7 @@ export interface components {
             /**
              * Format: int64
              * @description The interview panel round it follows, if any.
+             * @example 1
              */
             round_sequence: number | null;
             /**
@@ -8286,7 +8448,10 @@ export interface components {
              * @example 8073b340-8a60-45ba-9728-0031d299a244
              */
             candidate_id: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 60
+             */
             duration_minutes?: number;
             interviewer_user_ids?: string[];
             /** @example Bengaluru */
@@ -8299,7 +8464,10 @@ export interface components {
             mode?: components["schemas"]["InterviewMode"];
             /** @example Technical interview */
             round_name?: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             round_sequence?: number;
             /**
              * Format: date-time
@@ -8320,7 +8488,10 @@ export interface components {
         InterviewMode: "video" | "phone" | "in_person";
         /** @description The company's interview process: the rounds every candidate goes through, in order, with their default interviewers (members of the company), and how feedback is given. Defaults: HR screening (30 min, phone), Technical (60 min, video), Hiring manager (45 min, in person); ratings out of 5; feedback due within 48 hours. */
         InterviewPanel: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 48
+             */
             feedback_deadline_hours: number;
             /**
              * Format: int64
@@ -8337,7 +8508,10 @@ export interface components {
         };
         /** @description Partial update; `rounds` replaces the whole list. */
         InterviewPanelUpdate: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 48
+             */
             feedback_deadline_hours?: number;
             /**
              * Format: int32
@@ -8349,7 +8523,10 @@ export interface components {
         /** @enum {string} */
         InterviewRecommendation: "strong_hire" | "hire" | "no_hire" | "strong_no_hire";
         InterviewRound: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 60
+             */
             duration_minutes: number;
             /** @description Members of the company who interview in this round by default. */
             interviewer_user_ids: string[];
@@ -8360,6 +8537,7 @@ export interface components {
             /**
              * Format: int32
              * @description Order of the round; unique.
+             * @example 1
              */
             sequence: number;
         };
@@ -8387,7 +8565,10 @@ export interface components {
              * @example 07b79b1a-691d-47d1-a8b9-38895fdedfd9
              */
             created_by_user_id: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 60
+             */
             duration_minutes: number;
             /**
              * Format: uuid
@@ -8411,7 +8592,10 @@ export interface components {
              * @example 2026-11-27T17:30:00.000Z
              */
             scheduled_at: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             send_count: number;
             /**
              * Format: date-time
@@ -8442,7 +8626,10 @@ export interface components {
              * @example 8073b340-8a60-45ba-9728-0031d299a244
              */
             candidate_id: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 60
+             */
             duration_minutes?: number;
             /** @example Bring a government photo ID and arrive 15 minutes early. */
             instructions?: string | null;
@@ -8474,7 +8661,10 @@ export interface components {
         InterviewSessionStatus: "scheduled" | "completed" | "cancelled";
         /** @description Changes a `scheduled` session (409 otherwise); `status` completes or cancels it. */
         InterviewSessionUpdate: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 60
+             */
             duration_minutes?: number;
             /** @example Bring a government photo ID and arrive 15 minutes early. */
             instructions?: string | null;
@@ -8512,7 +8702,10 @@ export interface components {
         InterviewUpdate: {
             /** @example Plans changed */
             cancel_reason?: string | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 60
+             */
             duration_minutes?: number;
             /** @example Clear reasoning about transactions; would like deeper knowledge of indexing. */
             feedback?: string;
@@ -8525,7 +8718,10 @@ export interface components {
              */
             meeting_url?: string | null;
             mode?: components["schemas"]["InterviewMode"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 4
+             */
             rating?: number;
             recommendation?: components["schemas"]["InterviewRecommendation"];
             /**
@@ -8642,7 +8838,7 @@ export interface components {
             posting_id: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             responded_at: string | null;
             /** @description Annual cost to company. */
@@ -8727,11 +8923,14 @@ export interface components {
             terms?: string | null;
         };
         JobPosting: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 12
+             */
             candidate_count: number;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             closed_at: string | null;
             /**
@@ -8764,7 +8963,10 @@ export interface components {
             location: string | null;
             max_salary: components["schemas"]["Money"] | null;
             min_salary: components["schemas"]["Money"] | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 2
+             */
             openings: number;
             /** @example JOB-00012 */
             posting_number: string;
@@ -8825,7 +9027,10 @@ export interface components {
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             openings?: number;
             /** @example 5+ years of TypeScript and PostgreSQL */
             requirements?: string;
@@ -8864,7 +9069,10 @@ export interface components {
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             openings?: number;
             /** @example 5+ years of TypeScript and PostgreSQL */
             requirements?: string;
@@ -8877,7 +9085,7 @@ export interface components {
         JobRequisition: {
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             closed_at: string | null;
             /**
@@ -8887,7 +9095,7 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             decided_at: string | null;
             /** @example Anita Desai */
@@ -8897,7 +9105,7 @@ export interface components {
              * @example 552503e3-261c-45c5-aebf-6da7119180a3
              */
             decided_by_user_id: string | null;
-            /** @example Approved within the budget of the quarter. */
+            /** @example null */
             decision_notes: string | null;
             /** @example Engineering */
             department: string;
@@ -8923,11 +9131,13 @@ export interface components {
             /**
              * Format: int64
              * @description Number of people to hire.
+             * @example 2
              */
             positions: number;
             /**
              * Format: int64
              * @description Live job postings raised from this requisition.
+             * @example 1
              */
             posting_count: number;
             /** @example Priya Sharma */
@@ -8989,6 +9199,7 @@ export interface components {
             /**
              * Format: int32
              * @default 1
+             * @example 2
              */
             positions?: number;
             /**
@@ -9017,7 +9228,7 @@ export interface components {
          *     }
          */
         JobRequisitionUpdate: {
-            /** @example Approved within the budget of the quarter. */
+            /** @example null */
             decision_notes?: string | null;
             /** @example Engineering */
             department?: string;
@@ -9032,7 +9243,10 @@ export interface components {
             location?: string | null;
             max_salary?: components["schemas"]["MoneyAmount"] | null;
             min_salary?: components["schemas"]["MoneyAmount"] | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             positions?: number;
             status?: components["schemas"]["JobRequisitionStatus"];
             /**
@@ -9195,7 +9409,10 @@ export interface components {
         LeaveAllocationResult: {
             /** @description The allocations created (the first 500; list them all with GET /api/leave-allocations). */
             allocations: components["schemas"]["LeaveAllocation"][];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 48
+             */
             created_count: number;
             /** @description Employees and types not allocated, with the reason (the first 500). */
             skipped: {
@@ -9212,7 +9429,10 @@ export interface components {
                 /** @example Family function in Jaipur */
                 reason: string;
             }[];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 0
+             */
             skipped_count: number;
         };
         /**
@@ -9292,12 +9512,12 @@ export interface components {
             amount: string | null;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             cancelled_at: string | null;
             /**
              * Format: uuid
-             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             * @example null
              */
             cancelled_by: string | null;
             /**
@@ -9308,15 +9528,15 @@ export interface components {
             days: components["schemas"]["DayCount"];
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             decided_at: string | null;
             /**
              * Format: uuid
-             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             * @example null
              */
             decided_by: string | null;
-            /** @example Approved, enjoy your time off. */
+            /** @example null */
             decision_comment: string | null;
             /**
              * Format: uuid
@@ -9649,12 +9869,12 @@ export interface components {
             attachment_file_id: string | null;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             cancelled_at: string | null;
             /**
              * Format: uuid
-             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             * @example null
              */
             cancelled_by: string | null;
             /**
@@ -9666,15 +9886,15 @@ export interface components {
             days: components["schemas"]["DayCount"];
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             decided_at: string | null;
             /**
              * Format: uuid
-             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             * @example null
              */
             decided_by: string | null;
-            /** @example Approved, enjoy your time off. */
+            /** @example null */
             decision_comment: string | null;
             /**
              * Format: uuid
@@ -9718,7 +9938,7 @@ export interface components {
             status: components["schemas"]["RequestStatus"];
             /**
              * Format: date
-             * @example 2026-12-31
+             * @example 2026-11-26
              */
             to_date: string;
             /**
@@ -9813,7 +10033,7 @@ export interface components {
             reason?: string;
             /**
              * Format: date
-             * @example 2026-12-31
+             * @example 2026-11-26
              */
             to_date: string;
         };
@@ -9843,6 +10063,7 @@ export interface components {
             /**
              * Format: int64
              * @description A request of more than this many days must carry `attachment_file_id` (e.g. a medical certificate). Null = never.
+             * @example 2
              */
             attachment_required_above_days: number | null;
             /** @description Unused days move to the next period when that period is allocated. */
@@ -9850,6 +10071,7 @@ export interface components {
             /**
              * Format: int64
              * @description Carried-forward days lapse this many days after the new period starts, as far as they are not used by then (null = they never lapse).
+             * @example 90
              */
             carry_forward_expiry_days: number | null;
             /** @description Cap on the days carried forward (null = no cap). */
@@ -9862,6 +10084,7 @@ export interface components {
             /**
              * Format: int64
              * @description For a compensatory type, days (from the worked date) during which a credit can be used before it lapses. Null = no expiry.
+             * @example 90
              */
             comp_off_validity_days: number | null;
             /**
@@ -9890,11 +10113,13 @@ export interface components {
             /**
              * Format: int64
              * @description Longest allowed leave of this type in a row, counting this request together with adjacent pending/approved requests of the same type (separated only by weekly offs or holidays). Null = no limit.
+             * @example 10
              */
             max_consecutive_days: number | null;
             /**
              * Format: int64
              * @description Days between today and `from_date` an employee must give when applying for themselves (hr/admin/owner recording leave for someone else are exempt).
+             * @example 2
              */
             min_notice_days: number;
             /** @example Casual Leave */
@@ -9928,16 +10153,25 @@ export interface components {
             applicable_employment_types?: components["schemas"]["EmploymentType"][];
             /** @description Only employees with one of these genders may use the type; empty = everyone. */
             applicable_genders?: components["schemas"]["Gender"][];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             attachment_required_above_days?: number | null;
             /** @description Default false. */
             carry_forward?: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 90
+             */
             carry_forward_expiry_days?: number | null;
             carry_forward_max_days?: components["schemas"]["DayQuantity"] | null;
             /** @example CL */
             code: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 90
+             */
             comp_off_validity_days?: number | null;
             /** @example Short personal leave, planned or at short notice */
             description?: string | null;
@@ -9951,11 +10185,15 @@ export interface components {
             is_compensatory?: boolean;
             /** @description Default true. */
             is_paid?: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 10
+             */
             max_consecutive_days?: number | null;
             /**
              * Format: int32
              * @description Default 0.
+             * @example 2
              */
             min_notice_days?: number;
             /** @example Casual Leave */
@@ -9981,16 +10219,25 @@ export interface components {
             applicable_employment_types?: components["schemas"]["EmploymentType"][];
             /** @description Only employees with one of these genders may use the type; empty = everyone. */
             applicable_genders?: components["schemas"]["Gender"][];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 2
+             */
             attachment_required_above_days?: number | null;
             /** @description Default false. */
             carry_forward?: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 90
+             */
             carry_forward_expiry_days?: number | null;
             carry_forward_max_days?: components["schemas"]["DayQuantity"] | null;
             /** @example CL */
             code?: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 90
+             */
             comp_off_validity_days?: number | null;
             /** @example Short personal leave, planned or at short notice */
             description?: string | null;
@@ -10004,11 +10251,15 @@ export interface components {
             is_compensatory?: boolean;
             /** @description Default true. */
             is_paid?: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 10
+             */
             max_consecutive_days?: number | null;
             /**
              * Format: int32
              * @description Default 0.
+             * @example 2
              */
             min_notice_days?: number;
             /** @example Casual Leave */
@@ -10021,17 +10272,17 @@ export interface components {
             amount: components["schemas"]["Money"];
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             cancelled_at: string | null;
             /**
              * Format: uuid
-             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             * @example null
              */
             cancelled_by: string | null;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             closed_at: string | null;
             /**
@@ -10041,15 +10292,15 @@ export interface components {
             created_at: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             decided_at: string | null;
             /**
              * Format: uuid
-             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             * @example null
              */
             decided_by: string | null;
-            /** @example Approved, enjoy your time off. */
+            /** @example null */
             decision_comment: string | null;
             /**
              * Format: uuid
@@ -10065,7 +10316,10 @@ export interface components {
             id: string;
             /** @description Installment rounded to paise; the last one absorbs the rounding. */
             installment_amount: components["schemas"]["Money"];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 12
+             */
             installments: number;
             /** @description Yearly rate of the loan type at application, simple interest: amount × rate × installments ÷ 12. */
             interest_rate: components["schemas"]["Percent"];
@@ -10121,7 +10375,10 @@ export interface components {
              * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
              */
             employee_id?: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 12
+             */
             installments: number;
             /**
              * Format: uuid
@@ -10138,7 +10395,10 @@ export interface components {
             amount?: components["schemas"]["MoneyAmount"];
             /** @example Approved, enjoy your time off. */
             comment?: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 12
+             */
             installments?: number;
             /** @example Medical expenses of a parent */
             reason?: string | null;
@@ -10152,6 +10412,7 @@ export interface components {
             /**
              * Format: int64
              * @description How many times this installment was moved by a deferral.
+             * @example 0
              */
             deferrals: number;
             /**
@@ -10166,7 +10427,7 @@ export interface components {
             id: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             paid_at: string | null;
             /**
@@ -10174,7 +10435,10 @@ export interface components {
              * @example 0c353cad-3639-4781-a29c-9beb9f46a887
              */
             paid_run_id: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             seq: number;
             /** @enum {string} */
             status: "pending" | "paid";
@@ -10202,7 +10466,10 @@ export interface components {
             interest_rate: components["schemas"]["Percent"];
             /** @description Largest amount that may be borrowed (null = no limit). */
             max_amount: components["schemas"]["Money"] | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 24
+             */
             max_installments: number;
             /** @example Salary advance */
             name: string;
@@ -10219,7 +10486,10 @@ export interface components {
             description?: string | null;
             interest_rate?: components["schemas"]["Percent"];
             max_amount?: components["schemas"]["MoneyAmount"] | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 24
+             */
             max_installments: number;
             /** @example Salary advance */
             name: string;
@@ -10231,7 +10501,10 @@ export interface components {
             description?: string | null;
             interest_rate?: components["schemas"]["Percent"];
             max_amount?: components["schemas"]["MoneyAmount"] | null;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 24
+             */
             max_installments?: number;
             /** @example Salary advance */
             name?: string;
@@ -10362,13 +10635,25 @@ export interface components {
          */
         NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.reports_reassigned" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled";
         Pagination: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 20
+             */
             limit: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 1
+             */
             page: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 48
+             */
             total: number;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 3
+             */
             total_pages: number;
         };
         /**
@@ -10398,13 +10683,16 @@ export interface components {
              * @example d703a0f6-30a4-4936-86d9-cd4519262c0d
              */
             created_by: string | null;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 48
+             */
             employee_count: number;
             /** @description The employees the run is limited to; empty = every eligible employee. */
             employee_ids: string[];
             /**
              * @description Why the last background calculation or processing failed (status `failed`); null otherwise.
-             * @example The bank account of one employee is missing
+             * @example null
              */
             failure_reason: string | null;
             /**
@@ -10421,35 +10709,41 @@ export interface components {
             period: string;
             /**
              * Format: date
-             * @example 2026-12-31
+             * @example 2026-11-30
              */
             period_end: string;
             /**
              * Format: date
-             * @example 2026-11-25
+             * @example 2026-11-01
              */
             period_start: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             processed_at: string | null;
             /**
              * Format: uuid
-             * @example 1737065f-112b-41dc-8c15-1a0586d88abc
+             * @example null
              */
             processed_by: string | null;
             /**
              * @description How far the run's calculation or processing got: `processed` of its `total` employees. While `calculating` / `processing` it grows batch by batch (the work becomes visible only when all of it is committed, at the end); afterwards both are the run's employee count (`processed` is 0 for a `failed` run: nothing was saved).
              * @example {
-             *       "processed": 4000,
-             *       "total": 10000
+             *       "processed": 48,
+             *       "total": 48
              *     }
              */
             progress: {
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 1
+                 */
                 processed: number;
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 48
+                 */
                 total: number;
             };
             /**
@@ -10459,9 +10753,21 @@ export interface components {
              */
             queued_at: string | null;
             status: components["schemas"]["PayrollRunStatus"];
-            total_deductions: components["schemas"]["Money"];
-            total_gross: components["schemas"]["Money"];
-            total_net: components["schemas"]["Money"];
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 582720.00
+             */
+            total_deductions: string;
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 4632000.00
+             */
+            total_gross: string;
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 4049280.00
+             */
+            total_net: string;
             totals: components["schemas"]["PayrollTotals"] | null;
             /**
              * Format: date-time
@@ -10519,11 +10825,15 @@ export interface components {
                 name: string;
                 type: components["schemas"]["SalaryComponentType"];
             }[];
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 48
+             */
             employee_count: number;
             /**
              * Format: int64
              * @description Eligible employees left out because they have no salary setup in force.
+             * @example 0
              */
             employees_without_setup: number;
             /** @description Gross + employer contributions + encashments + reimbursements. */
@@ -10531,14 +10841,25 @@ export interface components {
             esi: {
                 employee: components["schemas"]["Money"];
                 employer: components["schemas"]["Money"];
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 42
+                 */
                 members: number;
                 wages: components["schemas"]["Money"];
             };
-            gross: components["schemas"]["Money"];
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 4632000.00
+             */
+            gross: string;
             leave_encashment: components["schemas"]["Money"];
             loan_deductions: components["schemas"]["Money"];
-            net_pay: components["schemas"]["Money"];
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 4049280.00
+             */
+            net_pay: string;
             pf: {
                 /** @description 0.5 % of EPF wages, at least ₹500 per establishment per month. */
                 admin_charges: components["schemas"]["Money"];
@@ -10547,13 +10868,20 @@ export interface components {
                 employee: components["schemas"]["Money"];
                 employer_epf: components["schemas"]["Money"];
                 employer_eps: components["schemas"]["Money"];
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 42
+                 */
                 members: number;
                 wages: components["schemas"]["Money"];
             };
             professional_tax: components["schemas"]["Money"];
             reimbursements: components["schemas"]["Money"];
-            total_deductions: components["schemas"]["Money"];
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 582720.00
+             */
+            total_deductions: string;
         };
         /**
          * @description A percentage as a decimal string (0–100), e.g. "8.33".
@@ -10568,7 +10896,10 @@ export interface components {
             employee_rate: components["schemas"]["Percent"];
             employer_rate: components["schemas"]["Percent"];
             enabled: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 58
+             */
             eps_age_limit: number;
             eps_rate: components["schemas"]["Percent"];
             /** @description Compute contributions on wages capped at `wage_ceiling` (false: on full PF wages, the joint higher-wage option). */
@@ -10589,7 +10920,10 @@ export interface components {
             employee_rate?: components["schemas"]["Percent"];
             employer_rate?: components["schemas"]["Percent"];
             enabled?: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 58
+             */
             eps_age_limit?: number;
             eps_rate?: components["schemas"]["Percent"];
             restrict_to_ceiling?: boolean;
@@ -10695,7 +11029,7 @@ export interface components {
             pdf_url: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             responded_at: string | null;
             salary: components["schemas"]["Money"];
@@ -10747,26 +11081,31 @@ export interface components {
             /**
              * Format: int64
              * @description Requests holding a slot.
+             * @example 1
              */
             in_progress: number;
             /**
              * Format: int64
              * @description Slots (`MAX_CONCURRENT_REQUESTS`).
+             * @example 20
              */
             limit: number;
             /**
              * Format: int64
              * @description Requests that may wait (`MAX_QUEUED_REQUESTS`).
+             * @example 1
              */
             queue_limit: number;
             /**
              * Format: int64
              * @description Requests waiting for a slot.
+             * @example 0
              */
             queued: number;
             /**
              * Format: int64
              * @description Request bodies being received (they hold no slot).
+             * @example 1
              */
             reading_bodies: number;
             saturated: boolean;
@@ -10843,6 +11182,7 @@ export interface components {
             /**
              * Format: int64
              * @description Order on the salary slip.
+             * @example 1
              */
             position: number;
             type: components["schemas"]["SalaryComponentType"];
@@ -10888,7 +11228,10 @@ export interface components {
             name: string;
             /** @default false */
             pf_wage?: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             position?: number;
             type: components["schemas"]["SalaryComponentType"];
             /** @description Default: `wages` for a component flagged `pf_wage`, `outside_remuneration` for a deduction, otherwise `excluded`. */
@@ -10926,7 +11269,10 @@ export interface components {
             name?: string;
             /** @description Changing it does not change `wage_class`. */
             pf_wage?: boolean;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 1
+             */
             position?: number;
             type?: components["schemas"]["SalaryComponentType"];
             wage_class?: components["schemas"]["WageClass"];
@@ -10946,7 +11292,10 @@ export interface components {
          *     }
          */
         SalaryPeriod: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @example 12
+             */
             days: number;
             /**
              * Format: date
@@ -10961,8 +11310,11 @@ export interface components {
             from: string;
             /** @description The setup's full-month gross. */
             full_month_gross: components["schemas"]["Money"];
-            /** @description What this part paid, rounded (the slip rounds each component once, so the parts may differ from the slip's gross by a paisa). */
-            gross: components["schemas"]["Money"];
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 96500.00
+             */
+            gross: string;
             /** @example 1.0 */
             lop_days: string;
             monthly_ctc: components["schemas"]["Money"] | null;
@@ -11158,6 +11510,7 @@ export interface components {
             /**
              * Format: int64
              * @description Calendar days of the month (the proration divisor).
+             * @example 30
              */
             days_in_period: number;
             /** @example Engineering */
@@ -11175,7 +11528,11 @@ export interface components {
             employee_name: string;
             employer_cost: components["schemas"]["Money"];
             esi_employee: components["schemas"]["Money"];
-            gross: components["schemas"]["Money"];
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 96500.00
+             */
+            gross: string;
             /**
              * Format: uuid
              * @example 6472e5ea-5ca9-47d0-8f0b-3662e2b8f547
@@ -11184,7 +11541,11 @@ export interface components {
             leave_encashment: components["schemas"]["Money"];
             loan_deduction: components["schemas"]["Money"];
             lop_days: components["schemas"]["DayCount"];
-            net_pay: components["schemas"]["Money"];
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 84360.00
+             */
+            net_pay: string;
             /**
              * Format: date
              * @description Last day paid (last working day when earlier than the month end).
@@ -11214,7 +11575,11 @@ export interface components {
              * @example SLIP-2026-11-0042
              */
             slip_number: string | null;
-            total_deductions: components["schemas"]["Money"];
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 12140.00
+             */
+            total_deductions: string;
         };
         /**
          * @description Why the employment ended. Gratuity needs `min_years` of completed service (`fixed_term_min_years` for fixed-term employees) except on `death` or `disablement`, where no minimum applies. `fixed_term_expiry` (from 2025-11-21): the expiry of a fixed-term contract, Code on Social Security 2020 s.53(1)(d) - the five years are waived (s.53(1) first proviso) and the fixed-term minimum of one year applies (Industrial Relations Code 2020 s.2(o)(iii)); gratuity is "pro rata": 15 days' wages for every completed year of the service rendered and a final part over six months (s.53(2)), e.g. 2 years 7 months at a wage of 26 000 → 3 × 15 000 = ₹45,000. A notice shortfall is never recovered on `death` or `disablement`.
@@ -11328,7 +11693,10 @@ export interface components {
             gratuity_due: string | null;
             gratuity_interest: {
                 amount: components["schemas"]["Money"];
-                /** Format: int64 */
+                /**
+                 * Format: int64
+                 * @example 12
+                 */
                 days: number;
                 /**
                  * Format: date
@@ -11406,7 +11774,10 @@ export interface components {
             purpose: string;
             /** @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08 */
             sha256: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 184320
+             */
             size_bytes: number;
         };
         /** @description A person kept for future roles, with skills and tags to find them again. */
@@ -11434,6 +11805,7 @@ export interface components {
              * @example priya.sharma@example.com
              */
             email: string;
+            /** @example 6 */
             experience_years: number | null;
             /** @example Priya */
             first_name: string;
@@ -11496,6 +11868,7 @@ export interface components {
             /** @example Software Engineer */
             current_title?: string | null;
             email?: components["schemas"]["Email"];
+            /** @example 6 */
             experience_years?: number | null;
             /** @example Priya */
             first_name?: string;
@@ -11521,6 +11894,7 @@ export interface components {
             /** @example Software Engineer */
             current_title?: string | null;
             email?: components["schemas"]["Email"];
+            /** @example 6 */
             experience_years?: number | null;
             /** @example Priya */
             first_name?: string;
@@ -11668,6 +12042,7 @@ export interface components {
             /**
              * Format: int64
              * @description The delivery's attempt number (a replay starts a new delivery).
+             * @example 1
              */
             attempt: number;
             /**
@@ -11693,7 +12068,10 @@ export interface components {
              * @example 34932a7f-e01f-49ae-9cba-dcc085490207
              */
             id: string;
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @example 120
+             */
             latency_ms: number;
             /**
              * @description The first 1 024 characters of the answer.
@@ -11703,6 +12081,7 @@ export interface components {
             /**
              * Format: int64
              * @description The endpoint's status code; null when there was no answer.
+             * @example 200
              */
             status_code: number | null;
         };
@@ -11798,6 +12177,7 @@ export interface components {
             /**
              * Format: int64
              * @description Deliveries queued.
+             * @example 0
              */
             queued: number;
         };
@@ -11823,12 +12203,12 @@ export interface components {
         WfhRequest: {
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             cancelled_at: string | null;
             /**
              * Format: uuid
-             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             * @example null
              */
             cancelled_by: string | null;
             /**
@@ -11840,15 +12220,15 @@ export interface components {
             days: components["schemas"]["DayCount"];
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             decided_at: string | null;
             /**
              * Format: uuid
-             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             * @example null
              */
             decided_by: string | null;
-            /** @example Approved, enjoy your time off. */
+            /** @example null */
             decision_comment: string | null;
             /**
              * Format: uuid
@@ -11877,7 +12257,7 @@ export interface components {
             status: components["schemas"]["RequestStatus"];
             /**
              * Format: date
-             * @example 2026-12-31
+             * @example 2026-11-26
              */
             to_date: string;
             /**
@@ -11909,7 +12289,7 @@ export interface components {
             reason?: string;
             /**
              * Format: date
-             * @example 2026-12-31
+             * @example 2026-11-26
              */
             to_date: string;
         };
@@ -11945,12 +12325,12 @@ export interface components {
         WorkingOnHolidayRequest: {
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             cancelled_at: string | null;
             /**
              * Format: uuid
-             * @example 1cdc23bc-f8e1-403c-8eb8-d9a08ee451e7
+             * @example null
              */
             cancelled_by: string | null;
             /** @description Credited days (1.0, or 0.5 for a half day); null until approved. */
@@ -11973,15 +12353,15 @@ export interface components {
             date: string;
             /**
              * Format: date-time
-             * @example 2026-11-25T10:30:00.000Z
+             * @example null
              */
             decided_at: string | null;
             /**
              * Format: uuid
-             * @example 2eca5620-bb13-4297-80a1-9d8c6577a938
+             * @example null
              */
             decided_by: string | null;
-            /** @example Approved, enjoy your time off. */
+            /** @example null */
             decision_comment: string | null;
             /**
              * Format: uuid
@@ -12055,6 +12435,7 @@ export interface components {
             /**
              * Format: int64
              * @description Radius of the check-in geofence in metres.
+             * @example 1
              */
             geofence_radius_m: number | null;
             /**
@@ -12062,7 +12443,9 @@ export interface components {
              * @example e0c68562-1c58-46b8-a149-ad386dc017e8
              */
             id: string;
+            /** @example 1 */
             latitude: number | null;
+            /** @example 1 */
             longitude: number | null;
             /** @example Koramangala office */
             name: string;
@@ -12104,9 +12487,12 @@ export interface components {
             /**
              * Format: int32
              * @description Radius of the check-in geofence in metres.
+             * @example 10
              */
             geofence_radius_m?: number | null;
+            /** @example 1 */
             latitude?: number | null;
+            /** @example 1 */
             longitude?: number | null;
             /** @example Koramangala office */
             name: string;
@@ -12576,7 +12962,13 @@ export interface components {
                  * @example {
                  *       "error": "Validation failed",
                  *       "status": 400,
-                 *       "code": "validation_failed"
+                 *       "code": "validation_failed",
+                 *       "details": [
+                 *         {
+                 *           "path": "body.from_date",
+                 *           "message": "is not a date that exists: February 2026 has 28 days"
+                 *         }
+                 *       ]
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
@@ -13877,9 +14269,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** Format: int64 */
+                            /**
+                             * Format: int64
+                             * @example 3
+                             */
                             created: number;
-                            /** Format: int64 */
+                            /**
+                             * Format: int64
+                             * @example 0
+                             */
                             updated: number;
                         };
                         /** @example OK */
@@ -14378,6 +14776,7 @@ export interface operations {
                     /**
                      * Format: int64
                      * @description Unix time (seconds) of the event.
+                     * @example 3
                      */
                     created?: number;
                     data?: Record<string, never>;
@@ -17278,7 +17677,10 @@ export interface operations {
                             requests: components["schemas"]["RequestLoad"];
                             /** @enum {string} */
                             status: "ok";
-                            /** Format: int64 */
+                            /**
+                             * Format: int64
+                             * @example 86400
+                             */
                             uptime_seconds: number;
                         };
                         /** @example OK */
@@ -17311,7 +17713,10 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             status: "alive";
-                            /** Format: int64 */
+                            /**
+                             * Format: int64
+                             * @example 86400
+                             */
                             uptime_seconds: number;
                         };
                         /** @example OK */
@@ -20405,7 +20810,10 @@ export interface operations {
                          */
                         next_cursor: string | null;
                         pagination?: components["schemas"]["Pagination"];
-                        /** Format: int64 */
+                        /**
+                         * Format: int64
+                         * @example 3
+                         */
                         unread_count: number;
                     };
                 };
@@ -20491,7 +20899,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** Format: int64 */
+                            /**
+                             * Format: int64
+                             * @example 0
+                             */
                             updated: number;
                         };
                         /** @example OK */
@@ -20550,6 +20961,7 @@ export interface operations {
                         /**
                          * Format: int64
                          * @description Seconds until the token expires.
+                         * @example 3600
                          */
                         expires_in: number;
                         /**
@@ -24553,7 +24965,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: {
-                            /** Format: int64 */
+                            /**
+                             * Format: int64
+                             * @example 1795602600000
+                             */
                             epoch_ms: number;
                             /**
                              * Format: date-time

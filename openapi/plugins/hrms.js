@@ -57,7 +57,7 @@
 //           Redocly's openapi-starter), and every file there is a path item of the document.
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { familyOf, stringExample } from "./examples.js";
+import { familyOf, laterFieldsFollowStatus, numberExample, stringExample } from "./examples.js";
 import { links } from "./links.js";
 
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
@@ -486,6 +486,16 @@ function examples() {
     const example = stringExample(s, family, name);
     if (example !== undefined) s.example = example;
   };
+  const isNumber = (s) =>
+    s &&
+    typeof s === "object" &&
+    !s.$ref &&
+    ["integer", "number"].some((t) => s.type === t || (Array.isArray(s.type) && s.type.includes(t)));
+  const giveNumber = (s, name) => {
+    if (!isNumber(s) || s.example !== undefined || s.examples !== undefined || s.enum !== undefined || s.const !== undefined) return;
+    const example = numberExample(s, name);
+    if (example !== undefined) s.example = example;
+  };
   return {
     Schema: {
       leave(schema, ctx) {
@@ -493,8 +503,14 @@ function examples() {
         for (const [name, prop] of Object.entries(schema.properties ?? {})) {
           give(prop, family, name);
           give(prop?.items, family, name);
-          for (const member of [...(prop?.oneOf ?? []), ...(prop?.anyOf ?? [])]) give(member, family, name);
+          giveNumber(prop, name);
+          giveNumber(prop?.items, name);
+          for (const member of [...(prop?.oneOf ?? []), ...(prop?.anyOf ?? [])]) {
+            give(member, family, name);
+            giveNumber(member, name);
+          }
         }
+        laterFieldsFollowStatus(schema, (ref) => ctx.resolve(ref).node);
         if (ctx.location.pointer === "#/" && family) give(schema, family, family.toLowerCase());
       },
     },
