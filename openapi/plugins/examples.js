@@ -427,8 +427,11 @@ export function numberExample(schema, name) {
 
 /** Statuses in which a record has no decision, outcome, progress or failure yet. */
 const FIRST_STATUSES = new Set(["draft", "pending", "pending_approval", "queued", "open", "requested", "scheduled", "submitted", "new"]);
-const LATER_FIELD =
-  /^(decided|approved|rejected|cancelled|processed|resolved|closed|returned|completed|paid|withdrawn|failed|finished|responded)_(at|by|on)$|^(decision_comment|decision_notes|failure_reason|resolution_notes)$/;
+const LATER_FIELD = new RegExp(
+  "^(decided|approved|rejected|cancelled|processed|resolved|closed|returned|completed|paid|withdrawn|failed|finished|responded)" +
+    "_(at|by|on)$" +
+    "|^(decision_comment|decision_notes|failure_reason|resolution_notes)$",
+);
 
 /**
  * The later fields of an object example whose status (its example, else its first value) is a first

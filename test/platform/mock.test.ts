@@ -92,7 +92,8 @@ describe("make mock: the API from the document", () => {
     expect(badId.status).toBe(400);
   });
 
-  it("listPayrollRuns, listLeaveRequests: the served answers agree with themselves (test/proof/examples.test.ts checks every one)", async () => {
+  // test/proof/examples.test.ts checks every operation's answer; here what Prism serves of two
+  it("listPayrollRuns, listLeaveRequests: the served answers agree with themselves", async () => {
     const runs = await call("GET", "/api/payroll/draft-runs", cookie);
     const [run] = runs.body.data;
     expect(run.status).toBe("draft");

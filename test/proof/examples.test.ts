@@ -133,8 +133,11 @@ const operations = Object.entries<Json>(doc.paths).flatMap(([p, item]) =>
 
 /** Answers' objects in a status where these fields are not yet set (a pending request has no decision). */
 const INITIAL = new Set(["draft", "pending", "pending_approval", "queued", "open", "requested", "scheduled", "submitted", "new"]);
-const LATER =
-  /^(decided|approved|rejected|cancelled|processed|resolved|closed|returned|completed|paid|withdrawn|failed|finished|responded)_(at|by|on)$|^(decision_comment|decision_notes|failure_reason|resolution_notes)$/;
+const LATER = new RegExp(
+  "^(decided|approved|rejected|cancelled|processed|resolved|closed|returned|completed|paid|withdrawn|failed|finished|responded)" +
+    "_(at|by|on)$" +
+    "|^(decision_comment|decision_notes|failure_reason|resolution_notes)$",
+);
 const days = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
 const num = (v: unknown) => (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
 
