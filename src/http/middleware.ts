@@ -63,8 +63,10 @@ export function requestIdAndLog(cfg: Config, lifecycle: Lifecycle): express.Requ
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // the metrics of every request, recorded here only (src/platform/metrics.ts): by operationId, never by path
       recordRequest(operationOf(req)?.id ?? NO_OPERATION, method, res.statusCode, ms / 1000);
+      const operationId = operationOf(req)?.id;
       logRequest({
         request_id: requestId,
+        ...(operationId && { operation_id: operationId }),
         method,
         path: redactPath(req.path),
         status: res.statusCode,
