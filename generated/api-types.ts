@@ -10558,7 +10558,7 @@ export interface components {
             /** @constant */
             type: "member.removed";
         };
-        /** @description Values of the merge fields a document template may use as `{{name}}`. Fields not given take the values of `offer_id` when one is named, else sample values (`company_name`: the company's name, `today`: today's date). */
+        /** @description Values of the merge fields a document template may use as `{{name}}`. Fields not given take the values of `offer_id` when one is named, else sample values (`company_name`: the company's name, `today`: today's date). Dates are written as a letter writes them, `2 March 2026` (the letter's own date line too). */
         MergeFieldValues: {
             /** @example priya.sharma@example.com */
             candidate_email?: string;
@@ -10576,9 +10576,9 @@ export interface components {
             employment_type?: string;
             /** @example Senior Backend Engineer */
             job_title?: string;
-            /** @example 2026-03-02 */
+            /** @example 2 March 2026 */
             joining_date?: string;
-            /** @example 2026-12-05 */
+            /** @example 13 February 2026 */
             offer_expiry_date?: string;
             /** @example 2400000.00 */
             salary?: string;
@@ -10587,7 +10587,7 @@ export interface components {
              * @example Rupees Twenty-Four Lakh Only
              */
             salary_in_words?: string;
-            /** @example 2026-11-25 */
+            /** @example 1 January 2026 */
             today?: string;
         };
         /**
