@@ -2534,6 +2534,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payroll/draft-runs/{id}/employees": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The employees of a run, with their figures
+         * @description A page of the run's employees by employee code: each one's `employee_id` (what getPayrollRunEmployee and the slip PDF, `GET /api/payroll/draft-runs/{id}/employees/{employeeId}/pdf`, take), name, code, department and the slip's figures - the same rows as the breakdown's `employees`, without its totals. A run without a calculation (still `calculating`, or `failed`) has none.
+         */
+        get: operations["listPayrollRunEmployees"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payroll/draft-runs/{id}/employees/{employeeId}": {
         parameters: {
             query?: never;
@@ -21257,6 +21279,50 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PayrollBreakdown"];
+                        /** @example OK */
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listPayrollRunEmployees: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
+                page?: components["parameters"]["Page"];
+                /** @description Case-insensitive match on employee name or code. */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the run's employees. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SalarySlipSummary"][];
                         /** @example OK */
                         message: string;
                         pagination: components["schemas"]["Pagination"];
