@@ -285,10 +285,10 @@ function standardResponses() {
   return {
     PathItem: {
       leave(pathItem, ctx) {
-        // the `webhooks` section describes requests this server sends, not answers it gives (issue 31)
+        // the `webhooks` section describes requests this server sends, not answers it gives
         if (ctx.location.pointer.startsWith("#/webhooks/")) return;
         const pathParams = /\{[^}]+\}/.test(String(ctx.key));
-        // request rate limits (issue 32, src/http/rate-limit.ts): every operation but the health probes
+        // request rate limits (src/http/rate-limit.ts): every operation but the health probes
         const limited = !/^\/api\/health(\/|$)/.test(String(ctx.key));
         for (const method of ["get", "put", "post", "delete", "patch"]) {
           const op = pathItem[method];
@@ -314,7 +314,7 @@ function standardResponses() {
           add("500", "Internal");
           add("503", "Unavailable");
           if (limited) add("429", "RateLimited");
-          // conditional requests (issue 32, src/http/conditional.ts): a GET of one resource gets an
+          // conditional requests (src/http/conditional.ts): a GET of one resource gets an
           // ETag and If-None-Match (304); the writes of its path If-Match (412; 428 where required)
           if (method === "get" && op["x-public"] !== true && singleResource(op.responses["200"])) {
             op["x-etag"] = true;
@@ -327,7 +327,7 @@ function standardResponses() {
             add("412", "PreconditionFailed");
             if (op["x-if-match"] === "required") add("428", "PreconditionRequired");
           }
-          // Idempotency-Key on every POST of a caller (issue 32; src/http/idempotency.ts enforces it
+          // Idempotency-Key on every POST of a caller (src/http/idempotency.ts enforces it
           // from this parameter): the header, its 409 and 422, and the replay marker on its successes
           const idempotent = method === "post" && op["x-public"] !== true;
           if (idempotent) {
@@ -362,7 +362,7 @@ function standardResponses() {
 }
 
 /**
- * Lists walked by cursor (issue 32; src/http/cursor.ts enforces it, src/db/keyset.ts queries it):
+ * Lists walked by cursor (src/http/cursor.ts enforces it, src/db/keyset.ts queries it):
  * an operation with `x-cursor: { tombstones: <boolean> }` gets the query parameters `cursor`
  * (components/parameters/Cursor), `updated_since` (UpdatedSince), `include_deleted`
  * (IncludeDeleted, where `tombstones: true`: the list's records are soft-deleted) and `changed` as

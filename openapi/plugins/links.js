@@ -1,4 +1,4 @@
-// Decorator hrms/links (issue 33 item 6): OpenAPI `links` from each create to the operations
+// Decorator hrms/links : OpenAPI `links` from each create to the operations
 // that take what it created, so stateful test generators and clients can chain calls
 // (create -> get / update / delete / the record's actions).
 //

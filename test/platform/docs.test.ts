@@ -135,6 +135,10 @@ describe("API reference", () => {
     const collapsed = await dumpDom(`${base}/docs/`);
     expect(collapsed).toContain("HRMS API");
     expect(collapsed).toContain("Start here: signing in");
+    expect(collapsed).toContain("What to do next");
+    // the conventions one click away: a closed <details> the page keeps (not escaped as text)
+    expect(collapsed).toMatch(/<details>\s*<summary><strong>Conventions<\/strong>/);
+    expect(collapsed).not.toContain("&lt;details&gt;");
     expect(collapsed).toContain("operation-filter-input");
     expect(collapsed).toContain("Authorize");
     // collapsed: the tags are listed, no operation is open
