@@ -135,7 +135,8 @@ describe("convertCandidateToEmployee: candidate conversion", () => {
       expect(notHired).toMatchObject({
         status: 409,
         message:
-          "The candidate is offer; only a hired candidate becomes an employee: move it to hired with PUT /api/recruitment/candidates/{id} and stage hired (updateCandidate)",
+          "The candidate is offer; only a hired candidate becomes an employee: " +
+          "move it to hired with PUT /api/recruitment/candidates/{id} and stage hired (updateCandidate)",
       });
       await inCompany(() => sendAppointment(offer.id));
       const doc = await addAppointmentDocument(
