@@ -22,7 +22,8 @@ describe("updateMember / removeMember: the owner role", () => {
     await expect(as(() => changeMember(owner, owner.userId, { role: "admin" }))).rejects.toMatchObject({
       status: 409,
       message:
-        "The last owner cannot be demoted; make someone else owner first with PUT /api/configuration/members/{userId} and role owner (updateMember)",
+        "The last owner cannot be demoted; make someone else owner first with " +
+        "PUT /api/configuration/members/{userId} and role owner (updateMember)",
     });
     await expect(as(() => revokeMembership(owner, owner.userId))).rejects.toMatchObject({
       status: 409,
