@@ -13244,6 +13244,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/assets/{assetId}` (getAsset) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -14008,6 +14010,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/attendance-regularization/{id}` (getAttendanceRegularization) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -14991,6 +14995,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/configuration/asset-categories/{id}` (getAssetCategory) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -15286,6 +15292,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/configuration/branches/{branchId}` (getBranch) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -15854,6 +15862,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/configuration/payroll/expense-categories/{id}` (getExpenseCategory) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -16141,6 +16151,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/configuration/payroll/loan-types/{id}` (getLoanType) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -16920,6 +16932,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/employees/{employeeId}` (getEmployee) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -17895,6 +17909,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/helpdesk/tickets/{id}` (getHelpdeskTicket) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -18212,6 +18228,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/holidays/{id}` (getHoliday) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -19138,6 +19156,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/integrations/webhooks/{id}` (getWebhookEndpoint) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -19726,6 +19746,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/leave-encashments/{id}` (getLeaveEncashment) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -19997,6 +20019,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/leave-periods/{id}` (getLeavePeriod) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -20203,6 +20227,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/leave-policies/{id}` (getLeavePolicy) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -20432,6 +20458,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/leave-requests/{id}` (getLeaveRequest) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -20645,6 +20673,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/leave-types/{id}` (getLeaveType) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -21072,6 +21102,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/payroll/draft-runs/{id}` (getPayrollRun) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -21642,6 +21674,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/payroll/expense-claims/{id}` (getExpenseClaim) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -21857,6 +21891,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/payroll/final-settlements/{id}` (getFinalSettlement) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -22124,6 +22160,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/payroll/loan-advances/{id}` (getLoanAdvance) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -22513,6 +22551,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/payroll/salary-components/{id}` (getSalaryComponent) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -23332,6 +23372,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/recruitment/candidates/{id}` (getCandidate) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -23638,6 +23680,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/recruitment/interview-management-sessions/{id}` (getInterviewSession) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -23897,6 +23941,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/recruitment/interviews/{id}` (getInterview) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -24111,6 +24157,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/recruitment/job-postings/{id}` (getJobPosting) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -24322,6 +24370,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/recruitment/job-requisitions/{id}` (getJobRequisition) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -24532,6 +24582,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/recruitment/offers/{id}` (getJobOffer) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -24869,6 +24921,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/recruitment/talent-pool-candidates/{id}` (getTalentPoolCandidate) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -25181,6 +25235,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/wfh-requests/{id}` (getWfhRequest) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;
@@ -25400,6 +25456,8 @@ export interface operations {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/working-on-holiday/{id}` (getWorkingOnHolidayRequest) with its id. */
+                    Location: string;
                     RateLimit: components["headers"]["RateLimitState"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
                     [name: string]: unknown;

@@ -29,7 +29,7 @@ import { docsPage } from "./docs-page.ts";
 import { errorBody, errorMiddleware, notFoundFallback } from "./error-middleware.ts";
 import { createLifecycle, type Lifecycle } from "./lifecycle.ts";
 import { originCheck, requestIdAndLog, requireSessionFor, securityHeaders, series, sessionWhereNeeded } from "./middleware.ts";
-import { dispatch } from "./operation.ts";
+import { authorizeBeforeInput, dispatch } from "./operation.ts";
 import { publicLinkScript } from "./public-link.ts";
 import { demoSignIn } from "../platform/identity/demo.ts";
 import { operationUploads } from "./public-uploads.ts";
@@ -132,6 +132,8 @@ function operationPath(
     requestRateLimits(rateLimits),
     // A non-public operation without a session is a 401 before its input is looked at (or read).
     requireSessionFor(),
+    // then who may call it (roles, module, a credential's scope): a 403 before the input's 400s
+    authorizeBeforeInput(),
     refuseBodiesOfBodilessWrites(),
     refuseMissingBody(),
     // the body arrives without an admission slot, within its client's budget and its deadline

@@ -8,7 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { nearestName } from "../../src/http/error-hints.ts";
-import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { approvedRequisition, recruitingCompany } from "../recruitment/helpers.ts";
 
 const t = useTestApp();
@@ -138,5 +138,35 @@ describe("configuration: a wrong setting stops the server with one message", () 
       '  PORT must be an integer from 0 to 65535, got "abc"',
       "Every setting, its default and its form: docs/configuration.md",
     ]);
+  });
+});
+
+describe("createHoliday, createEmployee, createLeaveRequest: a 201 says where the record is", () => {
+  it("Location is the created record's own GET path, which answers it", async () => {
+    const o = await signupTenant(t);
+    const res = await o.agent.post("/api/holidays").send({ date: "2027-01-26", name: "Republic Day" }).expect(201);
+    expect(res.headers.location).toBe(`/api/holidays/${res.body.data.id}`);
+    expect((await o.agent.get(res.headers.location).expect(200)).body.data.name).toBe("Republic Day");
+  });
+});
+
+describe("createHoliday, updateCompanySettings: who may call comes before what is sent", () => {
+  it("a credential without the write scope gets the 403 naming it, not 400s about its body", async () => {
+    const o = await signupTenant(t);
+    const cred = await o.agent
+      .post("/api/integrations/credentials")
+      .send({ name: "Reader", scopes: ["leave:read"] })
+      .expect(201);
+    const bearer = { Authorization: `Bearer ${cred.body.data.secret}` };
+    const res = expectError(await t.request().post("/api/holidays").set(bearer).send({ date: "2026-02-30", nmae: "x" }), 403, "forbidden");
+    expect(res.error).toContain("leave:write");
+    expect(res.details ?? []).toEqual([]);
+  });
+
+  it("a role outside the operation's roles gets its 403 before the body is validated", async () => {
+    const o = await signupTenant(t);
+    const employee = await addMember(t, o, "employee");
+    expectError(await employee.agent.post("/api/configuration/company-settings").send({ nmae: "typo" }), 403, "forbidden");
+    expectError(await employee.agent.post("/api/holidays").send({}), 403, "forbidden");
   });
 });
