@@ -4895,6 +4895,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * Format: date
              * @example 2026-12-31
@@ -5010,6 +5011,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Physical condition. `damaged` while the asset has an open damage report.
@@ -5452,6 +5454,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `attendance_regularization.approved`: An attendance correction was approved. */
         AttendanceRegularizationApprovedEvent: {
@@ -5566,6 +5569,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Weekly off days in effect (0 = Sunday … 6 = Saturday), used by attendance and by leave day counts. */
             weekly_offs: number[];
             /**
@@ -5710,6 +5714,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new branch. Duplicate `name` or `code` among the company's live branches is a 409.
@@ -5848,6 +5853,7 @@ export interface components {
              * @example 250
              */
             total_rows: number;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description The rows to import, in exactly one of two forms. **`csv`**: the text of a CSV file (RFC 4180: comma-separated, fields with commas, quotes or line breaks in double quotes, `""` for a quote; UTF-8, an optional byte-order mark, CRLF or LF line ends). Its first line names the columns - the properties of the kind's row schema (see the operation), in any order; an empty cell is a field not given (null where the field allows it and has no default); `true`/`false` for booleans; a list (salary setups' `components`) as JSON text. A cell the export's formula guard wrote - a `'` before text beginning with `=`, `+`, `-`, `@`, a tab or a carriage return, such as `'+91 98450 11223` - is read without that `'`, so an export's file imports back as it was exported. Columns that are not properties of the row schema are a **400** naming them (never dropped); the columns only the export has (`id`, `created_at`, `updated_at`, derived figures) are named as such: leave them out. **`rows`**: the same rows as JSON objects, each validated exactly as the body of the kind's single create operation (unknown properties are a 400 too). At most 100 000 rows per import and 32 MiB per request (the operation's `x-body-limit`; 413 beyond): 100 000 employees of typical length take about 15 MB of CSV.
@@ -5994,6 +6000,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         CandidateConversion: {
             candidate: components["schemas"]["Candidate"];
@@ -6211,6 +6218,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Weekly off days, 0 = Sunday … 6 = Saturday. */
             weekly_offs: number[];
         };
@@ -6453,6 +6461,7 @@ export interface components {
                 /** @example Priya Sharma */
                 name: string;
             }[];
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Work anniversaries (1 year or more) in the next 30 days (today included), soonest first, at most 50. */
             work_anniversaries: {
                 /**
@@ -6699,6 +6708,7 @@ export interface components {
              * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
              */
             user_id: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -6921,6 +6931,7 @@ export interface components {
              */
             reports_to: string | null;
             status: components["schemas"]["EmployeeStatus"];
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -7155,6 +7166,7 @@ export interface components {
             employee_name: string;
             /** @description Every version, newest effective date first (including future ones). */
             history: components["schemas"]["SalarySetupVersion"][];
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A version of the employee's salary setup, in force from `effective_from` until the next one (a run uses the version in force on the last day of its month). Writing a date that already has a version replaces that version; otherwise a new version is added and the older ones stay as history. `components` lists the components that apply (fixed ones with an optional own `amount`; a fixed component needs an amount here or a default); without `components` every active component applies at its defaults. `monthly_ctc` is required when an applying formula uses `CTC`.
@@ -7330,6 +7342,8 @@ export interface components {
          *     }
          */
         Error: {
+            /** @description Only on a 403 `forbidden` for the caller's role: the roles the operation admits (its `x-roles`), none of which the caller (or the API credential) has in this company. */
+            allowed_roles?: components["schemas"]["Role"][];
             /** @enum {string} */
             code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "idempotency_key_reused" | "request_in_progress" | "precondition_failed" | "precondition_required";
             details?: {
@@ -7356,6 +7370,8 @@ export interface components {
             error: string;
             /** @description Only on the OAuth token endpoint (`issueOAuthToken`, RFC 6749 §5.2): there `error` is the RFC's error code (`invalid_client`…) and this says it in words. */
             error_description?: string;
+            /** @description Only on a 403 `forbidden` for an API credential or OAuth access token without the scope the operation needs: that scope (the one its `security` lists). The answer's `WWW-Authenticate` says the same for OAuth clients (`Bearer error="insufficient_scope", scope="<scope>"`, RFC 6750 §3.1). Ask for a credential or token with it. */
+            required_scope?: components["schemas"]["ApiScope"];
             /**
              * Format: int32
              * @description The HTTP status code.
@@ -7376,6 +7392,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             wage_threshold: components["schemas"]["Money"];
         };
         /** @description Partial update of the ESI settings; fields not given keep their value. */
@@ -7474,6 +7491,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description A new expense category. */
         ExpenseCategoryCreate: {
@@ -7583,6 +7601,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A claim. Employees claim for themselves; hr, admin and owner may claim for any employee (`employee_id`). The category must be active; `amount` may not exceed its `max_claim_amount` and `receipt_file_id` is required when it `requires_receipt` (400 naming the field); the receipt must be a file of the company uploaded by the person attaching it or by the claimant (another member's upload is a 400); the expense date may not be in the future.
@@ -7968,6 +7987,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description What is overdue on a draft on the day it is read (final wages past `dues.final_wages_due`, gratuity past `dues.gratuity_due` with interest running); empty once processed. The list of settlements shows them, so overdue ones stand out.
              * @example [
@@ -8085,6 +8105,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description Partial update; fields not given keep their value. */
         GratuitySettingsUpdate: {
@@ -8226,6 +8247,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `helpdesk.ticket_created`: A helpdesk ticket was created. */
         HelpdeskTicketCreatedEvent: {
@@ -8283,6 +8305,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * Format: uuid
              * @example e0c68562-1c58-46b8-a149-ad386dc017e8
@@ -8454,6 +8477,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Schedules an interview of a candidate in `screening` or `interview` (409 otherwise; a `screening` candidate moves to `interview`). With `round_sequence` the round of the interview panel gives the defaults for `round_name`, `duration_minutes`, `mode` and `interviewer_user_ids` (400 when the panel has no such round). Interviewers must be owner, admin, hr or manager members of the company (400 naming the entry) and at least one is needed. `scheduled_at` must be in the future (400). A `video` interview needs `meeting_url`. The interviewers are notified (in-app and by email).
@@ -8527,6 +8551,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description Partial update; `rounds` replaces the whole list. */
         InterviewPanelUpdate: {
@@ -8633,6 +8658,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A session for a candidate who is still in the pipeline (409 once hired, rejected or withdrawn). With `interview_id` (an interview of the same candidate, 400 otherwise) the time, duration, mode, location and meeting link default to the interview's. Without it `scheduled_at` is required. A `video` session needs `meeting_url`, an `in_person` one `location` (400).
@@ -8881,6 +8907,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A draft offer for a candidate in `interview` or `offer` (409 otherwise; the candidate moves to `offer`). A candidate has at most one live offer (draft, sent or accepted - 409). `job_title`, `department` and `employment_type` default to the posting's; the currency is the company's. `salary` must be greater than zero, `expires_on` must not be in the past and `joining_date` must not be before it (400).
@@ -9019,6 +9046,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A posting of an **approved** requisition (409 otherwise; 400 when the requisition is not one of the company's). `title`, `department`, `employment_type`, `openings` and the salary range default to the requisition's. `status: open` publishes it at once. Salaries must not be negative and the minimum must not exceed the maximum (400).
@@ -9189,6 +9217,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new requisition. `status` may be `pending_approval` to submit it at once (default `draft`). Salaries must not be negative and `min_salary` must not exceed `max_salary` (400).
@@ -9597,6 +9626,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Request to convert `days` of an encashable type into money. `employee_id` defaults to the caller's own record (only hr/admin/owner may request for someone else). 409 when the type is not encashable, when the period's pending + approved encashments would exceed `encashment_max_days`, or when fewer than `encashment_min_balance` days would remain available. The days are reserved while pending and debited from the ledger on approval.
@@ -9720,6 +9750,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new period. `end_date` before `start_date` or a period longer than 366 days is a 400; a period overlapping another is a 409. `is_current: true` makes it the current period.
@@ -9808,6 +9839,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new policy (`assignment` defaults to `default`).
@@ -9968,6 +10000,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `leave_request.approved`: A leave request was approved. */
         LeaveRequestApprovedEvent: {
@@ -10155,6 +10188,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new leave type; omitted fields take the defaults named on them (and null). The meaning of every field is described on `LeaveType`. A duplicate `code` is a 409.
@@ -10380,6 +10414,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description An application. Employees apply for themselves; hr, admin and owner may apply for any employee (`employee_id`). The loan type must be active; `amount` may not exceed its `max_amount` and `installments` its `max_installments` (400 naming the field). `start_month` defaults to the month after the application.
@@ -10500,6 +10535,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description A new loan type. */
         LoanTypeCreate: {
@@ -10796,6 +10832,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A draft run for one month (one run per month: 409 when the month already has one). It is calculated at once. Eligible employees: live, joined by the end of the month, `active`, `on_notice` or `exited` with a last working day in or after the month, and with a salary setup in force at the end of the month; `employee_ids` limits the run to some of them.
@@ -10932,6 +10969,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             wage_ceiling: components["schemas"]["Money"];
         };
         /** @description Partial update of the PF settings; fields not given keep their value. */
@@ -10961,6 +10999,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `states` replaces the whole list of states (each state at most once). */
         ProfessionalTaxSettingsUpdate: {
@@ -11160,6 +11199,11 @@ export interface components {
             resignation_date: string;
         };
         /**
+         * @description The version of this record as this answer shows it: its entity tag without the double quotes (the answer's `ETag` header is `"<version>"`), a digest of the rest of the representation, so it changes with any change that shows in it. Present where the answer carries an `ETag`: the GET of one record, and a conditional write's answer (with `If-Match`) when it returns the record. To write only if nobody changed the record since, send `If-Match: "<version>"`; to revalidate a copy, `If-None-Match: "<version>"`. Opaque: compare it for equality only. Lists and creates do not carry it (read the record for its version).
+         * @example q3JcPZ0dA6yVbX2Y1rVbQw
+         */
+        ResourceVersion: string;
+        /**
          * @description Role of a member in a tenant. owner/admin manage the tenant and its settings; hr manages people data; manager also approves their direct reports; employee acts on own records.
          * @enum {string}
          */
@@ -11213,6 +11257,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description What the component is under the labour codes' definition of wages (Code on Wages s.2(y), Code on Social Security s.2(88)): `wages`, `excluded` (clauses (a) to (i), tested against the 50 % limit), `gratuity_retrenchment` (clauses (j), (k)) or `outside_remuneration`. See WageClass and WageSettings. Components created before this field existed were classified from `pf_wage`: `wages` when flagged, `outside_remuneration` for deductions, otherwise `excluded`. */
             wage_class: components["schemas"]["WageClass"];
         };
@@ -11423,7 +11468,9 @@ export interface components {
             updated_at: string;
         };
         /** @description One employee's payroll result in a run (the salary slip once processed), with every line. */
-        SalarySlip: components["schemas"]["SalarySlipSummary"] & {
+        SalarySlip: {
+            version?: components["schemas"]["ResourceVersion"];
+        } & (components["schemas"]["SalarySlipSummary"] & {
             /** @description The slip's wages under the labour codes: the rule of the month, wages, exclusions and the add-back (see SlipCodeWages and WageSettings). Slips calculated before this field existed do not have it (their PF wage and day wage were the earnings flagged `pf_wage`). */
             code_wages?: components["schemas"]["SlipCodeWages"];
             /** @description Deduction components (statutory deductions and loans are listed separately). */
@@ -11512,7 +11559,7 @@ export interface components {
             }[];
             /** @description Present when more than one salary setup was in force in the slip's days (a revision within the month): each part and what it paid (SalaryPeriod). The lines' `full_amount` and `full_month_gross` are those of the setup in force on the slip's last day. */
             salary_periods?: components["schemas"]["SalaryPeriod"][];
-        };
+        });
         SalarySlipLine: {
             /** @description Amount of this month (prorated when the component depends on payment days). */
             amount: components["schemas"]["Money"];
@@ -11635,6 +11682,7 @@ export interface components {
                 role: components["schemas"]["Role"];
             }[];
             user: components["schemas"]["User"];
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description The wage of a full and final settlement under the labour codes (see WageSettings): the rule in force on the last working day and the code's arithmetic on the full-month amounts of the last month's earnings. `wage` prices gratuity, leave encashment and the notice shortfall (`daily_wage` = wage ÷ 26): `full_month.wage` under `rule: code`, else basic + DA - the earnings flagged `pf_wage`, or the full-month gross of a structure that flags none (as before the codes). Example: basic 20 000 + HRA 22 000 + conveyance 8 000 (HRA and conveyance `excluded`): total 50 000, limit 25 000, add-back 5 000, wage 25 000; gratuity for 10 years = 25 000 × 15 / 26 × 10 = ₹1,44,231 (on basic alone it would be ₹1,15,385). */
         SettlementCodeWages: {
@@ -11861,6 +11909,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description With `candidate_id` (a candidate of the company, 400 otherwise) the details not given are copied from the application; without it `first_name`, `last_name` and `email` are required (400 naming each). One entry per email (409). Skills and tags are stored lower-case, without duplicates.
@@ -12035,6 +12084,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Partial update of the wage settings (WageSettings); fields not given keep their value.
@@ -12150,6 +12200,7 @@ export interface components {
              * @example https://hooks.example.com/hrms
              */
             url: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         WebhookEndpointInput: {
             /** @example Agreed with the team lead in the weekly review */
@@ -12287,6 +12338,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description `employee_id` defaults to the caller's own record (only hr/admin/owner may request for someone else). 400 when `to_date` is before `from_date` or the range is longer than 31 days; 409 on overlap with another pending/approved work-from-home or leave request, or when the range has no working day.
@@ -12417,6 +12469,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @example {
@@ -12548,6 +12601,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @example {
@@ -12623,25 +12677,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller's role may not do this (`forbidden`), or the operation's module is not enabled for the tenant (`module_disabled`). */
+        /** @description What the caller lacks, said in `error` and in a field: a role the operation admits (`forbidden`, with `allowed_roles`: the roles it does), the scope the operation needs when an API credential or OAuth access token calls it (`forbidden`, with `required_scope`, and `WWW-Authenticate: Bearer error="insufficient_scope"` per RFC 6750 §3.1), a session (`forbidden`: the operation takes a signed-in member's session, not a credential), or the operation's module (`module_disabled`, naming the module the company has not enabled). A state-changing request from a foreign `Origin` is `forbidden` too. A rule of the record itself (someone else's record) is a `forbidden` that says which rule in words. */
         Forbidden: {
             headers: {
+                /** @description Only when an API credential or access token lacks the operation's scope (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="<the scope it needs>"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": "Your role does not allow this action",
-                 *       "status": 403,
-                 *       "code": "forbidden"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller's role may not do this (`forbidden`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
+        /** @description The caller's role may not do this (`forbidden`, with `allowed_roles`), an API credential lacks the operation's scope (`forbidden`, with `required_scope`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
         ForbiddenOwnRecord: {
             headers: {
+                /** @description Only when an API credential or access token lacks the operation's scope (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="<the scope it needs>"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -13014,6 +13065,21 @@ export interface components {
          */
         IdempotencyKey: string;
         IdPath: string;
+        /**
+         * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfMatch: string;
+        /**
+         * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfMatchRequired: string;
+        /**
+         * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfNoneMatch: string;
         /** @description Check every row - against the row schema and against the data already stored, exactly as the real import would - and write nothing. With problems it is a 400 `validation_failed` whose `details` name every row's problems (`path` `rows[12].date_of_birth`, plus `row` and `column`); without, the import as it would go (`imported_rows`). */
         ImportDryRun: boolean;
         /** @description `all_or_nothing` (default): one transaction; any problem and nothing is written (400 with every problem, or a `failed` import when it ran as a job). `row_by_row`: every good row is written (in transactions of 1 000 rows), every bad row reported in `problems`. */
@@ -13157,14 +13223,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -13274,7 +13343,13 @@ export interface operations {
     getAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -13312,7 +13387,13 @@ export interface operations {
     updateAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -13392,7 +13473,13 @@ export interface operations {
     deleteAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -14041,7 +14128,13 @@ export interface operations {
     getAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -14079,7 +14172,13 @@ export interface operations {
     updateAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -14124,7 +14223,13 @@ export interface operations {
     cancelAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -14414,7 +14519,13 @@ export interface operations {
     refreshSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14490,7 +14601,13 @@ export interface operations {
     getSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14900,14 +15017,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -15025,7 +15145,13 @@ export interface operations {
     getAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15063,7 +15189,13 @@ export interface operations {
     updateAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15113,7 +15245,13 @@ export interface operations {
     deleteAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15148,7 +15286,13 @@ export interface operations {
     getAttendanceSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15322,7 +15466,13 @@ export interface operations {
     getBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -15361,7 +15511,13 @@ export interface operations {
     updateBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -15407,7 +15563,13 @@ export interface operations {
     deleteBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -15443,7 +15605,13 @@ export interface operations {
     getCompanySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15484,6 +15652,11 @@ export interface operations {
                  * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
             };
             path?: never;
             cookie?: never;
@@ -15540,7 +15713,13 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15560,6 +15739,7 @@ export interface operations {
                         data: {
                             invitations: components["schemas"]["Invitation"][];
                             members: components["schemas"]["Member"][];
+                            version?: components["schemas"]["ResourceVersion"];
                         };
                         /** @example OK */
                         message: string;
@@ -15721,7 +15901,13 @@ export interface operations {
     getEsiSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15892,7 +16078,13 @@ export interface operations {
     getExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15930,7 +16122,13 @@ export interface operations {
     updateExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15975,7 +16173,13 @@ export interface operations {
     deleteExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16010,7 +16214,13 @@ export interface operations {
     getGratuitySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16181,7 +16391,13 @@ export interface operations {
     getLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16219,7 +16435,13 @@ export interface operations {
     updateLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16264,7 +16486,13 @@ export interface operations {
     deleteLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16299,7 +16527,13 @@ export interface operations {
     getPfSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16383,7 +16617,13 @@ export interface operations {
     getProfessionalTaxSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16467,7 +16707,13 @@ export interface operations {
     getWageSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16551,7 +16797,13 @@ export interface operations {
     getWpsSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16635,7 +16887,13 @@ export interface operations {
     getInterviewPanel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16808,7 +17066,13 @@ export interface operations {
     getDashboardOverview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16889,14 +17153,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeDirectoryEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -16962,7 +17229,13 @@ export interface operations {
     getEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -17001,7 +17274,13 @@ export interface operations {
     updateEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -17048,7 +17327,13 @@ export interface operations {
     deleteEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -17119,14 +17404,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -17851,14 +18139,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -17939,7 +18230,13 @@ export interface operations {
     getHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -17977,7 +18274,13 @@ export interface operations {
     updateHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -18030,7 +18333,13 @@ export interface operations {
     deleteHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -18258,7 +18567,13 @@ export interface operations {
     getHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18296,7 +18611,13 @@ export interface operations {
     updateHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18341,7 +18662,13 @@ export interface operations {
     deleteHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18440,7 +18767,13 @@ export interface operations {
     getImport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19186,7 +19519,13 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19224,7 +19563,13 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19268,7 +19613,13 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19777,7 +20128,13 @@ export interface operations {
     getLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19815,7 +20172,13 @@ export interface operations {
     updateLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19860,7 +20223,13 @@ export interface operations {
     cancelLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19936,14 +20305,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveLedgerEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -20049,7 +20421,13 @@ export interface operations {
     getLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20087,7 +20465,13 @@ export interface operations {
     updateLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20132,7 +20516,13 @@ export interface operations {
     deleteLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20258,7 +20648,13 @@ export interface operations {
     getLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20296,7 +20692,13 @@ export interface operations {
     updateLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20340,7 +20742,13 @@ export interface operations {
     deleteLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20415,14 +20823,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -20489,7 +20900,13 @@ export interface operations {
     getLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20527,7 +20944,13 @@ export interface operations {
     updateLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20572,7 +20995,13 @@ export interface operations {
     cancelLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20703,7 +21132,13 @@ export interface operations {
     getLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20741,7 +21176,13 @@ export interface operations {
     updateLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20786,7 +21227,13 @@ export interface operations {
     deleteLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20854,14 +21301,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Notification"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                         /**
                          * Format: int64
                          * @example 3
@@ -21149,7 +21599,13 @@ export interface operations {
     getPayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21187,7 +21643,13 @@ export interface operations {
     updatePayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21249,7 +21711,13 @@ export interface operations {
     deletePayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21373,7 +21841,13 @@ export interface operations {
     getPayrollRunEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -21511,7 +21985,13 @@ export interface operations {
     getEmployeeSalarySetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -21550,7 +22030,13 @@ export interface operations {
     setEmployeeSalarySetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -21631,14 +22117,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -21705,7 +22194,13 @@ export interface operations {
     getExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21743,7 +22238,13 @@ export interface operations {
     updateExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21788,7 +22289,13 @@ export interface operations {
     cancelExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21922,7 +22429,13 @@ export interface operations {
     getFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21960,7 +22473,13 @@ export interface operations {
     updateFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22117,14 +22636,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -22191,7 +22713,13 @@ export interface operations {
     getLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22229,7 +22757,13 @@ export interface operations {
     updateLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22274,7 +22808,13 @@ export interface operations {
     cancelLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22399,14 +22939,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalarySlipSummary"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -22421,7 +22964,13 @@ export interface operations {
     getMySalarySlip: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The slip: the payroll run's id (`run_id` of the list items) or the slip's own `id` - both name the same slip of the signed-in member. */
                 draftId: string;
@@ -22581,7 +23130,13 @@ export interface operations {
     getSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22619,7 +23174,13 @@ export interface operations {
     updateSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22664,7 +23225,13 @@ export interface operations {
     deleteSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -23329,14 +23896,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -23402,7 +23972,13 @@ export interface operations {
     getCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23440,7 +24016,13 @@ export interface operations {
     updateCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23485,7 +24067,13 @@ export interface operations {
     deleteCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23710,7 +24298,13 @@ export interface operations {
     getInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23748,7 +24342,13 @@ export interface operations {
     updateInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23793,7 +24393,13 @@ export interface operations {
     deleteInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -23971,7 +24577,13 @@ export interface operations {
     getInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24009,7 +24621,13 @@ export interface operations {
     updateInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24054,7 +24672,13 @@ export interface operations {
     deleteInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24187,7 +24811,13 @@ export interface operations {
     getJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24225,7 +24855,13 @@ export interface operations {
     updateJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24270,7 +24906,13 @@ export interface operations {
     deleteJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24400,7 +25042,13 @@ export interface operations {
     getJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24438,7 +25086,13 @@ export interface operations {
     updateJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24483,7 +25137,13 @@ export interface operations {
     deleteJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24612,7 +25272,13 @@ export interface operations {
     getJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24650,7 +25316,13 @@ export interface operations {
     updateJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24695,7 +25367,13 @@ export interface operations {
     deleteJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24951,7 +25629,13 @@ export interface operations {
     getTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24989,7 +25673,13 @@ export interface operations {
     updateTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25034,7 +25724,13 @@ export interface operations {
     deleteTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25266,7 +25962,13 @@ export interface operations {
     getWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -25304,7 +26006,13 @@ export interface operations {
     updateWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -25349,7 +26057,13 @@ export interface operations {
     cancelWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -25487,7 +26201,13 @@ export interface operations {
     getWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -25525,7 +26245,13 @@ export interface operations {
     updateWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -25570,7 +26296,13 @@ export interface operations {
     cancelWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
