@@ -209,7 +209,9 @@ describe("the document's examples", () => {
         if (!media) continue;
         answers++;
         const where = `${op.operationId} ${status}`;
-        const mock = media.example !== undefined ? media.example : sample(media.schema, where, madeUp);
+        // the media type's example, else its first named one (as a mock server picks), else one built from the schema
+        const named = media.examples ? deref(Object.values<Json>(media.examples)[0])?.value : undefined;
+        const mock = media.example !== undefined ? media.example : named !== undefined ? named : sample(media.schema, where, madeUp);
         const schemaAt =
           typeof response.$ref === "string"
             ? [...response.$ref.slice(2).split("/"), "content", "application/json", "schema"]
