@@ -717,9 +717,9 @@ function loadProcessConfig(): Config {
     return loadConfig(process.env);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}
-Every setting, its default and its form: docs/configuration.md
-`);
+    process.stderr.write(`${err.message}\nEvery setting, its default and its form: docs/configuration.md\n`);
+    // where the setting was read, for whoever traces it (LOG_LEVEL=debug)
+    if (process.env.LOG_LEVEL === "debug") process.stderr.write(`${err.stack}\n`);
     process.exit(1);
   }
 }
