@@ -162,6 +162,7 @@ check-sql: install
 # in its describe/test title (scripts/checks/check-conformance.ts).
 PROOF_RECORD_DIR := .data/proof-calls
 unit: install
+	bash scripts/support/ensure-chromium.sh
 	rm -rf $(PROOF_RECORD_DIR)
 	PROOF_RECORD_DIR=$(PROOF_RECORD_DIR) $(NODE_BIN)/vitest run --config test/vitest.config.ts
 	$(NODE_BIN)/tsx scripts/checks/check-conformance.ts $(PROOF_RECORD_DIR)

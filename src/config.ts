@@ -363,9 +363,10 @@ export interface Config extends Limits {
    * `/` is dropped), which the links in e-mails open. It implements these paths:
    * `/accept-invite?token=<token>` (acceptInvite: name and password for a new user),
    * `/signup/confirm?token=<token>` (confirmSignup: choose the password), `/reset-password?token=<token>`
-   * (resetPassword), `/sign-in` and `/forgot-password`. Its origin may make state-changing
-   * requests, as `PUBLIC_URL`'s. The candidate's offer and appointment links open pages of this
-   * server (`PUBLIC_URL`) instead. Read it through `appUrl()`.
+   * (resetPassword), `/sign-in` and `/forgot-password`; while it is this server (the default), this
+   * server answers those paths with pages of its own (getSignupConfirmPage and the like). Its origin
+   * may make state-changing requests, as `PUBLIC_URL`'s. The candidate's offer and appointment links
+   * open pages of this server (`PUBLIC_URL`) instead. Read it through `appUrl()`.
    * @default `PUBLIC_URL`
    */
   readonly appUrl: string | undefined;
@@ -521,6 +522,7 @@ export interface Config extends Limits {
    * `::1`) - for tests and local development only. Private, link-local, shared and metadata
    * addresses stay refused; every other address must be public (checked when the connection is
    * made, whatever the name resolved to when the endpoint was registered).
+   * @default `true` in development (`NODE_ENV` unset or `development`), `false` in production and tests
    */
   readonly webhookAllowLoopback: boolean;
   /** `WEBHOOK_TIMEOUT_MS`: the longest a webhook delivery waits for the endpoint's answer (connection included). */
@@ -705,7 +707,8 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     invitesPerAddressPerDay: positiveInt(r, "INVITES_PER_ADDRESS_PER_DAY", 3),
     invitesPerRecipientPerDay: positiveInt(r, "INVITES_PER_RECIPIENT_PER_DAY", 10),
     clockStart: isProduction ? undefined : instant(r, "CLOCK_START"),
-    webhookAllowLoopback: bool(r, "WEBHOOK_ALLOW_LOOPBACK", false),
+    // a developer's receiver on localhost works out of the box; production refuses loopback (the tests set it off)
+    webhookAllowLoopback: bool(r, "WEBHOOK_ALLOW_LOOPBACK", !isProduction),
     webhookTimeoutMs: durationMs(r, "WEBHOOK_TIMEOUT_MS", 10_000),
     webhookRetryHours: integer(r, "WEBHOOK_RETRY_HOURS", 72, 1, 24 * 30, "a positive integer of hours up to 720"),
     webhookConcurrency: integer(r, "WEBHOOK_CONCURRENCY", 8, 1, 256, "an integer from 1 to 256"),
@@ -730,8 +733,22 @@ export function appUrl(c: Config = config()): string {
   return c.appUrl ?? c.publicUrl;
 }
 
-/** This process's configuration, from its environment (read when this module loads, at start). */
-export const processConfig: Config = loadConfig(process.env);
+/**
+ * This process's configuration, from its environment (read when this module loads, at start). A
+ * wrong setting stops the program with the message alone - what to fix, not a stack trace.
+ */
+function loadProcessConfig(): Config {
+  try {
+    return loadConfig(process.env);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\nEvery setting, its default and its form: docs/configuration.md\n`);
+    // where the setting was read, for whoever traces it (LOG_LEVEL=debug)
+    if (process.env.LOG_LEVEL === "debug") process.stderr.write(`${err.stack}\n`);
+    process.exit(1);
+  }
+}
+export const processConfig: Config = loadProcessConfig();
 
 /** `base` with `overrides` (tests: an app or worker with other settings), deeply frozen. */
 export function configWith(overrides: Partial<Config>, base: Config = processConfig): Config {

@@ -33,7 +33,8 @@ export function prettyLine(line: string, colour = !process.env.NO_COLOR): string
   if (o.msg === "request" && typeof o.status === "number") {
     const who = [o.user_id && `user=${short(o.user_id)}`, o.tenant_id && `tenant=${short(o.tenant_id)}`].filter(Boolean).join(" ");
     const status = paint(o.status >= 500 ? "31" : o.status >= 400 ? "33" : "32", String(o.status));
-    return `${time} ${status} ${o.method} ${o.path} ${o.ms} ms${who ? `  ${who}` : ""}  ${paint("90", `req=${short(o.request_id)}`)}`;
+    const op = o.operation_id ? ` ${paint("36", String(o.operation_id))}` : "";
+    return `${time} ${status} ${o.method} ${o.path}${op} ${o.ms} ms${who ? `  ${who}` : ""}  ${paint("90", `req=${short(o.request_id)}`)}`;
   }
   let stack = "";
   const fields: string[] = [];

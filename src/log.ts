@@ -82,6 +82,8 @@ let requests: Logger = pino(plainOptions, pretty ? prettyDestination() : accessL
 /** Writes the access-log line of a request. */
 export function logRequest(fields: {
   request_id: string;
+  /** the operation the request was for (absent for paths no operation has) */
+  operation_id?: string;
   method: string;
   path: string;
   status: number;
@@ -90,7 +92,9 @@ export function logRequest(fields: {
   user_id?: string;
   tenant_id?: string;
 }): void {
-  requests.info(fields, "request");
+  // a client's mistake is worth a look (warn), a failure of ours an alert (error); the rest is traffic
+  const level = fields.status >= 500 ? "error" : fields.status >= 400 ? "warn" : "info";
+  requests[level](fields, "request");
 }
 
 /** The process logger (its destination can be swapped, e.g. by tests that read the lines). */

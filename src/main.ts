@@ -83,12 +83,11 @@ async function warmUp(): Promise<void> {
 
 /** When `make seed` created the demo company, say how to sign in to it; else that `make seed` makes one. */
 async function demoHint(): Promise<string | null> {
-  const { systemDb } = await import("./db/client.ts");
-  const owner = "devika.rao@acme.example"; // scripts/db/seed-demo.ts (DEMO_OWNER_EMAIL, DEMO_PASSWORD)
-  const demo = await systemDb.user.findUnique({ where: { email: owner }, select: { id: true } }).catch(() => null);
+  const { demoSignIn } = await import("./platform/identity/demo.ts");
+  const demo = await demoSignIn();
   return demo
-    ? `  Demo company (from \`make seed\`): sign in as ${owner} / saffron-harbour-lantern-42` +
-        " (`make seed` again lists the hr, manager and employee sign-ins)\n"
+    ? `  Demo company (from \`make seed\`): sign in as ${demo.email} / ${demo.password}` +
+        " (pre-filled in /docs' signIn; `make seed` again lists the hr, manager and employee sign-ins)\n"
     : "  No demo data yet: `make seed` adds a demo company with 200 employees (or sign up through /docs).\n";
 }
 server.on("error", (err: NodeJS.ErrnoException) => {

@@ -71,6 +71,12 @@ export type AttendanceRegularization = Prisma.AttendanceRegularizationModel
  */
 export type BulkImport = Prisma.BulkImportModel
 /**
+ * Model BulkImportRecord
+ * What each row of an import created or changed: the record's id (and an employee's code), so a
+ * client maps its own ids to the server's without exporting again. Written with the row's chunk.
+ */
+export type BulkImportRecord = Prisma.BulkImportRecordModel
+/**
  * Model Employee
  * 
  */

@@ -104,6 +104,8 @@ const BY_SCHEMA = {
   "LeaveEncashment.reason": "Encashing unused earned leave at year end",
   "LoanAdvance.reason": "Medical expenses of a parent",
   "PayrollRun.notes": "November payroll, includes the Diwali bonus",
+  "PayrollRun.period_start": "2026-11-01",
+  "PayrollRun.period_end": "2026-11-30",
   "SalarySetupVersion.notes": "Annual revision, April 2026",
   "EmployeeSalarySetup.notes": "Annual revision, April 2026",
   "WfhRequest.reason": "Plumber visiting at home in the morning",
@@ -278,6 +280,8 @@ const BY_NAME = {
  */
 const DATE_BY_NAME = [
   [/birth/, "2001-06-14"],
+  // a request's days (leave, work from home: 1.5 days) fit from 25 to 26 November
+  [/^to_date$/, "2026-11-26"],
   [/joining|joined|hire|purchase|effective|valid_from/, "2024-04-01"],
   [
     /^(to_|end|pay_end|period_end|last_working|returned|expected_return|warranty|expires|expiry|closes|target|carry_forward|comp_off)/,
@@ -315,7 +319,8 @@ export function stringExample(schema, family, name) {
   const candidates = [];
   const id = name === "id" && family ? `${family.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()}_id` : name;
   if (schema.format === "uuid") candidates.push(exampleUuid(id ?? "id"));
-  else if (schema.format === "date") candidates.push(byFirstMatch(DATE_BY_NAME, name ?? ""));
+  else if (schema.format === "date")
+    candidates.push(family && name ? BY_SCHEMA[`${family}.${name}`] : undefined, byFirstMatch(DATE_BY_NAME, name ?? ""));
   else if (schema.format === "date-time") candidates.push(byFirstMatch(DATE_TIME_BY_NAME, name ?? ""));
   else {
     if (family && name) candidates.push(BY_SCHEMA[`${family}.${name}`]);
@@ -331,4 +336,146 @@ export function familyOf(file) {
   if (base.startsWith("api_")) return PATH_FAMILY.find(([re]) => re.test(base))?.[1] ?? null;
   const m = /^([A-Za-z0-9]+)\.yaml$/.exec(base);
   return m ? m[1].replace(/(Create|Update|Input|Request)$/, "") : null;
+}
+
+/** Whole numbers and numbers by property name (a mock server makes up -9007199254740991 without one). */
+const NUMBER_BY_NAME = {
+  members: 42,
+  employee_count: 48,
+  total_rows: 250,
+  processed_rows: 250,
+  imported_rows: 248,
+  failed_rows: 2,
+  problem_count: 2,
+  row: 3,
+  experience_years: 6,
+  required_experience_years: 4,
+  duration_minutes: 60,
+  notice_period_days: 30,
+  employees_without_setup: 0,
+  size_bytes: 184320,
+  days_in_period: 30,
+  installments: 12,
+  max_installments: 24,
+  deferrals: 0,
+  years: 5,
+  months: 3,
+  days: 12,
+  counted_years: 5,
+  required_days: 60,
+  served_days: 45,
+  shortfall_days: 15,
+  send_count: 1,
+  screening_score: 82,
+  score: 82,
+  rating: 4,
+  posting_count: 1,
+  positions: 2,
+  openings: 2,
+  open_damage_reports: 0,
+  min_notice_days: 2,
+  message_count: 3,
+  max_consecutive_days: 10,
+  comp_off_validity_days: 90,
+  carry_forward_expiry_days: 90,
+  candidate_count: 12,
+  attachment_required_above_days: 2,
+  asset_count: 24,
+  weekly_offs: 0,
+  uptime_seconds: 86400,
+  updated: 0,
+  queued: 0,
+  round_up_after_months: 6,
+  min_years: 5,
+  fixed_term_min_years: 1,
+  fiscal_year_start_month: 4,
+  feedback_deadline_hours: 48,
+  eps_age_limit: 58,
+  divisor: 26,
+  days_per_year: 18,
+  unread_count: 3,
+  status_code: 200,
+  skipped_count: 0,
+  created_count: 48,
+  created: 3,
+  latency_ms: 120,
+  expires_in: 3600,
+  epoch_ms: 1795602600000,
+  documents_copied: 2,
+  attempt: 1,
+  total: 48,
+  total_pages: 3,
+  page: 1,
+  limit: 20,
+};
+
+/**
+ * The example of a number schema by its property's name, else the least value its bounds allow
+ * (at least 1: a count of one reads better than zero); undefined when nothing fits.
+ */
+export function numberExample(schema, name) {
+  const fitsNumber = (v) =>
+    typeof v === "number" &&
+    (schema.type !== "integer" && !(Array.isArray(schema.type) && schema.type.includes("integer")) ? true : Number.isInteger(v)) &&
+    (schema.minimum === undefined || v >= schema.minimum) &&
+    (schema.maximum === undefined || v <= schema.maximum) &&
+    (schema.exclusiveMinimum === undefined || v > schema.exclusiveMinimum) &&
+    (schema.exclusiveMaximum === undefined || v < schema.exclusiveMaximum);
+  const low = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : undefined);
+  return [NUMBER_BY_NAME[name], low !== undefined && low >= 1 ? low : undefined, 1, 0, schema.maximum].find(fitsNumber);
+}
+
+/** Statuses in which a record has no decision, outcome, progress or failure yet. */
+const FIRST_STATUSES = new Set(["draft", "pending", "pending_approval", "queued", "open", "requested", "scheduled", "submitted", "new"]);
+const LATER_FIELD = new RegExp(
+  "^(decided|approved|rejected|cancelled|processed|resolved|closed|returned|completed|paid|withdrawn|failed|finished|responded)" +
+    "_(at|by|on)$" +
+    "|^(decision_comment|decision_notes|failure_reason|resolution_notes)$",
+);
+
+/**
+ * The later fields of an object example whose status (its example, else its first value) is a first
+ * one: null (where allowed), as the server answers such a record - a pending leave request has no
+ * decision, a draft payroll run no progress or failure.
+ */
+export function laterFieldsFollowStatus(schema, resolve = (x) => x) {
+  const status = schema.properties?.status?.$ref ? resolve(schema.properties.status) : schema.properties?.status;
+  const value = status?.example ?? status?.enum?.find((v) => v !== null);
+  if (!FIRST_STATUSES.has(value)) return;
+  for (const [name, prop] of Object.entries(schema.properties)) {
+    if (!LATER_FIELD.test(name) || !prop || prop.$ref) continue;
+    const nullable =
+      (Array.isArray(prop.type) && prop.type.includes("null")) ||
+      [...(prop.oneOf ?? []), ...(prop.anyOf ?? [])].some((m) => m?.type === "null");
+    if (nullable) prop.example = null;
+  }
+}
+
+/** Money that adds up (net = gross - deductions), by the schema it belongs to: a run's totals, one slip. */
+const MONEY_BY_SCHEMA = {
+  "PayrollRun.total_gross": "4632000.00",
+  "PayrollRun.total_deductions": "582720.00",
+  "PayrollRun.total_net": "4049280.00",
+  "PayrollTotals.gross": "4632000.00",
+  "PayrollTotals.total_deductions": "582720.00",
+  "PayrollTotals.net_pay": "4049280.00",
+};
+const MONEY_BY_NAME = { gross: "96500.00", total_deductions: "12140.00", net_pay: "84360.00" };
+
+/**
+ * Money properties whose figures must agree with their siblings (the shared Money example, 48250.00,
+ * would make every net equal its gross) get examples of their own, in the bundle (a `$ref` with an
+ * example beside it loses it in bundling): a copy of Money with its own example. Run on generated/openapi.json
+ * by scripts/build/generate.mjs.
+ */
+export function moneyExamples(doc) {
+  const money = "#/components/schemas/Money";
+  for (const [family, schema] of Object.entries(doc.components?.schemas ?? {}))
+    for (const [name, prop] of Object.entries(schema.properties ?? {})) {
+      const example = MONEY_BY_SCHEMA[`${family}.${name}`] ?? MONEY_BY_NAME[name];
+      // Money itself with an example of its own (a mock server merges an allOf and keeps Money's)
+      if (prop?.$ref === money && example !== undefined)
+        schema.properties[name] = { ...structuredClone(doc.components.schemas.Money), example };
+    }
+  return doc;
 }

@@ -59,7 +59,7 @@
 //           Redocly's openapi-starter), and every file there is a path item of the document.
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { familyOf, stringExample } from "./examples.js";
+import { familyOf, laterFieldsFollowStatus, numberExample, stringExample } from "./examples.js";
 import { links } from "./links.js";
 
 const ROLES = ["owner", "admin", "hr", "manager", "employee"];
@@ -317,10 +317,10 @@ function standardResponses() {
   return {
     PathItem: {
       leave(pathItem, ctx) {
-        // the `webhooks` section describes requests this server sends, not answers it gives (issue 31)
+        // the `webhooks` section describes requests this server sends, not answers it gives
         if (ctx.location.pointer.startsWith("#/webhooks/")) return;
         const pathParams = /\{[^}]+\}/.test(String(ctx.key));
-        // request rate limits (issue 32, src/http/rate-limit.ts): every operation but the health probes
+        // request rate limits (src/http/rate-limit.ts): every operation but the health probes
         const limited = !/^\/api\/health(\/|$)/.test(String(ctx.key));
         for (const method of ["get", "put", "post", "delete", "patch"]) {
           const op = pathItem[method];
@@ -346,7 +346,7 @@ function standardResponses() {
           add("500", "Internal");
           add("503", "Unavailable");
           if (limited) add("429", "RateLimited");
-          // conditional requests (issue 32, src/http/conditional.ts): a GET of one resource gets an
+          // conditional requests (src/http/conditional.ts): a GET of one resource gets an
           // ETag and If-None-Match (304); the writes of its path If-Match (412; 428 where required)
           // - each declared in standard form too: the If-None-Match / If-Match header parameters (the
           // description of If-Match says when it is required) and the record's `version` field
@@ -364,7 +364,7 @@ function standardResponses() {
             if (op["x-if-match"] === "required") add("428", "PreconditionRequired");
             addParameter(op, op["x-if-match"] === "required" ? "IfMatchRequired" : "IfMatch");
           }
-          // Idempotency-Key on every POST of a caller (issue 32; src/http/idempotency.ts enforces it
+          // Idempotency-Key on every POST of a caller (src/http/idempotency.ts enforces it
           // from this parameter): the header, its 409 and 422, and the replay marker on its successes
           // ...except where the answer holds a secret shown once (`x-idempotency: refused`): a kept
           // answer would keep the secret, so the header is declared refused (IdempotencyKeyRefused)
@@ -407,7 +407,7 @@ function standardResponses() {
 }
 
 /**
- * Lists walked by cursor (issue 32; src/http/cursor.ts enforces it, src/db/keyset.ts queries it):
+ * Lists walked by cursor (src/http/cursor.ts enforces it, src/db/keyset.ts queries it):
  * an operation with `x-cursor: { tombstones: <boolean> }` gets the query parameters `cursor`
  * (components/parameters/Cursor), `updated_since` (UpdatedSince), `include_deleted`
  * (IncludeDeleted, where `tombstones: true`: the list's records are soft-deleted) and `changed` as
@@ -548,6 +548,16 @@ function examples() {
     const example = stringExample(s, family, name);
     if (example !== undefined) s.example = example;
   };
+  const isNumber = (s) =>
+    s &&
+    typeof s === "object" &&
+    !s.$ref &&
+    ["integer", "number"].some((t) => s.type === t || (Array.isArray(s.type) && s.type.includes(t)));
+  const giveNumber = (s, name) => {
+    if (!isNumber(s) || s.example !== undefined || s.examples !== undefined || s.enum !== undefined || s.const !== undefined) return;
+    const example = numberExample(s, name);
+    if (example !== undefined) s.example = example;
+  };
   return {
     Schema: {
       leave(schema, ctx) {
@@ -555,8 +565,14 @@ function examples() {
         for (const [name, prop] of Object.entries(schema.properties ?? {})) {
           give(prop, family, name);
           give(prop?.items, family, name);
-          for (const member of [...(prop?.oneOf ?? []), ...(prop?.anyOf ?? [])]) give(member, family, name);
+          giveNumber(prop, name);
+          giveNumber(prop?.items, name);
+          for (const member of [...(prop?.oneOf ?? []), ...(prop?.anyOf ?? [])]) {
+            give(member, family, name);
+            giveNumber(member, name);
+          }
         }
+        laterFieldsFollowStatus(schema, (ref) => ctx.resolve(ref).node);
         if (ctx.location.pointer === "#/" && family) give(schema, family, family.toLowerCase());
       },
     },

@@ -1,4 +1,4 @@
-// Redocly plugin for machine clients (issue 31): what an API credential may call, declared once per
+// Redocly plugin for machine clients: what an API credential may call, declared once per
 // operation in the bundle.
 // Decorator integrations/scopes: every non-public operation gets
 //   - `x-scope`: the scope a credential needs for it - `<area>:read` for GET, `<area>:write` for

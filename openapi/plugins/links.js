@@ -1,4 +1,4 @@
-// Decorator hrms/links (issue 33 item 6): OpenAPI `links` from each create to the operations
+// Decorator hrms/links : OpenAPI `links` from each create to the operations
 // that take what it created, so stateful test generators and clients can chain calls
 // (create -> get / update / delete / the record's actions).
 //
@@ -11,7 +11,8 @@
 // `id`, or `<record>Id` where the collection's name starts with `<record>` (`/api/employees/
 // {employeeId}`, `/api/assets/{assetId}`); another name (`/api/configuration/members/{userId}`
 // after an invitation) is some other record's id and gets no link.
-// test/platform/openapi-links.test.ts checks that every link names an operation of the document,
+// Such a 201 also declares `Location`: the record's own GET path with its id (the server sends it,
+// src/http/features/location.ts). test/platform/openapi-links.test.ts checks that every link names an operation of the document,
 // that its parameters are that operation's path parameters, and that each expression points at
 // an id (format uuid) of the 201 answer's schema.
 const METHODS = ["get", "put", "patch", "delete", "post"];
@@ -55,6 +56,20 @@ export function links() {
           for (const [other, pathItem] of items) {
             const m = /^\{([A-Za-z]+)\}(\/[^{}]*)?$/.exec(other.startsWith(`${url}/`) ? other.slice(url.length + 1) : "");
             if (!m || !namesCreated(url, m[1])) continue;
+            // the record's own GET (`/api/holidays/{id}`): where the 201's Location points (RFC 9110 §10.2.2)
+            if (!m[2] && pathItem.get?.operationId) {
+              response.headers ??= {};
+              response.headers.Location ??= {
+                required: true,
+                description: `Where the created record is: \`${other}\` (${pathItem.get.operationId}) with its id.`,
+                schema: {
+                  type: "string",
+                  format: "uri-reference",
+                  maxLength: 2000,
+                  example: `${other.replace(/\{[^}]+\}/, "3f2b8c1e-8d4a-4f6b-9c2e-1a5d7e9f0b21")}`,
+                },
+              };
+            }
             for (const method of METHODS) {
               const op = pathItem[method];
               if (!op?.operationId || op.operationId === createId) continue;

@@ -79,7 +79,25 @@ export function operationFlags(doc, method, item) {
     readOperation,
     // a list walked by cursor (src/http/cursor.ts), with its query parameters' declared defaults
     cursor: op["x-cursor"] ? { ...op["x-cursor"], defaults: queryDefaults(doc, op) } : null,
+    // the Location of a 201: the created record's GET path and where its parameters are in the answer
+    location: createdLocation(doc, op),
   };
+}
+
+/** A create whose 201 declares `Location` (openapi/plugins/links.js): the record's GET path and JSON pointers of its parameters. */
+function createdLocation(doc, op) {
+  const created = op.responses?.["201"];
+  if (!created?.headers?.Location) return null;
+  const paths = Object.entries(doc.paths);
+  for (const link of Object.values(created.links ?? {})) {
+    const target = paths.find(([, item]) => item.get?.operationId === link.operationId);
+    if (!target) continue;
+    const params = Object.fromEntries(
+      Object.entries(link.parameters).map(([name, expr]) => [name, String(expr).replace("$response.body#", "")]),
+    );
+    return { path: target[0], params };
+  }
+  throw new Error(`${op.operationId}: its 201 declares Location but links to no GET operation`);
 }
 
 /** The TypeScript declaration of the flags (fields of OperationMeta). */
@@ -103,4 +121,6 @@ export const FLAG_FIELDS = `  readonly bodyRequired: boolean;
   readonly ifMatch: "optional" | "required" | null;
   readonly readOperation: string | null;
   /** a list walked by cursor (x-cursor) */
-  readonly cursor: { readonly tombstones: boolean; readonly defaults: Readonly<Record<string, string>> } | null;`;
+  readonly cursor: { readonly tombstones: boolean; readonly defaults: Readonly<Record<string, string>> } | null;
+  /** a create's Location: the record's GET path and JSON pointers (into the answer) of its parameters */
+  readonly location: { readonly path: string; readonly params: Readonly<Record<string, string>> } | null;`;

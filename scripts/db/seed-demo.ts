@@ -5,7 +5,7 @@
 // request row the fixtures also set, the outbox row of the invitation mail).
 //
 // Idempotent: every section first asks the API what exists and adds only what is missing - item by
-// item for the company, branches, employees (by code), members, leave setup, holidays, salary
+// item for the company, branches, employees (by e-mail), members, leave setup, holidays, salary
 // components and setups, payroll runs (by month) and assets (by tag); as a whole for the sample
 // activity (leave and work-from-home requests, attendance, loans and claims, recruitment, helpdesk:
 // left alone once any exists). A second run adds nothing. Dates are relative to the clock's today
@@ -14,10 +14,10 @@ import * as clock from "../../src/lib/clock.ts";
 import { addDays, todayIn, weekday } from "../../src/lib/dates.ts";
 import { newToken } from "../../src/platform/identity/tokens.ts";
 
-/** The sign-in of the demo's owner (src/main.ts's start banner names it too). */
-export const DEMO_OWNER_EMAIL = "devika.rao@acme.example";
-export const DEMO_PASSWORD = "saffron-harbour-lantern-42";
-export const DEMO_COMPANY = "Acme India";
+// the sign-in of the demo's owner (the start banner and /docs' sign-in name it too)
+import { DEMO_COMPANY, DEMO_OWNER_EMAIL, DEMO_PASSWORD } from "../../src/platform/identity/demo.ts";
+
+export { DEMO_COMPANY, DEMO_OWNER_EMAIL, DEMO_PASSWORD };
 export const TIME_ZONE = "Asia/Kolkata";
 
 export type Query = <T = any>(sql: string, params?: unknown[]) => Promise<T[]>;
@@ -124,47 +124,48 @@ async function parallel<T>(items: T[], n: number, fn: (item: T, i: number) => Pr
 // ---------------------------------------------------------------------------------------------
 // The people.
 
-const FIRST = [
-  "Aarav",
-  "Priya",
-  "Rohan",
-  "Ananya",
-  "Vikram",
-  "Meera",
-  "Arjun",
-  "Kavya",
-  "Siddharth",
-  "Ishita",
-  "Karthik",
-  "Divya",
-  "Farhan",
-  "Neha",
-  "Rahul",
-  "Sneha",
-  "Aditya",
-  "Pooja",
-  "Omar",
-  "Fatima",
-  "Yusuf",
-  "Aisha",
-  "Rajesh",
-  "Lakshmi",
-  "Manoj",
-  "Nikhil",
-  "Shreya",
-  "Varun",
-  "Tanvi",
-  "Harish",
-  "Deepa",
-  "Gaurav",
-  "Nandini",
-  "Suresh",
-  "Anjali",
-  "Imran",
-  "Radhika",
-  "Abhishek",
-  "Swati",
-  "Prakash",
+// first names with the gender they are given to (the seed's check: test/platform/seed.test.ts)
+export const FIRST: ReadonlyArray<readonly [string, "female" | "male"]> = [
+  ["Aarav", "male"],
+  ["Priya", "female"],
+  ["Rohan", "male"],
+  ["Ananya", "female"],
+  ["Vikram", "male"],
+  ["Meera", "female"],
+  ["Arjun", "male"],
+  ["Kavya", "female"],
+  ["Siddharth", "male"],
+  ["Ishita", "female"],
+  ["Karthik", "male"],
+  ["Divya", "female"],
+  ["Farhan", "male"],
+  ["Neha", "female"],
+  ["Rahul", "male"],
+  ["Sneha", "female"],
+  ["Aditya", "male"],
+  ["Pooja", "female"],
+  ["Omar", "male"],
+  ["Fatima", "female"],
+  ["Yusuf", "male"],
+  ["Aisha", "female"],
+  ["Rajesh", "male"],
+  ["Lakshmi", "female"],
+  ["Manoj", "male"],
+  ["Nikhil", "male"],
+  ["Shreya", "female"],
+  ["Varun", "male"],
+  ["Tanvi", "female"],
+  ["Harish", "male"],
+  ["Deepa", "female"],
+  ["Gaurav", "male"],
+  ["Nandini", "female"],
+  ["Suresh", "male"],
+  ["Anjali", "female"],
+  ["Imran", "male"],
+  ["Radhika", "female"],
+  ["Abhishek", "male"],
+  ["Swati", "female"],
+  ["Prakash", "male"],
 ]; // prettier-ignore
 const LAST = [
   "Sharma",
@@ -294,8 +295,8 @@ const BRANCHES = [
 
 interface Person {
   index: number;
-  code: string;
   first: string;
+  gender: "female" | "male";
   last: string;
   email: string;
   department: string;
@@ -312,7 +313,7 @@ export function people(total: number, today: string): Person[] {
   const used = new Set<string>();
   const make = (department: string, designation: string, manager: number | null, ctc: number): number => {
     const i = out.length;
-    const first = FIRST[i % FIRST.length];
+    const [first, gender] = FIRST[i % FIRST.length];
     const last = LAST[(i * 7 + Math.floor(i / FIRST.length)) % LAST.length];
     let email = `${first}.${last}@acme.example`.toLowerCase();
     for (let n = 2; used.has(email); n++) email = `${first}.${last}${n}@acme.example`.toLowerCase();
@@ -321,8 +322,8 @@ export function people(total: number, today: string): Person[] {
     const daysAgo = manager === null ? 2200 : 21 + ((i * 389) % (i < 30 ? 2000 : 1500));
     out.push({
       index: i,
-      code: `ACM-${String(i + 1).padStart(4, "0")}`,
       first,
+      gender,
       last,
       email,
       department,
@@ -472,7 +473,8 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   // -- employees ---------------------------------------------------------------------------------
   section("employees");
   const crew = people(total, today);
-  const existing = new Map((await owner.all("/api/employees")).map((e) => [e.employee_code, e.id as string]));
+  // by e-mail: the server numbers them in the company's one series (EMP-00001...), which imports continue
+  const existing = new Map((await owner.all("/api/employees")).map((e) => [e.email, e.id as string]));
   const ids: string[] = [];
   // level by level, so that every manager exists before their reports
   const levels = new Map<number, number>();
@@ -481,7 +483,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
   for (let lv = 0; lv <= Math.max(...levels.values()); lv++) {
     const batch = crew.filter((p) => levels.get(p.index) === lv);
     await parallel(batch, 6, async (p) => {
-      const known = existing.get(p.code);
+      const known = existing.get(p.email);
       if (known) {
         ids[p.index] = known;
         return;
@@ -489,7 +491,6 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
       const b = BRANCHES[p.branch];
       const n = p.index + 1;
       const row = await owner.post("/api/employees", {
-        employee_code: p.code,
         first_name: p.first,
         last_name: p.last,
         email: p.email,
@@ -498,7 +499,7 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
         designation: p.designation,
         joining_date: p.joining,
         date_of_birth: `${1972 + (n % 28)}-${pad(((n * 5) % 12) + 1)}-${pad(((n * 11) % 28) + 1)}`,
-        gender: n % 2 ? "female" : "male",
+        gender: p.gender,
         employment_type: n % 23 === 0 ? "contract" : "full_time",
         reports_to: p.manager === null ? null : ids[p.manager],
         branch_id: branchIds[p.branch],

@@ -12,7 +12,11 @@ const { createServer } = await import("../../src/http/server.ts");
 const { seedDemo } = await import("./seed-demo.ts");
 
 const started = Date.now();
-const database = await ensureDatabase();
+const database = await ensureDatabase().catch((err: Error) => {
+  // a database that cannot be had (port, folder in use): what to do, without a stack trace
+  console.error(`make seed: ${err.message}`);
+  process.exit(1);
+});
 await deployMigrations(database.url);
 initDb(database.url);
 const server = createServer(createApp({ config: processConfig }));

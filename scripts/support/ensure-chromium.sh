@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Makes sure a headless Chromium is installed for the /docs rendering check (test/platform/docs.test.ts),
-# from Debian's `chromium` package. Run by `make verify`; `make test` runs the check only where a
-# Chromium is already present and lists it as skipped otherwise.
+# Makes sure a headless Chromium is installed for the tests that render pages in a real browser (/docs,
+# the account and candidate pages: test/support/browser.ts), from Debian's `chromium` package. Run by
+# `make unit` (so `make test` and CI) before the suite: those tests never skip.
 set -euo pipefail
 for b in /usr/bin/chromium /usr/bin/chromium-browser /usr/bin/google-chrome; do
   if [ -x "$b" ]; then echo "chromium: $b"; exit 0; fi

@@ -93,7 +93,14 @@ export async function startEmbeddedServer(
   if (fresh) await server.initialise();
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
   // A server left running on this very folder (e.g. `make run` killed without a stop) is reused.
-  if (runningOn(dataDir) === port && (await canConnect(url))) return { url, stop: async () => {} };
+  const running = runningOn(dataDir);
+  if (running === port && (await canConnect(url))) return { url, stop: async () => {} };
+  // the folder's server runs on another port (`make run` started with another EMBEDDED_PG_PORT)
+  if (running !== undefined && running !== port)
+    throw new Error(
+      `The embedded PostgreSQL of ${dataDir} is already running on port ${running}, not on EMBEDDED_PG_PORT ${port}: ` +
+        `run this with EMBEDDED_PG_PORT=${running} as well (e.g. EMBEDDED_PG_PORT=${running} make seed)`,
+    );
   try {
     await server.start();
   } catch (err) {

@@ -29,8 +29,9 @@ import { docsPage } from "./docs-page.ts";
 import { errorBody, errorMiddleware, notFoundFallback } from "./error-middleware.ts";
 import { createLifecycle, type Lifecycle } from "../platform/lifecycle.ts";
 import { originCheck, requestIdAndLog, requireSessionFor, securityHeaders, series, sessionWhereNeeded } from "./middleware.ts";
-import { dispatch } from "./operation.ts";
+import { authorizeBeforeInput, dispatch } from "./operation.ts";
 import { publicLinkScript } from "./public-link.ts";
+import { demoSignIn } from "../platform/identity/demo.ts";
 import { operationUploads } from "./public-uploads.ts";
 import { RequestRateLimits, requestRateLimits } from "./rate-limit.ts";
 import { apiDocument, type Matcher, operationIdsBySpecificity, operationMatchers, operationOf, resolveOperation } from "./routing.ts";
@@ -87,7 +88,7 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
     res.json(apiDocument());
   });
   // the interactive reference (src/http/docs-page.ts)
-  app.use("/docs", docsPage(apiDocument));
+  app.use("/docs", docsPage(apiDocument, demoSignIn));
   app.get("/", (_req, res) => res.redirect("/docs"));
   // the script of the candidate's offer page (getPublicOfferPage; src/http/public-link.ts)
   app.get("/assets/public-link.js", publicLinkScript);
@@ -137,6 +138,8 @@ function operationPath(
     requestRateLimits(rateLimits),
     // A non-public operation without a session is a 401 before its input is looked at (or read).
     requireSessionFor(),
+    // then who may call it (roles, module, a credential's scope): a 403 before the input's 400s
+    authorizeBeforeInput(),
     refuseBodiesOfBodilessWrites(),
     refuseMissingBody(),
     // the body arrives without an admission slot, within its client's budget and its deadline

@@ -124,13 +124,27 @@ export const SWAGGER_OPTIONS = {
   },
 };
 
-/** /docs: the page, its script and its document (`document` reads the bundled document). */
-export function docsPage(document: () => Json): Router {
+/** The reference with signIn's example set to the demo owner's sign-in (`make seed`), so Execute lands in the demo. */
+export function withDemoSignIn(reference: Json, demo: { email: string; password: string }): Json {
+  const ref = structuredClone(reference);
+  const body = ref.paths["/api/auth/sign-in"].post.requestBody.content["application/json"];
+  body.example = { email: demo.email, password: demo.password };
+  return ref;
+}
+
+/**
+ * /docs: the page, its script and its document (`document` reads the bundled document; `demo` the
+ * demo owner's sign-in while `make seed`'s company exists, checked on every load of the reference).
+ */
+export function docsPage(document: () => Json, demo: () => Promise<{ email: string; password: string } | null>): Router {
   const router = express.Router();
   let reference: Json | undefined;
-  router.get("/reference.json", (_req, res) => {
+  let demoReference: Json | undefined;
+  router.get("/reference.json", async (_req, res) => {
     reference ??= referenceDocument(document());
-    res.json(reference);
+    const signIn = await demo();
+    if (signIn) demoReference ??= withDemoSignIn(reference, signIn);
+    res.json(signIn ? demoReference : reference);
   });
   router.get("/hrms-docs.js", (_req, res) => {
     res.setHeader("Cache-Control", "public, max-age=3600");

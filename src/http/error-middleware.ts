@@ -3,6 +3,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import { logger } from "../log.ts";
 import { operationTable } from "../../generated/registry.ts";
+import { withHints } from "./error-hints.ts";
 import { isTokenRequest, oauthErrorBody } from "./oauth-errors.ts";
 import { detailsInWords, nearestRoute } from "../platform/validation-messages.ts";
 import {
@@ -200,7 +201,7 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
   // what was thrown, for whoever looks at the response afterwards (the test recorder names the
   // cause of an unexpected 500 with it); never part of the body
   res.locals.error = err;
-  let appErr = toAppError(err);
+  let appErr = withHints(req, toAppError(err));
   if (!declared(req, appErr.status)) {
     // An error status the operation does not document is a bug of ours, not something a client can
     // act on: log it and answer the 500 envelope. (Sending it anyway would, with response
@@ -222,6 +223,12 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
     return;
   }
   for (const [k, v] of Object.entries(appErr.headers ?? {})) res.setHeader(k, v);
+  // every 401 names the scheme to authenticate with (RFC 9110 §11.6.1; RFC 6750 §3 for a refused bearer token)
+  if (appErr.status === 401 && !res.getHeader("WWW-Authenticate"))
+    res.setHeader(
+      "WWW-Authenticate",
+      /^Bearer\s/i.test(req.get("authorization") ?? "") ? 'Bearer realm="hrms", error="invalid_token"' : 'Bearer realm="hrms"',
+    );
   // every 503 says when to come back (the document declares the header on each one)
   if (appErr.status === 503 && !res.getHeader("Retry-After")) res.setHeader("Retry-After", String(RETRY_AFTER_BUSY_S));
   // the OAuth token endpoint answers in RFC 6749 §5.2's words within the envelope (src/http/oauth-errors.ts)
@@ -251,8 +258,16 @@ function methodNotAllowed(allow: unknown): AppError {
 }
 
 const documentPaths = Object.values(operationTable).map((o) => o.path);
-/** The 404 of a path no operation has: with the nearest route when one is obvious (validation-messages.ts). */
+/**
+ * The 404 of a path no operation has: the nearest route when one is obvious (validation-messages.ts),
+ * else the area's routes, else where every route is listed - never a bare "Not found".
+ */
 function notFoundPath(path: string): AppError {
-  const near = path.startsWith("/api/") ? nearestRoute(path, documentPaths) : undefined;
-  return new AppError("not_found", near ? `Not found: no route ${path}. Did you mean ${near}?` : "Not found");
+  const api = path.startsWith("/api/") ? path : `/api${path}`;
+  const near = (api !== path && (documentPaths as string[]).includes(api) ? api : undefined) ?? nearestRoute(api, documentPaths);
+  if (near) return new AppError("not_found", `Not found: no route ${path}. Did you mean ${near}?`);
+  const area = `/api/${api.split("/")[2] ?? ""}/`;
+  const under = [...new Set(documentPaths.filter((p) => p.startsWith(area) && !p.slice(area.length).includes("{")))].sort();
+  const some = under.length ? ` Routes under ${area}: ${under.slice(0, 8).join(", ")}${under.length > 8 ? ", ..." : ""}.` : "";
+  return new AppError("not_found", `Not found: no route ${path}.${some} Every route is in /docs and /openapi.json.`);
 }

@@ -11,7 +11,7 @@ import { type RequestInfo, requestContext } from "../request-context.ts";
 import { bearerSecret } from "../platform/identity/credentials.ts";
 import { sessionCookieName, sessionMiddlewares } from "../platform/identity/session.ts";
 import { clientCookieLast } from "../platform/identity/signin-guard.ts";
-import { AppError } from "../platform/errors.ts";
+import { AppError, unauthenticated } from "../platform/errors.ts";
 import { NO_OPERATION, recordRequest } from "../platform/metrics.ts";
 import { authenticateBearer, credentialOf } from "./guards.ts";
 import type { Lifecycle } from "../platform/lifecycle.ts";
@@ -33,7 +33,14 @@ export function originCheck(req: Request, _res: Response, next: NextFunction) {
   const sameHost = host && (origin === `http://${host}` || origin === `https://${host}`);
   // APP_URL: the client application the mails link to is one of ours too
   if (origin === own || origin === new URL(appUrl()).origin || sameHost || allowedOrigins.includes(origin)) return next();
-  next(new AppError("forbidden", "Cross-origin request refused"));
+  next(
+    new AppError(
+      "forbidden",
+      `Cross-origin request refused: ${origin} may not make state-changing requests. Allowed are this server's origin (PUBLIC_URL), ` +
+        "the client application's (APP_URL) and the origins listed in the ALLOWED_ORIGINS setting (comma separated); " +
+        "a server-side client sends no Origin header",
+    ),
+  );
 }
 
 /**
@@ -57,8 +64,10 @@ export function requestIdAndLog(cfg: Config, lifecycle: Lifecycle): express.Requ
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       // the metrics of every request, recorded here only (src/platform/metrics.ts): by operationId, never by path
       recordRequest(operationOf(req)?.id ?? NO_OPERATION, method, res.statusCode, ms / 1000);
+      const operationId = operationOf(req)?.id;
       logRequest({
         request_id: requestId,
+        ...(operationId && { operation_id: operationId }),
         method,
         path: redactPath(req.path),
         status: res.statusCode,
@@ -102,7 +111,7 @@ export function requireSessionFor() {
     if (credentialOf(req)) return next();
     const secret = op && !op.isPublic ? bearerSecret(req.headers.authorization) : undefined;
     if (secret !== undefined) return void authenticateBearer(req, secret).then(() => next(), next);
-    if (op && !op.isPublic && !req.session?.userId) return next(new AppError("unauthenticated", "Authentication required"));
+    if (op && !op.isPublic && !req.session?.userId) return next(unauthenticated());
     next();
   };
 }

@@ -14,11 +14,30 @@ import type { AuthContext, HandlerContext, UploadedFile } from "./types.ts";
 
 const AUTHORIZED = Symbol("caller authorized before the body was read");
 type AuthorizedRequest = Request & { [AUTHORIZED]?: AuthContext | null };
-/** The caller, when a gate before the body (uploads) has already resolved it. */
-const authorizedBefore = (req: Request) => (req as AuthorizedRequest)[AUTHORIZED];
 /** Keeps the caller a gate before the body (uploads) resolved, for the operation's handler. */
 export function markAuthorized(req: Request, auth: AuthContext | null): void {
   (req as AuthorizedRequest)[AUTHORIZED] = auth;
+}
+
+/** The caller of a non-public operation, authorized once per request: by the first of the gates before the body, or here. */
+export async function authorizeOnce(req: Request): Promise<AuthContext | null> {
+  const r = req as AuthorizedRequest;
+  if (AUTHORIZED in r) return r[AUTHORIZED] ?? null;
+  const auth = await authorize(req, operationTable[operationOf(req)!.id]);
+  markAuthorized(req, auth);
+  return auth;
+}
+
+/**
+ * Roles, module and an API credential's scope before the body is read or validated: a caller who
+ * may not call the operation gets its 403 first, not 400s about fields it may not send anyway.
+ */
+export function authorizeBeforeInput() {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const op = operationOf(req);
+    if (!op || op.isPublic) return next();
+    authorizeOnce(req).then(() => next(), next);
+  };
 }
 
 /** The Express handler of one operation: identity and guards, the operation's features around its handler, the envelope. */
@@ -27,7 +46,7 @@ function operationHandler(op: Matcher) {
   const run = pipelineOf(op, (call) => handler(call.ctx));
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const auth = op.isPublic ? null : (authorizedBefore(req) ?? (await authorize(req, operationTable[op.id])));
+      const auth = op.isPublic ? null : await authorizeOnce(req);
       const ctx = {
         operationId: op.id,
         params: req.params,

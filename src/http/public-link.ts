@@ -3,7 +3,9 @@
 // POSTs to that operation (JSON, same origin), after `data-confirm` where given, then shows
 // `data-done` - or the error envelope's text - in the page's live region and disables the buttons;
 // a form with `data-upload` (the appointment page's joining documents) is sent there as multipart
-// (without the script the form posts itself and the browser shows the JSON answer).
+// (without the script the form posts itself and the browser shows the JSON answer); a form with
+// `data-json` (the account pages: src/modules/auth/pages.ts) is sent there as JSON of its non-empty
+// fields, then shows `data-done` and, with `data-next`, a link onward (to /docs, signed in).
 import type { RequestHandler } from "express";
 
 const SCRIPT = `"use strict";
@@ -40,6 +42,37 @@ document.addEventListener("submit", async (event) => {
     if (!res.ok) throw new Error(body.error || "The upload failed (" + res.status + ")");
     status.textContent = form.dataset.done;
     window.setTimeout(() => window.location.reload(), 1500);
+  } catch (err) {
+    status.textContent = err.message + ". Please try again.";
+    button.disabled = false;
+  }
+});
+document.addEventListener("submit", async (event) => {
+  const form = event.target.closest("form[data-json]");
+  if (!form) return;
+  event.preventDefault();
+  const status = form.parentElement.querySelector("[role=status]");
+  const button = form.querySelector("button[type=submit]");
+  const body = {};
+  for (const [name, value] of new FormData(form)) if (value !== "") body[name] = value;
+  button.disabled = true;
+  status.textContent = "Sending…";
+  try {
+    const headers = { "content-type": "application/json" };
+    const res = await fetch(form.dataset.json, { method: "POST", headers, body: JSON.stringify(body) });
+    const answer = await res.json().catch(() => ({}));
+    if (!res.ok) {
+      const details = (answer.details || []).map((d) => d.message).join("; ");
+      throw new Error((answer.error || "The request failed (" + res.status + ")") + (details ? ": " + details : ""));
+    }
+    form.hidden = true;
+    status.textContent = form.dataset.done + " ";
+    if (form.dataset.next) {
+      const link = document.createElement("a");
+      link.href = form.dataset.next;
+      link.textContent = form.dataset.nextText;
+      status.append(link);
+    }
   } catch (err) {
     status.textContent = err.message + ". Please try again.";
     button.disabled = false;

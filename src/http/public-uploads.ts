@@ -3,11 +3,10 @@
 // (the path parameters' schemas, then the link itself) - an anonymous upload to a wrong or dead
 // link must cost neither the time to receive its file nor the disk to hold it.
 import type { Request } from "express";
-import { operationTable, type OperationId } from "../../generated/registry.ts";
+import type { OperationId } from "../../generated/registry.ts";
 import { checkAppointmentUpload } from "../modules/recruitment/index.ts";
 import { AppError, type ErrorDetail } from "../platform/errors.ts";
-import { authorize } from "./guards.ts";
-import { markAuthorized } from "./operation.ts";
+import { authorizeOnce } from "./operation.ts";
 import { apiDocument, type Matcher, type OperationRequest, operationOf } from "./routing.ts";
 import type { UploadGateOptions } from "./uploads.ts";
 import { detailsInWords } from "../platform/validation-messages.ts";
@@ -77,11 +76,7 @@ export function operationUploads(matchers: Matcher[]): UploadGateOptions {
       const op = operationOf(req);
       return op?.multipart ? { isPublic: op.isPublic } : undefined;
     },
-    authorize: async (req: Request) => {
-      const auth = await authorize(req, operationTable[operationOf(req)!.id]);
-      markAuthorized(req, auth);
-      return auth;
-    },
+    authorize: (req: Request) => authorizeOnce(req),
     beforeBody: async (req: Request) => {
       const id = operationOf(req)!.id;
       const params = (req as OperationRequest).openapiRouteHint?.pathParams;

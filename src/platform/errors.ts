@@ -85,7 +85,11 @@ export const badRequest = (message: string, details?: ErrorDetail[]) => new AppE
 /** A 400 naming one field: `invalidField("body.to_date", "must not be before from_date")`. */
 export const invalidField = (path: string, message: string) =>
   new AppError("validation_failed", `${path.replace(/^(body|query|params)\./, "")} ${message}`, [{ path, message }]);
-export const unauthenticated = (message = "Authentication required") => new AppError("unauthenticated", message);
+/** What a 401 without a session or credential says to do (the error middleware adds `WWW-Authenticate`). */
+export const SIGN_IN_HINT =
+  "Authentication required: sign in with POST /api/auth/sign-in and send its session cookie, " +
+  "or send an API credential as Authorization: Bearer <secret>";
+export const unauthenticated = (message = SIGN_IN_HINT) => new AppError("unauthenticated", message);
 /** The optional fields of the error envelope beyond error, status, code and details (a 403's). */
 export interface ErrorFields {
   /** A 403 for the caller's role: the roles the operation admits. */

@@ -156,7 +156,7 @@ export function detailsInWords(errors: ValidatorError[], pathOf: (e: ValidatorEr
 }
 
 /** Edit distance of two short strings (path segments). */
-function distance(a: string, b: string): number {
+export function distance(a: string, b: string): number {
   if (Math.abs(a.length - b.length) > 2) return 3;
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
@@ -165,6 +165,12 @@ function distance(a: string, b: string): number {
     prev = row;
   }
   return prev[b.length];
+}
+
+/** How far a path segment is from the one asked: edits, or 2 when the asked one is a word of it (`runs` of `draft-runs`). */
+function segmentDistance(documented: string, asked: string): number {
+  const d = distance(documented, asked);
+  return d > 2 && asked.length >= 3 && documented.split("-").includes(asked) ? 2 : d;
 }
 
 /**
@@ -186,7 +192,7 @@ export function nearestRoute(requestPath: string, paths: Iterable<string>): stri
     if (parts.length !== asked.length) continue;
     let d = 0;
     for (let i = 0; i < parts.length && d <= 2; i++)
-      if (!parts[i].startsWith("{")) d += distance(parts[i].toLowerCase(), asked[i].toLowerCase());
+      if (!parts[i].startsWith("{")) d += segmentDistance(parts[i].toLowerCase(), asked[i].toLowerCase());
     if (d > 2) continue;
     const filled = parts.map((s, i) => (s.startsWith("{") ? asked[i] : s)).join("/");
     if (!best || d < best.d) {
@@ -195,4 +201,17 @@ export function nearestRoute(requestPath: string, paths: Iterable<string>): stri
     } else if (d === best.d && filled !== best.path) tie = true;
   }
   return best && best.d > 0 && !tie ? best.path : undefined;
+}
+
+const MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
+
+/** For a date in the right form that names no day of the calendar: what is wrong with it. */
+export function impossibleDate(value: unknown): string | undefined {
+  const m = typeof value === "string" ? /^(\d{4})-(\d{2})-(\d{2})(T|$)/.exec(value) : null;
+  if (!m) return undefined;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (mo < 1 || mo > 12) return `is not a date that exists: there is no month ${m[2]} (months are 01 to 12)`;
+  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  if (d < 1 || d > days) return `is not a date that exists: ${MONTHS[mo - 1]} ${y} has ${days} days`;
+  return undefined;
 }

@@ -35,7 +35,7 @@ describe("importAttendance: punches evaluated with the settings (shift 09:00-18:
         ],
       }),
     );
-    expect(counts).toEqual({ created: 3, updated: 0 });
+    expect(counts).toEqual({ created: 3, updated: 0, ids: [expect.any(String), expect.any(String), expect.any(String)] });
     const rows = await t.query(
       `SELECT employee_id, status, late, early_exit, worked_hours::text AS worked_hours, ` +
         `source FROM attendance_records WHERE tenant_id = $1 AND date = $2`,
@@ -74,7 +74,7 @@ describe("importAttendance: punches evaluated with the settings (shift 09:00-18:
         ],
       }),
     );
-    expect(again).toEqual({ created: 1, updated: 1 });
+    expect(again).toEqual({ created: 1, updated: 1, ids: [expect.any(String), expect.any(String)] });
     const rows = await t.query(
       `SELECT date::text AS date, status, check_in FROM attendance_records WHERE tenant_id = $1 AND employee_id = $2 ORDER BY date`,
       [w.owner.tenantId, e],
@@ -164,7 +164,7 @@ describe("checkIn / checkOut: the caller's own punches today", () => {
     );
     await expect(as(() => punchIn(authOf(w.employee, "employee", { employeeId: full })))).rejects.toMatchObject({
       status: 409,
-      message: "You are on approved leave today; cancel the leave first",
+      message: "You are on approved leave today; cancel the leave first with DELETE /api/leave-requests/{id} (cancelLeaveRequest)",
     });
     expect(await as(() => punchIn(authOf(w.employee, "employee", { employeeId: half })))).toMatchObject({ employee_id: half, date: d });
     await expect(as(() => punchIn(authOf(w.hr, "hr")))).rejects.toMatchObject({

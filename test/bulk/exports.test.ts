@@ -171,5 +171,8 @@ describe("csvCell", () => {
     expect(csvCell(null)).toBe("");
     expect(csvCell(true)).toBe("true");
     expect(csvCell([{ a: 1 }])).toBe('[{"a":1}]');
+    // text that already begins with ' before such a character gets one more, so the import's undoing is exact
+    expect(csvCell("'=x")).toBe("''=x");
+    expect(csvCell("'quoted'")).toBe("'quoted'");
   });
 });

@@ -21,7 +21,9 @@ describe("updateMember / removeMember: the owner role", () => {
     await expect(as(() => revokeMembership(admin, owner.userId))).rejects.toMatchObject({ status: 403 });
     await expect(as(() => changeMember(owner, owner.userId, { role: "admin" }))).rejects.toMatchObject({
       status: 409,
-      message: "The last owner cannot be demoted; make someone else owner first",
+      message:
+        "The last owner cannot be demoted; make someone else owner first with " +
+        "PUT /api/configuration/members/{userId} and role owner (updateMember)",
     });
     await expect(as(() => revokeMembership(owner, owner.userId))).rejects.toMatchObject({
       status: 409,

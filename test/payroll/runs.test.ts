@@ -82,7 +82,7 @@ beforeAll(async () => {
 });
 
 describe(
-  "createPayrollRun, getPayrollRun, updatePayrollRun, getPayrollRunBreakdown, " +
+  "createPayrollRun, getPayrollRun, updatePayrollRun, getPayrollRunBreakdown, listPayrollRunEmployees, " +
     "getPayrollRunEmployee: draft run: the worked example (February 2027)",
   () => {
     it("calculates every line to the paisa", async () => {
@@ -151,6 +151,20 @@ describe(
         pf: { admin_charges: "500.00", admin_charges_minimum_applied: true },
         esi: { members: 1, employee: "135.00", employer: "585.00" },
       });
+      // the run's employees, with the ids the slip and its PDF take
+      const listed = (
+        await api(w.hr.agent)
+          .op("listPayrollRunEmployees", { params: { id: runId } })
+          .expect(200)
+      ).body;
+      expect(listed.pagination).toEqual({ page: 1, limit: 20, total: 2, total_pages: 1 });
+      expect(listed.data.map((e) => [e.employee_code, e.employee_id, e.net_pay])).toEqual([
+        ["P-001", a, "34402.75"],
+        [expect.any(String), b, "16785.00"],
+      ]);
+      await api(w.hr.agent)
+        .op("getPayrollRunEmployee", { params: { id: runId, employeeId: listed.data[0].employee_id } })
+        .expect(200);
       expect(bd.data.totals.components.map((c) => [c.code, c.amount])).toEqual([
         ["BASIC", "26857.14"],
         ["HRA", "10742.86"],

@@ -187,7 +187,8 @@ describe("the compiled build (npm run build, npm start)", () => {
     const r = spawnSync(process.execPath, args, {
       cwd: root,
       encoding: "utf8",
-      env: { ...serverEnv({ DATABASE_POOL_SIZE: "lots" }), ...env },
+      // LOG_LEVEL=debug: a configuration error then shows its stack (else its message alone)
+      env: { ...serverEnv({ DATABASE_POOL_SIZE: "lots", LOG_LEVEL: "debug" }), ...env },
     });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("DATABASE_POOL_SIZE must be a positive integer");

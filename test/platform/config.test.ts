@@ -104,7 +104,7 @@ describe("loadConfig", () => {
       invitesPerAddressPerDay: 3,
       invitesPerRecipientPerDay: 10,
       clockStart: undefined,
-      webhookAllowLoopback: false,
+      webhookAllowLoopback: true, // development: a receiver on localhost works
       webhookTimeoutMs: 10_000,
       webhookRetryHours: 72,
       webhookConcurrency: 8,

@@ -1,10 +1,8 @@
 // /openapi.json serves the bundle; /docs renders the interactive reference (src/http/docs-page.ts) in
 // a real headless Chromium with assets from node_modules only (no network): signing in explained
 // where it starts, each operation's roles, module and scope, list filters not pre-filled, a filter
-// box, collapsed by default, curl snippets that work as copied. The Chromium part is skipped - and
-// listed as skipped at the end of the run - where no Chromium is installed; `make verify` installs
-// Debian's `chromium` (scripts/support/ensure-chromium.sh) and runs it with REQUIRE_CHROMIUM=1, where a
-// missing one fails.
+// box, collapsed by default, curl snippets that work as copied. `make unit` installs Debian's
+// `chromium` where it is missing (scripts/support/ensure-chromium.sh), so the Chromium part never skips.
 import { execFile } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -91,6 +89,8 @@ describe("API reference", () => {
     expect(start).toContain("-b cookies.txt -c cookies.txt");
     expect(start).toContain("*Authorize* → `oauth2`");
     expect(Object.keys(doc.components.securitySchemes)).toEqual(["sessionCookie", "apiCredential", "oauth2", "oauthClient"]);
+    // without `make seed`'s demo, signIn's example is the README walkthrough's account (its own company)
+    expect(doc.paths["/api/auth/sign-in"].post.requestBody.content["application/json"].example.email).toBe("priya@ramandesign.example");
   });
 
   it("Authorize → oauth2: a token from the tokenUrl as Swagger UI asks for it calls the API", async () => {
@@ -161,25 +161,26 @@ describe("API reference", () => {
       if (param.in === "query" && !param.required) expect(param.schema?.example, name).toBeUndefined();
   });
 
-  it.skipIf(!chromium && !process.env.REQUIRE_CHROMIUM)(
-    "renders collapsed in headless Chromium, an operation's access and the filter box",
-    async () => {
-      expect(chromium, "REQUIRE_CHROMIUM is set but no Chromium is installed (scripts/support/ensure-chromium.sh)").toBeTruthy();
-      const collapsed = await dumpDom(`${base}/docs/`);
-      expect(collapsed).toContain("HRMS API");
-      expect(collapsed).toContain("Start here: signing in");
-      expect(collapsed).toContain("operation-filter-input");
-      expect(collapsed).toContain("Authorize");
-      // collapsed: the tags are listed, no operation is open
-      expect(collapsed).toContain('id="operations-tag-auth"');
-      expect(collapsed).not.toContain("opblock-body");
-      // a deep link opens one operation: its summary and its access line
-      const open = await dumpDom(`${base}/docs/#/auth/signIn`);
-      expect(open).toContain("opblock");
-      expect(open).toContain("Sign in with email and password");
-      expect(open).toMatch(/<strong>Access:<\/strong> public - no sign-in needed\./);
-    },
-  );
+  it("renders collapsed in headless Chromium, an operation's access and the filter box", async () => {
+    expect(chromium, "no Chromium installed: make unit installs it (scripts/support/ensure-chromium.sh)").toBeTruthy();
+    const collapsed = await dumpDom(`${base}/docs/`);
+    expect(collapsed).toContain("HRMS API");
+    expect(collapsed).toContain("Start here: signing in");
+    expect(collapsed).toContain("What to do next");
+    // the conventions one click away: a closed <details> the page keeps (not escaped as text)
+    expect(collapsed).toMatch(/<details>\s*<summary><strong>Conventions<\/strong>/);
+    expect(collapsed).not.toContain("&lt;details&gt;");
+    expect(collapsed).toContain("operation-filter-input");
+    expect(collapsed).toContain("Authorize");
+    // collapsed: the tags are listed, no operation is open
+    expect(collapsed).toContain('id="operations-tag-auth"');
+    expect(collapsed).not.toContain("opblock-body");
+    // a deep link opens one operation: its summary and its access line
+    const open = await dumpDom(`${base}/docs/#/auth/signIn`);
+    expect(open).toContain("opblock");
+    expect(open).toContain("Sign in with email and password");
+    expect(open).toMatch(/<strong>Access:<\/strong> public - no sign-in needed\./);
+  });
 });
 
 // The page's curl snippets, produced by Swagger UI's own generator (swagger-ui-dist's bundle, loaded

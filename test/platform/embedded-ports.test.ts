@@ -34,6 +34,22 @@ describe("embedded PostgreSQL ports", () => {
     }
   });
 
+  it("a second program on the same folder with another port (make seed beside make run) is told to use EMBEDDED_PG_PORT", async () => {
+    const dir = path.join(scratch(), "data");
+    const first = await freePort();
+    const other = first === 65535 ? first - 1 : first + 1; // never bound: the refusal comes first
+    const running = await startEmbeddedServer(dir, first, true);
+    try {
+      await expect(startEmbeddedServer(dir, other, true)).rejects.toThrow(
+        `is already running on port ${first}, not on EMBEDDED_PG_PORT ${other}: run this with EMBEDDED_PG_PORT=${first} as well`,
+      );
+      // the same port reuses it
+      await (await startEmbeddedServer(dir, first, true)).stop();
+    } finally {
+      await running.stop();
+    }
+  });
+
   it("starts throw-away servers side by side, each on a port and in a folder of its own", async () => {
     const [a, b] = await Promise.all([
       startThrowawayServer(path.join(scratch(), "data")),

@@ -235,9 +235,18 @@ describe("uploadFile, downloadFile: files", () => {
       415,
       "unsupported_media_type",
     );
+    // a WAV is a RIFF container too: image/webp needs RIFF....WEBP
+    const riff = (form: string) =>
+      Buffer.concat([Buffer.from("RIFF"), Buffer.from([36, 0, 0, 0]), Buffer.from(`${form}VP8 `), Buffer.alloc(24)]);
+    expectError(
+      await o.agent.post("/api/upload").attach("file", riff("WAVE"), { filename: "photo.webp", contentType: "image/webp" }),
+      415,
+      "unsupported_media_type",
+    );
     expectError(await o.agent.post("/api/upload").field("purpose", "nothing"), 400, "validation_failed");
     const rows = await t.query("SELECT count(*)::int AS n FROM files WHERE tenant_id = $1", [o.tenantId]);
     expect(rows[0].n).toBe(0);
+    await o.agent.post("/api/upload").attach("file", riff("WEBP"), { filename: "photo.webp", contentType: "image/webp" }).expect(201);
   });
 });
 

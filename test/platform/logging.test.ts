@@ -36,7 +36,21 @@ describe("logging", () => {
       const all = lines.join("\n");
       const parsed = lines.map((l) => JSON.parse(l));
       const signIn = parsed.find((p) => p.path === "/api/auth/sign-in");
-      expect(signIn).toMatchObject({ request_id: "req-test-123", method: "POST", status: 200, msg: "request" });
+      expect(signIn).toMatchObject({
+        request_id: "req-test-123",
+        operation_id: "signIn",
+        method: "POST",
+        status: 200,
+        msg: "request",
+        level: 30,
+      });
+      // a client's mistake at warn, with its operation; a path no operation has, without one
+      await o.agent.post("/api/holidays").send({}).set("X-Request-Id", "req-bad").expect(400);
+      await o.agent.get("/api/no-such-route").set("X-Request-Id", "req-none").expect(404);
+      const again = lines.map((l) => JSON.parse(l));
+      expect(again.find((p) => p.request_id === "req-bad")).toMatchObject({ operation_id: "createHoliday", status: 400, level: 40 });
+      expect(again.find((p) => p.request_id === "req-none")).toMatchObject({ status: 404, level: 40 });
+      expect(again.find((p) => p.request_id === "req-none")).not.toHaveProperty("operation_id");
       expect(res.headers["x-request-id"]).toBe("req-test-123");
       expect(all).not.toContain("super-secret-password-1");
       expect(all).not.toContain("leak-me");

@@ -91,4 +91,23 @@ describe("make mock: the API from the document", () => {
     const badId = await call("GET", "/api/employees/not-an-id", cookie);
     expect(badId.status).toBe(400);
   });
+
+  // test/proof/examples.test.ts checks every operation's answer; here what Prism serves of two
+  it("listPayrollRuns, listLeaveRequests: the served answers agree with themselves", async () => {
+    const runs = await call("GET", "/api/payroll/draft-runs", cookie);
+    const [run] = runs.body.data;
+    expect(run.status).toBe("draft");
+    expect(run).toMatchObject({ failure_reason: null, processed_at: null });
+    expect(run.progress.processed).toBe(run.progress.total);
+    expect(Number(run.total_gross) - Number(run.total_deductions)).toBeCloseTo(Number(run.total_net), 2);
+    expect(Number(run.totals.gross) - Number(run.totals.total_deductions)).toBeCloseTo(Number(run.totals.net_pay), 2);
+    expect(JSON.stringify(runs.body)).not.toContain("9007199254740991");
+    const leave = await call("GET", "/api/leave-requests", cookie);
+    const [request] = leave.body.data;
+    expect(request.status).toBe("pending");
+    expect(request).toMatchObject({ decided_at: null, decided_by: null, decision_comment: null });
+    expect(leave.body.pagination.total).toBeGreaterThanOrEqual(leave.body.data.length);
+    const bad = await call("POST", "/api/leave-requests", cookie, { from_date: "7 December" });
+    expect(bad.body.details.length).toBeGreaterThan(0);
+  });
 });

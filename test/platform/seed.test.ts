@@ -6,7 +6,8 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "../../src/http/server.ts";
-import { type SeedResult, seedDemo } from "../../scripts/db/seed-demo.ts";
+import { FIRST, type SeedResult, seedDemo } from "../../scripts/db/seed-demo.ts";
+import * as clock from "../../src/lib/clock.ts";
 import { useTestApp } from "../support/app.ts";
 
 const t = useTestApp();
@@ -116,5 +117,79 @@ describe("make seed: the demo company", () => {
     await agent.post("/api/auth/sign-in").send({ email: manager.email, password: manager.password }).expect(200);
     const pending = await agent.get("/api/leave-requests?status=pending").expect(200);
     expect(pending.body.data.length).toBeGreaterThan(0);
+  });
+
+  it("is believable: each first name's gender, gendered leave only to that gender, working ages, one code series", async () => {
+    const people = await t.query<{
+      first_name: string;
+      gender: string;
+      date_of_birth: string;
+      joining_date: string;
+      employee_code: string;
+      id: string;
+    }>("SELECT id, first_name, gender, date_of_birth::text, joining_date::text, employee_code FROM employees WHERE tenant_id = $1", [
+      first.tenantId,
+    ]);
+    const genderOf = new Map<string, string>(FIRST);
+    // the table itself: names a reader knows (the seed once gave every name the opposite gender)
+    for (const [name, g] of [
+      ["Karthik", "male"],
+      ["Rohan", "male"],
+      ["Rahul", "male"],
+      ["Sneha", "female"],
+      ["Priya", "female"],
+      ["Neha", "female"],
+    ])
+      expect(genderOf.get(name), name).toBe(g);
+    for (const p of people) expect(p.gender, p.first_name).toBe(genderOf.get(p.first_name));
+    const years = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / (365.25 * 86_400_000);
+    const today = new Date(clock.nowMs()).toISOString().slice(0, 10);
+    for (const p of people) {
+      expect(years(p.date_of_birth, p.joining_date), `${p.first_name} joined at`).toBeGreaterThanOrEqual(18);
+      expect(years(p.date_of_birth, today), `${p.first_name} is`).toBeLessThan(60);
+    }
+    // leave of a type for one gender (maternity) is allocated and requested by that gender only
+    const mismatched = await t.query(
+      `SELECT e.first_name, e.gender, t.name FROM leave_allocations a JOIN employees e ON e.tenant_id = a.tenant_id AND e.id = a.employee_id
+         JOIN leave_types t ON t.tenant_id = a.tenant_id AND t.id = a.leave_type_id
+        WHERE a.tenant_id = $1 AND cardinality(t.applicable_genders) > 0 AND NOT (e.gender = ANY (t.applicable_genders))
+       UNION ALL
+       SELECT e.first_name, e.gender, t.name FROM leave_requests r JOIN employees e ON e.tenant_id = r.tenant_id AND e.id = r.employee_id
+         JOIN leave_types t ON t.tenant_id = r.tenant_id AND t.id = r.leave_type_id
+        WHERE r.tenant_id = $1 AND cardinality(t.applicable_genders) > 0 AND NOT (e.gender = ANY (t.applicable_genders))`,
+      [first.tenantId],
+    );
+    expect(mismatched).toEqual([]);
+    const maternity = await t.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM leave_allocations a JOIN leave_types t ON t.tenant_id = a.tenant_id AND t.id = a.leave_type_id
+        WHERE a.tenant_id = $1 AND t.code = 'ML'`,
+      [first.tenantId],
+    );
+    expect(maternity[0].n).toBe(people.filter((p) => p.gender === "female").length);
+    // the company's one code series, which an import without codes continues
+    const codes = people.map((p) => p.employee_code).sort();
+    expect(
+      codes.every((c) => /^EMP-\d{5}$/.test(c)),
+      codes.join(" "),
+    ).toBe(true);
+    const owner = t.request();
+    await owner.post("/api/auth/sign-in").send({ email: first.signIns[0].email, password: first.signIns[0].password }).expect(200);
+    const csv =
+      "first_name,last_name,email,department,designation,joining_date\n" +
+      "Anita,Import,anita.import@acme.example,Engineering,Engineer,2024-01-15\n";
+    await owner.post("/api/imports/employees").send({ csv }).expect(201);
+    const [imported] = await t.query<{ employee_code: string }>("SELECT employee_code FROM employees WHERE tenant_id = $1 AND email = $2", [
+      first.tenantId,
+      "anita.import@acme.example",
+    ]);
+    expect(imported.employee_code).toBe(`EMP-${String(people.length + 1).padStart(5, "0")}`);
+  });
+
+  it("/docs' signIn is pre-filled with the demo owner once the demo exists", async () => {
+    const doc = (await t.request().get("/docs/reference.json").expect(200)).body;
+    expect(doc.paths["/api/auth/sign-in"].post.requestBody.content["application/json"].example).toEqual({
+      email: first.signIns[0].email,
+      password: first.signIns[0].password,
+    });
   });
 });

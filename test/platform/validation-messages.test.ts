@@ -145,7 +145,18 @@ describe("errors in words: unknown paths and methods", () => {
     const owner = await signupTenant(t);
     const plural = expectError(await owner.agent.get("/api/employee"), 404, "not_found");
     expect(plural.error).toContain("Did you mean /api/employees?");
-    expect(expectError(await t.request().get("/api/nothing-like-this-here"), 404, "not_found").error).toBe("Not found");
+    expect(expectError(await t.request().get("/api/nothing-like-this-here"), 404, "not_found").error).toBe(
+      "Not found: no route /api/nothing-like-this-here. Every route is in /docs and /openapi.json.",
+    );
+    // a word of a route (runs of draft-runs), the /api prefix left out, or only the area right
+    expect(expectError(await owner.agent.get("/api/payroll/runs"), 404, "not_found").error).toContain(
+      "Did you mean /api/payroll/draft-runs?",
+    );
+    expect(expectError(await owner.agent.get("/employees"), 404, "not_found").error).toContain("Did you mean /api/employees?");
+    const area = expectError(await owner.agent.get("/api/recruitment/nothing-like-this"), 404, "not_found").error;
+    expect(area).toMatch(
+      /^Not found: no route \/api\/recruitment\/nothing-like-this\. Routes under \/api\/recruitment\/: .*\/api\/recruitment\/candidates/,
+    );
   });
 
   it("nearestRoute: ids stand in for parameters; no guess when two routes are as near", () => {

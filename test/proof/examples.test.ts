@@ -7,6 +7,9 @@
 //     from an example, an enum or a const (never the `string` or today's date a generator falls back
 //     to), and no date in it lies outside the years 2000-2100 (a period like `6344-05` is the random
 //     match of a pattern).
+//   - a mock answer breaks none of the rules the server keeps between fields (ruleBreaks): a record in
+//     its first status has no decision, progress or failure yet; dates in order; leave days its
+//     dates can hold; net = gross - deductions; a page within its total; headcount = its statuses.
 // The strings get their examples in the bundle (openapi/plugins/examples.js, hrms/examples).
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -73,6 +76,7 @@ function allExamples(): { where: string; schemaAt: (string | number)[]; value: u
 
 /** A mock answer built from the examples (a mock server's sample); `madeUp` collects the strings that had none. */
 function sample(schema: Json, where: string, madeUp: string[], depth = 0): unknown {
+  if (schema?.$ref && schema.example !== undefined) return schema.example; // an example beside $ref is the property's own
   const s = deref(schema);
   if (!s || typeof s !== "object" || depth > 12) return null;
   if (s.example !== undefined) return s.example;
@@ -101,6 +105,8 @@ function sample(schema: Json, where: string, madeUp: string[], depth = 0): unkno
       return s.format === "date" ? today() : "string";
     case "integer":
     case "number":
+      // a mock server without an example makes one up (Prism: -9007199254740991)
+      madeUp.push(`${where} (${type})`);
       return s.minimum ?? 0;
     case "boolean":
       return true;
@@ -125,6 +131,64 @@ const operations = Object.entries<Json>(doc.paths).flatMap(([p, item]) =>
   METHODS.filter((m) => item[m]).map((m) => ({ path: p, method: m, op: item[m] })),
 );
 
+/** Answers' objects in a status where these fields are not yet set (a pending request has no decision). */
+const INITIAL = new Set(["draft", "pending", "pending_approval", "queued", "open", "requested", "scheduled", "submitted", "new"]);
+const LATER = new RegExp(
+  "^(decided|approved|rejected|cancelled|processed|resolved|closed|returned|completed|paid|withdrawn|failed|finished|responded)" +
+    "_(at|by|on)$" +
+    "|^(decision_comment|decision_notes|failure_reason|resolution_notes)$",
+);
+const days = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / 86_400_000 + 1;
+const num = (v: unknown) => (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined);
+
+/**
+ * What the server never answers, object by object of a mock answer: a record's later fields in its
+ * first status, dates in the wrong order, leave days its dates cannot hold, money that does not add
+ * up, a page that holds more than its total, a headcount that is not its statuses' sum.
+ */
+function ruleBreaks(value: unknown, where: string): string[] {
+  if (Array.isArray(value)) return value.flatMap((v, i) => ruleBreaks(v, `${where}[${i}]`));
+  if (!value || typeof value !== "object") return [];
+  const o = value as Record<string, any>;
+  const out: string[] = [];
+  if (typeof o.status === "string" && INITIAL.has(o.status))
+    for (const [k, v] of Object.entries(o))
+      if (LATER.test(k) && v !== null) out.push(`${where}: ${o.status} with ${k} ${JSON.stringify(v)}`);
+  // a run's progress is the whole run once it is calculated (a draft), not a run half done
+  if (o.status === "draft" && o.progress && o.progress.processed !== o.progress.total)
+    out.push(`${where}: draft with progress ${JSON.stringify(o.progress)}`);
+  for (const [a, b] of [
+    ["from_date", "to_date"],
+    ["start_date", "end_date"],
+    ["period_start", "period_end"],
+  ])
+    if (typeof o[a] === "string" && typeof o[b] === "string" && o[a] > o[b]) out.push(`${where}: ${a} ${o[a]} after ${b} ${o[b]}`);
+  if (typeof o.from_date === "string" && typeof o.to_date === "string" && num(o.days) !== undefined) {
+    const span = days(o.from_date, o.to_date);
+    // at most the span; at least its working days (five of seven, a few holidays and two half days aside)
+    if (num(o.days)! > span || num(o.days)! < (span * 5) / 7 - 3) out.push(`${where}: ${o.days} days from ${o.from_date} to ${o.to_date}`);
+  }
+  for (const [gross, deductions, net] of [
+    ["total_gross", "total_deductions", "total_net"],
+    ["gross", "total_deductions", "net_pay"],
+  ])
+    if (
+      [gross, deductions, net].every((k) => num(o[k]) !== undefined) &&
+      Math.abs(num(o[gross])! - num(o[deductions])! - num(o[net])!) > 0.005
+    )
+      out.push(`${where}: ${net} ${o[net]} is not ${gross} ${o[gross]} - ${deductions} ${o[deductions]}`);
+  if (o.pagination && Array.isArray(o.data)) {
+    const p = o.pagination;
+    if (p.total < o.data.length || o.data.length > p.limit || p.total_pages !== Math.ceil(p.total / p.limit))
+      out.push(`${where}: ${o.data.length} rows with pagination ${JSON.stringify(p)}`);
+  }
+  if (o.by_status && typeof o.total === "number") {
+    const s = o.by_status;
+    if (o.total !== s.active + s.inactive + s.on_notice) out.push(`${where}: headcount ${o.total} is not active + inactive + on notice`);
+  }
+  return [...out, ...Object.entries(o).flatMap(([k, v]) => ruleBreaks(v, `${where}.${k}`))];
+}
+
 describe("the document's examples", () => {
   it("are each valid for their schema (schemas, properties, media types, parameters, headers)", () => {
     const examples = allExamples();
@@ -137,6 +201,7 @@ describe("the document's examples", () => {
     const madeUp: string[] = [];
     const invalid: string[] = [];
     const fake: string[] = [];
+    const rules: string[] = [];
     let answers = 0;
     for (const { path: p, method, op } of operations)
       for (const [status, response] of Object.entries<Json>(op.responses ?? {})) {
@@ -144,17 +209,27 @@ describe("the document's examples", () => {
         if (!media) continue;
         answers++;
         const where = `${op.operationId} ${status}`;
-        const mock = media.example !== undefined ? media.example : sample(media.schema, where, madeUp);
+        // the media type's example, else its first named one (as a mock server picks), else one built from the schema
+        const named = media.examples ? deref(Object.values<Json>(media.examples)[0])?.value : undefined;
+        const mock = media.example !== undefined ? media.example : named !== undefined ? named : sample(media.schema, where, madeUp);
         const schemaAt =
           typeof response.$ref === "string"
             ? [...response.$ref.slice(2).split("/"), "content", "application/json", "schema"]
             : ["paths", p, method, "responses", status, "content", "application/json", "schema"];
         invalid.push(...problems(schemaAt, mock).map((e) => `${where}: ${e}`));
         fake.push(...placeholders(mock, where));
+        rules.push(...ruleBreaks(mock, where));
+        // an error's example is its own status, and a 400 names the field in details
+        if (/^[45]/.test(status) && mock && typeof mock === "object") {
+          const e = mock as { status?: number; code?: string; details?: unknown[] };
+          if (e.status !== Number(status)) rules.push(`${where}: an error example with status ${e.status}`);
+          if (e.code === "validation_failed" && !e.details?.length) rules.push(`${where}: a validation_failed example without details`);
+        }
       }
     expect(answers).toBeGreaterThan(operations.length);
     expect([...new Set(madeUp)].sort()).toEqual([]);
     expect(invalid).toEqual([]);
     expect(fake).toEqual([]);
+    expect(rules).toEqual([]);
   });
 });

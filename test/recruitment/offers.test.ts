@@ -2,6 +2,7 @@
 // opens the link without a session, downloads the PDF, accepts → appointment letter (mail, public
 // page, PDF, joining documents upload) → hired → convert-to-employee. Also decline, withdraw,
 // expiry (410), unknown tokens (404), the module gate on public links, and template previews.
+import { longDate } from "../../src/modules/recruitment/pdf.ts";
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
@@ -559,7 +560,7 @@ describe("previewDocumentTemplatePdf: document templates", () => {
       .parse(binary)
       .expect(200);
     expect(pdfText(res.body).replace(/\s+/g, " ")).toContain(
-      `${candidate.first_name}: Backend Engineer, 24,00,000.00, valid until ${offer.expires_on}`,
+      `${candidate.first_name}: Backend Engineer, 24,00,000.00, valid until ${longDate(offer.expires_on)}`,
     );
     const bad = expectError(
       await c.hr.agent

@@ -127,11 +127,17 @@ describe("convertCandidateToEmployee: candidate conversion", () => {
       await inCompany(() => sendOffer(offer.id));
       // hired needs an accepted offer
       expect((await rejection(inCompany(() => changeCandidate(hr, candidate.id, { stage: "hired" })))).message).toBe(
-        "A candidate is hired only with an accepted offer",
+        "A candidate is hired only with an accepted offer: send one with POST /api/recruitment/offers/{id}/send (sendJobOffer); " +
+          "the candidate accepts it through the offer link (acceptPublicOffer)",
       );
       await answerPublicOffer(await mailedToken(candidate.email, "offers"), "accepted");
       const notHired = await rejection(inCompany(() => convertToEmployee(hr, candidate.id, undefined)));
-      expect(notHired).toMatchObject({ status: 409, message: "The candidate is offer; only a hired candidate becomes an employee" });
+      expect(notHired).toMatchObject({
+        status: 409,
+        message:
+          "The candidate is offer; only a hired candidate becomes an employee: " +
+          "move it to hired with PUT /api/recruitment/candidates/{id} and stage hired (updateCandidate)",
+      });
       await inCompany(() => sendAppointment(offer.id));
       const doc = await addAppointmentDocument(
         await mailedToken(candidate.email, "appointment"),

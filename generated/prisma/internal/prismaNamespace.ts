@@ -406,6 +406,7 @@ export const ModelName = {
   AttendanceRecord: 'AttendanceRecord',
   AttendanceRegularization: 'AttendanceRegularization',
   BulkImport: 'BulkImport',
+  BulkImportRecord: 'BulkImportRecord',
   Employee: 'Employee',
   EmployeeDepartmentCount: 'EmployeeDepartmentCount',
   EmployeeCodeCounter: 'EmployeeCodeCounter',
@@ -498,7 +499,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "privacyRequest" | "legalHold" | "retainedRecord" | "privacyBreach" | "privacyNotice" | "privacyNoticeAcknowledgement" | "privacyLink" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate" | "candidateConsent"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "bulkImportRecord" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "privacyRequest" | "legalHold" | "retainedRecord" | "privacyBreach" | "privacyNotice" | "privacyNoticeAcknowledgement" | "privacyLink" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate" | "candidateConsent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1165,6 +1166,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.BulkImportCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.BulkImportCountAggregateOutputType> | number
+        }
+      }
+    }
+    BulkImportRecord: {
+      payload: Prisma.$BulkImportRecordPayload<ExtArgs>
+      fields: Prisma.BulkImportRecordFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.BulkImportRecordFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportRecordPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.BulkImportRecordFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportRecordPayload>
+        }
+        findFirst: {
+          args: Prisma.BulkImportRecordFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportRecordPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.BulkImportRecordFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportRecordPayload>
+        }
+        findMany: {
+          args: Prisma.BulkImportRecordFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportRecordPayload>[]
+        }
+        create: {
+          args: Prisma.BulkImportRecordCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportRecordPayload>
+        }
+        createMany: {
+          args: Prisma.BulkImportRecordCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.BulkImportRecordCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportRecordPayload>[]
+        }
+        delete: {
+          args: Prisma.BulkImportRecordDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportRecordPayload>
+        }
+        update: {
+          args: Prisma.BulkImportRecordUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportRecordPayload>
+        }
+        deleteMany: {
+          args: Prisma.BulkImportRecordDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.BulkImportRecordUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.BulkImportRecordUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportRecordPayload>[]
+        }
+        upsert: {
+          args: Prisma.BulkImportRecordUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BulkImportRecordPayload>
+        }
+        aggregate: {
+          args: Prisma.BulkImportRecordAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateBulkImportRecord>
+        }
+        groupBy: {
+          args: Prisma.BulkImportRecordGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BulkImportRecordGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.BulkImportRecordCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BulkImportRecordCountAggregateOutputType> | number
         }
       }
     }
@@ -7089,6 +7164,17 @@ export const BulkImportScalarFieldEnum = {
 export type BulkImportScalarFieldEnum = (typeof BulkImportScalarFieldEnum)[keyof typeof BulkImportScalarFieldEnum]
 
 
+export const BulkImportRecordScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  import_id: 'import_id',
+  row: 'row',
+  record_id: 'record_id',
+  code: 'code'
+} as const
+
+export type BulkImportRecordScalarFieldEnum = (typeof BulkImportRecordScalarFieldEnum)[keyof typeof BulkImportRecordScalarFieldEnum]
+
+
 export const EmployeeScalarFieldEnum = {
   tenant_id: 'tenant_id',
   id: 'id',
@@ -8851,6 +8937,7 @@ export type GlobalOmitConfig = {
   attendanceRecord?: Prisma.AttendanceRecordOmit
   attendanceRegularization?: Prisma.AttendanceRegularizationOmit
   bulkImport?: Prisma.BulkImportOmit
+  bulkImportRecord?: Prisma.BulkImportRecordOmit
   employee?: Prisma.EmployeeOmit
   employeeDepartmentCount?: Prisma.EmployeeDepartmentCountOmit
   employeeCodeCounter?: Prisma.EmployeeCodeCounterOmit

@@ -60,6 +60,7 @@ export const ModelName = {
   AttendanceRecord: 'AttendanceRecord',
   AttendanceRegularization: 'AttendanceRegularization',
   BulkImport: 'BulkImport',
+  BulkImportRecord: 'BulkImportRecord',
   Employee: 'Employee',
   EmployeeDepartmentCount: 'EmployeeDepartmentCount',
   EmployeeCodeCounter: 'EmployeeCodeCounter',
@@ -337,6 +338,17 @@ export const BulkImportScalarFieldEnum = {
 } as const
 
 export type BulkImportScalarFieldEnum = (typeof BulkImportScalarFieldEnum)[keyof typeof BulkImportScalarFieldEnum]
+
+
+export const BulkImportRecordScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  import_id: 'import_id',
+  row: 'row',
+  record_id: 'record_id',
+  code: 'code'
+} as const
+
+export type BulkImportRecordScalarFieldEnum = (typeof BulkImportRecordScalarFieldEnum)[keyof typeof BulkImportRecordScalarFieldEnum]
 
 
 export const EmployeeScalarFieldEnum = {

@@ -8,6 +8,7 @@ import type { Answer, Call, Feature } from "./feature.ts";
 import { identityInvalidation } from "./identity-invalidation.ts";
 import { idempotency } from "./idempotency.ts";
 import { ifMatch } from "./if-match.ts";
+import { location } from "./location.ts";
 import { mailKick } from "./mail-kick.ts";
 import { readReplica } from "./read-replica.ts";
 import { readYourWrites } from "./read-your-writes.ts";
@@ -18,6 +19,8 @@ export type { Answer, Call, Feature } from "./feature.ts";
 export const FEATURES: readonly Feature[] = [
   // the walk's query is checked before anything runs
   cursor,
+  // the created record's URL, on the final answer (a replayed 201 too)
+  location,
   // after the answer is final, before it is sent
   readYourWrites,
   identityInvalidation,

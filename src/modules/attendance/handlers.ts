@@ -31,8 +31,8 @@ export const handlers = {
   },
 
   async importAttendance({ body, auth }) {
-    const counts = await importRecords(auth, body);
-    return ok(counts, `${counts.created} records created, ${counts.updated} updated`);
+    const { created, updated } = await importRecords(auth, body);
+    return ok({ created, updated }, `${created} records created, ${updated} updated`);
   },
 
   async listAttendanceRegularizations({ query, auth }) {

@@ -70,7 +70,7 @@ export async function punchIn(auth: AuthContext, notes?: string | null): Promise
     const existing = await tx.attendanceRecord.findFirst({ where: { employee_id: employeeId, date: parseDate(today) } });
     if (existing?.check_in) throw conflict(`You already checked in today at ${hhmm(existing.check_in, settings.timezone)}`);
     if ((await approvedLeaveOn(employeeId, today, tx)) === "full_day")
-      throw conflict("You are on approved leave today; cancel the leave first");
+      throw conflict("You are on approved leave today; cancel the leave first with DELETE /api/leave-requests/{id} (cancelLeaveRequest)");
     const r = await writePunches(tx, employeeId, today, now, null, settings, "self", notes);
     await audit(
       {
@@ -125,7 +125,11 @@ export type AttendanceImport = RequestBody<"importAttendance">;
  */
 // size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
 // happen
-export async function importRecords(auth: AuthContext, input: AttendanceImport): Promise<{ created: number; updated: number }> {
+/** Writes attendance records (created or replaced by employee and date): the counts, and each record's id in input order. */
+export async function importRecords(
+  auth: AuthContext,
+  input: AttendanceImport,
+): Promise<{ created: number; updated: number; ids: string[] }> {
   const settings = await loadAttendanceSettings();
   const seen = new Set<string>();
   let self = false;
@@ -145,6 +149,7 @@ export async function importRecords(auth: AuthContext, input: AttendanceImport):
   return tenantTx(
     async (tx) => {
       const have = await existingRecordKeys(tx, input.records);
+      const written: string[] = [];
       for (const r of input.records) {
         if (r.check_in) {
           const rec = await writePunches(
@@ -158,6 +163,7 @@ export async function importRecords(auth: AuthContext, input: AttendanceImport):
             r.notes ?? null,
           );
           if (r.status && r.status !== rec.status) await tx.attendanceRecord.update({ where: byId(rec.id), data: { status: r.status } });
+          written.push(rec.id);
         } else {
           const data = {
             check_in: null,
@@ -169,11 +175,13 @@ export async function importRecords(auth: AuthContext, input: AttendanceImport):
             source: "import",
             notes: r.notes ?? null,
           };
-          await tx.attendanceRecord.upsert({
+          const rec = await tx.attendanceRecord.upsert({
             where: { tenant_id_employee_id_date: { tenant_id: currentTenantId(), employee_id: r.employee_id, date: parseDate(r.date) } },
             create: { employee_id: r.employee_id, date: parseDate(r.date), ...data },
             update: data,
+            select: { id: true },
           });
+          written.push(rec.id);
         }
       }
       const updated = input.records.filter((r) => have.has(`${r.employee_id}:${r.date}`)).length;
@@ -188,7 +196,7 @@ export async function importRecords(auth: AuthContext, input: AttendanceImport):
         },
         tx,
       );
-      return counts;
+      return { ...counts, ids: written };
     },
     { timeout: 120_000 },
   );

@@ -212,3 +212,12 @@ export async function joinByInvitation(req: Request, input: RequestBody<"acceptI
   await rememberClient(req, userId);
   return buildSessionInfo(userId, invitation.tenant_id);
 }
+
+/** What the invitation page shows before the form: the company, the role and whether the address has an account; null when unusable. */
+export async function invitationForPage(token: string) {
+  const invitation = await systemDb.invitation.findFirst({ where: { token_hash: hashToken(token) } });
+  if (!invitation || invitation.accepted_at || invitation.revoked_at || invitation.expires_at <= clock.now()) return null;
+  const tenant = await systemDb.tenant.findUnique({ where: { id: invitation.tenant_id }, select: { name: true } });
+  const user = await systemDb.user.findUnique({ where: { email: invitation.email.toLowerCase() }, select: { id: true } });
+  return { company: tenant?.name ?? "the company", role: invitation.role, email: invitation.email, hasAccount: Boolean(user) };
+}

@@ -5,6 +5,7 @@ import { sessionCookieName, sessionCookieOptions } from "../../platform/identity
 import { accepted, ack, created, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { joinByInvitation, requestPasswordReset, resetPasswordWithToken } from "./accounts.ts";
+import { acceptInvitePage, forgotPasswordPage, resetPasswordPage, signInPage, signupConfirmPage } from "./pages.ts";
 import { completeSignup, requestSignup } from "./signup.ts";
 import { currentSession, endSession, refreshedSession, signInWithPassword, switchActiveTenant } from "./sessions.ts";
 
@@ -52,5 +53,28 @@ export const handlers = {
 
   async acceptInvite({ body, req, ip }) {
     return ok(await joinByInvitation(req, body, ip), "Invitation accepted");
+  },
+
+  // the pages mailed links open (pages.ts): HTML, sent here like the candidate's offer page
+  async getSignupConfirmPage({ query, res }) {
+    res.status(200).type("html").send(signupConfirmPage(query.token));
+    return { sent: true as const };
+  },
+  async getAcceptInvitePage({ query, res }) {
+    const html = await acceptInvitePage(query.token);
+    res.status(200).type("html").send(html);
+    return { sent: true as const };
+  },
+  async getResetPasswordPage({ query, res }) {
+    res.status(200).type("html").send(resetPasswordPage(query.token));
+    return { sent: true as const };
+  },
+  async getSignInPage({ res }) {
+    res.status(200).type("html").send(signInPage());
+    return { sent: true as const };
+  },
+  async getForgotPasswordPage({ res }) {
+    res.status(200).type("html").send(forgotPasswordPage());
+    return { sent: true as const };
   },
 } satisfies Partial<AreaHandlers<"auth">>;

@@ -16,17 +16,19 @@ export function exportFormat(format: string | undefined, accept: string | undefi
   return accept?.includes("application/x-ndjson") ? "ndjson" : "csv";
 }
 
-const FORMULA_START = new Set(["=", "+", "-", "@", "\t", "\r"]);
+/** Text a spreadsheet would run as a formula - `=`, `+`, `-`, `@`, a tab or a carriage return first - after any `'`s. */
+export const GUARDED = /^'*[=+\-@\t\r]/;
 
 /**
- * A cell as CSV text: lists and objects as JSON, null as an empty cell, and text that begins with
- * `=`, `+`, `-`, `@`, a tab or a carriage return prefixed with `'` so that a spreadsheet shows it
- * instead of evaluating it (OWASP "CSV Injection").
+ * A cell as CSV text: lists and objects as JSON, null as an empty cell, and text that a spreadsheet
+ * would evaluate prefixed with `'` so that it shows it instead (OWASP "CSV Injection"). Text that
+ * already begins with `'`s before such a character gets one more, so the import's undoing of the
+ * guard (rows.ts) gives back exactly what was stored: an export is an import file.
  */
 export function csvCell(v: unknown): string {
   if (v === null || v === undefined) return "";
   const s = typeof v === "object" ? JSON.stringify(v) : String(v);
-  return s.length && FORMULA_START.has(s[0]) ? `'${s}` : s;
+  return GUARDED.test(s) ? `'${s}` : s;
 }
 
 const NEEDS_QUOTES = /[",\r\n]/;

@@ -24,6 +24,7 @@ import { requestContext } from "../../request-context.ts";
 import { AppError, badRequest, conflict, forbidden, missingReference, notFound } from "../../platform/errors.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { KINDS, type Kind, type KindName } from "./kinds.ts";
+import { type CreatedRecord, createdRecords, keepRecords } from "./records.ts";
 import { checkRow, csvRows, type Problem, problemAt, problemsOfError, readSource, type Row } from "./rows.ts";
 
 export const BULK_IMPORTS_JOB = "bulk.imports";
@@ -39,8 +40,7 @@ const REQUEST_TX_MS = 120_000;
 
 export type ImportMode = "all_or_nothing" | "row_by_row";
 type ImportJson = ReturnType<typeof importJson>;
-
-export function importJson(i: BulkImport) {
+export function importJson(i: BulkImport, records: CreatedRecord[] = []) {
   return {
     id: i.id,
     kind: i.kind as KindName,
@@ -54,6 +54,7 @@ export function importJson(i: BulkImport) {
     failed_rows: i.failed_rows,
     problems: i.problems as unknown as Problem[],
     problem_count: i.problem_count,
+    records,
     error: i.error,
     created_at: i.created_at.toISOString(),
     started_at: i.started_at?.toISOString() ?? null,
@@ -123,13 +124,13 @@ export async function startImport(
   if (done.status === "failed" && done.problem_count > 0) {
     throw problemsError(done.total_rows, done.problems as unknown as Problem[], done.problem_count, done.dry_run);
   }
-  return { status: dryRun ? 200 : 201, data: importJson(done) };
+  return { status: dryRun ? 200 : 201, data: importJson(done, await createdRecords(done)) };
 }
 
 export async function importById(id: string): Promise<ImportJson> {
   const imp = await db.bulkImport.findFirst({ where: { id } });
   if (!imp) throw notFound("Import");
-  return importJson(imp);
+  return importJson(imp, await createdRecords(imp));
 }
 
 // ───────────────────────────── running an import ─────────────────────────────
@@ -205,10 +206,10 @@ function rowRefusal(row: number, err: unknown): Problem[] | null {
   return null;
 }
 
-/** Writes the valid rows of one chunk in `tx` (each 1-based `row` with its value), noting problems. */
-async function writeChunk(tx: ScopedTx, auth: AuthContext, kind: Kind, chunk: { row: number; value: Row }[], t: Tally) {
+/** Writes the valid rows of one chunk in `tx` (each 1-based `row` with its value), noting problems and what was written. */
+async function writeChunk(tx: ScopedTx, auth: AuthContext, kind: Kind, chunk: { row: number; value: Row }[], t: Tally, importId: string) {
   if (kind.writeBatch) {
-    const { problems } = await savepoint(tx, () =>
+    const { problems, records } = await savepoint(tx, () =>
       kind.writeBatch!(
         tx,
         auth,
@@ -228,11 +229,21 @@ async function writeChunk(tx: ScopedTx, auth: AuthContext, kind: Kind, chunk: { 
       problems.map((p) => problemAt(chunk[p.index].row, p.field, p.message)),
     );
     t.imported += chunk.length - new Set(problems.map((p) => p.index)).size;
+    await keepRecords(
+      tx,
+      importId,
+      records.map((r) => ({ row: chunk[r.index].row, id: r.id, code: r.code ?? null })),
+    );
     return;
   }
   for (const { row, value } of chunk) {
     try {
-      await savepoint(tx, () => kind.writeOne!(auth, value));
+      const written = await savepoint(tx, () => kind.writeOne!(auth, value));
+      await keepRecords(
+        tx,
+        importId,
+        written.map((w) => ({ row, id: w.id, code: w.code ?? null })),
+      );
       t.imported++;
     } catch (err) {
       const refused = rowRefusal(row, err);
@@ -281,7 +292,7 @@ async function runImport(auth: AuthContext, imp: BulkImport, rows: Iterable<Row>
     for await (const { chunk, end } of chunks()) {
       await sharedTenantTx(
         async (tx) => {
-          await writeChunk(tx, auth, kind, chunk, t);
+          await writeChunk(tx, auth, kind, chunk, t, imp.id);
           t.processed = end;
           await tx.bulkImport.update({ where: byId(imp.id), data: counters(t) });
         },
@@ -293,7 +304,7 @@ async function runImport(auth: AuthContext, imp: BulkImport, rows: Iterable<Row>
       await sharedTenantTx(
         async (tx) => {
           for await (const { chunk, end } of chunks()) {
-            await writeChunk(tx, auth, kind, chunk, t);
+            await writeChunk(tx, auth, kind, chunk, t, imp.id);
             t.processed = end;
             await progress();
           }
@@ -373,7 +384,8 @@ export async function executeQueuedImport(tenantId: string, id: string): Promise
       try {
         const auth = await makerOf(tenantId, imp);
         // checked as a whole when it was received; read again row by row
-        const rows = imp.format === "csv" ? csvRows(imp.source ?? "") : (JSON.parse(imp.source ?? "[]") as Row[]);
+        const rows =
+          imp.format === "csv" ? csvRows(KINDS[imp.kind as KindName], imp.source ?? "") : (JSON.parse(imp.source ?? "[]") as Row[]);
         await runImport(auth, imp, rows, JOB_TX_MS);
       } catch (err) {
         if (!(err instanceof AppError))
@@ -383,17 +395,4 @@ export async function executeQueuedImport(tenantId: string, id: string): Promise
     });
     return true;
   });
-}
-
-export const PRUNE_IMPORTS_JOB = "bulk.prune-imports";
-/** How long a finished import stays readable. */
-const KEEP_DAYS = 30;
-
-/** Removes imports that ended more than KEEP_DAYS ago, company by company. */
-export async function pruneImports(): Promise<number> {
-  const before = new Date(clock.now().getTime() - KEEP_DAYS * 86_400_000);
-  let removed = 0;
-  for (const { tenant_id } of await tenantsWith("bulkImport", { finished_at: { lt: before } }))
-    removed += await withTenant(tenant_id, async () => (await db.bulkImport.deleteMany({ where: { finished_at: { lt: before } } })).count);
-  return removed;
 }

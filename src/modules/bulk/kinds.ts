@@ -18,6 +18,12 @@ import type { Row } from "./rows.ts";
 
 export type KindName = "employees" | "holidays" | "attendance" | "leave_allocations" | "salary_setups";
 
+/** What a row created or changed: the record's id (as its export shows it) and an employee's code. */
+export interface Written {
+  id: string;
+  code?: string | null;
+}
+
 /** A refused row of a batch writer: its index in the batch. */
 export interface BatchProblem {
   index: number;
@@ -36,12 +42,16 @@ export interface Kind {
   rowOf?: "records.items";
   /** a property the row has beside the body (the path parameter of the create) */
   extraKey?: string;
-  /** properties only JSON rows can carry (lists) */
+  /** list properties: JSON values in JSON rows, JSON text in a CSV cell (as the export writes them) */
   jsonOnly?: string[];
   /** writes one row by the single create's use case (in the import's transaction; throws AppError) */
-  writeOne?: (auth: AuthContext, row: Row) => Promise<unknown>;
+  writeOne?: (auth: AuthContext, row: Row) => Promise<Written[]>;
   /** writes a batch of valid rows at once in `tx`, the refused ones returned (faster than row by row) */
-  writeBatch?: (tx: ScopedTx, auth: AuthContext, rows: Row[]) => Promise<{ problems: BatchProblem[] }>;
+  writeBatch?: (
+    tx: ScopedTx,
+    auth: AuthContext,
+    rows: Row[],
+  ) => Promise<{ problems: BatchProblem[]; records: (Written & { index: number })[] }>;
   exportColumns: readonly string[];
   exportRows: (filter: Record<string, string | undefined>, after: string | null, limit: number) => Promise<Record<string, unknown>[]>;
 }
@@ -61,7 +71,7 @@ export const KINDS: Record<KindName, Kind> = {
     label: "a holidays row",
     createPath: "/api/holidays",
     createMethod: "post",
-    writeOne: (_auth, row) => addHoliday(row as RequestBody<"createHoliday">),
+    writeOne: async (_auth, row) => [{ id: (await addHoliday(row as RequestBody<"createHoliday">)).id }],
     exportColumns: HOLIDAY_EXPORT_COLUMNS,
     exportRows: holidaysForExport,
   },
@@ -71,7 +81,8 @@ export const KINDS: Record<KindName, Kind> = {
     createPath: "/api/attendance/import",
     createMethod: "post",
     rowOf: "records.items",
-    writeOne: (auth, row) => importRecords(auth, { records: [row as RequestBody<"importAttendance">["records"][number]] }),
+    writeOne: async (auth, row) =>
+      (await importRecords(auth, { records: [row as RequestBody<"importAttendance">["records"][number]] })).ids.map((id) => ({ id })),
     exportColumns: ATTENDANCE_EXPORT_COLUMNS,
     exportRows: attendanceForExport,
   },
@@ -80,7 +91,9 @@ export const KINDS: Record<KindName, Kind> = {
     label: "a leave allocations row",
     createPath: "/api/leave-allocations",
     createMethod: "post",
-    writeOne: (auth, row) => allocateLeave(auth, row as RequestBody<"createLeaveAllocations">),
+    // a row by policy may allocate several leave types: one entry each
+    writeOne: async (auth, row) =>
+      (await allocateLeave(auth, row as RequestBody<"createLeaveAllocations">)).allocations.map((a) => ({ id: a.id })),
     exportColumns: ALLOCATION_EXPORT_COLUMNS,
     exportRows: allocationsForExport,
   },
@@ -91,9 +104,12 @@ export const KINDS: Record<KindName, Kind> = {
     createMethod: "put",
     extraKey: "employee_id",
     jsonOnly: ["components"],
-    writeOne: (auth, row) => {
+    writeOne: async (auth, row) => {
       const { employee_id, ...body } = row;
-      return saveSalarySetup(auth, employee_id as string, body as RequestBody<"setEmployeeSalarySetup">);
+      const setup = await saveSalarySetup(auth, employee_id as string, body as RequestBody<"setEmployeeSalarySetup">);
+      // the version of the row's effective date (a row replaces the version of its date)
+      const version = setup.history.find((v) => v.effective_from === body.effective_from);
+      return version ? [{ id: version.id }] : [];
     },
     exportColumns: SALARY_SETUP_EXPORT_COLUMNS,
     exportRows: salarySetupsForExport,

@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import { parse as parseStream } from "csv-parse";
 import { parse } from "csv-parse/sync";
 import { config } from "../../config.ts";
-import { detailsInWords } from "../../platform/validation-messages.ts";
+import { detailsInWords, impossibleDate } from "../../platform/validation-messages.ts";
 import { AppError, badRequest } from "../../platform/errors.ts";
 import type { Kind } from "./kinds.ts";
 
@@ -77,10 +77,9 @@ function resolve(s: Schema): Schema {
   return resolve(node as Schema);
 }
 
-/** The columns (properties) a row of the kind may have; for CSV without those only JSON can carry. */
-export function columnsOf(kind: Kind, format: "csv" | "json"): string[] {
-  const all = Object.keys(rowSchema(kind).properties as Schema);
-  return format === "csv" ? all.filter((c) => !kind.jsonOnly?.includes(c)) : all;
+/** The columns (properties) a row of the kind may have: the same in CSV (lists as JSON text in their cell) and JSON. */
+export function columnsOf(kind: Kind, _format: "csv" | "json"): string[] {
+  return Object.keys(rowSchema(kind).properties as Schema);
 }
 
 const validators = new Map<string, ValidateFunction>();
@@ -118,7 +117,10 @@ export function checkRow(kind: Kind, format: "csv" | "json", row: number, value:
   }));
   return detailsInWords(errors, (e) => String(e.path)).map((d) => {
     const column = d.path ? d.path.split(".")[0] : null;
-    return { row, column, path: d.path ? `rows[${row}].${d.path}` : `rows[${row}]`, message: d.message };
+    // a date in the right form that does not exist (2024-02-30) says so
+    const cell = d.path.split(".").reduce<unknown>((v, k) => (v as Row | undefined)?.[k], value);
+    const message = (/^must be (a date|an instant)/.test(d.message) && impossibleDate(cell)) || d.message;
+    return { row, column, path: d.path ? `rows[${row}].${d.path}` : `rows[${row}]`, message };
   });
 }
 
@@ -147,7 +149,7 @@ function checkHeader(kind: Kind, record: string[]): string[] {
   // a column name is echoed at most in part (a 32 MiB header line must not come back in the answer)
   const shown = (h: string) => (h.length > 60 ? `${h.slice(0, 60)}...` : h);
   header.forEach((h, i) => {
-    if (!known.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${shown(h)}" ${unknownWords(kind, "csv")}` });
+    if (!known.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${shown(h)}" ${unknownWords(kind, "csv", h)}` });
     else if (seen.has(h)) details.push({ path: `body.csv.columns[${i + 1}]`, message: `"${shown(h)}" is named twice` });
     seen.add(h);
   });
@@ -162,10 +164,28 @@ function checkHeader(kind: Kind, record: string[]): string[] {
   return header;
 }
 
-/** A CSV record as a row: an empty cell is a field not given. */
-function rowOf(header: string[], cells: string[]): Row {
+/** A cell the export's formula guard wrote (`'` before text a spreadsheet would run: exports.ts). */
+const GUARDED_CELL = /^'+[=+\-@\t\r]/;
+
+/** A list column's cell (JSON text, as the export writes it), or the text itself for the schema to refuse. */
+function jsonCell(cell: string): unknown {
+  try {
+    return JSON.parse(cell);
+  } catch {
+    return cell;
+  }
+}
+
+/**
+ * A CSV record as a row: an empty cell is a field not given; the export's formula guard is undone
+ * (`'+91…` is `+91…`); a list column (`kind.jsonOnly`) is read from its JSON text.
+ */
+function rowOf(kind: Kind, header: string[], cells: string[]): Row {
   const row: Row = {};
-  for (let c = 0; c < header.length; c++) if (cells[c] !== "") row[header[c]] = cells[c];
+  for (let c = 0; c < header.length; c++) {
+    const cell = GUARDED_CELL.test(cells[c]) ? cells[c].slice(1) : cells[c];
+    if (cell !== "") row[header[c]] = kind.jsonOnly?.includes(header[c]) ? jsonCell(cell) : cell;
+  }
   return row;
 }
 
@@ -182,7 +202,8 @@ export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }, ke
     const details: { path: string; message: string }[] = [];
     input.rows.forEach((r, i) => {
       for (const k of Object.keys(r))
-        if (!known.has(k) && details.length < 100) details.push({ path: `body.rows[${i + 1}].${k}`, message: unknownWords(kind, "json") });
+        if (!known.has(k) && details.length < 100)
+          details.push({ path: `body.rows[${i + 1}].${k}`, message: unknownWords(kind, "json", k) });
     });
     if (details.length)
       throw badRequest(`Unknown columns: ${[...new Set(details.map((d) => d.path.split(".").pop()))].join(", ")}`, details);
@@ -206,7 +227,7 @@ export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }, ke
           return null;
         }
         total++;
-        if (total <= keepUpTo) kept.push(rowOf(header, record));
+        if (total <= keepUpTo) kept.push(rowOf(kind, header, record));
         return null;
       },
     });
@@ -225,7 +246,7 @@ export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }, ke
  * The rows of a CSV text one by one, parsed as they are taken (64 KiB of text at a time, with
  * backpressure): a queued import of 100 000 rows never holds them all.
  */
-export async function* csvRows(text: string): AsyncGenerator<Row> {
+export async function* csvRows(kind: Kind, text: string): AsyncGenerator<Row> {
   const SLICE = 65536;
   const slices = function* () {
     for (let i = 0; i < text.length; i += SLICE) yield text.slice(i, i + SLICE);
@@ -234,12 +255,15 @@ export async function* csvRows(text: string): AsyncGenerator<Row> {
   let header: string[] | null = null;
   for await (const record of parser as AsyncIterable<string[]>) {
     if (!header) header = record.map((h) => h.trim());
-    else yield rowOf(header, record);
+    else yield rowOf(kind, header, record);
   }
 }
 
-function unknownWords(kind: Kind, format: "csv" | "json"): string {
-  return `is not a column of ${kind.label} (the columns are: ${columnsOf(kind, format).join(", ")})`;
+function unknownWords(kind: Kind, format: "csv" | "json", column?: string): string {
+  const columns = columnsOf(kind, format).join(", ");
+  if (column && kind.exportColumns.includes(column))
+    return `is a column the export adds (the server keeps it), not one an import writes: leave it out (the columns are: ${columns})`;
+  return `is not a column of ${kind.label} (the columns are: ${columns})`;
 }
 
 /** An AppError as problems of row `row` (its details' fields as columns). */

@@ -29,7 +29,10 @@ const fieldOf = (path: string) => path.replace(/^body\./, "");
  */
 // size: the batch writer keeps the single create's checks in order (email, code, manager, branch,
 // location), then one insert, its audit and its events
-export async function createEmployeesIn(tx: ScopedTx, rows: EmployeeCreateInput[]): Promise<{ created: number; problems: RowProblem[] }> {
+export async function createEmployeesIn(
+  tx: ScopedTx,
+  rows: EmployeeCreateInput[],
+): Promise<{ created: number; problems: RowProblem[]; records: { index: number; id: string; code: string }[] }> {
   const problems: RowProblem[] = [];
   const bad = new Set<number>();
   const refuse = (index: number, field: string | null, message: string) => {
@@ -99,7 +102,7 @@ export async function createEmployeesIn(tx: ScopedTx, rows: EmployeeCreateInput[
     "a work location",
   );
   const good = inputs.map((v, index) => ({ v, index })).filter((r) => !bad.has(r.index));
-  if (!good.length) return { created: 0, problems };
+  if (!good.length) return { created: 0, problems, records: [] };
   // generated codes: a range drawn at once, skipping numbers someone gave by hand
   const needCodes = good.filter((r) => !r.v.employee_code);
   const drawn: string[] = [];
@@ -146,7 +149,8 @@ export async function createEmployeesIn(tx: ScopedTx, rows: EmployeeCreateInput[
     }),
     tx,
   );
-  return { created: written.length, problems };
+  const records = written.map((r, k) => ({ index: good[k].index, id: r.id as string, code: r.employee_code as string }));
+  return { created: written.length, problems, records };
 }
 
 /** The filters of an employee export (those of the list, and a change time). */

@@ -280,7 +280,11 @@ export async function removeEmployee(id: string): Promise<void> {
     await lockReportingLines(tx); // no one may be assigned to them while they are being deleted
     await lockEmployee(tx, id);
     const reports = await tx.employee.count({ where: { reports_to: id, deleted_at: null } });
-    if (reports) throw conflict(`${reports} employee(s) still report to this employee; assign them another manager first`);
+    if (reports)
+      throw conflict(
+        `${reports} employee(s) still report to this employee; assign them another manager first with PUT /api/employees/{employeeId} ` +
+          "and reports_to (updateEmployee)",
+      );
     const deletedAt = clock.now();
     await tx.employee.update({ where: byId(id), data: { deleted_at: deletedAt } });
     const members = await tx.membership.updateMany({ where: { employee_id: id }, data: { employee_id: null } });

@@ -23,7 +23,7 @@ export interface PeriodRow {
 /** The period containing the whole range; 409 when the range is outside every period or spans two. */
 export async function periodFor(c: Client, from: DateString, to: DateString): Promise<PeriodRow> {
   const p = await c.leavePeriod.findFirst({ where: { start_date: { lte: parseDate(from) }, end_date: { gte: parseDate(from) } } });
-  if (!p) throw conflict(`No leave period contains ${from}; ask hr to create the leave period first`);
+  if (!p) throw conflict(`No leave period contains ${from}; hr creates it first with POST /api/leave-periods (createLeavePeriod)`);
   if (toDateString(p.end_date) < to)
     throw conflict(`The dates span two leave periods (${p.name} ends on ${toDateString(p.end_date)}); submit one request per period`);
   return p;

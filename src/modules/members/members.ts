@@ -47,7 +47,10 @@ export async function changeMember(auth: AuthContext, userId: string, change: Re
   }
   const updated = await tenantTx(async (tx) => {
     if (m.role === "owner" && newRole !== "owner" && (await lockOwners(tx)).length <= 1)
-      throw conflict("The last owner cannot be demoted; make someone else owner first");
+      throw conflict(
+        "The last owner cannot be demoted; make someone else owner first with PUT " +
+          "/api/configuration/members/{userId} and role owner (updateMember)",
+      );
     const u = await tx.membership.update({
       where: byId(m.id),
       data: { role: newRole, ...(change.employee_id !== undefined ? { employee_id: change.employee_id } : {}) },

@@ -148,6 +148,11 @@ export const handlers = {
     const { total, ...data } = await runBreakdown(params.id, query.search, page);
     return { status: 200 as const, body: { data, message: "OK", pagination: paginated([], page, total).body.pagination } };
   },
+  async listPayrollRunEmployees({ params, query }) {
+    const page = pageOf(query);
+    const { employees, total } = await runBreakdown(params.id, query.search, page);
+    return paginated(employees, page, total);
+  },
   async getPayrollRunEmployee({ params }) {
     return ok(await runSlip(params.id, params.employeeId));
   },

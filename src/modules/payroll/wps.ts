@@ -214,7 +214,11 @@ export function changeWpsSettings(auth: AuthContext, patch: RequestBody<"updateW
 export async function wpsFile(runId: string, excludeIncomplete: boolean): Promise<{ fileName: string; content: Buffer; excluded: number }> {
   const run = await db.payrollRun.findFirst({ where: { id: runId } });
   if (!run) throw notFound("Payroll run");
-  if (run.status !== "processed") throw conflict("The WPS file is produced for processed runs only; process the draft first");
+  if (run.status !== "processed")
+    throw conflict(
+      "The WPS file is produced for processed runs only: process the draft first with POST " +
+        "/api/payroll/draft-runs/{id}/process (processPayrollRun)",
+    );
   const settings = await readSettingsDoc("wps", WPS_DEFAULTS);
   if (!settings.employer_id || !settings.bank_routing_code)
     throw conflict("Set the WPS employer id and bank routing code first (POST /api/configuration/payroll/wps-settings)");

@@ -137,7 +137,11 @@ export async function addCandidate(auth: AuthContext, body: CreateInput) {
   const c = await tenantTx(async (tx) => {
     const postingStatus = await lockPosting(tx, body.posting_id);
     if (!postingStatus) throw invalidField("body.posting_id", "is not a job posting of this company");
-    if (postingStatus !== "open") throw conflict(`The posting is ${postingStatus}; candidates are added to open postings only`);
+    if (postingStatus !== "open")
+      throw conflict(
+        `The posting is ${postingStatus}; candidates are added to open postings only: open it with PUT ` +
+          "/api/recruitment/job-postings/{id} and status open (updateJobPosting)",
+      );
     let data: Partial<Pick<Prisma.CandidateUncheckedCreateInput, (typeof FIELDS)[number]>> = fieldData(body);
     if (body.talent_pool_candidate_id) {
       const t = await tx.talentPoolCandidate.findFirst({ where: { id: body.talent_pool_candidate_id, deleted_at: null } });
@@ -279,7 +283,11 @@ export async function changeCandidate(auth: AuthContext, id: string, body: Updat
         to === "hired" &&
         !(await tx.jobOffer.findFirst({ where: { candidate_id: id, deleted_at: null, status: "accepted" }, select: { id: true } }))
       )
-        throw conflict("A candidate is hired only with an accepted offer");
+        throw conflict(
+          "A candidate is hired only with an accepted offer: send one with POST " +
+            "/api/recruitment/offers/{id}/send (sendJobOffer); the candidate accepts it through the offer " +
+            "link (acceptPublicOffer)",
+        );
       data.stage = to;
       data.stage_changed_at = clock.now();
       if (to === "rejected") data.rejection_reason = trimOrNull(body.rejection_reason) ?? null;
@@ -336,7 +344,11 @@ export async function removeCandidate(auth: AuthContext, id: string) {
       where: { candidate_id: id, deleted_at: null, status: { in: ["sent", "accepted"] } },
       select: { offer_number: true, status: true },
     });
-    if (live) throw conflict(`Offer ${live.offer_number} is ${live.status}; withdraw it first`);
+    if (live)
+      throw conflict(
+        `Offer ${live.offer_number} is ${live.status}; ` +
+          "withdraw it first with PUT /api/recruitment/offers/{id} and status withdrawn (updateJobOffer)",
+      );
     await wrapUp(tx, id, "candidate deleted");
     await tx.candidate.update({ where: byId(id), data: { deleted_at: clock.now() } });
     await audit(

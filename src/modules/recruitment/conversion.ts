@@ -25,7 +25,11 @@ export async function convertToEmployee(auth: AuthContext, id: string, body: Inp
     if (!stage) throw notFound("Candidate");
     const c = await tx.candidate.findFirstOrThrow({ where: { id }, include: candidateInclude });
     if (c.employee_id) throw conflict("The candidate was already converted into an employee");
-    if (stage !== "hired") throw conflict(`The candidate is ${stage}; only a hired candidate becomes an employee`);
+    if (stage !== "hired")
+      throw conflict(
+        `The candidate is ${stage}; only a hired candidate becomes an employee: move it to hired with PUT ` +
+          "/api/recruitment/candidates/{id} and stage hired (updateCandidate)",
+      );
     const offer = await tx.jobOffer.findFirst({
       where: { candidate_id: id, deleted_at: null, status: "accepted" },
       orderBy: { responded_at: "desc" },

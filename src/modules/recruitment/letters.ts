@@ -6,7 +6,7 @@ import { badRequest, invalidField } from "../../platform/errors.ts";
 import type { RequestBody } from "../../platform/use-case.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, type Company } from "./common.ts";
-import { renderLetterPdf } from "./pdf.ts";
+import { longDate, renderLetterPdf } from "./pdf.ts";
 import { amountInWords } from "../../lib/amount-words.ts";
 
 export const MERGE_FIELDS = [
@@ -37,10 +37,10 @@ const SAMPLE: Record<MergeField, string> = {
   salary: "24,00,000.00",
   salary_in_words: "Rupees Twenty-Four Lakh Only",
   currency: "INR",
-  joining_date: "2026-03-02",
-  offer_expiry_date: "2026-02-13",
+  joining_date: "2 March 2026",
+  offer_expiry_date: "13 February 2026",
   company_name: "Your Company",
-  today: "2026-01-01",
+  today: "1 January 2026",
 };
 
 // `{{ name }}`: what is between the braces, trimmed. The name is trimmed in code rather than with
@@ -110,10 +110,11 @@ export function offerValues(
     salary: formatMoney(o.salary.toString(), o.currency),
     salary_in_words: amountInWords(o.salary.toString(), o.currency),
     currency: o.currency,
-    joining_date: toDateString(o.joining_date),
-    offer_expiry_date: toDateString(o.expires_on),
+    // dates in a letter's words, as its heading writes today's ("2 March 2026")
+    joining_date: longDate(toDateString(o.joining_date)),
+    offer_expiry_date: longDate(toDateString(o.expires_on)),
     company_name: company.name,
-    today,
+    today: longDate(today),
   };
 }
 
@@ -155,7 +156,7 @@ export async function previewTemplatePdf(body: RequestBody<"previewDocumentTempl
     );
   const company = await companyOf();
   const today = await companyToday();
-  let base: Record<MergeField, string> = { ...SAMPLE, company_name: company.name, today, currency: company.currency };
+  let base: Record<MergeField, string> = { ...SAMPLE, company_name: company.name, today: longDate(today), currency: company.currency };
   if (company.currency !== SAMPLE.currency)
     base = { ...base, salary: formatMoney("2400000", company.currency), salary_in_words: amountInWords("2400000", company.currency) };
   if (body.offer_id) {

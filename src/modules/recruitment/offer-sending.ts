@@ -74,7 +74,10 @@ export async function sendOffer(id: string) {
     if (from !== "draft" && from !== "sent") checkMove("offer", OFFER_MOVES, from, "sent");
     const before = await tx.jobOffer.findFirstOrThrow({ where: { id }, include: offerInclude });
     if (toDateString(before.expires_on) < today)
-      throw conflict(`The offer's last day (${toDateString(before.expires_on)}) has passed; change expires_on first`);
+      throw conflict(
+        `The offer's last day (${toDateString(before.expires_on)}) has passed; change expires_on first with PUT ` +
+          "/api/recruitment/offers/{id} (updateJobOffer)",
+      );
     const { token, hash } = newToken();
     const linkExpires = startOfDayIn(addDays(toDateString(before.expires_on), 1), company.timezone);
     const after = await tx.jobOffer.update({
@@ -103,7 +106,11 @@ export async function sendAppointment(id: string) {
   const sent = await tenantTx(async (tx) => {
     const status = await lockOffer(tx, id);
     if (!status) throw notFound("Offer");
-    if (status !== "accepted") throw conflict(`The offer is ${status}; appointment letters are sent for accepted offers only`);
+    if (status !== "accepted")
+      throw conflict(
+        `The offer is ${status}; appointment letters are sent for accepted offers only: the candidate ` +
+          `accepts through the offer link (acceptPublicOffer)`,
+      );
     const { token, hash } = newToken();
     const linkExpires = new Date(clock.nowMs() + APPOINTMENT_LINK_DAYS * 86_400_000);
     const before = await tx.jobOffer.findFirstOrThrow({ where: { id }, select: { appointment_sent_at: true } });

@@ -100,7 +100,11 @@ export async function draftOffer(auth: AuthContext, body: CreateInput) {
       where: { candidate_id: candidate.id, deleted_at: null, status: { in: ["draft", "sent", "accepted"] } },
       select: { offer_number: true, status: true },
     });
-    if (live) throw conflict(`The candidate already has offer ${live.offer_number} (${live.status}); withdraw it first`);
+    if (live)
+      throw conflict(
+        `The candidate already has offer ${live.offer_number} (${live.status}); withdraw it first with PUT ` +
+          "/api/recruitment/offers/{id} and status withdrawn (updateJobOffer)",
+      );
     const posting = await tx.jobPosting.findFirstOrThrow({ where: { id: candidate.posting_id } });
     const offer_number = await nextNumber(tx, "job_offer", "OFR-");
     const created = await tx.jobOffer.create({
@@ -211,7 +215,10 @@ export async function removeOffer(id: string) {
   await tenantTx(async (tx) => {
     const status = await lockOffer(tx, id);
     if (!status) throw notFound("Offer");
-    if (status === "sent" || status === "accepted") throw conflict(`The offer is ${status}; withdraw it first`);
+    if (status === "sent" || status === "accepted")
+      throw conflict(
+        `The offer is ${status}; withdraw it first with PUT /api/recruitment/offers/{id} and status withdrawn (updateJobOffer)`,
+      );
     await tx.jobOffer.update({ where: byId(id), data: { deleted_at: clock.now() } });
     await audit(
       { action: "recruitment.offer_deleted", entity_type: "job_offer", entity_id: id, changes: { offer_number: o.offer_number, status } },

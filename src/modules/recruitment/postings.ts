@@ -133,7 +133,10 @@ export async function addPosting(auth: AuthContext, body: CreateInput) {
     const reqStatus = await lockRequisition(tx, body.requisition_id);
     if (!reqStatus) throw invalidField("body.requisition_id", "is not a job requisition of this company");
     if (reqStatus !== "approved")
-      throw conflict(`The requisition is ${reqStatus.replace("_", " ")}; postings are raised from approved requisitions only`);
+      throw conflict(
+        `The requisition is ${reqStatus.replace("_", " ")}; postings are raised from approved requisitions only: approve it first with ` +
+          "PUT /api/recruitment/job-requisitions/{id} and status approved (updateJobRequisition)",
+      );
     const req = await tx.jobRequisition.findFirstOrThrow({ where: { id: body.requisition_id } });
     const fields = fieldData(body);
     const data = {
@@ -193,7 +196,10 @@ export async function changePosting(auth: AuthContext, id: string, body: UpdateI
     if (moving && body.status === "open") {
       const reqStatus = await lockRequisition(tx, before.requisition_id);
       if (reqStatus !== "approved")
-        throw conflict(`The requisition is ${String(reqStatus).replace("_", " ")}; only postings of approved requisitions can be opened`);
+        throw conflict(
+          `The requisition is ${String(reqStatus).replace("_", " ")}; only postings of approved requisitions can be opened: ` +
+            "approve it first with PUT /api/recruitment/job-requisitions/{id} and status approved (updateJobRequisition)",
+        );
       data.status = "open";
       data.published_at = clock.now();
     }

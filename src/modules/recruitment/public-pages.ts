@@ -4,11 +4,9 @@
 // server only): the Accept / Decline buttons are wired by /assets/public-link.js
 // (src/http/public-link.ts), which calls the accept and decline operations and shows their answer
 // in a live region. Everything a candidate or company wrote is HTML-escaped.
+import { esc, page as layout } from "../../http/html-page.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { publicAppointment, publicOffer } from "./public.ts";
-
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
 
 const EMPLOYMENT: Record<string, string> = {
   full_time: "Full time",
@@ -37,35 +35,6 @@ function longDate(iso: string): string {
   const [y, m, d] = iso.slice(0, 10).split("-").map(Number);
   const month = new Date(Date.UTC(y, m - 1, d)).toLocaleString("en-GB", { month: "long", timeZone: "UTC" });
   return `${d} ${month} ${y}`;
-}
-
-function layout(title: string, main: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>${esc(title)}</title>
-<style>
-body { font: 17px/1.55 system-ui, -apple-system, "Segoe UI", sans-serif; color: #111; background: #fff; margin: 0; }
-main { max-width: 42rem; margin: 0 auto; padding: 2rem 1.25rem 4rem; }
-h1 { font-size: 1.6rem; line-height: 1.25; } dl { display: grid; grid-template-columns: max-content 1fr; gap: .4rem 1.25rem; }
-dt { font-weight: 600; } dd { margin: 0; } .actions { display: flex; gap: .75rem; flex-wrap: wrap; margin: 1.5rem 0; }
-button, .button { font: inherit; padding: .6rem 1.2rem; border-radius: 6px; border: 2px solid #0b4f9c; cursor: pointer; }
-.primary { background: #0b4f9c; color: #fff; } .secondary { background: #fff; color: #0b4f9c; text-decoration: none; }
-button:focus-visible, a:focus-visible { outline: 3px solid #f5a623; outline-offset: 2px; }
-[role=status] { font-weight: 600; min-height: 1.5em; } .terms { white-space: pre-wrap; }
-</style>
-</head>
-<body>
-<main>
-${main}
-</main>
-<script src="/assets/public-link.js" defer></script>
-</body>
-</html>
-`;
 }
 
 /** The offer page of a mailed offer link. */

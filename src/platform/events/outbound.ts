@@ -70,7 +70,7 @@ export function refusedAddress(address: string, allowLoopback: boolean): string 
   const v4 = net.isIPv4(address) ? address : net.isIPv6(address) ? embeddedV4(address) : null;
   const [a, family] = v4 ? [v4, "ipv4" as const] : [address, "ipv6" as const];
   if (!net.isIP(a)) return `not an IP address: ${address}`;
-  if (loopback.check(a, family)) return allowLoopback ? null : `loopback address ${address}`;
+  if (loopback.check(a, family)) return allowLoopback ? null : `loopback address ${address} (${LOOPBACK_HINT})`;
   if (blocked.check(a, family)) return `non-public address ${address}`;
   return null;
 }
@@ -107,6 +107,11 @@ function agentsFor(allowLoopback: boolean) {
   return a;
 }
 
+/** What a loopback refusal says to do: the setting that allows it, on a development machine only. */
+const LOOPBACK_HINT =
+  "webhooks go to public addresses only; for a receiver on this machine during development set WEBHOOK_ALLOW_LOOPBACK=true " +
+  "(the default outside production and tests)";
+
 /** Why a URL may not be an endpoint (scheme, an address written in it), or null. Registration and every send. */
 export function refusedUrl(raw: string, allowLoopback = config().webhookAllowLoopback): string | null {
   let u: URL;
@@ -119,7 +124,7 @@ export function refusedUrl(raw: string, allowLoopback = config().webhookAllowLoo
   if (u.username || u.password) return "must not carry credentials";
   const host = u.hostname.startsWith("[") ? u.hostname.slice(1, -1) : u.hostname;
   if (net.isIP(host)) return refusedAddress(host, allowLoopback);
-  if (!allowLoopback && (host === "localhost" || host.endsWith(".localhost"))) return "loopback name";
+  if (!allowLoopback && (host === "localhost" || host.endsWith(".localhost"))) return `is a loopback name (${host}): ${LOOPBACK_HINT}`;
   return null;
 }
 

@@ -32,18 +32,23 @@ export interface UploadedFile {
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-/** Accepted types, with the leading bytes their content must start with (when they have any). */
-const ACCEPTED: Record<string, Buffer[] | null> = {
-  "application/pdf": [Buffer.from("%PDF-")],
-  "image/png": [Buffer.from([0x89, 0x50, 0x4e, 0x47])],
-  "image/jpeg": [Buffer.from([0xff, 0xd8, 0xff])],
-  "image/webp": [Buffer.from("RIFF")],
+/** Bytes a file's content must hold at given offsets (a file format's signature). */
+type Signature = { at: number; bytes: Buffer }[];
+const starts = (bytes: Buffer | string): Signature => [{ at: 0, bytes: Buffer.from(bytes) }];
+
+/** Accepted types, with the signatures their content must match (any one of them), when they have any. */
+const ACCEPTED: Record<string, Signature[] | null> = {
+  "application/pdf": [starts("%PDF-")],
+  "image/png": [starts(Buffer.from([0x89, 0x50, 0x4e, 0x47]))],
+  "image/jpeg": [starts(Buffer.from([0xff, 0xd8, 0xff]))],
+  // a RIFF container whose form type is WEBP (bytes 4-7 are its length): a WAV or AVI is RIFF too
+  "image/webp": [[...starts("RIFF"), { at: 8, bytes: Buffer.from("WEBP") }]],
   "text/plain": null,
   "text/csv": null,
-  "application/msword": [Buffer.from([0xd0, 0xcf, 0x11, 0xe0])],
-  "application/vnd.ms-excel": [Buffer.from([0xd0, 0xcf, 0x11, 0xe0])],
-  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": [Buffer.from("PK")],
-  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": [Buffer.from("PK")],
+  "application/msword": [starts(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))],
+  "application/vnd.ms-excel": [starts(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))],
+  "application/vnd.openxmlformats-officedocument.wordprocessingml.document": [starts("PK")],
+  "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": [starts("PK")],
 };
 export const ACCEPTED_TYPES = Object.keys(ACCEPTED);
 
@@ -68,10 +73,10 @@ export async function checkUpload(file: UploadedFile | undefined): Promise<Uploa
       "unsupported_media_type",
       `Files of type ${type} are not accepted (accepted: PDF, PNG, JPEG, WebP, text, CSV, Word, Excel)`,
     );
-  const magic = ACCEPTED[type];
-  if (magic) {
-    const head = await leadingBytes(file.path, Math.max(...magic.map((m) => m.length)));
-    if (!magic.some((m) => head.subarray(0, m.length).equals(m)))
+  const signatures = ACCEPTED[type];
+  if (signatures) {
+    const head = await leadingBytes(file.path, Math.max(...signatures.flat().map((p) => p.at + p.bytes.length)));
+    if (!signatures.some((sig) => sig.every((p) => head.subarray(p.at, p.at + p.bytes.length).equals(p.bytes))))
       throw new AppError("unsupported_media_type", `The file content is not a valid ${type} file`);
   }
   if (file.size === 0) throw new AppError("validation_failed", "The file is empty", [{ path: "body.file", message: "is empty" }]);

@@ -1,0 +1,148 @@
+// getSignupConfirmPage, getAcceptInvitePage, getResetPasswordPage, getSignInPage, getForgotPasswordPage:
+// the links of the account mails (signup confirmation, invitation, password reset, the notices' sign-in
+// and forgot-password) open pages of this server while APP_URL is this server (its default), and a person
+// finishes there in a real headless Chromium: types into the form, presses the button, reads the answer.
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withConfig } from "../../src/config.ts";
+import { createServer } from "../../src/http/server.ts";
+import { registerAllJobs } from "../../src/modules/jobs.ts";
+import { jobs } from "../../src/platform/jobs/queue.ts";
+import { type Browser, launchBrowser } from "../support/browser.ts";
+import { signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+
+const t = useTestApp();
+registerAllJobs();
+let server: Server;
+let base: string;
+let browser: Browser;
+beforeAll(async () => {
+  server = createServer(t.app);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  server.closeAllConnections();
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+/** The path and query of the newest mailed link to `email` whose path is `linkPath`. */
+async function mailedLink(email: string, linkPath: string): Promise<string> {
+  const [row] = await t.query<{ text_body: string }>(
+    "SELECT text_body FROM email_outbox WHERE to_address = $1 ORDER BY created_at DESC LIMIT 1",
+    [email.toLowerCase()],
+  );
+  // regex-bounded: test data
+  const link = new RegExp(`(\\S+${linkPath.replace(/[/?]/g, "\\$&")}\\?token=\\S+)`).exec(row?.text_body ?? "")?.[1];
+  if (!link) throw new Error(`no ${linkPath} link in the mail to ${email}: ${row?.text_body}`);
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Types `values` into the page's fields (by id) and presses the form's button, as a person does. */
+const fillAndSubmit = (values: Record<string, string>) =>
+  browser.evaluate(`(() => {
+    for (const [id, value] of Object.entries(${JSON.stringify(values)})) {
+      const input = document.getElementById(id);
+      input.value = value;
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+    document.querySelector("form button[type=submit]").click();
+  })()`);
+const status = () =>
+  browser.waitFor<string>(
+    `(() => { const s = document.querySelector("[role=status]").textContent; return s && !/Sending/.test(s) && s; })()`,
+  );
+/** The session the browser holds now (its cookie), as a client sees it. */
+const browserSession = () =>
+  browser.evaluate<{ status: number; body: any }>(
+    `fetch("/api/auth/session").then(async (r) => ({ status: r.status, body: await r.json() }))`,
+  );
+
+describe("getSignupConfirmPage: the confirmation link opens a page that creates the account", () => {
+  it("choosing a password there creates the account and the company, signs in and links to /docs", async () => {
+    const email = uniqueEmail("pages-signup");
+    await t.request().post("/api/auth/signup").send({ name: "Asha Kulkarni", email, company_name: "Kulkarni Textiles" }).expect(202);
+    await withConfig(t.config, () => jobs.runNow("auth.signup-requests"));
+    const link = await mailedLink(email, "/signup/confirm");
+    await browser.open(`${base}${link}`);
+    expect(await browser.evaluate("document.title")).toBe("Finish signing up");
+    expect(await browser.evaluate("document.documentElement.dataset.actions")).toBe("ready"); // the script ran under the CSP
+    // a weak password: the answer's details are shown, and the link still works
+    await fillAndSubmit({ password: "password123" });
+    expect(await status()).toMatch(/password.*(common|guess)|breached|weak/i);
+    await browser.evaluate(`document.querySelector("[role=status]").textContent = ""`);
+    await fillAndSubmit({ password: "kulkarni-loom-harbour" });
+    expect(await status()).toMatch(/Your account and your company are ready, and you are signed in/);
+    expect(await browser.evaluate(`document.querySelector("[role=status] a").getAttribute("href")`)).toBe("/docs");
+    const session = await browserSession();
+    expect(session.status).toBe(200);
+    expect(session.body.data.user.email).toBe(email.toLowerCase());
+    expect(session.body.data.tenants[0].name).toBe("Kulkarni Textiles");
+  });
+
+  it("without its token the page says to open the link from the mail", async () => {
+    const res = await t.request().get("/signup/confirm").expect(200);
+    expect(res.headers["content-type"]).toMatch(/^text\/html; charset=utf-8/i);
+    expect(res.text).toContain("This page needs the link from your e-mail");
+    expect(res.text).not.toContain("<form");
+  });
+});
+
+describe("getAcceptInvitePage: the invitation link opens a page that accepts it", () => {
+  it("a new address: names the company and role, takes a name and password, joins and signs in", async () => {
+    const owner = await signupTenant(t, { company: "Nair & Rao Logistics" });
+    const email = uniqueEmail("pages-invitee");
+    await owner.agent.post("/api/configuration/members").send({ email, role: "hr" }).expect(201);
+    const link = await mailedLink(email, "/accept-invite");
+    await browser.open(`${base}${link}`);
+    expect(await browser.evaluate("document.querySelector('h1').textContent")).toBe("Join Nair & Rao Logistics");
+    expect(await browser.evaluate("document.querySelector('main').textContent")).toContain("invited as hr");
+    await fillAndSubmit({ name: "Meera Nair", password: "backwater-ferry-lantern" });
+    expect(await status()).toMatch(/You joined Nair & Rao Logistics and are signed in/);
+    const session = await browserSession();
+    expect(session.body.data.user.name).toBe("Meera Nair");
+    expect(session.body.data.active_tenant_id).toBe(owner.tenantId);
+    const members = await owner.agent.get("/api/configuration/members").expect(200);
+    expect(members.body.data.members.some((m: any) => m.email === email.toLowerCase() && m.role === "hr")).toBe(true);
+  });
+
+  it("an address with an account asks for its current password; a used link says to ask for a new one", async () => {
+    const owner = await signupTenant(t);
+    const other = await signupTenant(t);
+    await owner.agent.post("/api/configuration/members").send({ email: other.email, role: "employee" }).expect(201);
+    const link = await mailedLink(other.email, "/accept-invite");
+    await browser.open(`${base}${link}`);
+    expect(await browser.evaluate("document.getElementById('name')")).toBeNull();
+    expect(await browser.evaluate("document.querySelector('label[for=password]').textContent")).toBe("Your current password");
+    await fillAndSubmit({ password: "not-the-password-at-all" });
+    expect(await status()).toMatch(/current password/);
+    await browser.evaluate(`document.querySelector("[role=status]").textContent = ""`);
+    await fillAndSubmit({ password: other.password });
+    expect(await status()).toMatch(/You joined .* and are signed in/);
+    const again = await t.request().get(link).expect(200);
+    expect(again.text).toContain("This invitation is invalid, already used or expired. Ask the company for a new one.");
+  });
+});
+
+describe("getResetPasswordPage, getSignInPage, getForgotPasswordPage: the reset link, then signing in", () => {
+  it("asks for a link, sets a new password from the mailed link, signs in with it on the sign-in page", async () => {
+    const owner = await signupTenant(t);
+    await browser.open(`${base}/forgot-password`);
+    await fillAndSubmit({ email: owner.email });
+    expect(await status()).toMatch(/a reset link is on its way/);
+    await withConfig(t.config, () => jobs.runNow("auth.password-reset-requests"));
+    const link = await mailedLink(owner.email, "/reset-password");
+    await browser.open(`${base}${link}`);
+    await fillAndSubmit({ password: "monsoon-teapot-harbour" });
+    expect(await status()).toMatch(/Your password is changed/);
+    expect(await browser.evaluate(`document.querySelector("[role=status] a").getAttribute("href")`)).toBe("/sign-in");
+    await browser.open(`${base}/sign-in`);
+    await fillAndSubmit({ email: owner.email, password: "monsoon-teapot-harbour" });
+    expect(await status()).toMatch(/You are signed in/);
+    expect((await browserSession()).body.data.user.email).toBe(owner.email.toLowerCase());
+  });
+});
