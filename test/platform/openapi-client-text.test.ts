@@ -1,4 +1,4 @@
-// What a client reads - the API document - speaks to the client: no work-tracking numbers ("issue 28")
+// What a client reads - the API document - speaks to the client: no work-tracking numbers (a tracker's ticket number)
 // anywhere in openapi/ (its YAML, comments included, and its plugins), and no file of this repository
 // (src/..., docs/..., *.ts) in the bundled document a client downloads from /openapi.json, where such
 // a path means nothing. The reference opens with what to do first; the conventions are one click away.

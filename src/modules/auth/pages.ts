@@ -2,7 +2,7 @@
 // confirm a signup, accept an invitation, reset a password, sign in, ask for a reset. Each is a form
 // that /assets/public-link.js sends as JSON to the operation named in `data-json` and whose answer it
 // shows in the live region; after a sign-in the page links to the API reference (/docs), signed in.
-import { esc, page } from "../../http/html-page.ts";
+import { esc, page } from "../../platform/html-page.ts";
 import { invitationForPage } from "./accounts.ts";
 
 const PASSWORD_HINT = "At least 8 characters and hard to guess: not a common password, not your name or e-mail.";

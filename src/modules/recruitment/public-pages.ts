@@ -4,7 +4,7 @@
 // server only): the Accept / Decline buttons are wired by /assets/public-link.js
 // (src/http/public-link.ts), which calls the accept and decline operations and shows their answer
 // in a live region. Everything a candidate or company wrote is HTML-escaped.
-import { esc, page as layout } from "../../http/html-page.ts";
+import { esc, page as layout } from "../../platform/html-page.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { publicAppointment, publicOffer } from "./public.ts";
 
