@@ -422,6 +422,8 @@ export type EmployeeWhereInput = {
   payroll_slips?: Prisma.PayrollSlipListRelationFilter
   loan_advances?: Prisma.LoanAdvanceListRelationFilter
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
+  tax_profiles?: Prisma.TaxProfileListRelationFilter
+  tax_declarations?: Prisma.TaxDeclarationListRelationFilter
   final_settlements?: Prisma.FinalSettlementListRelationFilter
 }
 
@@ -482,6 +484,8 @@ export type EmployeeOrderByWithRelationInput = {
   payroll_slips?: Prisma.PayrollSlipOrderByRelationAggregateInput
   loan_advances?: Prisma.LoanAdvanceOrderByRelationAggregateInput
   expense_claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
+  tax_profiles?: Prisma.TaxProfileOrderByRelationAggregateInput
+  tax_declarations?: Prisma.TaxDeclarationOrderByRelationAggregateInput
   final_settlements?: Prisma.FinalSettlementOrderByRelationAggregateInput
 }
 
@@ -548,6 +552,8 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   payroll_slips?: Prisma.PayrollSlipListRelationFilter
   loan_advances?: Prisma.LoanAdvanceListRelationFilter
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
+  tax_profiles?: Prisma.TaxProfileListRelationFilter
+  tax_declarations?: Prisma.TaxDeclarationListRelationFilter
   final_settlements?: Prisma.FinalSettlementListRelationFilter
 }, "tenant_id_id" | "tenant_id_employee_code" | "tenant_id_email">
 
@@ -680,6 +686,8 @@ export type EmployeeCreateInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -737,6 +745,8 @@ export type EmployeeUncheckedCreateInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -793,6 +803,8 @@ export type EmployeeUpdateInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -850,6 +862,8 @@ export type EmployeeUncheckedUpdateInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1488,6 +1502,34 @@ export type EmployeeUpdateOneRequiredWithoutFinal_settlementsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutFinal_settlementsInput, Prisma.EmployeeUpdateWithoutFinal_settlementsInput>, Prisma.EmployeeUncheckedUpdateWithoutFinal_settlementsInput>
 }
 
+export type EmployeeCreateNestedOneWithoutTax_profilesInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_profilesInput, Prisma.EmployeeUncheckedCreateWithoutTax_profilesInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutTax_profilesInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutTax_profilesNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_profilesInput, Prisma.EmployeeUncheckedCreateWithoutTax_profilesInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutTax_profilesInput
+  upsert?: Prisma.EmployeeUpsertWithoutTax_profilesInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutTax_profilesInput, Prisma.EmployeeUpdateWithoutTax_profilesInput>, Prisma.EmployeeUncheckedUpdateWithoutTax_profilesInput>
+}
+
+export type EmployeeCreateNestedOneWithoutTax_declarationsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedCreateWithoutTax_declarationsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutTax_declarationsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutTax_declarationsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedCreateWithoutTax_declarationsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutTax_declarationsInput
+  upsert?: Prisma.EmployeeUpsertWithoutTax_declarationsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutTax_declarationsInput, Prisma.EmployeeUpdateWithoutTax_declarationsInput>, Prisma.EmployeeUncheckedUpdateWithoutTax_declarationsInput>
+}
+
 export type EmployeeCreateNestedOneWithoutMembershipsInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutMembershipsInput
@@ -1588,6 +1630,8 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1644,6 +1688,8 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1715,6 +1761,8 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1771,6 +1819,8 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -1826,6 +1876,8 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1882,6 +1934,8 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -1953,6 +2007,8 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -2009,6 +2065,8 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -2064,6 +2122,8 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -2120,6 +2180,8 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -2191,6 +2253,8 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -2247,6 +2311,8 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -2302,6 +2368,8 @@ export type EmployeeCreateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -2358,6 +2426,8 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -2418,6 +2488,8 @@ export type EmployeeCreateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -2473,6 +2545,8 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -2549,6 +2623,8 @@ export type EmployeeUpdateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -2605,6 +2681,8 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -2714,6 +2792,8 @@ export type EmployeeCreateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -2770,6 +2850,8 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -2841,6 +2923,8 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -2897,6 +2981,8 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -2952,6 +3038,8 @@ export type EmployeeCreateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -3008,6 +3096,8 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -3079,6 +3169,8 @@ export type EmployeeUpdateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -3135,6 +3227,8 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -3190,6 +3284,8 @@ export type EmployeeCreateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -3245,6 +3341,8 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -3326,6 +3424,8 @@ export type EmployeeCreateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -3381,6 +3481,8 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -3462,6 +3564,8 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -3518,6 +3622,8 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -3589,6 +3695,8 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -3645,6 +3753,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -3700,6 +3810,8 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -3756,6 +3868,8 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -3827,6 +3941,8 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -3883,6 +3999,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -3938,6 +4056,8 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -3994,6 +4114,8 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -4065,6 +4187,8 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -4121,6 +4245,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -4176,6 +4302,8 @@ export type EmployeeCreateWithoutLeave_balance_totalsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -4232,6 +4360,8 @@ export type EmployeeUncheckedCreateWithoutLeave_balance_totalsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -4303,6 +4433,8 @@ export type EmployeeUpdateWithoutLeave_balance_totalsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -4359,6 +4491,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -4414,6 +4548,8 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -4470,6 +4606,8 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -4541,6 +4679,8 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -4597,6 +4737,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -4652,6 +4794,8 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -4708,6 +4852,8 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -4779,6 +4925,8 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -4835,6 +4983,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -4890,6 +5040,8 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -4946,6 +5098,8 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -5017,6 +5171,8 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -5073,6 +5229,8 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -5128,6 +5286,8 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -5184,6 +5344,8 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -5255,6 +5417,8 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -5311,6 +5475,8 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -5366,6 +5532,8 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -5422,6 +5590,8 @@ export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -5493,6 +5663,8 @@ export type EmployeeUpdateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -5549,6 +5721,8 @@ export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -5604,6 +5778,8 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -5660,6 +5836,8 @@ export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -5731,6 +5909,8 @@ export type EmployeeUpdateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -5787,6 +5967,8 @@ export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -5842,6 +6024,8 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -5898,6 +6082,8 @@ export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -5969,6 +6155,8 @@ export type EmployeeUpdateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -6025,6 +6213,8 @@ export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -6080,6 +6270,8 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -6136,6 +6328,8 @@ export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -6207,6 +6401,8 @@ export type EmployeeUpdateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -6263,6 +6459,8 @@ export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -6319,6 +6517,8 @@ export type EmployeeCreateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
@@ -6375,6 +6575,8 @@ export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
 export type EmployeeCreateOrConnectWithoutFinal_settlementsInput = {
@@ -6446,6 +6648,8 @@ export type EmployeeUpdateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
@@ -6502,6 +6706,500 @@ export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutTax_profilesInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutTax_profilesInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutTax_profilesInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_profilesInput, Prisma.EmployeeUncheckedCreateWithoutTax_profilesInput>
+}
+
+export type EmployeeUpsertWithoutTax_profilesInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutTax_profilesInput, Prisma.EmployeeUncheckedUpdateWithoutTax_profilesInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_profilesInput, Prisma.EmployeeUncheckedCreateWithoutTax_profilesInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutTax_profilesInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutTax_profilesInput, Prisma.EmployeeUncheckedUpdateWithoutTax_profilesInput>
+}
+
+export type EmployeeUpdateWithoutTax_profilesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutTax_profilesInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeCreateWithoutTax_declarationsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutTax_declarationsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutTax_declarationsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedCreateWithoutTax_declarationsInput>
+}
+
+export type EmployeeUpsertWithoutTax_declarationsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedUpdateWithoutTax_declarationsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedCreateWithoutTax_declarationsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutTax_declarationsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedUpdateWithoutTax_declarationsInput>
+}
+
+export type EmployeeUpdateWithoutTax_declarationsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutTax_declarationsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
 export type EmployeeCreateWithoutMembershipsInput = {
@@ -6556,6 +7254,8 @@ export type EmployeeCreateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -6612,6 +7312,8 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -6683,6 +7385,8 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -6739,6 +7443,8 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -6794,6 +7500,8 @@ export type EmployeeCreateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -6850,6 +7558,8 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -6921,6 +7631,8 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -6977,6 +7689,8 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -7032,6 +7746,8 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
 }
 
@@ -7088,6 +7804,8 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
 }
 
@@ -7159,6 +7877,8 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -7215,6 +7935,8 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -7303,6 +8025,8 @@ export type EmployeeUpdateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -7358,6 +8082,8 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -7479,6 +8205,8 @@ export type EmployeeUpdateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -7534,6 +8262,8 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -7655,6 +8385,8 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -7710,6 +8442,8 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
 }
 
@@ -7772,6 +8506,8 @@ export type EmployeeCountOutputType = {
   payroll_slips: number
   loan_advances: number
   expense_claims: number
+  tax_profiles: number
+  tax_declarations: number
   final_settlements: number
 }
 
@@ -7796,6 +8532,8 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   payroll_slips?: boolean | EmployeeCountOutputTypeCountPayroll_slipsArgs
   loan_advances?: boolean | EmployeeCountOutputTypeCountLoan_advancesArgs
   expense_claims?: boolean | EmployeeCountOutputTypeCountExpense_claimsArgs
+  tax_profiles?: boolean | EmployeeCountOutputTypeCountTax_profilesArgs
+  tax_declarations?: boolean | EmployeeCountOutputTypeCountTax_declarationsArgs
   final_settlements?: boolean | EmployeeCountOutputTypeCountFinal_settlementsArgs
 }
 
@@ -7952,6 +8690,20 @@ export type EmployeeCountOutputTypeCountExpense_claimsArgs<ExtArgs extends runti
 /**
  * EmployeeCountOutputType without action
  */
+export type EmployeeCountOutputTypeCountTax_profilesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TaxProfileWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountTax_declarationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TaxDeclarationWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
 export type EmployeeCountOutputTypeCountFinal_settlementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.FinalSettlementWhereInput
 }
@@ -8014,6 +8766,8 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   payroll_slips?: boolean | Prisma.Employee$payroll_slipsArgs<ExtArgs>
   loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
+  tax_profiles?: boolean | Prisma.Employee$tax_profilesArgs<ExtArgs>
+  tax_declarations?: boolean | Prisma.Employee$tax_declarationsArgs<ExtArgs>
   final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["employee"]>
@@ -8155,6 +8909,8 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   payroll_slips?: boolean | Prisma.Employee$payroll_slipsArgs<ExtArgs>
   loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
+  tax_profiles?: boolean | Prisma.Employee$tax_profilesArgs<ExtArgs>
+  tax_declarations?: boolean | Prisma.Employee$tax_declarationsArgs<ExtArgs>
   final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
   _count?: boolean | Prisma.EmployeeCountOutputTypeDefaultArgs<ExtArgs>
 }
@@ -8196,6 +8952,8 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     payroll_slips: Prisma.$PayrollSlipPayload<ExtArgs>[]
     loan_advances: Prisma.$LoanAdvancePayload<ExtArgs>[]
     expense_claims: Prisma.$ExpenseClaimPayload<ExtArgs>[]
+    tax_profiles: Prisma.$TaxProfilePayload<ExtArgs>[]
+    tax_declarations: Prisma.$TaxDeclarationPayload<ExtArgs>[]
     final_settlements: Prisma.$FinalSettlementPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
@@ -8655,6 +9413,8 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   payroll_slips<T extends Prisma.Employee$payroll_slipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$payroll_slipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PayrollSlipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   loan_advances<T extends Prisma.Employee$loan_advancesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$loan_advancesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LoanAdvancePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   expense_claims<T extends Prisma.Employee$expense_claimsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$expense_claimsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ExpenseClaimPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  tax_profiles<T extends Prisma.Employee$tax_profilesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$tax_profilesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TaxProfilePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  tax_declarations<T extends Prisma.Employee$tax_declarationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$tax_declarationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TaxDeclarationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   final_settlements<T extends Prisma.Employee$final_settlementsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$final_settlementsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FinalSettlementPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
@@ -9671,6 +10431,54 @@ export type Employee$expense_claimsArgs<ExtArgs extends runtime.Types.Extensions
   take?: number
   skip?: number
   distinct?: Prisma.ExpenseClaimScalarFieldEnum | Prisma.ExpenseClaimScalarFieldEnum[]
+}
+
+/**
+ * Employee.tax_profiles
+ */
+export type Employee$tax_profilesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TaxProfile
+   */
+  select?: Prisma.TaxProfileSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TaxProfile
+   */
+  omit?: Prisma.TaxProfileOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TaxProfileInclude<ExtArgs> | null
+  where?: Prisma.TaxProfileWhereInput
+  orderBy?: Prisma.TaxProfileOrderByWithRelationInput | Prisma.TaxProfileOrderByWithRelationInput[]
+  cursor?: Prisma.TaxProfileWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TaxProfileScalarFieldEnum | Prisma.TaxProfileScalarFieldEnum[]
+}
+
+/**
+ * Employee.tax_declarations
+ */
+export type Employee$tax_declarationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TaxDeclaration
+   */
+  select?: Prisma.TaxDeclarationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TaxDeclaration
+   */
+  omit?: Prisma.TaxDeclarationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TaxDeclarationInclude<ExtArgs> | null
+  where?: Prisma.TaxDeclarationWhereInput
+  orderBy?: Prisma.TaxDeclarationOrderByWithRelationInput | Prisma.TaxDeclarationOrderByWithRelationInput[]
+  cursor?: Prisma.TaxDeclarationWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TaxDeclarationScalarFieldEnum | Prisma.TaxDeclarationScalarFieldEnum[]
 }
 
 /**
