@@ -7692,6 +7692,16 @@ export interface components {
              * @example 87c77c65-4063-4430-8724-1b3cccd46aa3
              */
             id: string;
+            /** @description Income tax at source recovered by the settlement (India; absent where the company withholds none): the year's tax to the exit month - months paid, the last month's salary, leave encashed on leaving (exempt under s.10(10AA) up to the least of the amount, ₹25 lakh and ten months' wage) and gratuity (exempt under s.10(10) up to the least of the amount and ₹20 lakh) - less the TDS of the year so far. */
+            income_tax?: components["schemas"]["Money"];
+            income_tax_detail?: {
+                computation: components["schemas"]["TaxComputation"];
+                has_pan: boolean;
+                regime: components["schemas"]["TaxRegime"];
+                tax_year: components["schemas"]["TaxYear"];
+                /** @description The year's TDS including this settlement's. */
+                tds_to_date: components["schemas"]["Money"];
+            };
             /**
              * Format: date
              * @example 2024-04-01
@@ -7831,7 +7841,7 @@ export interface components {
             status: components["schemas"]["FinalSettlementStatus"];
             /** @description salary_net + leave_encashment + gratuity + gratuity_interest + reimbursements. */
             total_payable: components["schemas"]["Money"];
-            /** @description notice_recovery + loan_recovery. */
+            /** @description notice_recovery + loan_recovery (+ income_tax where withheld). */
             total_recovery: components["schemas"]["Money"];
             /**
              * Format: date-time
@@ -11683,7 +11693,7 @@ export interface components {
             id: string;
             /**
              * Format: uuid
-             * @description The evidence
+             * @description The evidence: a file uploaded through POST /api/upload.
              * @example ac64f9e4-e77c-496a-9236-9d841374cc54
              */
             proof_file_id: string | null;
@@ -11749,7 +11759,7 @@ export interface components {
         /** @description An employee's income-tax profile for one tax year. Until one is saved (`stored` false) it reads as the defaults: the new regime, resident, no PAN recorded, the age band from the date of birth. */
         TaxProfile: {
             age_band: components["schemas"]["TaxAgeBand"];
-            /** @description True when the band comes from the date of birth */
+            /** @description True when the band comes from the date of birth; false when set on the profile. */
             age_band_from_birth_date: boolean;
             /**
              * @description The city the employee rents a home in (the HRA exemption's metro test).
@@ -11765,7 +11775,7 @@ export interface components {
             metro: boolean;
             /** @description Other income the employee declares for tax at source (s.192(2B)): interest and the like. */
             other_income: components["schemas"]["Money"];
-            /** @description The Permanent Account Number. Without one, tax is deducted at the higher of the computed rate and 20 % (s.206AA; its successor in the 2025 Act). */
+            /** @description The Permanent Account Number: the profile's, else the one on the employee record (`pan_number`). Without one, tax is deducted at the higher of the computed rate and 20 % (s.206AA; its successor in the 2025 Act). */
             pan: string | null;
             /** @description A parent is a senior citizen (s.80D: ₹50,000 instead of ₹25,000 for their health insurance). */
             parents_senior: boolean;
@@ -11795,7 +11805,7 @@ export interface components {
             /** @example Bengaluru */
             city?: string | null;
             other_income?: components["schemas"]["MoneyAmount"];
-            /** @description Ten characters, five letters, four digits, a letter (stored in capitals); null removes it. */
+            /** @description Ten characters, five letters, four digits, a letter (stored in capitals); null removes it (the employee record's PAN then serves). */
             pan?: string | null;
             parents_senior?: boolean;
             previous_employer_pf?: components["schemas"]["MoneyAmount"];

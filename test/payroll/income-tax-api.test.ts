@@ -34,10 +34,17 @@ beforeAll(async () => {
 describe("getIncomeTaxSettings / updateIncomeTaxSettings", () => {
   it("defaults to April for declarations and January for proofs; changes are audited", async () => {
     const res = await w.hr.agent.get("/api/configuration/payroll/income-tax-settings").expect(200);
-    expect(res.body.data).toMatchObject({ declaration_opens: "04-01", declaration_closes: "04-30", proof_opens: "01-01", proof_closes: "01-31" });
+    expect(res.body.data).toMatchObject({
+      declaration_opens: "04-01",
+      declaration_closes: "04-30",
+      proof_opens: "01-01",
+      proof_closes: "01-31",
+    });
     const up = await w.hr.agent.post("/api/configuration/payroll/income-tax-settings").send({ proof_closes: "02-15" }).expect(200);
     expect(up.body.data.proof_closes).toBe("02-15");
-    const [a] = await t.query(`SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.income_tax_updated'`, [w.owner.tenantId]);
+    const [a] = await t.query(`SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.income_tax_updated'`, [
+      w.owner.tenantId,
+    ]);
     expect(a.changes).toMatchObject({ proof_closes: { from: "01-31", to: "02-15" } });
     expectError(await w.hr.agent.post("/api/configuration/payroll/income-tax-settings").send({ proof_closes: "13-01" }), 400);
   });
@@ -46,10 +53,20 @@ describe("getIncomeTaxSettings / updateIncomeTaxSettings", () => {
 describe("getTaxProfile / setTaxProfile", () => {
   it("reads the defaults until saved: the new regime, the age band from the date of birth", async () => {
     const res = await emp.agent.get(`/api/payroll/tax-profiles/${empId}`).expect(200);
-    expect(res.body.data).toMatchObject({ tax_year: "2026-27", stored: false, regime: "new", pan: null, age_band: "60_to_79", age_band_from_birth_date: true });
+    expect(res.body.data).toMatchObject({
+      tax_year: "2026-27",
+      stored: false,
+      regime: "new",
+      pan: null,
+      age_band: "60_to_79",
+      age_band_from_birth_date: true,
+    });
   });
   it("the employee chooses the old regime and gives a PAN; audited from → to; another employee's profile is a 404", async () => {
-    const res = await emp.agent.put(`/api/payroll/tax-profiles/${empId}`).send({ regime: "old", pan: "abcpe1234f", city: "Bangalore" }).expect(200);
+    const res = await emp.agent
+      .put(`/api/payroll/tax-profiles/${empId}`)
+      .send({ regime: "old", pan: "abcpe1234f", city: "Bangalore" })
+      .expect(200);
     expect(res.body.data).toMatchObject({ stored: true, regime: "old", pan: "ABCPE1234F", metro: true });
     const [a] = await t.query(`SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'tax_profile.changed'`, [w.owner.tenantId]);
     expect(a.changes.regime).toEqual({ from: "new", to: "old" });
@@ -57,7 +74,9 @@ describe("getTaxProfile / setTaxProfile", () => {
     expectError(await emp.agent.put(`/api/payroll/tax-profiles/${otherId}`).send({ regime: "old" }), 404, "not_found");
   });
   it("refuses a malformed PAN and a tax year without rules", async () => {
-    expect(expectError(await emp.agent.put(`/api/payroll/tax-profiles/${empId}`).send({ pan: "12345" }), 400).details[0].path).toBe("body.pan");
+    expect(expectError(await emp.agent.put(`/api/payroll/tax-profiles/${empId}`).send({ pan: "12345" }), 400).details[0].path).toBe(
+      "body.pan",
+    );
     expectError(await emp.agent.get(`/api/payroll/tax-profiles/${empId}?tax_year=2031-32`), 400);
   });
 });
@@ -71,27 +90,48 @@ describe("declareTaxInvestment / updateTaxDeclaration / listTaxDeclarations / ge
       .expect(201);
     item = res.body.data.id;
     expect(res.body.data).toMatchObject({ tax_year: "2026-27", status: "submitted", employee_id: empId, proof_file_id: proof });
-    const v = await w.hr.agent.put(`/api/payroll/tax-declarations/${item}`).send({ status: "verified", verified_amount: "100000.00" }).expect(200);
+    const v = await w.hr.agent
+      .put(`/api/payroll/tax-declarations/${item}`)
+      .send({ status: "verified", verified_amount: "100000.00" })
+      .expect(200);
     expect(v.body.data).toMatchObject({ status: "verified", verified_amount: "100000.00" });
     expect((await emp.agent.get(`/api/payroll/tax-declarations/${item}`).expect(200)).body.data.status).toBe("verified");
     const list = await emp.agent.get("/api/payroll/tax-declarations?tax_year=2026-27").expect(200);
     expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([item]);
-    expectError(await w.hr.agent.put(`/api/payroll/tax-declarations/${item}`).send({ status: "verified", verified_amount: "150000.01" }), 400);
+    expectError(
+      await w.hr.agent.put(`/api/payroll/tax-declarations/${item}`).send({ status: "verified", verified_amount: "150000.01" }),
+      400,
+    );
   });
   it("a rejection needs a reason; the employee changes a rejected item back to submitted", async () => {
-    const d = await emp.agent.post("/api/payroll/tax-declarations").send({ section: "hra_rent", description: "Rent", amount: "360000.00" }).expect(201);
+    const d = await emp.agent
+      .post("/api/payroll/tax-declarations")
+      .send({ section: "hra_rent", description: "Rent", amount: "360000.00" })
+      .expect(201);
     expectError(await w.hr.agent.put(`/api/payroll/tax-declarations/${d.body.data.id}`).send({ status: "rejected" }), 400);
-    const r = await w.hr.agent.put(`/api/payroll/tax-declarations/${d.body.data.id}`).send({ status: "rejected", rejection_reason: "No rent receipts" }).expect(200);
+    const r = await w.hr.agent
+      .put(`/api/payroll/tax-declarations/${d.body.data.id}`)
+      .send({ status: "rejected", rejection_reason: "No rent receipts" })
+      .expect(200);
     expect(r.body.data).toMatchObject({ status: "rejected", rejection_reason: "No rent receipts" });
     const again = await emp.agent.put(`/api/payroll/tax-declarations/${d.body.data.id}`).send({ proof_file_id: proof }).expect(200);
     expect(again.body.data).toMatchObject({ status: "submitted", rejection_reason: null });
     expectError(await emp.agent.put(`/api/payroll/tax-declarations/${d.body.data.id}`).send({ status: "verified" }), 404);
   });
   it("outside the windows the employee gets a 409 naming them; hr still records", async () => {
-    await w.hr.agent.post("/api/configuration/payroll/income-tax-settings").send({ declaration_closes: "04-10", joiner_declaration_days: 0 }).expect(200);
-    const res = expectError(await emp.agent.post("/api/payroll/tax-declarations").send({ section: "80E", description: "Loan", amount: "10000.00" }), 409);
+    await w.hr.agent
+      .post("/api/configuration/payroll/income-tax-settings")
+      .send({ declaration_closes: "04-10", joiner_declaration_days: 0 })
+      .expect(200);
+    const res = expectError(
+      await emp.agent.post("/api/payroll/tax-declarations").send({ section: "80E", description: "Loan", amount: "10000.00" }),
+      409,
+    );
     expect(res.error).toContain("04-01 to 04-10");
-    await w.hr.agent.post("/api/payroll/tax-declarations").send({ employee_id: empId, section: "80E", description: "Loan", amount: "10000.00" }).expect(201);
+    await w.hr.agent
+      .post("/api/payroll/tax-declarations")
+      .send({ employee_id: empId, section: "80E", description: "Loan", amount: "10000.00" })
+      .expect(201);
   });
 });
 
@@ -101,12 +141,18 @@ describe("getTaxProjection: both regimes on the employee's figures, and the proo
     expect(before).toMatchObject({ tax_year: "2026-27", regime: "old", counting: "declared", remaining_months: 12 });
     expect(before.months).toHaveLength(12);
     // 80C: 1,00,000 verified (of 1,50,000 declared) + PF 1,800 × 12; rent 3,60,000 submitted counts for HRA
-    expect(before.computation.deductions.find((d: { section: string }) => d.section === "80C")).toMatchObject({ claimed: "121600.00", allowed: "121600.00" });
+    expect(before.computation.deductions.find((d: { section: string }) => d.section === "80C")).toMatchObject({
+      claimed: "121600.00",
+      allowed: "121600.00",
+    });
     expect(before.computation.exemptions.map((e: { section: string }) => e.section)).toEqual(["10(13A)"]);
     expect(["new", "old", "equal"]).toContain(before.comparison.lower);
     expect(before.comparison.new.exemptions).toEqual([]);
     // the proof window closes on 15 April: from the 16th only verified amounts count (the rent is not verified)
-    await w.hr.agent.post("/api/configuration/payroll/income-tax-settings").send({ proof_opens: "04-01", proof_closes: "04-15" }).expect(200);
+    await w.hr.agent
+      .post("/api/configuration/payroll/income-tax-settings")
+      .send({ proof_opens: "04-01", proof_closes: "04-15" })
+      .expect(200);
     const after = (await emp.agent.get(`/api/payroll/tax-projection/${empId}`).expect(200)).body.data;
     expect(after).toMatchObject({ counting: "verified", proof_cutoff: "2026-04-15" });
     expect(after.computation.exemptions).toEqual([]);
@@ -115,18 +161,23 @@ describe("getTaxProjection: both regimes on the employee's figures, and the proo
 });
 
 describe("a UAE company (AED): no income tax withheld", () => {
-  it("getTaxProfile and getTaxProjection answer null, setTaxProfile and declareTaxInvestment a 409, slips carry no income tax", async () => {
+  it("getTaxProfile, getTaxProjection: null; setTaxProfile, declareTaxInvestment: 409; slips carry no income tax", async () => {
     const uae = await payrollWorld(t);
     await t.query(`UPDATE tenants SET timezone = 'Asia/Dubai', currency = 'AED' WHERE id = $1`, [uae.owner.tenantId]);
     const id = await payrollEmployee(t, uae, "50000.00", { state: null });
     expect((await uae.hr.agent.get(`/api/payroll/tax-profiles/${id}`).expect(200)).body.data).toBeNull();
     expect((await uae.hr.agent.get(`/api/payroll/tax-projection/${id}`).expect(200)).body.data).toBeNull();
     expectError(await uae.hr.agent.put(`/api/payroll/tax-profiles/${id}`).send({ regime: "old" }), 409);
-    expectError(await uae.hr.agent.post("/api/payroll/tax-declarations").send({ employee_id: id, section: "80C", description: "x", amount: "1.00" }), 409);
+    expectError(
+      await uae.hr.agent.post("/api/payroll/tax-declarations").send({ employee_id: id, section: "80C", description: "x", amount: "1.00" }),
+      409,
+    );
     const run = await uae.hr.agent.post("/api/payroll/draft-runs").send({ period: "2026-04" }).expect(201);
     const slip = (await uae.hr.agent.get(`/api/payroll/draft-runs/${run.body.data.id}/employees/${id}`).expect(200)).body.data;
     expect(slip).not.toHaveProperty("income_tax");
     expect(slip).not.toHaveProperty("income_tax_detail");
-    expect((await uae.hr.agent.get(`/api/payroll/draft-runs/${run.body.data.id}`).expect(200)).body.data.totals).not.toHaveProperty("income_tax");
+    expect((await uae.hr.agent.get(`/api/payroll/draft-runs/${run.body.data.id}`).expect(200)).body.data.totals).not.toHaveProperty(
+      "income_tax",
+    );
   });
 });

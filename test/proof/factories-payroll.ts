@@ -212,7 +212,10 @@ export const factories: Record<string, Factory> = {
     scope: "own",
     async create(ctx) {
       const id = await ownPayrollEmployee(ctx);
-      return { id, snapshot: async () => ctx.t.query(`SELECT to_jsonb(p) AS row FROM tax_profiles p WHERE employee_id = $1 ORDER BY id`, [id]) };
+      return {
+        id,
+        snapshot: async () => ctx.t.query(`SELECT to_jsonb(p) AS row FROM tax_profiles p WHERE employee_id = $1 ORDER BY id`, [id]),
+      };
     },
   },
   "/api/payroll/tax-projection/{employeeId}": {

@@ -4,7 +4,7 @@
 // proof cut-off only verified amounts count in the monthly deduction (monthly.ts).
 import type { Prisma } from "../../../../generated/prisma/client.ts";
 import { lockRow } from "../../../db/sql.ts";
-import { byId, db, tenantTx } from "../../../db/tenancy.ts";
+import { byId, db, type ScopedTx, tenantTx } from "../../../db/tenancy.ts";
 import { type Page, pageOf } from "../../../http/envelope.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../../http/types.ts";
 import { addDays, toDateString } from "../../../lib/dates.ts";
@@ -126,12 +126,39 @@ export async function declarationPage(auth: AuthContext, q: QueryParams<"listTax
   return { rows: rows.map(declarationJson), total, page };
 }
 
+/** The row's change: a decision (verified, at most the amount declared; rejected with a reason) or an edit (submitted again). */
+function changeOf(auth: AuthContext, before: Row, input: RequestBody<"updateTaxDeclaration">): Prisma.TaxDeclarationUpdateInput {
+  const decided = { decided_by: auth.userId, decided_at: clock.now() };
+  if (input.status === "verified") {
+    const verified = new Decimal(input.verified_amount ?? before.amount.toString());
+    if (verified.gt(before.amount.toString()))
+      throw invalidField("body.verified_amount", `must be at most the amount declared (${moneyString(before.amount)})`);
+    return { status: "verified", verified_amount: verified.toFixed(2), rejection_reason: null, ...decided };
+  }
+  if (input.status === "rejected")
+    return { status: "rejected", verified_amount: null, rejection_reason: input.rejection_reason!, ...decided };
+  return { ...input, status: "submitted", verified_amount: null, rejection_reason: null, decided_by: null, decided_at: null };
+}
+
+async function notifyDeclarant(tx: ScopedTx, d: Row, status: "verified" | "rejected") {
+  const member = await tx.membership.findFirst({ where: { employee_id: d.employee_id }, select: { user_id: true } });
+  if (!member) return;
+  await notify(tx, {
+    userId: member.user_id,
+    kind: status === "verified" ? "tax_declaration.verified" : "tax_declaration.rejected",
+    title: `Your ${d.section} declaration was ${status}`,
+    body: status === "rejected" ? (d.rejection_reason ?? undefined) : `Verified: ${moneyString(d.verified_amount ?? 0)}`,
+    link: `/api/payroll/tax-declarations/${d.id}`,
+  });
+}
+
 /** The declarant changes a submitted or rejected item; hr verifies or rejects it. */
 export async function changeDeclaration(auth: AuthContext, id: string, input: RequestBody<"updateTaxDeclaration">) {
   const current = await visibleDeclaration(auth, id);
   const deciding = input.status !== undefined;
   const editing = input.amount !== undefined || input.description !== undefined || input.proof_file_id !== undefined;
-  if (deciding && editing) throw invalidField("body.status", "is given alone (with verified_amount or rejection_reason): change the item first");
+  if (deciding && editing)
+    throw invalidField("body.status", "is given alone (with verified_amount or rejection_reason): change the item first");
   if (!deciding && (input.verified_amount !== undefined || input.rejection_reason !== undefined))
     throw invalidField("body.status", "is required with verified_amount or rejection_reason");
   const { timezone } = await withholding();
@@ -149,31 +176,14 @@ export async function changeDeclaration(auth: AuthContext, id: string, input: Re
   const saved = await tenantTx(async (tx) => {
     await lockRow(tx, "tax_declarations", id);
     const before = await tx.taxDeclaration.findFirstOrThrow({ where: { id } });
-    let data: Prisma.TaxDeclarationUpdateInput;
-    if (input.status === "verified") {
-      const verified = new Decimal(input.verified_amount ?? before.amount.toString());
-      if (verified.gt(before.amount.toString())) throw invalidField("body.verified_amount", `must be at most the amount declared (${moneyString(before.amount)})`);
-      data = { status: "verified", verified_amount: verified.toFixed(2), rejection_reason: null, decided_by: auth.userId, decided_at: clock.now() };
-    } else if (input.status === "rejected") {
-      data = { status: "rejected", verified_amount: null, rejection_reason: input.rejection_reason!, decided_by: auth.userId, decided_at: clock.now() };
-    } else {
-      data = { ...input, status: "submitted", verified_amount: null, rejection_reason: null, decided_by: null, decided_at: null };
-    }
-    const after = await tx.taxDeclaration.update({ where: byId(id), data });
+    const after = await tx.taxDeclaration.update({ where: byId(id), data: changeOf(auth, before, input) });
     const action = input.status ? `tax_declaration.${input.status}` : "tax_declaration.changed";
     const changes = diff(declarationJson(before), declarationJson(after));
-    await audit({ action, entity_type: "tax_declaration", entity_id: id, changes: { ...changes, ...(selfDecision ? { self_decision: true } : {}) } }, tx);
-    if (input.status) {
-      const member = await tx.membership.findFirst({ where: { employee_id: after.employee_id }, select: { user_id: true } });
-      if (member)
-        await notify(tx, {
-          userId: member.user_id,
-          kind: input.status === "verified" ? "tax_declaration.verified" : "tax_declaration.rejected",
-          title: `Your ${after.section} declaration was ${input.status}`,
-          body: input.status === "rejected" ? (after.rejection_reason ?? undefined) : `Verified: ${moneyString(after.verified_amount ?? 0)}`,
-          link: `/api/payroll/tax-declarations/${id}`,
-        });
-    }
+    await audit(
+      { action, entity_type: "tax_declaration", entity_id: id, changes: { ...changes, ...(selfDecision ? { self_decision: true } : {}) } },
+      tx,
+    );
+    if (input.status) await notifyDeclarant(tx, after, input.status);
     return after;
   });
   return declarationJson(saved);

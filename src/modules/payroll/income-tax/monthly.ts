@@ -131,7 +131,7 @@ export function taxInputOf(y: YearInputs, regime: Regime): TaxInput {
   };
 }
 
-/** (The year's tax − TDS so far) ÷ the months left including this one, to the rupee; the last month the exact remainder; never below nil. */
+/** (The year's tax − TDS so far) ÷ the months left including this one, to the rupee; the last month the remainder; never below nil. */
 export function monthlyTds(payable: Decimal.Value, tdsSoFar: Decimal.Value, futureMonths: number): Decimal {
   const due = new Decimal(payable).minus(tdsSoFar);
   if (due.lte(0)) return ZERO;
@@ -159,7 +159,11 @@ export interface EmployeeTaxFacts {
 
 export const ageBand = (f: EmployeeTaxFacts, taxYear: string, rules: TaxRules): AgeBand =>
   f.profile.age_band ??
-  ageBandOf(f.date_of_birth ? (typeof f.date_of_birth === "string" ? f.date_of_birth : toDateString(f.date_of_birth)) : null, taxYear, rules);
+  ageBandOf(
+    f.date_of_birth ? (typeof f.date_of_birth === "string" ? f.date_of_birth : toDateString(f.date_of_birth)) : null,
+    taxYear,
+    rules,
+  );
 
 /** The slip's month, and a full month at its structure, as MonthPay. */
 export function slipMonths(slip: SlipResult, period: string, classOf: ClassOf): { current: MonthPay; regular: MonthPay } {
@@ -171,7 +175,13 @@ export function slipMonths(slip: SlipResult, period: string, classOf: ClassOf): 
     tds: 0,
   });
   const full = slip.details.earnings.map((l) => ({ code: l.code, amount: l.full_amount }));
-  const regular = monthPay("", full, classOf, { gross: slip.details.full_month_gross, encashment: 0, pf: slip.pf_employee, pt: slip.professional_tax, tds: 0 });
+  const regular = monthPay("", full, classOf, {
+    gross: slip.details.full_month_gross,
+    encashment: 0,
+    pf: slip.pf_employee,
+    pt: slip.professional_tax,
+    tds: 0,
+  });
   return { current, regular };
 }
 

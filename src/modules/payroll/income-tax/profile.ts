@@ -24,7 +24,11 @@ export async function taxCompany(): Promise<{ withholds: boolean; timezone: stri
 }
 
 /** The tax year asked for (its rules on record), or the one of today in the company's time zone. */
-export function resolveTaxYear(requested: string | undefined, timezone: string, path = "query.tax_year"): { taxYear: string; rules: TaxRules } {
+export function resolveTaxYear(
+  requested: string | undefined,
+  timezone: string,
+  path = "query.tax_year",
+): { taxYear: string; rules: TaxRules } {
   const taxYear = requested ?? taxYearOf(tenantToday({ timezone }));
   const rules = rulesOf(taxYear);
   if (!rules) throw invalidField(path, `has no income-tax rules on record (known: 2025-26, 2026-27)`);
@@ -98,8 +102,16 @@ export function profileFacts(row: ProfileRow | null): ProfileFacts {
   };
 }
 
-function profileJson(employeeId: string, taxYear: string, rules: TaxRules, birth: Date | null, row: ProfileRow | null) {
-  const f = profileFacts(row);
+function profileJson(
+  employeeId: string,
+  taxYear: string,
+  rules: TaxRules,
+  e: { date_of_birth: Date | null; pan_number: string | null },
+  row: ProfileRow | null,
+) {
+  const birth = e.date_of_birth;
+  // the PAN on the employee record serves until the profile of the year gives one
+  const f = { ...profileFacts(row), ...(row?.pan ? {} : { pan: e.pan_number }) };
   return {
     employee_id: employeeId,
     tax_year: taxYear,
@@ -114,7 +126,10 @@ function profileJson(employeeId: string, taxYear: string, rules: TaxRules, birth
 
 async function profileTarget(auth: AuthContext, employeeId: string) {
   await assertVisible(auth, employeeId);
-  const e = await db.employee.findFirst({ where: { id: employeeId, deleted_at: null }, select: { id: true, date_of_birth: true } });
+  const e = await db.employee.findFirst({
+    where: { id: employeeId, deleted_at: null },
+    select: { id: true, date_of_birth: true, pan_number: true },
+  });
   if (!e) throw notFound("Employee");
   return e;
 }
@@ -126,7 +141,7 @@ export async function taxProfileOf(auth: AuthContext, employeeId: string, reques
   if (!company.withholds) return null;
   const { taxYear, rules } = resolveTaxYear(requestedYear, company.timezone);
   const row = await db.taxProfile.findFirst({ where: { employee_id: employeeId, tax_year: taxYear } });
-  return profileJson(employeeId, taxYear, rules, e.date_of_birth, row);
+  return profileJson(employeeId, taxYear, rules, e, row);
 }
 
 /** Saves the fields given (the employee their own, hr anyone's); audited with from → to. */
@@ -152,8 +167,16 @@ export async function changeTaxProfile(
       : await tx.taxProfile.create({ data: { employee_id: employeeId, tax_year: taxYear, ...data, updated_by: auth.userId } });
     const changes = diff({ ...profileFacts(before) }, { ...profileFacts(saved) }, Object.keys(input));
     if (Object.keys(changes).length)
-      await audit({ action: "tax_profile.changed", entity_type: "tax_profile", entity_id: saved.id, changes: { tax_year: taxYear, employee_id: employeeId, ...changes } }, tx);
+      await audit(
+        {
+          action: "tax_profile.changed",
+          entity_type: "tax_profile",
+          entity_id: saved.id,
+          changes: { tax_year: taxYear, employee_id: employeeId, ...changes },
+        },
+        tx,
+      );
     return saved;
   });
-  return profileJson(employeeId, taxYear, rules, e.date_of_birth, row);
+  return profileJson(employeeId, taxYear, rules, e, row);
 }

@@ -92,7 +92,12 @@ export async function taxProjectionOf(auth: AuthContext, employeeId: string, req
     paidAhead = paidAhead.plus(t);
   }
   const months = [
-    ...facts.paid.map((p: MonthPay) => ({ period: p.period, status: "paid" as const, taxable_salary: p.taxable.toFixed(2), tds: p.tds.toFixed(2) })),
+    ...facts.paid.map((p: MonthPay) => ({
+      period: p.period,
+      status: "paid" as const,
+      taxable_salary: p.taxable.toFixed(2),
+      tds: p.tds.toFixed(2),
+    })),
     ...projectedMonths({ ...y, paid: [] }).map((p, i) => ({
       period: periodAt(startYear, next + i).period,
       status: "projected" as const,
@@ -161,7 +166,16 @@ export async function taxYearRecords(taxYear: string, employeeIds?: string[]): P
   const facts = await yearFacts(db, taxYear, employees, null, counting, classOf);
   return employees.map((e) => {
     const f = facts.get(e.id)!;
-    const y: YearInputs = { rules, profile: f.profile, age_band: ageBand(f, taxYear, rules), paid: f.paid, current: null, regular: null, future_months: 0, declared: f.declared };
+    const y: YearInputs = {
+      rules,
+      profile: f.profile,
+      age_band: ageBand(f, taxYear, rules),
+      paid: f.paid,
+      current: null,
+      regular: null,
+      future_months: 0,
+      declared: f.declared,
+    };
     return {
       employee_id: e.id,
       employee_code: e.employee_code,

@@ -78,7 +78,7 @@ export function ageBandOf(dateOfBirth: DateString | null, taxYear: string, rules
   return age >= rules.senior_age.senior ? "60_to_79" : "below_60";
 }
 
-/** Whether a city counts as a metro for the HRA exemption in this tax year (a case-insensitive name match, "Bangalore" and "Bengaluru" alike). */
+/** Whether a city is a metro for the HRA exemption in this tax year (names compared case-insensitively; "Bangalore" is "Bengaluru"). */
 export function isMetro(city: string | null | undefined, rules: TaxRules): boolean {
   if (!city) return false;
   const alias: Record<string, string> = {

@@ -10,7 +10,7 @@ import { type ClassOf, classesOf, type EmployeeTaxFacts, monthPay, type MonthPay
 import { incomeTaxSettings, profileFacts, taxCompany } from "./profile.ts";
 import { rulesOf, type TaxRules, taxYearBounds, taxYearOf } from "./rates.ts";
 
-type Client = Pick<ScopedTx, "$queryRaw" | "$executeRaw" | "taxProfile" | "taxDeclaration">;
+type Client = Pick<ScopedTx, "$queryRaw" | "$executeRaw" | "taxProfile" | "taxDeclaration" | "employee">;
 
 /** Which declaration amounts count on a date: all but rejected ones until the proof cut-off, verified ones after it. */
 export type Counting = "declared" | "verified";
@@ -35,17 +35,26 @@ export async function yearFacts(
   const ids = employees.map((e) => e.id);
   const { startYear } = taxYearBounds(taxYear);
   const until = before ? before.year * 100 + before.month : (startYear + 1) * 100 + 4;
-  const [profiles, declarations, slips] = await Promise.all([
+  const [profiles, declarations, slips, pans] = await Promise.all([
     client.taxProfile.findMany({ where: { tax_year: taxYear, employee_id: { in: ids } } }),
     client.taxDeclaration.findMany({
-      where: { tax_year: taxYear, employee_id: { in: ids }, status: counting === "verified" ? "verified" : { in: ["submitted", "verified"] } },
+      where: {
+        tax_year: taxYear,
+        employee_id: { in: ids },
+        status: counting === "verified" ? "verified" : { in: ["submitted", "verified"] },
+      },
     }),
     paidSlips(client, ids, startYear * 100 + 4, until),
+    client.employee.findMany({ where: { id: { in: ids }, pan_number: { not: null } }, select: { id: true, pan_number: true } }),
   ]);
   const facts = new Map<string, EmployeeTaxFacts>();
-  for (const e of employees)
-    facts.set(e.id, { profile: profileFacts(null), date_of_birth: e.date_of_birth, paid: [], declared: {} });
+  for (const e of employees) facts.set(e.id, { profile: profileFacts(null), date_of_birth: e.date_of_birth, paid: [], declared: {} });
   for (const p of profiles) facts.get(p.employee_id)!.profile = profileFacts(p);
+  // the PAN on the employee record serves until the profile of the year gives one
+  for (const e of pans) {
+    const f = facts.get(e.id)!;
+    if (!f.profile.pan) f.profile = { ...f.profile, pan: e.pan_number };
+  }
   for (const d of declarations) {
     const f = facts.get(d.employee_id)!;
     const amount = new Decimal((d.status === "verified" ? d.verified_amount : d.amount)?.toString() ?? 0);
@@ -69,7 +78,8 @@ function paidMonth(period: string, s: Awaited<ReturnType<typeof paidSlips>>[numb
     tds: s.income_tax,
   });
   const t = s.tax as { basic_da?: string; hra?: string; lta?: string } | null;
-  if (t?.basic_da !== undefined) Object.assign(m, { basic_da: new Decimal(t.basic_da), hra: new Decimal(t.hra ?? 0), lta: new Decimal(t.lta ?? 0) });
+  if (t?.basic_da !== undefined)
+    Object.assign(m, { basic_da: new Decimal(t.basic_da), hra: new Decimal(t.hra ?? 0), lta: new Decimal(t.lta ?? 0) });
   return m;
 }
 
