@@ -11870,7 +11870,7 @@ export interface components {
          */
         TaxRegime: "new" | "old";
         /**
-         * @description An Indian tax year, April to March, as "2025-26" (the financial year 2025-26 under the Income-tax Act 1961; from 1 April 2026 the "tax year" of the Income-tax Act 2025). The year must have its rules on record: 2025-26 and 2026-27.
+         * @description An Indian tax year, April to March, as "2025-26" (the financial year 2025-26 under the Income-tax Act 1961; from 1 April 2026 the "tax year" of the Income-tax Act 2025). The rules on record start with 2025-26 (an earlier year is a 400); a year after the latest on record (2026-27) takes its rules, as rates carry forward until a Finance Act changes them.
          * @example 2025-26
          */
         TaxYear: string;

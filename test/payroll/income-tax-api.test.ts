@@ -77,7 +77,7 @@ describe("getTaxProfile / setTaxProfile", () => {
     expect(expectError(await emp.agent.put(`/api/payroll/tax-profiles/${empId}`).send({ pan: "12345" }), 400).details[0].path).toBe(
       "body.pan",
     );
-    expectError(await emp.agent.get(`/api/payroll/tax-profiles/${empId}?tax_year=2031-32`), 400);
+    expectError(await emp.agent.get(`/api/payroll/tax-profiles/${empId}?tax_year=2024-25`), 400);
   });
 });
 
@@ -179,5 +179,27 @@ describe("a UAE company (AED): no income tax withheld", () => {
     expect((await uae.hr.agent.get(`/api/payroll/draft-runs/${run.body.data.id}`).expect(200)).body.data.totals).not.toHaveProperty(
       "income_tax",
     );
+  });
+});
+
+describe("createFinalSettlement: the same engine to the exit month, gratuity exempt up to ₹20 lakh (s.10(10))", () => {
+  it("₹30 lakh paid in the exit month (April 2026) and ₹20 lakh of gratuity: tax ₹4,57,500 + cess ₹18,300 = ₹4,75,800 recovered", async () => {
+    const id = await payrollEmployee(t, w, "3000000.00", { joining_date: "2015-01-05" });
+    await w.hr.agent.put(`/api/payroll/tax-profiles/${id}?tax_year=2026-27`).send({ pan: "ABCPS4321Q" }).expect(200);
+    await w.hr.agent
+      .post(`/api/employees/${id}/resignation`)
+      .send({ resignation_date: "2026-04-01", last_working_day: "2026-04-30", reason: "Retiring" })
+      .expect(201);
+    const s = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id, notice_period_days: 0 }).expect(201)).body.data;
+    expect(s.gratuity).toBe("2000000.00");
+    // salary ₹30 lakh − ₹75,000 = ₹29.25 lakh; 3,00,000 (to ₹24 lakh) + 30 % of 5.25 lakh = 4,57,500; cess 18,300
+    expect(s.income_tax_detail.computation).toMatchObject({
+      exemptions: [{ section: "10(10)", description: "Gratuity", amount: "2000000.00" }],
+      taxable_income: "2925000.00",
+      total_tax: "475800.00",
+    });
+    expect(s.income_tax).toBe("475800.00");
+    expect(Number(s.net_payable)).toBeCloseTo(Number(s.total_payable) - Number(s.total_recovery), 2);
+    expect(Number(s.total_recovery)).toBeGreaterThanOrEqual(475800);
   });
 });

@@ -171,6 +171,10 @@ describe("rounding and the no-PAN rate", () => {
     expect(onIncome(1200000, "new", { has_pan: false }).tax_payable).toBe("0.00");
     expect(onIncome(10000000, "new", { has_pan: false }).no_pan_rate_applied).toBe(false);
   });
+  it("a later year than any on record takes the latest rules (rates carry forward); none before the first", () => {
+    expect(rulesOf("2031-32")).toMatchObject({ tax_year: "2031-32", carried_from: "2026-27", effective_from: "2031-04-01" });
+    expect(rulesOf("2024-25")).toBeNull();
+  });
   it("tax years: April to March", () => {
     expect(taxYearOf("2026-03-31")).toBe("2025-26");
     expect(taxYearOf("2026-04-01")).toBe("2026-27");

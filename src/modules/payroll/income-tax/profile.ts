@@ -31,7 +31,7 @@ export function resolveTaxYear(
 ): { taxYear: string; rules: TaxRules } {
   const taxYear = requested ?? taxYearOf(tenantToday({ timezone }));
   const rules = rulesOf(taxYear);
-  if (!rules) throw invalidField(path, `has no income-tax rules on record (known: 2025-26, 2026-27)`);
+  if (!rules) throw invalidField(path, "has no income-tax rules on record: the first year on record is 2025-26");
   return { taxYear, rules };
 }
 

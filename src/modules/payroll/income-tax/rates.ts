@@ -63,9 +63,18 @@ export function taxYearBounds(taxYear: string): { start: DateString; end: DateSt
   return { start: `${startYear}-04-01`, end: `${startYear + 1}-03-31`, startYear };
 }
 
-/** The rules of a tax year, or null when none are on record (no deduction is computed then). */
-export function rulesOf(taxYear: string): TaxRules | null {
-  return TAX_YEARS.find((r) => r.tax_year === taxYear) ?? null;
+/**
+ * The rules of a tax year; a later year than any on record takes the latest year's rules (rates carry
+ * forward until a Finance Act changes them and its year's file is added: `carried_from` says so); null
+ * before the first year on record (no deduction is computed then).
+ */
+export function rulesOf(taxYear: string): (TaxRules & { carried_from?: string }) | null {
+  const exact = TAX_YEARS.find((r) => r.tax_year === taxYear);
+  if (exact) return exact;
+  const latest = TAX_YEARS[TAX_YEARS.length - 1];
+  if (taxYear < latest.tax_year) return null;
+  const start = Number(taxYear.slice(0, 4));
+  return { ...latest, tax_year: taxYear, effective_from: `${start}-04-01`, effective_to: `${start + 1}-03-31`, carried_from: latest.tax_year };
 }
 
 /** The age band at the end of the tax year (the Finance Act's "at any time during the previous year"). */
