@@ -190,7 +190,8 @@ describe("createFinalSettlement: the same engine to the exit month, gratuity exe
       .post(`/api/employees/${id}/resignation`)
       .send({ resignation_date: "2026-04-01", last_working_day: "2026-04-30", reason: "Retiring" })
       .expect(201);
-    const s = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id, notice_period_days: 0 }).expect(201)).body.data;
+    const s = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id, notice_period_days: 0 }).expect(201)).body
+      .data;
     expect(s.gratuity).toBe("2000000.00");
     // salary ₹30 lakh − ₹75,000 = ₹29.25 lakh; 3,00,000 (to ₹24 lakh) + 30 % of 5.25 lakh = 4,57,500; cess 18,300
     expect(s.income_tax_detail.computation).toMatchObject({

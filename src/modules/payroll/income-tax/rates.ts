@@ -74,7 +74,13 @@ export function rulesOf(taxYear: string): (TaxRules & { carried_from?: string })
   const latest = TAX_YEARS[TAX_YEARS.length - 1];
   if (taxYear < latest.tax_year) return null;
   const start = Number(taxYear.slice(0, 4));
-  return { ...latest, tax_year: taxYear, effective_from: `${start}-04-01`, effective_to: `${start + 1}-03-31`, carried_from: latest.tax_year };
+  return {
+    ...latest,
+    tax_year: taxYear,
+    effective_from: `${start}-04-01`,
+    effective_to: `${start + 1}-03-31`,
+    carried_from: latest.tax_year,
+  };
 }
 
 /** The age band at the end of the tax year (the Finance Act's "at any time during the previous year"). */
