@@ -183,7 +183,7 @@ describe("a UAE company (AED): no income tax withheld", () => {
 });
 
 describe("createFinalSettlement: the same engine to the exit month, gratuity exempt up to ₹20 lakh (s.10(10))", () => {
-  it("₹30 lakh paid in the exit month (April 2026) and ₹20 lakh of gratuity: tax ₹4,57,500 + cess ₹18,300 = ₹4,75,800 recovered", async () => {
+  it("₹30 lakh paid in the exit month (April 2026), ₹20 lakh of gratuity: ₹4,57,500 + cess ₹18,300 = ₹4,75,800 recovered", async () => {
     const id = await payrollEmployee(t, w, "3000000.00", { joining_date: "2015-01-05" });
     await w.hr.agent.put(`/api/payroll/tax-profiles/${id}?tax_year=2026-27`).send({ pan: "ABCPS4321Q" }).expect(200);
     await w.hr.agent
