@@ -13,6 +13,7 @@ const t = useTestApp();
 let w: PayrollWorld;
 let raised: string;
 let joiner: string;
+let noPan: string;
 const tds: Record<string, Record<string, number>> = {};
 const slips: Record<string, Record<string, { income_tax?: string; income_tax_detail?: Record<string, unknown>; gross: string }>> = {};
 
@@ -43,6 +44,9 @@ beforeAll(async () => {
     })
     .expect(200);
   joiner = await payrollEmployee(t, w, "200000.00", { joining_date: "2025-07-10" });
+  noPan = await payrollEmployee(t, w, "150000.00", { joining_date: "2020-01-06" });
+  tds[noPan] = {};
+  slips[noPan] = {};
   for (const [id, pan] of [
     [raised, "ABCPE1234F"],
     [joiner, "ABCPJ5678K"],
@@ -54,7 +58,7 @@ beforeAll(async () => {
   for (const period of MONTHS) {
     const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period }).expect(201);
     await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
-    for (const id of [raised, joiner]) {
+    for (const id of [raised, joiner, noPan]) {
       const res = await w.hr.agent.get(`/api/payroll/draft-runs/${run.body.data.id}/employees/${id}`);
       if (res.status === 404) continue; // not yet joined
       expect(res.status).toBe(200);
@@ -103,6 +107,13 @@ describe("a year of monthly deductions (processPayrollRun, getPayrollRunEmployee
     };
     expect(Number(s.total_deductions)).toBeCloseTo(Number(s.pf_employee) + Number(s.professional_tax) + 12567, 2);
     expect(Number(s.net_pay)).toBeCloseTo(Number(s.gross) - Number(s.total_deductions), 2);
+  });
+});
+
+describe("without a PAN (s.206AA): 20 % of the income when higher than the tax", () => {
+  it("₹18 lakh of salary: 20 % of ₹17.25 lakh = ₹3,45,000 (the tax would be ₹1,50,800), ₹28,750 a month", () => {
+    expect(slips[noPan]["2026-03"].income_tax_detail).toMatchObject({ has_pan: false, annual_tax: "345000.00", tds_to_date: "345000.00" });
+    expect(new Set(Object.values(tds[noPan]))).toEqual(new Set([28750]));
   });
 });
 
