@@ -4,6 +4,7 @@ import { db, tenantTx } from "../../../db/tenancy.ts";
 import type { AuthContext } from "../../../http/types.ts";
 import { Decimal } from "../../../lib/money.ts";
 import { notFound } from "../../../platform/errors.ts";
+import { lastWorkingDays } from "../../employees/index.ts";
 import { assertVisible } from "../../shared/people.ts";
 import { tenantToday } from "../../shared/work-settings.ts";
 import { employeeMonthSalary } from "../calculation.ts";
@@ -75,8 +76,9 @@ export async function taxProjectionOf(auth: AuthContext, employeeId: string, req
     const m = slipMonths(month.slip, ahead.period, classOf);
     y.current = m.current;
     y.regular = m.regular;
-    const lwd = month.slip.pay_end < `${ahead.period}-${String(month.slip.days_in_period).padStart(2, "0")}` ? month.slip.pay_end : null;
-    y.future_months = monthsAfter(taxYear, ahead.year, ahead.month, lwd);
+    // a recorded exit ends the projection at the month of the last working day
+    const exit = (await lastWorkingDays(db)).find((x) => x.employee_id === e.id);
+    y.future_months = monthsAfter(taxYear, ahead.year, ahead.month, exit?.last_working_day ?? null);
   }
   const both = { new: computeIncomeTax(taxInputOf(y, "new"), rules), old: computeIncomeTax(taxInputOf(y, "old"), rules) };
   const computation = both[facts.profile.regime];
