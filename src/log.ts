@@ -1,25 +1,11 @@
 // Structured JSON logs (or, LOG_FORMAT=pretty, short lines for a terminal: src/log-pretty.ts). Every
-// line written while a request is being served carries its request id (AsyncLocalStorage); the
+// line written while a request is being served carries its request id (src/request-context.ts); the
 // access-log line of a request also its user and tenant. Passwords, tokens and cookies are redacted.
-import { AsyncLocalStorage } from "node:async_hooks";
 import type { Writable } from "node:stream";
 import { pino, type Logger, type LoggerOptions } from "pino";
 import { config } from "./config.ts";
 import { prettyDestination } from "./log-pretty.ts";
-
-export interface RequestInfo {
-  requestId: string;
-  ip?: string;
-  userId?: string;
-  /** the company the caller acts in (session or API credential), for the access-log line */
-  tenantId?: string;
-  email?: string;
-  /** the membership read together with the session row (src/platform/identity/session.ts) */
-  prefetchedAuth?: import("./platform/identity/session.ts").PrefetchedAuth;
-  /** the API credential the request authenticated with (issue 31: audit, read-your-writes) */
-  credential?: { id: string; name: string; tenantId: string; lastWriteLsn: string | null };
-}
-export const requestContext = new AsyncLocalStorage<RequestInfo>();
+import { requestContext } from "./request-context.ts";
 
 const options: LoggerOptions = {
   level: config().logLevel,

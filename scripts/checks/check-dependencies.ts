@@ -7,8 +7,11 @@
 //   3. Layers: src/db imports neither src/http nor an area; the shared services (src/platform:
 //      identity, mail, jobs, storage, audit, notify, errors, ...) and src/lib import no area, and
 //      src/platform does not import src/http (the error type and its code → status map live in
-//      src/platform/errors.ts, below the HTTP layer); nothing imports src/main.ts (the
-//      composition root).
+//      src/platform/errors.ts, below the HTTP layer); src/log.ts and src/request-context.ts (the
+//      request being served, which the logger reads) import no layer; use cases take their types
+//      (AuthContext, RequestBody, PageQuery, Listing) from src/platform/use-case.ts, not src/http/;
+//      nothing imports src/main.ts
+//      (the composition root).
 //   4. The shape of an area: its handlers.ts (HTTP in, one use-case call, HTTP out) imports
 //      nothing from src/db; only the platform's own entry points (modules/auth, modules/billing)
 //      import the system client src/db/client.ts - the other areas use src/db/central.ts. Handlers
@@ -113,8 +116,21 @@ export function check(sources: Map<string, string> = sourcesOfSrc()): Violation[
         violations.push({ file: from, imports: to, rule: "shared services import no area" });
       if (from.startsWith("src/modules/shared/") && toArea)
         violations.push({ file: from, imports: to, rule: "src/modules/shared imports no area" });
+      // the logger and the request context sit below every layer: whatever they imported would import them back
+      if (["src/log.ts", "src/request-context.ts"].includes(from) && /^src\/(platform|http|db|modules)\//.test(to))
+        violations.push({
+          file: from,
+          imports: to,
+          rule: "src/log.ts and src/request-context.ts import no layer",
+        });
       if (from.startsWith("src/platform/") && to.startsWith("src/http/"))
         violations.push({ file: from, imports: to, rule: "src/platform does not import src/http" });
+      if (from.startsWith("src/modules/") && !from.endsWith("/handlers.ts") && ["src/http/types.ts", "src/http/envelope.ts"].includes(to))
+        violations.push({
+          file: from,
+          imports: to,
+          rule: "use cases take their types and paging from src/platform/use-case.ts, below HTTP",
+        });
       if (/^src\/modules\/[^/]+\/handlers\.ts$/.test(from) && to.startsWith("src/db/"))
         violations.push({
           file: from,

@@ -7,6 +7,7 @@ import pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
 import { config } from "../config.ts";
 import { logger } from "../log.ts";
+import { PinnablePool } from "./pinned.ts";
 import { forgetPool, observePool } from "./pool-stats.ts";
 import { closeReplica, initReplica, routedReplica } from "./replica.ts";
 
@@ -52,7 +53,8 @@ export function initDb(connectionString: string, opts: DbOptions = {}): void {
   const connectWait = opts.connectionTimeoutMillis ?? config().databasePoolTimeoutMs;
   poolUrl = connectionString;
   directUrl = (opts.directUrl === undefined ? config().databaseDirectUrl : opts.directUrl) ?? undefined;
-  pool = new pg.Pool({
+  // a step on one connection (src/db/primitives.ts onOneConnection) keeps every query of its own on it
+  pool = new PinnablePool({
     connectionString,
     max: opts.max ?? config().databasePoolSize,
     connectionTimeoutMillis: connectWait,

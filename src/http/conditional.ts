@@ -8,9 +8,9 @@
 // - If-Match on a write (`x-if-match`): the resource is read through its path's GET operation and
 //   the write runs only when the tag is current (strong comparison; `*`: when it exists), else a 412
 //   `precondition_failed` with the current tag (`ETag` header and `details`). Check and write are one
-//   step for every conditional write of the resource: both run under a transaction-level advisory
-//   lock of the company and path, held on a connection of its own until the write has finished, so
-//   two conditional writes based on one version cannot both pass. The write's answer carries the
+//   step for every conditional write of the resource: both run in one transaction on one connection
+//   (the write's own transaction a savepoint of it) under an advisory lock of the company and path,
+//   so two conditional writes based on one version cannot both pass. The write's answer carries the
 //   resource's new tag (read again under the lock). A write without If-Match takes no lock: it is
 //   unconditional by the client's choice, and may land between another's check and write.
 // - `x-if-match: required` (employee, salary setup, payroll run, company settings): an API
@@ -19,7 +19,7 @@
 //   Keyed on the caller's kind (src/http/caller.ts); credentials arrive with issue 31.
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
-import { getPool } from "../db/client.ts";
+import { withLock } from "../db/primitives.ts";
 import { AppError } from "../platform/errors.ts";
 import { callerOf } from "./caller.ts";
 import type { AuthContext } from "./types.ts";
@@ -93,12 +93,10 @@ export async function conditionally(
     throw new AppError("precondition_required", "This write needs If-Match with the ETag of the version it is based on");
   const tags = tagsOf(header);
   if (!tags) return run();
-  const client = await getPool().connect();
-  let failed = false;
-  try {
-    await client.query("BEGIN");
-    // the company and path: every conditional write of this resource, in every process, one at a time
-    await client.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 32))", [`if-match:${auth.tenantId}:${req.path}`]);
+  // check and write in one transaction on one connection (src/db/primitives.ts onOneConnection): the
+  // read and the handler's own queries and transaction run on it, so no request holds one
+  // connection while it waits for another
+  return withLock({ kind: "if-match", tenantId: auth.tenantId, path: req.path }, async () => {
     const current = await currentTag(spec);
     if (!matches(tags, current)) {
       if (current === null) throw new AppError("precondition_failed", "The resource does not exist, so no version of it matches If-Match");
@@ -115,13 +113,7 @@ export async function conditionally(
       if (after) res.setHeader("ETag", after);
     }
     return answer;
-  } catch (err) {
-    failed = true;
-    throw err;
-  } finally {
-    await client.query(failed ? "ROLLBACK" : "COMMIT").catch(() => {});
-    client.release();
-  }
+  });
 }
 
 /** The tag of the resource as its GET answers it now, or null when that GET does not answer it. */

@@ -1,23 +1,8 @@
 // Success envelopes, produced here and only here: `{ data, message }`, lists add `pagination`; lists
 // walked by cursor (`x-cursor`, src/http/cursor.ts) answer with `listed`: `next_cursor` beside it.
 import type { Response } from "express";
-import type { Walk, WalkKey } from "../db/keyset.ts";
-export interface PageQuery {
-  page?: number;
-  limit?: number;
-}
-
-export interface Page {
-  page: number;
-  limit: number;
-  skip: number;
-}
-
-export function pageOf(q: PageQuery): Page {
-  const page = q.page ?? 1;
-  const limit = q.limit ?? 20;
-  return { page, limit, skip: (page - 1) * limit };
-}
+export { type Listing, type Page, type PageListing, type PageQuery, pageOf } from "../platform/use-case.ts";
+import type { Listing, Page } from "../platform/use-case.ts";
 
 export const ok = <T>(data: T, message = "OK") => ({ status: 200 as const, body: { data, message } });
 export const created = <T>(data: T, message = "Created") => ({ status: 201 as const, body: { data, message } });
@@ -42,19 +27,6 @@ export function paginated<T, E extends object = Record<never, never>>(data: T[],
       ...(extra ?? ({} as E)),
     },
   };
-}
-
-/**
- * What a list use case of an `x-cursor` list answers: a page by number with its total, or a page of
- * a walk with the key of its last row (src/db/keyset.ts, lastKey).
- */
-export type Listing<T> = PageListing<T> | { rows: T[]; walk: Walk; last: WalkKey | null };
-
-/** A page by number of a list: its rows (JSON-ready), the page asked for and the total count. */
-export interface PageListing<T> {
-  rows: T[];
-  page: Page;
-  total: number;
 }
 
 /**

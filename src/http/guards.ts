@@ -8,8 +8,8 @@ import { type OperationId, type OperationMeta, operationTable } from "../../gene
 import { getPool } from "../db/client.ts";
 import type { IdentityRow } from "../platform/identity/identity-cache.ts";
 import { type CredentialIdentity, credentialFor } from "../platform/identity/credentials.ts";
-import { OWN_EMPLOYEE_IDS } from "../platform/identity/session.ts";
-import { requestContext } from "../log.ts";
+import { OWN_EMPLOYEE_IDS, prefetchedAuthOf } from "../platform/identity/session.ts";
+import { requestContext } from "../request-context.ts";
 import { forbidden, moduleDisabled, unauthenticated } from "../platform/errors.ts";
 import type { AuthContext, ModuleName, Role } from "./types.ts";
 
@@ -77,7 +77,7 @@ export async function authorize(req: Request, meta: OperationMeta): Promise<Auth
   const tenantId = req.session.tenantId;
   const info = requestContext.getStore();
   // read with the session row when it was loaded for this request (one round trip instead of two)
-  const pre = info?.prefetchedAuth;
+  const pre = prefetchedAuthOf(info);
   const auth = !tenantId
     ? null
     : pre && pre.sid === req.sessionID && pre.userId === userId && pre.tenantId === tenantId

@@ -16,7 +16,8 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:
 import type { Request, Response } from "express";
 import { config } from "../config.ts";
 import { formatLsn, type Lsn, onReplica, parseLsn, primaryLsn, replicaConfigured, replicaFailed, replicaUsable } from "../db/replica.ts";
-import { logger, requestContext } from "../log.ts";
+import { logger } from "../log.ts";
+import { requestContext } from "../request-context.ts";
 import { rememberCredentialWrite } from "../platform/identity/credentials.ts";
 import { AppError } from "../platform/errors.ts";
 

@@ -1,13 +1,12 @@
-// Which operation a request is for: the matchers built once from the generated registry and the
-// bundled document (method, path, parameters and what the document declares of each operation),
+// Which operation a request is for: the matchers built once from the generated registry (method,
+// path, parameters and what the document declares of each operation),
 // and resolveOperation, which finds the request's operation once and keeps it on the request for
 // the middlewares after it (operationOf). Nothing is routed by hand (docs/decisions/0001-own-dispatch.md).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { NextFunction, Request, Response } from "express";
-import { operationTable, type OperationId } from "../../generated/registry.ts";
+import { type OperationId, type OperationMeta, operationTable } from "../../generated/registry.ts";
 import { config } from "../config.ts";
-import type { CursorSpec } from "./cursor.ts";
 
 export const openapiPath = path.join(config().root, "generated", "openapi.json");
 let apiDocCache: any;
@@ -37,104 +36,31 @@ export function operationIdsBySpecificity(): OperationId[] {
   );
 }
 
-type DocOperation = {
-  parameters?: unknown[];
-  requestBody?: { required?: boolean; content?: Record<string, unknown> };
-  responses?: Record<string, { headers?: Record<string, unknown> }>;
-  "x-body-limit"?: number;
-  "x-read-replica"?: boolean;
-  "x-etag"?: boolean;
-  "x-if-match"?: string;
-  "x-cursor"?: CursorSpec;
-  operationId?: string;
-};
-
-/** Method + path of each operation as a matcher, most specific first. */
-// size: one record per operation, each field read from the document with why beside it; the fields belong together
+/**
+ * Method + path of each operation as a matcher, with what the document declares of it (the flags
+ * of generated/registry.ts, written by `make generate`: scripts/build/operation-flags.mjs).
+ */
 export function operationMatchers(ids: OperationId[]) {
-  const doc = apiDocument() as {
-    paths: Record<string, Record<string, DocOperation> & { parameters?: unknown[] }>;
-    components?: Record<string, Record<string, unknown> | undefined>;
-  };
   return ids.map((id) => {
-    const meta = operationTable[id];
+    const meta = operationTable[id] as OperationMeta;
     // regex-dynamic: a matcher of one of the document's own paths ({param} -> ([^/]+), the rest escaped), linear
     // regex-bounded: applied to the document's paths, not to input
     const re = new RegExp(`^${meta.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "([^/]+)")}/?$`);
     // regex-bounded: applied to the document's paths, not to input
     const params = [...meta.path.matchAll(/\{([^}]+)\}/g)].map((x) => x[1]);
-    const op = doc.paths[meta.path]?.[meta.method.toLowerCase()];
-    const bodyRequired = op?.requestBody?.required === true;
-    // JSON bodies are read up to the operation's limit (the bundle gives every such operation one)
-    const jsonBody = op?.requestBody?.content?.["application/json"] !== undefined;
-    const bodyLimit = op?.["x-body-limit"];
-    if (jsonBody && !(Number.isInteger(bodyLimit) && (bodyLimit as number) > 0))
-      throw new Error(`${id}: the bundled document gives its JSON body no x-body-limit (openapi/plugins/hrms.js)`);
-    const multipart = Boolean(op?.requestBody?.content?.["multipart/form-data"]);
-    // a form body (the OAuth token request, RFC 6749 §4.4.2; src/http/body.ts formBodies)
-    const form = Boolean(op?.requestBody?.content?.["application/x-www-form-urlencoded"]);
-    // a read that may run on the read replica (src/http/read-routing.ts): reads only
-    const readReplica = op?.["x-read-replica"] === true;
-    if (readReplica && meta.method.toUpperCase() !== "GET") throw new Error(`${id}: x-read-replica is for GET operations only`);
-    // nothing for the request validator to look at when called without a query string
-    const noInput = !op?.requestBody && !(op?.parameters?.length || doc.paths[meta.path]?.parameters?.length);
-    // an operation that signs someone in declares the session cookie on its success response
-    const startsSession = Object.entries(op?.responses ?? {}).some(
-      ([status, r]) => status.startsWith("2") && Object.keys(r.headers ?? {}).some((h) => h.toLowerCase() === "set-cookie"),
-    );
-    // the `Cache-Control` its success responses declare (components/headers/CacheControlNoStore:
-    // every operation's), sent on every answer of the operation, errors included (resolveOperation)
-    const cacheControl = declaredCacheControl(doc, op);
-    // conditional requests (issue 32, openapi/plugins/hrms.js): ETag of a GET, If-Match of a write
-    const etag = op?.["x-etag"] === true;
-    const ifMatch = op?.["x-if-match"] as "optional" | "required" | undefined;
-    // takes an Idempotency-Key (issue 32: every non-public POST, openapi/plugins/hrms.js)
-    const idempotent = (op?.parameters ?? []).some((p) => (p as { $ref?: string }).$ref === "#/components/parameters/IdempotencyKey");
     return {
+      ...meta,
       id,
       method: meta.method.toUpperCase(),
-      path: meta.path,
-      area: meta.area,
       re,
       params,
       segments: meta.path.split("/").length,
       isPublic: meta.public,
-      bodyRequired,
-      // the billing webhook's signature is computed over the exact bytes received
-      body: jsonBody ? { limit: bodyLimit as number, keepRaw: meta.area === "billing" } : null,
-      multipart,
-      form,
-      noInput,
-      startsSession,
-      readReplica,
-      cacheControl,
-      idempotent,
-      etag,
-      ifMatch,
-      // a list walked by cursor (issue 32, openapi/plugins/hrms.js)
-      cursor: op?.["x-cursor"],
+      readOperation: meta.readOperation as OperationId | null,
     };
   });
 }
 
-/** The `Cache-Control` value (the header schema's `const`) every 2xx response of `op` declares, or null. */
-function declaredCacheControl(doc: { components?: Record<string, Record<string, unknown> | undefined> }, op: DocOperation | undefined) {
-  type Declared = { $ref?: string; headers?: Record<string, Declared>; schema?: { const?: unknown } };
-  // "#/components/<kind>/<name>" of the bundle, or the object itself
-  const deref = (x: Declared | undefined): Declared | undefined => {
-    const [, , kind, name] = x?.$ref?.split("/") ?? [];
-    return x?.$ref ? (doc.components?.[kind]?.[name] as Declared | undefined) : x;
-  };
-  const values = new Set<string | null>();
-  for (const [status, declared] of Object.entries(op?.responses ?? {})) {
-    if (!status.startsWith("2")) continue;
-    const headers = deref(declared as Declared)?.headers ?? {};
-    const header = deref(Object.entries(headers).find(([h]) => h.toLowerCase() === "cache-control")?.[1]);
-    values.add(typeof header?.schema?.const === "string" ? header.schema.const : null);
-  }
-  if (values.size > 1) throw new Error(`${op?.operationId}: success responses declare different Cache-Control values`);
-  return [...values][0] ?? null;
-}
 export type Matcher = ReturnType<typeof operationMatchers>[number];
 
 /**

@@ -3,7 +3,7 @@
 import { Prisma } from "../../generated/prisma/client.ts";
 import { systemDb } from "../db/client.ts";
 import { db } from "../db/tenancy.ts";
-import { requestContext } from "../log.ts";
+import { requestContext } from "../request-context.ts";
 import { type EventClient, isEventType, recordEvent, recordEvents } from "./events/events.ts";
 import { execute, sql, tenant } from "../db/sql.ts";
 

@@ -33,6 +33,22 @@ describe("dependency rules", () => {
     expect(rules({ "src/modules/jobs.ts": `import { x } from "./leave/jobs.ts";` })).toHaveLength(1);
   });
 
+  it("keep the logger and the request context below every layer", () => {
+    expect(rules({ "src/log.ts": `import type { PrefetchedAuth } from "./platform/identity/session.ts";` })).toEqual([
+      "src/log.ts -> src/platform/identity/session.ts: src/log.ts and src/request-context.ts import no layer",
+    ]);
+    expect(rules({ "src/request-context.ts": `import { x } from "./http/types.ts";` })).toHaveLength(1);
+    expect(rules({ "src/log.ts": `import { requestContext } from "./request-context.ts";` })).toEqual([]);
+  });
+
+  it("give use cases their types below HTTP; handlers still build on src/http/types.ts", () => {
+    expect(rules({ "src/modules/leave/requests.ts": `import type { AuthContext } from "../../http/types.ts";` })).toEqual([
+      "src/modules/leave/requests.ts -> src/http/types.ts: use cases take their types and paging from src/platform/use-case.ts, below HTTP",
+    ]);
+    expect(rules({ "src/modules/leave/requests.ts": `import type { AuthContext } from "../../platform/use-case.ts";` })).toEqual([]);
+    expect(rules({ "src/modules/leave/handlers.ts": `import type { AreaHandlers } from "../../http/types.ts";` })).toEqual([]);
+  });
+
   it("refuse a cycle between areas", () => {
     const found = rules({
       "src/modules/leave/a.ts": `import { x } from "../attendance/index.ts";`,

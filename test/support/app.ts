@@ -7,7 +7,7 @@ import pg from "pg";
 import supertest from "supertest";
 import { afterAll, beforeAll, inject } from "vitest";
 import { type Config, configWith } from "../../src/config.ts";
-import { closeDb, initDb } from "../../src/db/client.ts";
+import { closeDb, type DbOptions, initDb } from "../../src/db/client.ts";
 import { createApp } from "../../src/http/app.ts";
 import { createServer } from "../../src/http/server.ts";
 import { MEMBER_PASSWORD, MEMBER_PASSWORD_HASH } from "./passwords.ts";
@@ -84,9 +84,10 @@ async function takeTestDatabase(): Promise<TestDatabase> {
 
 /**
  * Sets up the database and app for the calling test file (call at the top level of the file);
- * `config` overrides settings of the process's configuration for the file's app.
+ * `config` overrides settings of the process's configuration for the file's app, `db` the file's
+ * pool (e.g. a pool smaller than the requests a test sends at once).
  */
-export function useTestApp(opts: { config?: Partial<Config> } = {}): TestContext {
+export function useTestApp(opts: { config?: Partial<Config>; db?: Pick<DbOptions, "max" | "connectionTimeoutMillis"> } = {}): TestContext {
   const ctx = {} as TestContext;
   ctx.config = configWith(opts.config ?? {});
   ctx.configWith = (overrides) => configWith(overrides, ctx.config);
@@ -98,7 +99,7 @@ export function useTestApp(opts: { config?: Partial<Config> } = {}): TestContext
     drop = d.drop;
     ctx.url = d.url;
     ctx.dbName = d.dbName;
-    initDb(d.url, { max: 10 });
+    initDb(d.url, { max: 10, ...opts.db });
     ctx.app = createApp({ config: ctx.config, validateResponses: true });
     server = await listen(ctx.app);
     const target = server;

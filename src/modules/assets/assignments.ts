@@ -1,9 +1,9 @@
 // Assignments: an available asset handed to a current employee, one holder at a time.
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
-import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { pageOf, type PageQuery } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { parseDate } from "../../lib/dates.ts";
 import { notify } from "../../platform/notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";

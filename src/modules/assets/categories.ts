@@ -3,7 +3,7 @@
 import { audit, diff } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { pageOf, type PageQuery } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { shareLockCategory } from "./queries.ts";

@@ -7,9 +7,9 @@ import { audit } from "../../platform/audit.ts";
 import { uploadOf } from "../../platform/storage/files.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
-import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { pageOf, type PageQuery } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { notify } from "../../platform/notify.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import {

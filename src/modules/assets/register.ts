@@ -3,11 +3,11 @@
 import { assertNotAssigned } from "./states.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { type Listing, pageOf, type PageQuery } from "../../http/envelope.ts";
+import { type Listing, pageOf, type PageQuery } from "../../platform/use-case.ts";
 import { type Walk, walkPage, withDeletedAt } from "../../db/keyset.ts";
 import { assetKeys } from "./queries.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { parseDate, type DateString } from "../../lib/dates.ts";
 import { moneyStringOrNull } from "../../lib/money.ts";
 import { nextNumber } from "../../platform/sequences.ts";

@@ -1,8 +1,8 @@
 // The day-by-day attendance view: stored records, and for days without one the status derived
 // from holidays, weekly offs, approved leave and work from home.
-import type { Page } from "../../http/envelope.ts";
+import type { Page } from "../../platform/use-case.ts";
 import { badRequest, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, QueryParams } from "../../http/types.ts";
+import type { AuthContext, QueryParams } from "../../platform/use-case.ts";
 import { type DateString, eachDay, weekday } from "../../lib/dates.ts";
 import { approvedTimeOff, holidayApplies, maxDate, monthRange } from "../leave/index.ts";
 import { effectiveWeeklyOffs, tenantToday } from "../shared/work-settings.ts";

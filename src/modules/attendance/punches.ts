@@ -3,7 +3,7 @@
 import { audit } from "../../platform/audit.ts";
 import { currentTenantId, db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { type DateString, parseDate } from "../../lib/dates.ts";
 import { approvedLeaveOn, approvedWfhOn } from "../leave/index.ts";
 import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";

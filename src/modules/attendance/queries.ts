@@ -4,8 +4,8 @@
 // which (employee, date) pairs of an import exist already.
 import { query, readPrepared, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { Page } from "../../platform/use-case.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import type { DateString } from "../../lib/dates.ts";
 import { employeeScopeSql } from "../shared/queries.ts";
 import type { S } from "./json.ts";

@@ -5,9 +5,9 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import type { Page } from "../../platform/use-case.ts";
 import { badRequest, conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { employeeName } from "../leave/index.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";

@@ -4,7 +4,7 @@ import { audit } from "../../platform/audit.ts";
 import { advisoryLock } from "../../db/sql.ts";
 import { currentTenantId, tenantTx } from "../../db/tenancy.ts";
 import { invalidField } from "../../platform/errors.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../platform/use-case.ts";
 import { Decimal } from "../../lib/money.ts";
 import { loadAttendanceSettings } from "../shared/work-settings.ts";
 import { type S, settingsJson } from "./json.ts";

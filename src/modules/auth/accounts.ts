@@ -15,7 +15,7 @@ import { appUrl } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
 import { badRequest, conflict, invalidToken, unauthenticated } from "../../platform/errors.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../platform/use-case.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
 import * as clock from "../../lib/clock.ts";
 import { mayInvite } from "../shared/access.ts";

@@ -16,7 +16,7 @@
 import type { Request } from "express";
 import { appUrl } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../platform/use-case.ts";
 import { conflict, invalidToken } from "../../platform/errors.ts";
 import { signupLimiter, signupMailLimiter } from "../../platform/identity/limiter.ts";
 import { assertStrongPassword, hashPassword } from "../../platform/identity/passwords.ts";

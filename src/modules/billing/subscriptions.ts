@@ -1,5 +1,5 @@
 // Subscription → enabled modules. Pure, so the mapping is testable without HTTP.
-import type { ModuleName } from "../../http/types.ts";
+import type { ModuleName } from "../../platform/use-case.ts";
 
 export const MODULES: readonly ModuleName[] = ["payroll", "recruitment", "helpdesk", "assets"];
 const ACTIVE = new Set(["active", "trialing", "past_due"]);

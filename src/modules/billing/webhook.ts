@@ -14,7 +14,7 @@ import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
 import { logger } from "../../log.ts";
 import { AppError } from "../../platform/errors.ts";
-import type { ModuleName } from "../../http/types.ts";
+import type { ModuleName } from "../../platform/use-case.ts";
 import { lockBillingTenant } from "./queries.ts";
 import { modulesFromSubscription, subscriptionIsLive } from "./subscriptions.ts";
 

@@ -1,7 +1,7 @@
 // What can be imported and exported, kind by kind: the single create operation whose body a row is
 // (its JSON Schema checks the row, its use case writes it - through the owning area's index.ts,
 // so an imported row obeys exactly the rules of a single POST), and the export's reader.
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import {
   addHoliday,
   allocateLeave,

@@ -3,7 +3,7 @@
 // corrections and exits through those areas' index.ts.
 import { activeTenant } from "../../db/central.ts";
 import { db } from "../../db/tenancy.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { addDays, eachDay, todayIn } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { pendingRegularizationsByEmployee } from "../attendance/index.ts";

@@ -5,7 +5,7 @@
 //   self       an employee without a linked record - nothing to show
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { isHr } from "../shared/access.ts";
 
 export type Scope = "company" | "team" | "department" | "self";

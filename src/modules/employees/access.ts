@@ -9,7 +9,7 @@
 import type { Employee } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
 import { notFound } from "../../platform/errors.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { isHr } from "../shared/access.ts";
 
 export type Access = "full" | "masked" | "directory";

@@ -1,8 +1,8 @@
 // The employee list (directory): every live employee of the company, filtered, searched and
 // sorted - the one hot query of this area (its statements and the indexes they use: queries.ts).
 import { lastKey, type Walk } from "../../db/keyset.ts";
-import { type Listing, pageOf } from "../../http/envelope.ts";
-import type { QueryParams } from "../../http/types.ts";
+import { type Listing, pageOf } from "../../platform/use-case.ts";
+import type { QueryParams } from "../../platform/use-case.ts";
 import { containsPattern, directorySearchPage, directoryPage, directoryTotal, directoryWalk, type DirectoryFilter } from "./queries.ts";
 import { directoryJson } from "./views.ts";
 

@@ -3,9 +3,9 @@
 // add them: access.ts.
 import { audit } from "../../platform/audit.ts";
 import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
-import { type PageQuery, pageOf } from "../../http/envelope.ts";
+import { type PageQuery, pageOf } from "../../platform/use-case.ts";
 import { notFound } from "../../platform/errors.ts";
-import type { AuthContext, UploadedFile } from "../../http/types.ts";
+import type { AuthContext, UploadedFile } from "../../platform/use-case.ts";
 import { storeUpload } from "../../platform/storage/files.ts";
 import { loadSelfOrPrivileged, loadVisibleEmployee } from "./access.ts";
 import { documentJson, type DocumentType } from "./views.ts";

@@ -9,7 +9,7 @@ import { tenantPage } from "../../db/central.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, type ScopedTx, tenantTx, withTenant, byId } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { parseDate, toDateString, todayIn } from "../../lib/dates.ts";
 import { logger } from "../../log.ts";
 import { notify } from "../../platform/notify.ts";

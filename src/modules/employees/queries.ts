@@ -18,7 +18,7 @@
 import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
 import { execute, join, query, read, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import type { Page } from "../../platform/use-case.ts";
 import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
 import { RECORD_FIELDS } from "./fields.ts";
 

@@ -6,7 +6,7 @@ import { audit, diff } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { badRequest, conflict, invalidField, notFound, type ErrorDetail } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { fullEmployeeJson } from "./profile.ts";

@@ -1,9 +1,9 @@
 // A ticket's conversation: replies (told to the other side) and internal notes of the agents,
 // which only agents see.
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import type { Page } from "../../platform/use-case.ts";
 import { forbidden, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { notify } from "../../platform/notify.ts";
 import { isHr, userNames } from "../shared/access.ts";
 import { lockTicketStatus } from "./queries.ts";

@@ -4,10 +4,10 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx, byId, type ScopedTx } from "../../db/tenancy.ts";
-import { type Listing, type Page, pageOf } from "../../http/envelope.ts";
+import { type Listing, type Page, pageOf } from "../../platform/use-case.ts";
 import { type Walk, walkPage, withDeletedAt } from "../../db/keyset.ts";
 import { forbidden, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { notify } from "../../platform/notify.ts";
 import { hrMemberIds, isHr, userNames } from "../shared/access.ts";

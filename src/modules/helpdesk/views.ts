@@ -5,7 +5,7 @@ import type { components } from "../../../generated/api-types.ts";
 import type { HelpdeskTicket, Prisma } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
 import { notFound } from "../../platform/errors.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { isHr, userNames } from "../shared/access.ts";
 import { ticketStatus } from "./states.ts";
 

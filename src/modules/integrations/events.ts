@@ -1,7 +1,7 @@
 // The company's event feed (issue 31): the events in their one order (`seq`, given after commit by
 // the sequencer of src/platform/events/deliver.ts), test pings left out.
 import { db } from "../../db/tenancy.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../platform/use-case.ts";
 import { sequencePending } from "../../platform/events/sequencer.ts";
 
 type FeedType = NonNullable<RequestBody<"createWebhookEndpoint">["event_types"]>[number];

@@ -9,7 +9,7 @@ import { config } from "../../config.ts";
 import { tenantTx, withTenant } from "../../db/tenancy.ts";
 import { OAuthError } from "../../http/oauth-errors.ts";
 import * as clock from "../../lib/clock.ts";
-import { requestContext } from "../../log.ts";
+import { requestContext } from "../../request-context.ts";
 import { audit } from "../../platform/audit.ts";
 import { type CredentialIdentity, credentialFor, SECRET_SHAPE, secretHash } from "../../platform/identity/credentials.ts";
 

@@ -1,7 +1,7 @@
 // What an allocation request asks for, before anything is written: its fields checked together, then
 // each employee/type to allocate (every employee the named policy applies to, or one employee from
 // their policy or an explicit number of days) and those skipped with a reason.
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { db } from "../../db/tenancy.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { badRequest, conflict, invalidField, notFound } from "../../platform/errors.ts";

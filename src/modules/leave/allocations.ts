@@ -5,8 +5,8 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
-import { pageOf } from "../../http/envelope.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import { pageOf } from "../../platform/use-case.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { selfDecision } from "../shared/access.ts";
 import { employeeFilter, lockTenantLeave, visibleEmployees } from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";

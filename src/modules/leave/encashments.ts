@@ -6,9 +6,9 @@
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { db, byId } from "../../db/tenancy.ts";
-import { pageOf } from "../../http/envelope.ts";
+import { pageOf } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
 import { assertVisible, employeeFilter, loadEmployee, lockEmployees, targetEmployee, visibleEmployees } from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";

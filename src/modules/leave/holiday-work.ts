@@ -5,9 +5,9 @@
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { db, byId } from "../../db/tenancy.ts";
-import { pageOf } from "../../http/envelope.ts";
+import { pageOf } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { addDays, type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import { cancel, decide, submit } from "../shared/approvals.ts";
 import {

@@ -7,8 +7,8 @@ import { dayString, dayStringOrNull, type DayValue } from "./days.ts";
 
 type S = components["schemas"];
 
-/** A page of a list: its rows (JSON-ready), the page asked for and the total count (the one shape, src/http/envelope.ts). */
-export type { PageListing as Listing } from "../../http/envelope.ts";
+/** A page of a list: its rows (JSON-ready), the page asked for and the total count (the one shape, src/platform/use-case.ts). */
+export type { PageListing as Listing } from "../../platform/use-case.ts";
 type Dec = DayValue;
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);

@@ -4,9 +4,9 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
-import { pageOf } from "../../http/envelope.ts";
+import { pageOf } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { QueryParams, RequestBody } from "../../http/types.ts";
+import type { QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { days } from "./days.ts";
 import { leaveTypeJson, type Listing } from "./json.ts";
 

@@ -3,9 +3,9 @@
 import { audit, diff } from "../../platform/audit.ts";
 import { advisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
-import { type PageQuery, pageOf } from "../../http/envelope.ts";
+import { type PageQuery, pageOf } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../platform/use-case.ts";
 import { type DateString, daysBetween, parseDate, toDateString } from "../../lib/dates.ts";
 import { type Listing, periodJson } from "./json.ts";
 

@@ -3,9 +3,9 @@
 // policy-match.ts; allocations are made from a policy in allocations.ts.
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
-import { type PageQuery, pageOf } from "../../http/envelope.ts";
+import { type PageQuery, pageOf } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../platform/use-case.ts";
 import { type Listing, policyJson } from "./json.ts";
 
 type PolicyJson = ReturnType<typeof policyJson>;

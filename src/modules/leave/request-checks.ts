@@ -4,7 +4,7 @@
 // leave or work from home, consecutive days, attachment above a number of days, balance).
 import type { LeaveType } from "../../../generated/prisma/client.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { addDays, type DateString, daysBetween, parseDate, toDateString } from "../../lib/dates.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import { isHr } from "../shared/access.ts";

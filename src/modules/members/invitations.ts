@@ -13,7 +13,7 @@ import { appUrl, config } from "../../config.ts";
 import { activeTenant, userByEmail } from "../../db/central.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { conflict } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { type UsageLimit, useOrRefuse } from "../../platform/limits.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
 import { invitationJson } from "./json.ts";

@@ -1,6 +1,6 @@
 // Members and invitations as API JSON.
 import type { components } from "../../../generated/api-types.ts";
-import type { Role } from "../../http/types.ts";
+import type { Role } from "../../platform/use-case.ts";
 import * as clock from "../../lib/clock.ts";
 
 type S = components["schemas"];

@@ -5,7 +5,7 @@ import { audit } from "../../platform/audit.ts";
 import { db, tenantTx, byId, type ScopedTx } from "../../db/tenancy.ts";
 import { mayInvite } from "../shared/access.ts";
 import { conflict, forbidden, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { invitationJson, memberJson } from "./json.ts";
 import { lockOwners } from "./queries.ts";
 import * as clock from "../../lib/clock.ts";

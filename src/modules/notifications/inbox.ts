@@ -1,11 +1,11 @@
 // The signed-in user's in-app notifications in the active tenant: a page of them (unread only on
 // request) with the unread count, and marking them read.
 import { db, byId } from "../../db/tenancy.ts";
-import { type Listing, type Page, pageOf } from "../../http/envelope.ts";
+import { type Listing, type Page, pageOf } from "../../platform/use-case.ts";
 import { type Walk, walkPage } from "../../db/keyset.ts";
 import { notificationKeys } from "./queries.ts";
 import { notFound } from "../../platform/errors.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import type { NotificationKind } from "../../platform/notify.ts";
 import * as clock from "../../lib/clock.ts";
 

@@ -5,9 +5,9 @@ import type { Branch } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import type { Page } from "../../platform/use-case.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../platform/use-case.ts";
 import { branchJson, trimmed } from "./json.ts";
 import * as clock from "../../lib/clock.ts";
 

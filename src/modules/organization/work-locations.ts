@@ -2,9 +2,9 @@
 // geofence); names are unique; every creation is audited in the same transaction.
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import type { Page } from "../../platform/use-case.ts";
 import { badRequest, conflict, invalidField } from "../../platform/errors.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../platform/use-case.ts";
 import { trimmed, workLocationJson } from "./json.ts";
 
 export type WorkLocationCreateInput = RequestBody<"createWorkLocation">;

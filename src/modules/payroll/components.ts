@@ -2,7 +2,7 @@
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { QueryParams, RequestBody } from "../../http/types.ts";
+import type { QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { Decimal, moneyStringOrNull } from "../../lib/money.ts";
 import { type ComponentDef, describeAmount, fits, LARGEST_AMOUNT } from "./compute.ts";
 import { BUILTIN_VARIABLES, evaluate, evaluationOrder, findCycle, FormulaError, type Node, parseFormula, variablesOf } from "./formula.ts";

@@ -3,12 +3,12 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { activeTenant } from "../../db/central.ts";
 import { db } from "../../db/tenancy.ts";
-import { type Listing, type Page, pageOf } from "../../http/envelope.ts";
+import { type Listing, type Page, pageOf } from "../../platform/use-case.ts";
 import { type Walk, walkPage } from "../../db/keyset.ts";
 import { slipKeys } from "./queries/runs.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import { toDateString } from "../../lib/dates.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { slipJson, slipSummaryJson } from "./json.ts";
 import { payslipPdf } from "./payslip-pdf.ts";
 

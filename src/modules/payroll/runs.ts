@@ -10,9 +10,9 @@ import { audit } from "../../platform/audit.ts";
 import { config } from "../../config.ts";
 import { advisoryLock } from "../../db/sql.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import type { Page } from "../../http/envelope.ts";
+import type { Page } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { jobs } from "../../platform/jobs/queue.ts";
 import { parseDate } from "../../lib/dates.ts";
 import {

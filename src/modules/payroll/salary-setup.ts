@@ -3,7 +3,7 @@ import { storedState } from "../../lib/indian-states.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { badRequest, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { parseDate, toDateString } from "../../lib/dates.ts";
 import { Decimal, moneyString, moneyStringOrNull } from "../../lib/money.ts";
 import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";

@@ -7,8 +7,8 @@ import type { FinalSettlement, Prisma } from "../../../generated/prisma/client.t
 import { activeTenant } from "../../db/central.ts";
 import { lockRow } from "../../db/sql.ts";
 import { db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
-import { pageOf, type PageQuery } from "../../http/envelope.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../http/types.ts";
+import { pageOf, type PageQuery } from "../../platform/use-case.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
 import { audit } from "../../platform/audit.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
 import { nextNumber } from "../../platform/sequences.ts";

@@ -5,7 +5,7 @@
 import { activeTenant } from "../../db/central.ts";
 import { db } from "../../db/tenancy.ts";
 import { AppError, conflict, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { daysBetween } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";

@@ -6,7 +6,7 @@ import { audit } from "../../platform/audit.ts";
 import { HOUR_MS, useOrRefuse } from "../../platform/limits.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { invalidField } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { aiProvider } from "./ai/provider.ts";
 import { candidateScope } from "./candidates.ts";
 import { companyOf } from "./common.ts";

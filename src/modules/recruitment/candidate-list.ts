@@ -2,9 +2,9 @@
 // within what the caller may see (candidateScope).
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
-import { type Listing, pageOf, type PageQuery } from "../../http/envelope.ts";
+import { type Listing, pageOf, type PageQuery } from "../../platform/use-case.ts";
 import { type Walk, walkPage, withDeletedAt } from "../../db/keyset.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { candidateKeys } from "./queries.ts";
 import type { CandidateStage } from "./states.ts";
 import { candidateInclude, candidateJson, candidateScope } from "./candidates.ts";

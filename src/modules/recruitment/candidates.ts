@@ -5,7 +5,7 @@ import type { Candidate, JobPosting, Prisma } from "../../../generated/prisma/cl
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { notify } from "../../platform/notify.ts";
 import {
   checkAmount,

@@ -3,7 +3,7 @@
 import { activeTenant } from "../../db/central.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { badRequest, type ErrorDetail, invalidField } from "../../platform/errors.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { todayIn, type DateString } from "../../lib/dates.ts";
 import { formatMoney, money, moneyStringOrNull } from "../../lib/money.ts";
 import { hrMemberIds, userNames } from "../shared/access.ts";

@@ -4,7 +4,7 @@
 import { audit } from "../../platform/audit.ts";
 import { tenantTx, byId } from "../../db/tenancy.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { attachDocumentIn, createEmployeeIn, fullEmployeeJson, type EmployeeCreateInput } from "../employees/index.ts";
 import { candidateInclude, candidateJson, visibleCandidate } from "./candidates.ts";

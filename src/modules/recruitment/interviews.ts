@@ -3,9 +3,9 @@
 import type { Candidate, Interview, JobPosting, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { pageOf, type PageQuery } from "../../platform/use-case.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { type NotificationKind, notify } from "../../platform/notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
 import { companyOf, formatInstant, fullName, trimOrNull, userNames } from "./common.ts";

@@ -3,7 +3,7 @@
 import type { Candidate, JobOffer } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
 import { badRequest, invalidField } from "../../platform/errors.ts";
-import type { RequestBody } from "../../http/types.ts";
+import type { RequestBody } from "../../platform/use-case.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { companyOf, companyToday, EMPLOYMENT_LABELS, formatMoney, fullName, type Company } from "./common.ts";
 import { renderLetterPdf } from "./pdf.ts";

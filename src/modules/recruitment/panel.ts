@@ -2,7 +2,7 @@
 // candidate goes through, their default interviewers, and the rating scale of feedback.
 import { db } from "../../db/tenancy.ts";
 import { invalidField } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";
 
 export type Round = {

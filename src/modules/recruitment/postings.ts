@@ -3,9 +3,9 @@
 import type { JobPosting, JobRequisition, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { pageOf, type PageQuery } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { parseDate, toDateStringOrNull } from "../../lib/dates.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { checkAmount, checkSalaryRange, givenFields, managerDepartment, moneyOut, normalizeTerms, trimOrNull } from "./common.ts";

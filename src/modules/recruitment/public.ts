@@ -7,7 +7,7 @@ import { hashToken } from "../../platform/identity/tokens.ts";
 import { activeTenant, tenantsWith } from "../../db/central.ts";
 import { db, tenantTx, withTenant, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { AppError, conflict, moduleDisabled, notFound } from "../../platform/errors.ts";
-import type { RequestBody, UploadedFile } from "../../http/types.ts";
+import type { RequestBody, UploadedFile } from "../../platform/use-case.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { notify } from "../../platform/notify.ts";
 import { storeUpload } from "../../platform/storage/files.ts";

@@ -3,9 +3,9 @@
 import type { Candidate, InterviewSession, Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
-import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { pageOf, type PageQuery } from "../../platform/use-case.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
 import { referencedCandidate } from "./candidates.ts";
 import { companyOf, formatInstant, fullName, trimOrNull, type Company } from "./common.ts";

@@ -2,9 +2,9 @@
 import type { Prisma, TalentPoolCandidate } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
 import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { pageOf, type PageQuery } from "../../http/envelope.ts";
+import { pageOf, type PageQuery } from "../../platform/use-case.ts";
 import { conflict, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
 import { referencedCandidate } from "./candidates.ts";
 import type { CandidateSource } from "./states.ts";
 import { checkFile, fullName, givenFields, normalizeTerms, numberOut, requireNames, trimOrNull } from "./common.ts";

@@ -2,10 +2,10 @@
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { auditEntryJson } from "../../platform/audit.ts";
 import { db } from "../../db/tenancy.ts";
-import { type Listing, type Page, pageOf } from "../../http/envelope.ts";
+import { type Listing, type Page, pageOf } from "../../platform/use-case.ts";
 import { type Walk, walkPage } from "../../db/keyset.ts";
 import { auditKeys } from "./queries.ts";
-import type { QueryParams } from "../../http/types.ts";
+import type { QueryParams } from "../../platform/use-case.ts";
 
 /** The activity log: a page by number (newest first), or a page of a walk in the order of change (issue 32: new entries). */
 export async function activityList(

@@ -5,7 +5,7 @@ import { activeTenant, updateActiveTenant } from "../../db/central.ts";
 import { currentTenantId, tenantTx } from "../../db/tenancy.ts";
 import { config } from "../../config.ts";
 import { forbidden, invalidField } from "../../platform/errors.ts";
-import type { ModuleName, RequestBody } from "../../http/types.ts";
+import type { ModuleName, RequestBody } from "../../platform/use-case.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { type CompanyRow, companyRow } from "./queries.ts";
 

@@ -3,7 +3,7 @@
 // per area under a name of its own.
 import { usersByIds } from "../../db/central.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
-import type { AuthContext, Role } from "../../http/types.ts";
+import type { AuthContext, Role } from "../../platform/use-case.ts";
 import { forbidden } from "../../platform/errors.ts";
 
 /** The roles that manage every employee's records: owner, admin and hr. */

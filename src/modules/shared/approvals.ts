@@ -8,7 +8,7 @@
 import { audit } from "../../platform/audit.ts";
 import { tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { conflict } from "../../platform/errors.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { type Notice, notifyEmployee, notifyManager } from "./notices.ts";
 import { assertNotOwnRecord, isOwnRecord, OWN_RECORD, selfDecision } from "./access.ts";
 import { assertCanCancel, assertCanDecide, OWN_REQUEST } from "./people.ts";

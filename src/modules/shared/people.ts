@@ -5,7 +5,7 @@
 import { advisoryLock } from "../../db/sql.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { assertNotOwnRecord, isHr, isLinkedRecord, isOwnRecord, OWN_RECORD } from "./access.ts";
 
 /** `null` = every employee of the tenant; otherwise the ids the caller may see. */

@@ -3,7 +3,7 @@
 // only (the active tenant bound at run time).
 import { query, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
-import type { AuthContext } from "../../http/types.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { isHr } from "./access.ts";
 
 /**

@@ -1,7 +1,7 @@
 // Uploaded files: storing an upload, and which stored file the caller may download (hr/admin/owner
 // any of the company's, others their own uploads).
 import { notFound } from "../../platform/errors.ts";
-import type { AuthContext, UploadedFile } from "../../http/types.ts";
+import type { AuthContext, UploadedFile } from "../../platform/use-case.ts";
 import { fileJson, storeUpload, uploadOf } from "../../platform/storage/files.ts";
 import { isHr } from "../shared/access.ts";
 

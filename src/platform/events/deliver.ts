@@ -1,5 +1,6 @@
 import { config } from "../../config.ts";
 import { getPool } from "../../db/client.ts";
+import { rawTx } from "../../db/primitives.ts";
 import { logger } from "../../log.ts";
 import { jobs } from "../jobs/queue.ts";
 import { recordWebhookAttempt } from "../metrics.ts";
@@ -131,10 +132,8 @@ async function record(d: Claimed, r: SendResult): Promise<void> {
   // machine time: the lag of a delivery, for the metrics
   recordWebhookAttempt(status === "pending" ? "retry" : status, (Date.now() - d.created_at.getTime()) / 1000);
   const wait = retryS ?? backoffSeconds(d.attempts);
-  const client = await getPool().connect();
-  let disabled = false;
-  try {
-    await client.query("BEGIN");
+  const disabled = await rawTx(async (client) => {
+    let disabled = false;
     // cross-tenant: by the delivery's own key (tenant_id, id)
     await client.query(
       `UPDATE webhook_deliveries SET status = $3, locked_until = NULL, next_attempt_at = now() + make_interval(secs => $4)
@@ -185,13 +184,8 @@ async function record(d: Claimed, r: SendResult): Promise<void> {
         `UPDATE webhook_deliveries SET status = 'failed' WHERE tenant_id = $1 AND endpoint_id = $2 AND status = 'pending'`,
         [d.tenant_id, d.endpoint_id],
       );
-    await client.query("COMMIT");
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
+    return disabled;
+  });
   if (disabled) jobs.kick("mail.deliver");
 }
 
@@ -208,12 +202,7 @@ async function record(d: Claimed, r: SendResult): Promise<void> {
 // size: the pump is one closure over the run's state (waiting, in flight per endpoint, claiming, the
 // budget); split apart, each piece would take and return all of it
 export async function deliverDueWebhooks(): Promise<number> {
-  const client = await getPool().connect();
-  try {
-    while ((await sequenceEvents(client)) > 0);
-  } finally {
-    client.release();
-  }
+  while ((await sequenceEvents()) > 0);
   const { webhookConcurrency: concurrency, webhookConcurrencyPerEndpoint: perEndpoint, webhookTimeoutMs } = config();
   const batch = concurrency * 2;
   const leaseS = leaseSeconds(webhookTimeoutMs);

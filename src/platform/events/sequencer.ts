@@ -1,7 +1,4 @@
-import type pg from "pg";
-import { getPool } from "../../db/client.ts";
-
-const SEQUENCER_LOCK = 31_0031; // pg advisory lock key of the sequencer (issue 31)
+import { lock, rawTx, tryLock } from "../../db/primitives.ts";
 
 // ─── sequencing ───
 
@@ -9,16 +6,11 @@ const SEQUENCER_LOCK = 31_0031; // pg advisory lock key of the sequencer (issue 
  * Numbers committed events and queues their deliveries; returns how many it numbered. With
  * `onlyIfFree`, does nothing while another sequencer runs (the feed: that one numbers them).
  */
-export async function sequenceEvents(client: pg.PoolClient, limit = 5000, onlyIfFree = false): Promise<number> {
-  await client.query("BEGIN");
-  try {
+export function sequenceEvents(limit = 5000, onlyIfFree = false): Promise<number> {
+  return rawTx(async (client) => {
     if (onlyIfFree) {
-      const { rows } = await client.query<{ ok: boolean }>("SELECT pg_try_advisory_xact_lock($1) AS ok", [SEQUENCER_LOCK]);
-      if (!rows[0].ok) {
-        await client.query("COMMIT");
-        return 0;
-      }
-    } else await client.query("SELECT pg_advisory_xact_lock($1)", [SEQUENCER_LOCK]);
+      if (!(await tryLock(client, { kind: "event-sequencer" }))) return 0;
+    } else await lock(client, { kind: "event-sequencer" });
     // cross-tenant: the sequencer numbers every company's events in one order
     const { rowCount } = await client.query(
       `WITH next AS (
@@ -40,20 +32,11 @@ export async function sequenceEvents(client: pg.PoolClient, limit = 5000, onlyIf
        SELECT (SELECT count(*) FROM queued) AS queued FROM numbered`,
       [limit],
     );
-    await client.query("COMMIT");
     return rowCount ?? 0;
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => {});
-    throw err;
-  }
+  });
 }
 
 /** Numbers what has committed before a read of the feed (unless a sequencer is at it already). */
 export async function sequencePending(): Promise<void> {
-  const client = await getPool().connect();
-  try {
-    await sequenceEvents(client, 5000, true);
-  } finally {
-    client.release();
-  }
+  await sequenceEvents(5000, true);
 }

@@ -8,7 +8,7 @@ import type { Request, RequestHandler } from "express";
 import session from "express-session";
 import { config } from "../../config.ts";
 import { databaseUrl, getPool, onCloseDb, systemDb } from "../../db/client.ts";
-import { requestContext } from "../../log.ts";
+import { type RequestInfo, requestContext } from "../../request-context.ts";
 import { type CachedIdentity, type IdentityRow, identityCache, stopIdentityCache } from "./identity-cache.ts";
 
 onCloseDb(stopIdentityCache);
@@ -41,6 +41,10 @@ export const sessionCookieOptions = () => ({
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
 /** The caller's membership, read with the session row (see IdentityStore). */
+/** The membership read together with the session row, per request (guards.ts reads it: one round trip instead of two). */
+const prefetched = new WeakMap<RequestInfo, PrefetchedAuth>();
+export const prefetchedAuthOf = (info: RequestInfo | undefined) => (info ? prefetched.get(info) : undefined);
+
 export interface PrefetchedAuth {
   sid: string;
   userId: string;
@@ -124,7 +128,7 @@ function identityStore() {
         return false;
       }
       const info = requestContext.getStore();
-      if (info && sess.userId && sess.tenantId) info.prefetchedAuth = { sid, userId: sess.userId, tenantId: sess.tenantId, row: found.row };
+      if (info && sess.userId && sess.tenantId) prefetched.set(info, { sid, userId: sess.userId, tenantId: sess.tenantId, row: found.row });
       fn(null, sess);
       return true;
     }

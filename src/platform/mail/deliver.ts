@@ -1,10 +1,12 @@
-// Delivery of outbox rows through nodemailer (SMTP when SMTP_URL is set). Each row is locked
-// while it is sent, so several workers never send one twice; failures are retried with backoff
+// Delivery of outbox rows through nodemailer (SMTP when SMTP_URL is set). Each row is claimed with a
+// lease while it is sent (src/db/primitives.ts claimDue; no transaction spans the SMTP send), so
+// several workers never send one at once; failures are retried with backoff
 // and never dropped. A sent row keeps no live token: its `secrets` are replaced by "[redacted]"
 // in both bodies (the rest stays for the record, with the SMTP Message-ID).
 import nodemailer, { type Transporter } from "nodemailer";
 import { config } from "../../config.ts";
 import { getPool } from "../../db/client.ts";
+import { claimDue, type WorkTable } from "../../db/primitives.ts";
 import { logger } from "../../log.ts";
 import { recordMailFailed, recordMailSent } from "../metrics.ts";
 
@@ -39,66 +41,74 @@ export function redacted(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/**
+ * The outbox as a work table: a pending row is due at `next_attempt_at`, claimed for a lease that
+ * outlasts a send (nodemailer's connection, greeting and socket timeouts above), so the transaction
+ * that claims it ends before the SMTP conversation starts.
+ */
+const OUTBOX: WorkTable = {
+  table: "email_outbox",
+  due: "status = 'pending'",
+  leaseColumn: "next_attempt_at",
+  order: "created_at",
+  returning: "w.id, w.to_address, w.subject, w.text_body, w.html_body, w.secrets, w.attempts, w.created_at",
+};
+const LEASE_S = 120;
+
+interface OutboxRow {
+  id: string;
+  to_address: string;
+  subject: string;
+  text_body: string;
+  html_body: string | null;
+  secrets: string[] | null;
+  attempts: number;
+  created_at: Date;
+}
+
 /** Delivers due pending rows (at most `limit`); returns how many were sent. */
-// size: claim, send and record each due mail with its retry schedule, in one loop
 export async function deliverDueEmails(smtpUrl = config().smtpUrl, limit = 20): Promise<number> {
   if (!smtpUrl) return 0;
   let sent = 0;
   for (let i = 0; i < limit; i++) {
-    const client = await getPool().connect();
-    try {
-      await client.query("BEGIN");
-      const { rows } = await client.query(
-        `SELECT id, to_address, subject, text_body, html_body, secrets, attempts, created_at FROM email_outbox
-          WHERE status = 'pending' AND next_attempt_at <= now()
-          ORDER BY created_at FOR UPDATE SKIP LOCKED LIMIT 1`,
-      );
-      if (!rows.length) {
-        await client.query("COMMIT");
-        break;
-      }
-      const row = rows[0];
-      try {
-        const info = await transporter(smtpUrl).sendMail({
-          from: config().mailFrom,
-          to: row.to_address,
-          subject: row.subject,
-          text: row.text_body,
-          html: row.html_body ?? undefined,
-        });
-        const secrets: string[] = row.secrets ?? [];
-        await client.query(
-          `UPDATE email_outbox SET status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = NULL,
-                  text_body = $2, html_body = $3, secrets = '{}', message_id = $4
-            WHERE id = $1`,
-          [
-            row.id,
-            redacted(row.text_body, secrets),
-            row.html_body === null ? null : redacted(row.html_body, secrets),
-            info?.messageId ?? null,
-          ],
-        );
-        sent++;
-        recordMailSent((Date.now() - new Date(row.created_at).getTime()) / 1000);
-      } catch (err) {
-        const attempts = row.attempts + 1;
-        const backoff = Math.min(MAX_BACKOFF_S, 2 ** Math.min(attempts, 12));
-        await client.query(
-          `UPDATE email_outbox SET attempts = $2, last_error = $3, next_attempt_at = now() + make_interval(secs => $4) WHERE id = $1`,
-          [row.id, attempts, String((err as Error).message).slice(0, 500), backoff],
-        );
-        recordMailFailed();
-        logger.warn({ outbox_id: row.id, attempts, err: (err as Error).message }, "email delivery failed, will retry");
-        await client.query("COMMIT");
-        break; // the server is probably down: stop this round, retry later
-      }
-      await client.query("COMMIT");
-    } catch (err) {
-      await client.query("ROLLBACK").catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    const [row] = await claimDue<OutboxRow>(OUTBOX, { limit: 1, leaseS: LEASE_S });
+    if (!row) break;
+    if (!(await deliver(smtpUrl, row))) break; // the server is probably down: stop this round, retry later
+    sent++;
   }
   return sent;
+}
+
+/** Sends one claimed row and records the outcome; false when the send failed (retried with backoff). */
+async function deliver(smtpUrl: string, row: OutboxRow): Promise<boolean> {
+  let messageId: string | null;
+  try {
+    const info = await transporter(smtpUrl).sendMail({
+      from: config().mailFrom,
+      to: row.to_address,
+      subject: row.subject,
+      text: row.text_body,
+      html: row.html_body ?? undefined,
+    });
+    messageId = info?.messageId ?? null;
+  } catch (err) {
+    const attempts = row.attempts + 1;
+    const backoff = Math.min(MAX_BACKOFF_S, 2 ** Math.min(attempts, 12));
+    await getPool().query(
+      `UPDATE email_outbox SET attempts = $2, last_error = $3, next_attempt_at = now() + make_interval(secs => $4) WHERE id = $1`,
+      [row.id, attempts, String((err as Error).message).slice(0, 500), backoff],
+    );
+    recordMailFailed();
+    logger.warn({ outbox_id: row.id, attempts, err: (err as Error).message }, "email delivery failed, will retry");
+    return false;
+  }
+  const secrets = row.secrets ?? [];
+  await getPool().query(
+    `UPDATE email_outbox SET status = 'sent', sent_at = now(), attempts = attempts + 1, last_error = NULL,
+            text_body = $2, html_body = $3, secrets = '{}', message_id = $4
+      WHERE id = $1`,
+    [row.id, redacted(row.text_body, secrets), row.html_body === null ? null : redacted(row.html_body, secrets), messageId],
+  );
+  recordMailSent((Date.now() - new Date(row.created_at).getTime()) / 1000);
+  return true;
 }

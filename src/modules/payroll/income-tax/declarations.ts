@@ -5,8 +5,8 @@
 import type { Prisma } from "../../../../generated/prisma/client.ts";
 import { lockRow } from "../../../db/sql.ts";
 import { byId, db, type ScopedTx, tenantTx } from "../../../db/tenancy.ts";
-import { type Page, pageOf } from "../../../http/envelope.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../../http/types.ts";
+import { type Page, pageOf } from "../../../platform/use-case.ts";
+import type { AuthContext, QueryParams, RequestBody } from "../../../platform/use-case.ts";
 import { addDays, toDateString } from "../../../lib/dates.ts";
 import { Decimal, moneyString } from "../../../lib/money.ts";
 import { audit, diff } from "../../../platform/audit.ts";

@@ -3,7 +3,7 @@
 // no salaries - there is no profile (null, not an error) and writing one is a 409.
 import { activeTenant } from "../../../db/central.ts";
 import { byId, db, tenantTx } from "../../../db/tenancy.ts";
-import type { AuthContext, RequestBody } from "../../../http/types.ts";
+import type { AuthContext, RequestBody } from "../../../platform/use-case.ts";
 import { toDateString } from "../../../lib/dates.ts";
 import { moneyString } from "../../../lib/money.ts";
 import { audit, diff } from "../../../platform/audit.ts";

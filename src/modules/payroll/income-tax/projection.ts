@@ -1,7 +1,7 @@
 // The projection sheet of one employee's tax year (GET /api/payroll/tax-projection/{employeeId}) and
 // the year's records per employee (taxYearRecords: what the employer's certificates and returns read).
 import { db, tenantTx } from "../../../db/tenancy.ts";
-import type { AuthContext } from "../../../http/types.ts";
+import type { AuthContext } from "../../../platform/use-case.ts";
 import { Decimal } from "../../../lib/money.ts";
 import { notFound } from "../../../platform/errors.ts";
 import { lastWorkingDays } from "../../employees/index.ts";

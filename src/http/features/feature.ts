@@ -1,0 +1,26 @@
+// What a feature of the operation pipeline is (src/http/features/index.ts composes them): a rule of
+// the document that wraps every operation declaring it - `applies` reads the operation's flags in
+// generated/registry.ts once at start, `wrap` runs around the rest of the pipeline per request.
+import type { Request, Response } from "express";
+import type { OperationId } from "../../../generated/registry.ts";
+import type { Matcher } from "../routing.ts";
+import type { AuthContext, HandlerContext } from "../types.ts";
+
+/** What the handler answered, or that the answer has been sent already (a file, a 304). */
+export type Answer = { status: number; body: unknown } | { sent: true };
+
+export interface Call {
+  op: Matcher;
+  req: Request;
+  res: Response;
+  /** the caller; null on public operations */
+  auth: AuthContext | null;
+  /** what the handler receives (a feature may complete it, e.g. the cursor walk) */
+  ctx: HandlerContext<OperationId>;
+}
+
+export interface Feature {
+  name: string;
+  applies(op: Matcher): boolean;
+  wrap(call: Call, next: () => Promise<Answer>): Promise<Answer>;
+}
