@@ -11630,13 +11630,20 @@ export interface components {
             deductions: {
                 allowed: components["schemas"]["Money"];
                 claimed: components["schemas"]["Money"];
+                /**
+                 * @description 80C, 80CCD(1B), 80CCD(2), 80D_self, 80D_parents, 80E.
+                 * @example 80C
+                 */
                 section: string;
             }[];
             exemptions: {
                 amount: components["schemas"]["Money"];
                 /** @example Agreed with the team lead in the weekly review */
                 description: string;
-                /** @description 10(13A) HRA, 10(5) LTA, 10(10) gratuity, 10(10AA) leave encashment on leaving. */
+                /**
+                 * @description 10(13A) HRA, 10(5) LTA, 10(10) gratuity, 10(10AA) leave encashment on leaving.
+                 * @example 10(13A)
+                 */
                 section: string;
             }[];
             gross_salary: components["schemas"]["Money"];
@@ -11775,7 +11782,10 @@ export interface components {
             metro: boolean;
             /** @description Other income the employee declares for tax at source (s.192(2B)): interest and the like. */
             other_income: components["schemas"]["Money"];
-            /** @description The Permanent Account Number: the profile's, else the one on the employee record (`pan_number`). Without one, tax is deducted at the higher of the computed rate and 20 % (s.206AA; its successor in the 2025 Act). */
+            /**
+             * @description The Permanent Account Number: the profile's, else the one on the employee record (`pan_number`). Without one, tax is deducted at the higher of the computed rate and 20 % (s.206AA; its successor in the 2025 Act).
+             * @example ABCPE1234F
+             */
             pan: string | null;
             /** @description A parent is a senior citizen (s.80D: ₹50,000 instead of ₹25,000 for their health insurance). */
             parents_senior: boolean;
