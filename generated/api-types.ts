@@ -2784,6 +2784,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payroll/form-16/{employeeId}": {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An employee's Form 16 (Form 130 from 2026-27) Part B for a tax year
+         * @description The salary and tax computation of the certificate the employer issues by 15 June after the tax year (Form 16 under the Income-tax Act 1961 up to 2025-26; Form 130 under the Income-tax Act 2025 from 2026-27), from the processed payroll runs of the year. Employees see their own, hr/admin/owner everyone's. `data` is null where no income tax is withheld (a company whose currency is not INR) and for an employee paid nothing in the year.
+         */
+        get: operations["getForm16"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payroll/loan-advances": {
         parameters: {
             query?: never;
@@ -7914,6 +7940,117 @@ export interface components {
             recover_notice_shortfall?: boolean;
             separation?: components["schemas"]["Separation"];
         };
+        /** @description Part B of the employer's certificate of tax deducted from salary: Form 16 (Income-tax Rules 1962 rule 31) up to the tax year 2025-26, Form 130 (Income-tax Rules 2026, under the Income-tax Act 2025) from 2026-27 - `form` names which. Its figures are the year's computation on the salary paid by processed payroll runs (this employer's and a previous employer's, Form 12B) and the declarations counted after the proof cut-off, in the form's order: gross salary − exemptions − standard deduction − professional tax = income chargeable under "Salaries"; + house property + other income = gross total income; − chapter VI-A deductions = total income; tax, rebate, surcharge (after its marginal relief), cess = tax payable; the tax deducted per quarter. Part A (the deposits, issued only by TRACES) is not produced here. */
+        Form16: {
+            /**
+             * @description The assessment year under the Act 1961 ("2026-27" for the tax year 2025-26); null under the Act 2025, which has only the tax year.
+             * @example 2026-27
+             */
+            assessment_year: string | null;
+            /** @description Tax payable − tax deducted: zero when the year landed exactly; negative when more was deducted. */
+            balance: components["schemas"]["Money"];
+            cess: components["schemas"]["Money"];
+            deductions: {
+                allowed: components["schemas"]["Money"];
+                claimed: components["schemas"]["Money"];
+                /** @example 80C */
+                section: string;
+            }[];
+            employee: {
+                /** @example CL */
+                code: string;
+                /**
+                 * Format: uuid
+                 * @example 81a46003-1cd6-417b-9c53-de3f531515a9
+                 */
+                id: string;
+                /** @example Priya Sharma */
+                name: string;
+                /** @example ABCPE1234F */
+                pan: string | null;
+            };
+            employer: {
+                /** @example 12 MG Road, Bengaluru 560001 */
+                address: string | null;
+                /** @example Priya Sharma */
+                name: string;
+                /** @example AAACA1234B */
+                pan: string | null;
+                /**
+                 * @description From the income-tax settings (deductor_tan); null until given.
+                 * @example BLRA12345B
+                 */
+                tan: string | null;
+            };
+            /** @enum {string} */
+            form: "Form 16" | "Form 130";
+            gross_total_income: components["schemas"]["Money"];
+            house_property: components["schemas"]["Money"];
+            /** @description The Act and rules the certificate is issued under. */
+            law: string;
+            net_tax_payable: components["schemas"]["Money"];
+            other_income: components["schemas"]["Money"];
+            /** @enum {string} */
+            part: "B";
+            /** @description Part A comes from TRACES; not produced here. */
+            part_a: null;
+            period: {
+                /**
+                 * Format: date
+                 * @description The first month paid in the year (the month of joining), else 1 April.
+                 * @example 2026-11-25
+                 */
+                from: string;
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
+                to: string;
+            };
+            rebate: components["schemas"]["Money"];
+            regime: components["schemas"]["TaxRegime"];
+            /** @description Relief for arrears (s.89); not computed here, always 0. */
+            relief: components["schemas"]["Money"];
+            resident: boolean;
+            salary: {
+                after_exemptions: components["schemas"]["Money"];
+                exemptions: {
+                    amount: components["schemas"]["Money"];
+                    /** @example Agreed with the team lead in the weekly review */
+                    description: string;
+                    /** @example 10(13A) */
+                    section: string;
+                }[];
+                /** @description A previous employer's salary this year (Form 12B). */
+                from_other_employers: components["schemas"]["Money"];
+                gross: components["schemas"]["Money"];
+                gross_from_this_employer: components["schemas"]["Money"];
+                /** @description Income chargeable under the head "Salaries". */
+                income_chargeable: components["schemas"]["Money"];
+                professional_tax: components["schemas"]["Money"];
+                standard_deduction: components["schemas"]["Money"];
+                total_exemptions: components["schemas"]["Money"];
+            };
+            /** @description After its marginal relief. */
+            surcharge: components["schemas"]["Money"];
+            tax_on_total_income: components["schemas"]["Money"];
+            tax_payable: components["schemas"]["Money"];
+            tax_year: components["schemas"]["TaxYear"];
+            tds: {
+                by_other_employers: components["schemas"]["Money"];
+                by_this_employer: components["schemas"]["Money"];
+                quarters: {
+                    amount_paid: components["schemas"]["Money"];
+                    /** @enum {string} */
+                    quarter: "Q1" | "Q2" | "Q3" | "Q4";
+                    tax_deducted: components["schemas"]["Money"];
+                }[];
+                total: components["schemas"]["Money"];
+            };
+            total_deductions: components["schemas"]["Money"];
+            /** @description Rounded to ₹10 (s.288A / s.516). */
+            total_income: components["schemas"]["Money"];
+        };
         /**
          * @description Gender as recorded for statutory purposes (e.g. Maharashtra professional-tax slabs differ for women).
          * @enum {string}
@@ -8206,6 +8343,16 @@ export interface components {
         IncomeTaxSettings: {
             declaration_closes: components["schemas"]["MonthDay"];
             declaration_opens: components["schemas"]["MonthDay"];
+            /**
+             * @description The employer's PAN, printed on Form 16 / 130 and in the quarterly return.
+             * @example AAACA1234B
+             */
+            deductor_pan: string | null;
+            /**
+             * @description The employer's tax deduction and collection account number (TAN), printed on Form 16 / 130 and in the quarterly return.
+             * @example BLRA12345B
+             */
+            deductor_tan: string | null;
             /** Format: int32 */
             joiner_declaration_days: number;
             /** @description The proof cut-off: from the day after, only verified amounts count. */
@@ -8220,6 +8367,16 @@ export interface components {
         IncomeTaxSettingsUpdate: {
             declaration_closes?: components["schemas"]["MonthDay"];
             declaration_opens?: components["schemas"]["MonthDay"];
+            /**
+             * @description The employer's PAN, printed on Form 16 / 130 and in the quarterly return.
+             * @example AAACA1234B
+             */
+            deductor_pan?: string | null;
+            /**
+             * @description The employer's tax deduction and collection account number (TAN), printed on Form 16 / 130 and in the quarterly return.
+             * @example BLRA12345B
+             */
+            deductor_tan?: string | null;
             /** Format: int32 */
             joiner_declaration_days?: number;
             proof_closes?: components["schemas"]["MonthDay"];
@@ -21956,6 +22113,46 @@ export interface operations {
             409: components["responses"]["RequestInProgress"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getForm16: {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate's Part B. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Form16"] | null;
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

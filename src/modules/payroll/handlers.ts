@@ -22,6 +22,7 @@ import {
 import { readSettings, changeSettings } from "./statutory.ts";
 import { changeDeclaration, declarationById, declarationPage, declareInvestment } from "./income-tax/declarations.ts";
 import { changeIncomeTaxSettings, changeTaxProfile, incomeTaxSettings, taxProfileOf } from "./income-tax/profile.ts";
+import { form16Of } from "./income-tax/form16.ts";
 import { taxProjectionOf } from "./income-tax/projection.ts";
 import { changeWpsSettings, wpsFile, wpsSettings } from "./wps.ts";
 
@@ -268,6 +269,10 @@ export const handlers = {
   async getTaxProjection({ params, query, auth }) {
     const p = await taxProjectionOf(auth, params.employeeId, query.tax_year);
     return ok(p, p ? "OK" : "No income tax is withheld for this employee");
+  },
+  async getForm16({ params, query, auth }) {
+    const f = await form16Of(auth, params.employeeId, query.tax_year);
+    return ok(f, f ? "OK" : "No income tax was deducted from this employee in the year");
   },
   async listTaxDeclarations({ query, auth }) {
     const { rows, page, total } = await declarationPage(auth, query);

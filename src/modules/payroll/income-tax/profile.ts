@@ -41,6 +41,9 @@ export const INCOME_TAX_DEFAULTS = {
   joiner_declaration_days: 30,
   proof_opens: "01-01",
   proof_closes: "01-31",
+  // the deductor on Form 16 / 130 and the quarterly return: its tax deduction account number and PAN
+  deductor_tan: null as string | null,
+  deductor_pan: null as string | null,
 };
 export type IncomeTaxSettings = typeof INCOME_TAX_DEFAULTS;
 
