@@ -13,7 +13,7 @@ export interface FilingRules {
   late_filing_fee: { per_day: string; capped_at: string; source: string };
   deposit_due: { day_of_next_month: number; march_due: string; source: string };
   return_due: Record<Quarter, string> & { source: string };
-  forms: { certificate: string; quarterly_return: string; challan: string };
+  forms: { certificate: "Form 16" | "Form 130"; quarterly_return: "Form 24Q" | "Form 138"; challan: string };
 }
 export type Quarter = "Q1" | "Q2" | "Q3" | "Q4";
 
