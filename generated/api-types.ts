@@ -3112,6 +3112,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payroll/tds-challans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tax year's TDS deposits month by month, with due dates and warnings
+         * @description Each month of the tax year up to today: the tax deducted by processed payroll runs, the challans deposited for it, the due date and warnings in words. `data` is null where no income tax is withheld (a company whose currency is not INR).
+         */
+        get: operations["listTdsChallans"];
+        put?: never;
+        /**
+         * Record a deposit of TDS on salary (a challan)
+         * @description Records a challan as the bank's receipt shows it; audited. The answer carries the due date, whether it was late and the interest the statute charges for it. 409 where no income tax is withheld, and for a challan already recorded (same BSR code, serial and date).
+         */
+        post: operations["recordTdsChallan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payroll/wps/{draftId}": {
         parameters: {
             query?: never;
@@ -12041,6 +12065,141 @@ export interface components {
          * @example 2025-26
          */
         TaxYear: string;
+        /** @description A recorded challan with what the statute makes of it: the due date (the 7th of the next month, 30 April for March: rule 30 of the Income-tax Rules 1962 and its 2026 successor), whether it was late, and the interest due (s.201(1A) of the Act 1961 / s.398(3) of the Act 2025: 1.5 % a month or part from the deduction - the month's last day, when salary is paid - to the deposit), with warnings in words. */
+        TdsChallan: {
+            /** @example 0510308 */
+            bsr_code: string;
+            cess: components["schemas"]["Money"];
+            /** @example 00123 */
+            challan_serial: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
+            created_at: string;
+            deductees: {
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
+                employee_id: string;
+                tds: components["schemas"]["Money"];
+            }[];
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            deposited_on: string;
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            due_date: string;
+            fee: components["schemas"]["Money"];
+            /**
+             * Format: uuid
+             * @example 0fa6d909-eeb8-4326-83cf-41bf13fd44e9
+             */
+            id: string;
+            interest: components["schemas"]["Money"];
+            interest_due: {
+                lines: {
+                    amount: components["schemas"]["Money"];
+                    /**
+                     * Format: date
+                     * @example 2026-11-25
+                     */
+                    from: string;
+                    /**
+                     * Format: int64
+                     * @description Months or part of a month, both ends counted.
+                     */
+                    months: number;
+                    /** @example 1.5 */
+                    rate_percent: string;
+                    /** @example Income-tax Act 1961 s.201(1A)(i) and (ii) */
+                    source: string;
+                    /**
+                     * Format: date
+                     * @example 2026-11-25
+                     */
+                    to: string;
+                }[];
+                total: components["schemas"]["Money"];
+            };
+            late: boolean;
+            /**
+             * @description `YYYY-MM`
+             * @example 2026-01
+             */
+            period: string;
+            surcharge: components["schemas"]["Money"];
+            tax: components["schemas"]["Money"];
+            total: components["schemas"]["Money"];
+            warnings: string[];
+        };
+        /**
+         * @description A deposit of tax deducted from salary (challan ITNS 281, nature of payment 92B) as the bank's receipt shows it: the BSR code of the branch, the challan serial and the date identify it (a second challan with the same three is a 409). The amount is split as on the challan. `deductees` defaults to every employee whose processed slip of the month deducted tax, with that tax.
+         * @example {
+         *       "period": "2026-01",
+         *       "bsr_code": "0510308",
+         *       "challan_serial": "00123",
+         *       "deposited_on": "2026-02-06",
+         *       "tax": "150800.00"
+         *     }
+         */
+        TdsChallanCreate: {
+            /**
+             * @description The bank branch's 7-digit BSR code.
+             * @example 0510308
+             */
+            bsr_code: string;
+            cess?: components["schemas"]["MoneyAmount"];
+            /**
+             * @description The challan's 5-digit serial number.
+             * @example 00123
+             */
+            challan_serial: string;
+            deductees?: {
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
+                employee_id: string;
+                tds: components["schemas"]["MoneyAmount"];
+            }[];
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            deposited_on: string;
+            fee?: components["schemas"]["MoneyAmount"];
+            interest?: components["schemas"]["MoneyAmount"];
+            /**
+             * @description The month whose tax it deposits, `YYYY-MM`.
+             * @example 2026-11
+             */
+            period: string;
+            surcharge?: components["schemas"]["MoneyAmount"];
+            tax: components["schemas"]["MoneyAmount"];
+        };
+        /** @description The months of a tax year up to today: the TDS deducted by processed payroll runs set against the challans deposited for it, each month's due date, and warnings (not yet deposited, short, late, interest short). */
+        TdsMonths: {
+            months: {
+                challans: components["schemas"]["TdsChallan"][];
+                deducted: components["schemas"]["Money"];
+                deposited: components["schemas"]["Money"];
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
+                due_date: string;
+                /** @example 2026-01 */
+                period: string;
+                warnings: string[];
+            }[];
+            tax_year: components["schemas"]["TaxYear"];
+        };
         /**
          * @description Local time of day in the company's time zone, `HH:MM` (24-hour clock).
          * @example 09:30
@@ -23070,6 +23229,91 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTdsChallans: {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The months. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TdsMonths"] | null;
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    recordTdsChallan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: docs/integrations-sync.md.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TdsChallanCreate"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TdsChallan"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

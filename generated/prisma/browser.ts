@@ -342,6 +342,12 @@ export type TaxProfile = Prisma.TaxProfileModel
  */
 export type TaxDeclaration = Prisma.TaxDeclarationModel
 /**
+ * Model TdsChallan
+ * A deposit of tax deducted from salary at the bank (challan ITNS 281): the month it covers, the bank's
+ * BSR code, the challan serial and date, the amount split as the challan splits it, and the deductees.
+ */
+export type TdsChallan = Prisma.TdsChallanModel
+/**
  * Model User
  * 
  */

@@ -1,4 +1,4 @@
-// Form 16 Part B through the API (getForm16): the certificate's figures are the year's computation on the
+// Form 16 Part B through the API (getForm16) and the challans (recordTdsChallan, listTdsChallans): the certificate's figures are the year's computation on the
 // salary paid, to the rupee; employees see only their own; another company's hr sees none; a UAE company
 // has none (null, like the rest of the income-tax surface there).
 import { beforeAll, describe, expect, it } from "vitest";
@@ -96,5 +96,62 @@ describe("getForm16: Part B of the tax year", () => {
     await t.query(`UPDATE tenants SET timezone = 'Asia/Dubai', currency = 'AED' WHERE id = $1`, [uae.owner.tenantId]);
     const id = await payrollEmployee(t, uae, "50000.00", { state: null });
     expect((await uae.hr.agent.get(`/api/payroll/form-16/${id}?tax_year=2025-26`).expect(200)).body.data).toBeNull();
+  });
+});
+
+describe("recordTdsChallan / listTdsChallans: deposits, due dates and the interest for a late one", () => {
+  it("January's tax deposited on 6 February is on time; the month balances", async () => {
+    const months = (await w.hr.agent.get("/api/payroll/tds-challans?tax_year=2025-26").expect(200)).body.data.months;
+    const jan = months.find((m: { period: string }) => m.period === "2026-01");
+    expect(months.map((m: { period: string }) => m.period)).toHaveLength(12);
+    expect(jan).toMatchObject({ deposited: "0.00", due_date: "2026-02-07", challans: [] });
+    expect(jan.warnings[0]).toContain("was due by 2026-02-07");
+    const res = await w.hr.agent
+      .post("/api/payroll/tds-challans")
+      .send({ period: "2026-01", bsr_code: "0510308", challan_serial: "00123", deposited_on: "2026-02-06", tax: jan.deducted })
+      .expect(201);
+    expect(res.body.data).toMatchObject({ due_date: "2026-02-07", late: false, interest_due: { total: "0.00", lines: [] }, warnings: [] });
+    expect(res.body.data.deductees).toEqual([{ employee_id: joiner, tds: jan.deducted }]);
+    const after = (await w.hr.agent.get("/api/payroll/tds-challans?tax_year=2025-26").expect(200)).body.data.months;
+    expect(after.find((m: { period: string }) => m.period === "2026-01")).toMatchObject({ deposited: jan.deducted, warnings: [] });
+    const [a] = await t.query(`SELECT entity_id FROM audit_logs WHERE tenant_id = $1 AND action = 'tds_challan.recorded'`, [
+      w.owner.tenantId,
+    ]);
+    expect(a.entity_id).toBe(res.body.data.id);
+  });
+  it("₹10,000 of February's tax deposited on 10 March (due the 7th): 1.5 % × 2 months (February, March) = ₹300 due", async () => {
+    const res = await w.hr.agent
+      .post("/api/payroll/tds-challans")
+      .send({ period: "2026-02", bsr_code: "0510308", challan_serial: "00124", deposited_on: "2026-03-10", tax: "10000.00" })
+      .expect(201);
+    expect(res.body.data).toMatchObject({
+      late: true,
+      interest_due: {
+        total: "300.00",
+        lines: [{ from: "2026-02-28", to: "2026-03-10", months: 2, rate_percent: "1.5", amount: "300.00" }],
+      },
+    });
+    expect(res.body.data.warnings.join(" ")).toContain("s.201(1A)");
+  });
+  it("refuses the same challan twice (409) and a malformed BSR code (400)", async () => {
+    const body = { period: "2026-02", bsr_code: "0510308", challan_serial: "00124", deposited_on: "2026-03-10", tax: "1.00" };
+    expectError(await w.hr.agent.post("/api/payroll/tds-challans").send(body), 409);
+    expectError(await w.hr.agent.post("/api/payroll/tds-challans").send({ ...body, challan_serial: "00125", bsr_code: "51030" }), 400);
+  });
+  it("another company sees none of them; an employee may not read them; a UAE company has none", async () => {
+    const stranger = await payrollWorld(t);
+    const months = (await stranger.hr.agent.get("/api/payroll/tds-challans?tax_year=2025-26").expect(200)).body.data.months;
+    expect(months.every((m: { challans: unknown[] }) => m.challans.length === 0)).toBe(true);
+    const emp = await memberFor(t, w, other);
+    expectError(await emp.agent.get("/api/payroll/tds-challans?tax_year=2025-26"), 403);
+    const uae = await payrollWorld(t);
+    await t.query(`UPDATE tenants SET timezone = 'Asia/Dubai', currency = 'AED' WHERE id = $1`, [uae.owner.tenantId]);
+    expect((await uae.hr.agent.get("/api/payroll/tds-challans").expect(200)).body.data).toBeNull();
+    expectError(
+      await uae.hr.agent
+        .post("/api/payroll/tds-challans")
+        .send({ period: "2026-02", bsr_code: "0510308", challan_serial: "00124", deposited_on: "2026-03-10", tax: "1.00" }),
+      409,
+    );
   });
 });

@@ -449,6 +449,7 @@ export const ModelName = {
   FinalSettlement: 'FinalSettlement',
   TaxProfile: 'TaxProfile',
   TaxDeclaration: 'TaxDeclaration',
+  TdsChallan: 'TdsChallan',
   User: 'User',
   Tenant: 'Tenant',
   KnownClient: 'KnownClient',
@@ -492,7 +493,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "taxProfile" | "taxDeclaration" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "taxProfile" | "taxDeclaration" | "tdsChallan" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4344,6 +4345,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    TdsChallan: {
+      payload: Prisma.$TdsChallanPayload<ExtArgs>
+      fields: Prisma.TdsChallanFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TdsChallanFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TdsChallanFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        findFirst: {
+          args: Prisma.TdsChallanFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TdsChallanFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        findMany: {
+          args: Prisma.TdsChallanFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>[]
+        }
+        create: {
+          args: Prisma.TdsChallanCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        createMany: {
+          args: Prisma.TdsChallanCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TdsChallanCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>[]
+        }
+        delete: {
+          args: Prisma.TdsChallanDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        update: {
+          args: Prisma.TdsChallanUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        deleteMany: {
+          args: Prisma.TdsChallanDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TdsChallanUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TdsChallanUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>[]
+        }
+        upsert: {
+          args: Prisma.TdsChallanUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        aggregate: {
+          args: Prisma.TdsChallanAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTdsChallan>
+        }
+        groupBy: {
+          args: Prisma.TdsChallanGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TdsChallanGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TdsChallanCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TdsChallanCountAggregateOutputType> | number
+        }
+      }
+    }
     User: {
       payload: Prisma.$UserPayload<ExtArgs>
       fields: Prisma.UserFieldRefs
@@ -7502,6 +7577,28 @@ export const TaxDeclarationScalarFieldEnum = {
 export type TaxDeclarationScalarFieldEnum = (typeof TaxDeclarationScalarFieldEnum)[keyof typeof TaxDeclarationScalarFieldEnum]
 
 
+export const TdsChallanScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  period_year: 'period_year',
+  period_month: 'period_month',
+  bsr_code: 'bsr_code',
+  challan_serial: 'challan_serial',
+  deposited_on: 'deposited_on',
+  tax: 'tax',
+  surcharge: 'surcharge',
+  cess: 'cess',
+  interest: 'interest',
+  fee: 'fee',
+  deductees: 'deductees',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TdsChallanScalarFieldEnum = (typeof TdsChallanScalarFieldEnum)[keyof typeof TdsChallanScalarFieldEnum]
+
+
 export const UserScalarFieldEnum = {
   id: 'id',
   email: 'email',
@@ -8346,6 +8443,7 @@ export type GlobalOmitConfig = {
   finalSettlement?: Prisma.FinalSettlementOmit
   taxProfile?: Prisma.TaxProfileOmit
   taxDeclaration?: Prisma.TaxDeclarationOmit
+  tdsChallan?: Prisma.TdsChallanOmit
   user?: Prisma.UserOmit
   tenant?: Prisma.TenantOmit
   knownClient?: Prisma.KnownClientOmit

@@ -103,6 +103,7 @@ export const ModelName = {
   FinalSettlement: 'FinalSettlement',
   TaxProfile: 'TaxProfile',
   TaxDeclaration: 'TaxDeclaration',
+  TdsChallan: 'TdsChallan',
   User: 'User',
   Tenant: 'Tenant',
   KnownClient: 'KnownClient',
@@ -1194,6 +1195,28 @@ export const TaxDeclarationScalarFieldEnum = {
 } as const
 
 export type TaxDeclarationScalarFieldEnum = (typeof TaxDeclarationScalarFieldEnum)[keyof typeof TaxDeclarationScalarFieldEnum]
+
+
+export const TdsChallanScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  period_year: 'period_year',
+  period_month: 'period_month',
+  bsr_code: 'bsr_code',
+  challan_serial: 'challan_serial',
+  deposited_on: 'deposited_on',
+  tax: 'tax',
+  surcharge: 'surcharge',
+  cess: 'cess',
+  interest: 'interest',
+  fee: 'fee',
+  deductees: 'deductees',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TdsChallanScalarFieldEnum = (typeof TdsChallanScalarFieldEnum)[keyof typeof TdsChallanScalarFieldEnum]
 
 
 export const UserScalarFieldEnum = {

@@ -22,6 +22,7 @@ import {
 import { readSettings, changeSettings } from "./statutory.ts";
 import { changeDeclaration, declarationById, declarationPage, declareInvestment } from "./income-tax/declarations.ts";
 import { changeIncomeTaxSettings, changeTaxProfile, incomeTaxSettings, taxProfileOf } from "./income-tax/profile.ts";
+import { recordTdsChallan, tdsMonths } from "./income-tax/challans.ts";
 import { form16Of } from "./income-tax/form16.ts";
 import { taxProjectionOf } from "./income-tax/projection.ts";
 import { changeWpsSettings, wpsFile, wpsSettings } from "./wps.ts";
@@ -273,6 +274,13 @@ export const handlers = {
   async getForm16({ params, query, auth }) {
     const f = await form16Of(auth, params.employeeId, query.tax_year);
     return ok(f, f ? "OK" : "No income tax was deducted from this employee in the year");
+  },
+  async listTdsChallans({ query }) {
+    const m = await tdsMonths(query.tax_year);
+    return ok(m, m ? "OK" : "This company withholds no income tax");
+  },
+  async recordTdsChallan({ body, auth }) {
+    return created(await recordTdsChallan(auth, body), "Challan recorded");
   },
   async listTaxDeclarations({ query, auth }) {
     const { rows, page, total } = await declarationPage(auth, query);
