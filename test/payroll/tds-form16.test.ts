@@ -1,6 +1,7 @@
-// Form 16 Part B through the API (getForm16) and the challans (recordTdsChallan, listTdsChallans): the certificate's figures are the year's computation on the
-// salary paid, to the rupee; employees see only their own; another company's hr sees none; a UAE company
-// has none (null, like the rest of the income-tax surface there).
+// Form 16 Part B through the API (getForm16) and the challans (recordTdsChallan, listTdsChallans): the
+// certificate's figures are the year's computation on the salary paid, to the rupee; employees see only
+// their own; another company's hr sees none; a UAE company has none (null, like the rest of the
+// income-tax surface there).
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";

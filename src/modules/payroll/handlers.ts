@@ -22,7 +22,7 @@ import {
 import { readSettings, changeSettings } from "./statutory.ts";
 import { changeDeclaration, declarationById, declarationPage, declareInvestment } from "./income-tax/declarations.ts";
 import { changeIncomeTaxSettings, changeTaxProfile, incomeTaxSettings, taxProfileOf } from "./income-tax/profile.ts";
-import { recordTdsChallan, tdsMonths } from "./income-tax/challans.ts";
+import { recordDeposit, tdsMonths } from "./income-tax/challans.ts";
 import { form16Of } from "./income-tax/form16.ts";
 import { taxProjectionOf } from "./income-tax/projection.ts";
 import { changeWpsSettings, wpsFile, wpsSettings } from "./wps.ts";
@@ -280,7 +280,7 @@ export const handlers = {
     return ok(m, m ? "OK" : "This company withholds no income tax");
   },
   async recordTdsChallan({ body, auth }) {
-    return created(await recordTdsChallan(auth, body), "Challan recorded");
+    return created(await recordDeposit(auth, body), "Challan recorded");
   },
   async listTaxDeclarations({ query, auth }) {
     const { rows, page, total } = await declarationPage(auth, query);

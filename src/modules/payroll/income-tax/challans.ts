@@ -69,7 +69,7 @@ function challanJson(c: Row) {
 }
 
 /** Records a challan for a month; the deductees default to every employee whose slip of that month deducted tax. Audited. */
-export async function recordTdsChallan(auth: AuthContext, input: RequestBody<"recordTdsChallan">) {
+export async function recordDeposit(auth: AuthContext, input: RequestBody<"recordTdsChallan">) {
   const [y, m] = input.period.split("-").map(Number);
   await withholding("body.period", taxYearOf(`${input.period}-01`));
   if (input.deposited_on < `${input.period}-01`)
@@ -137,11 +137,12 @@ export async function tdsMonths(requestedYear?: string) {
     const deposited = own.reduce((t, c) => t.plus(c.tax).plus(c.surcharge).plus(c.cess), ZERO);
     const due = depositDueDate(y, m);
     const warnings = own.flatMap((c) => c.warnings);
+    const short = deducted.minus(deposited).toFixed(2);
     if (deposited.lt(deducted))
       warnings.unshift(
         today > due
-          ? `₹${deducted.minus(deposited).toFixed(2)} deducted is not deposited: it was due by ${due}; interest at 1.5 % a month or part runs from the deduction.`
-          : `₹${deducted.minus(deposited).toFixed(2)} deducted is to be deposited by ${due}.`,
+          ? `₹${short} deducted is not deposited: it was due by ${due}; interest at 1.5 % a month or part runs from the deduction.`
+          : `₹${short} deducted is to be deposited by ${due}.`,
       );
     months.push({
       period: `${y}-${pad(m)}`,

@@ -15,6 +15,7 @@ import { taxYearBounds } from "./rates.ts";
 
 const ZERO = new Decimal(0);
 
+// size: the certificate's lines in the form's order, in one place
 /** The Form 16 / 130 Part B of an employee's tax year; null where the company withholds no income tax or nothing was paid. */
 export async function form16Of(auth: AuthContext, employeeId: string, requestedYear?: string) {
   await assertVisible(auth, employeeId);
