@@ -30,6 +30,11 @@ export function resolveTaxYear(
   path = "query.tax_year",
 ): { taxYear: string; rules: TaxRules } {
   const taxYear = requested ?? taxYearOf(tenantToday({ timezone }));
+  if (Number(taxYear.slice(5)) !== (Number(taxYear.slice(0, 4)) + 1) % 100)
+    throw invalidField(
+      path,
+      `must be a tax year of April to March: ${taxYear.slice(0, 4)}-${String((Number(taxYear.slice(0, 4)) + 1) % 100).padStart(2, "0")}`,
+    );
   const rules = rulesOf(taxYear);
   if (!rules) throw invalidField(path, "has no income-tax rules on record: the first year on record is 2025-26");
   return { taxYear, rules };
