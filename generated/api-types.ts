@@ -4934,6 +4934,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * Format: date
              * @example 2026-12-31
@@ -5048,6 +5049,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Physical condition. `damaged` while the asset has an open damage report.
@@ -5490,6 +5492,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `attendance_regularization.approved`: An attendance correction was approved. */
         AttendanceRegularizationApprovedEvent: {
@@ -5603,6 +5606,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Weekly off days in effect (0 = Sunday … 6 = Saturday), used by attendance and by leave day counts. */
             weekly_offs: number[];
             /**
@@ -5743,6 +5747,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new branch. Duplicate `name` or `code` among the company's live branches is a 409.
@@ -5851,6 +5856,7 @@ export interface components {
             status: "queued" | "running" | "succeeded" | "failed";
             /** Format: int32 */
             total_rows: number;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description The rows to import, in exactly one of two forms. **`csv`**: the text of a CSV file (RFC 4180: comma-separated, fields with commas, quotes or line breaks in double quotes, `""` for a quote; UTF-8, an optional byte-order mark, CRLF or LF line ends). Its first line names the columns - the properties of the kind's row schema (see the operation), in any order; an empty cell is a field not given (null where the field allows it and has no default); `true`/`false` for booleans. Columns that are not properties of the row schema are a **400** naming them (never dropped). **`rows`**: the same rows as JSON objects, each validated exactly as the body of the kind's single create operation (unknown properties are a 400 too). At most 100 000 rows per import and 32 MiB per request (the operation's `x-body-limit`; 413 beyond): 100 000 employees of typical length take about 15 MB of CSV.
@@ -5989,6 +5995,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         CandidateConversion: {
             candidate: components["schemas"]["Candidate"];
@@ -6194,6 +6201,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Weekly off days, 0 = Sunday … 6 = Saturday. */
             weekly_offs: number[];
         };
@@ -6408,6 +6416,7 @@ export interface components {
                 /** @example Priya Sharma */
                 name: string;
             }[];
+            version?: components["schemas"]["ResourceVersion"];
             /** @description Work anniversaries (1 year or more) in the next 30 days (today included), soonest first, at most 50. */
             work_anniversaries: {
                 /**
@@ -6648,6 +6657,7 @@ export interface components {
              * @example aa38603d-f70f-4956-bc22-04ff5c8d78c4
              */
             user_id: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -6870,6 +6880,7 @@ export interface components {
              */
             reports_to: string | null;
             status: components["schemas"]["EmployeeStatus"];
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description discriminator enum property added by openapi-typescript
              * @enum {string}
@@ -7104,6 +7115,7 @@ export interface components {
             employee_name: string;
             /** @description Every version, newest effective date first (including future ones). */
             history: components["schemas"]["SalarySetupVersion"][];
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A version of the employee's salary setup, in force from `effective_from` until the next one (a run uses the version in force on the last day of its month). Writing a date that already has a version replaces that version; otherwise a new version is added and the older ones stay as history. `components` lists the components that apply (fixed ones with an optional own `amount`; a fixed component needs an amount here or a default); without `components` every active component applies at its defaults. `monthly_ctc` is required when an applying formula uses `CTC`.
@@ -7279,6 +7291,8 @@ export interface components {
          *     }
          */
         Error: {
+            /** @description Only on a 403 `forbidden` for the caller's role: the roles the operation admits (its `x-roles`), none of which the caller (or the API credential) has in this company. */
+            allowed_roles?: components["schemas"]["Role"][];
             /** @enum {string} */
             code: "validation_failed" | "invalid_token" | "invalid_signature" | "unauthenticated" | "forbidden" | "module_disabled" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "payload_too_large" | "quota_exceeded" | "unsupported_media_type" | "rate_limited" | "internal" | "not_implemented" | "unavailable" | "idempotency_key_reused" | "request_in_progress" | "precondition_failed" | "precondition_required";
             details?: {
@@ -7304,6 +7318,8 @@ export interface components {
             error: string;
             /** @description Only on the OAuth token endpoint (`issueOAuthToken`, RFC 6749 §5.2): there `error` is the RFC's error code (`invalid_client`…) and this says it in words. */
             error_description?: string;
+            /** @description Only on a 403 `forbidden` for an API credential or OAuth access token without the scope the operation needs: that scope (the one its `security` lists). The answer's `WWW-Authenticate` says the same for OAuth clients (`Bearer error="insufficient_scope", scope="<scope>"`, RFC 6750 §3.1). Ask for a credential or token with it. */
+            required_scope?: components["schemas"]["ApiScope"];
             /**
              * Format: int32
              * @description The HTTP status code.
@@ -7323,6 +7339,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             wage_threshold: components["schemas"]["Money"];
         };
         /** @description Partial update of the ESI settings; fields not given keep their value. */
@@ -7421,6 +7438,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description A new expense category. */
         ExpenseCategoryCreate: {
@@ -7530,6 +7548,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A claim. Employees claim for themselves; hr, admin and owner may claim for any employee (`employee_id`). The category must be active; `amount` may not exceed its `max_claim_amount` and `receipt_file_id` is required when it `requires_receipt` (400 naming the field); the receipt must be a file of the company uploaded by the person attaching it or by the claimant (another member's upload is a 400); the expense date may not be in the future.
@@ -7898,6 +7917,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * @description What is overdue on a draft on the day it is read (final wages past `dues.final_wages_due`, gratuity past `dues.gratuity_due` with interest running); empty once processed. The list of settlements shows them, so overdue ones stand out.
              * @example [
@@ -8107,6 +8127,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description Partial update; fields not given keep their value. */
         GratuitySettingsUpdate: {
@@ -8232,6 +8253,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `helpdesk.ticket_created`: A helpdesk ticket was created. */
         HelpdeskTicketCreatedEvent: {
@@ -8289,6 +8311,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /**
              * Format: uuid
              * @example e0c68562-1c58-46b8-a149-ad386dc017e8
@@ -8387,6 +8410,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         IncomeTaxSettingsUpdate: {
             declaration_closes?: components["schemas"]["MonthDay"];
@@ -8496,6 +8520,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Schedules an interview of a candidate in `screening` or `interview` (409 otherwise; a `screening` candidate moves to `interview`). With `round_sequence` the round of the interview panel gives the defaults for `round_name`, `duration_minutes`, `mode` and `interviewer_user_ids` (400 when the panel has no such round). Interviewers must be owner, admin, hr or manager members of the company (400 naming the entry) and at least one is needed. `scheduled_at` must be in the future (400). A `video` interview needs `meeting_url`. The interviewers are notified (in-app and by email).
@@ -8560,6 +8585,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description Partial update; `rounds` replaces the whole list. */
         InterviewPanelUpdate: {
@@ -8653,6 +8679,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A session for a candidate who is still in the pipeline (409 once hired, rejected or withdrawn). With `interview_id` (an interview of the same candidate, 400 otherwise) the time, duration, mode, location and meeting link default to the interview's. Without it `scheduled_at` is required. A `video` session needs `meeting_url`, an `in_person` one `location` (400).
@@ -8889,6 +8916,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A draft offer for a candidate in `interview` or `offer` (409 otherwise; the candidate moves to `offer`). A candidate has at most one live offer (draft, sent or accepted - 409). `job_title`, `department` and `employment_type` default to the posting's; the currency is the company's. `salary` must be greater than zero, `expires_on` must not be in the past and `joining_date` must not be before it (400).
@@ -9021,6 +9049,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A posting of an **approved** requisition (409 otherwise; 400 when the requisition is not one of the company's). `title`, `department`, `employment_type`, `openings` and the salary range default to the requisition's. `status: open` publishes it at once. Salaries must not be negative and the minimum must not exceed the maximum (400).
@@ -9183,6 +9212,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new requisition. `status` may be `pending_approval` to submit it at once (default `draft`). Salaries must not be negative and `min_salary` must not exceed `max_salary` (400).
@@ -9581,6 +9611,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Request to convert `days` of an encashable type into money. `employee_id` defaults to the caller's own record (only hr/admin/owner may request for someone else). 409 when the type is not encashable, when the period's pending + approved encashments would exceed `encashment_max_days`, or when fewer than `encashment_min_balance` days would remain available. The days are reserved while pending and debited from the ledger on approval.
@@ -9704,6 +9735,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new period. `end_date` before `start_date` or a period longer than 366 days is a 400; a period overlapping another is a 409. `is_current: true` makes it the current period.
@@ -9792,6 +9824,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new policy (`assignment` defaults to `default`).
@@ -9952,6 +9985,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `leave_request.approved`: A leave request was approved. */
         LeaveRequestApprovedEvent: {
@@ -10134,6 +10168,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A new leave type; omitted fields take the defaults named on them (and null). The meaning of every field is described on `LeaveType`. A duplicate `code` is a 409.
@@ -10330,6 +10365,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description An application. Employees apply for themselves; hr, admin and owner may apply for any employee (`employee_id`). The loan type must be active; `amount` may not exceed its `max_amount` and `installments` its `max_installments` (400 naming the field). `start_month` defaults to the month after the application.
@@ -10437,6 +10473,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description A new loan type. */
         LoanTypeCreate: {
@@ -10699,6 +10736,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description A draft run for one month (one run per month: 409 when the month already has one). It is calculated at once. Eligible employees: live, joined by the end of the month, `active`, `on_notice` or `exited` with a last working day in or after the month, and with a salary setup in force at the end of the month; `employee_ids` limits the run to some of them.
@@ -10812,6 +10850,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
             wage_ceiling: components["schemas"]["Money"];
         };
         /** @description Partial update of the PF settings; fields not given keep their value. */
@@ -10838,6 +10877,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description `states` replaces the whole list of states (each state at most once). */
         ProfessionalTaxSettingsUpdate: {
@@ -11032,6 +11072,11 @@ export interface components {
             resignation_date: string;
         };
         /**
+         * @description The version of this record as this answer shows it: its entity tag without the double quotes (the answer's `ETag` header is `"<version>"`), a digest of the rest of the representation, so it changes with any change that shows in it. Present where the answer carries an `ETag`: the GET of one record, and a conditional write's answer (with `If-Match`) when it returns the record. To write only if nobody changed the record since, send `If-Match: "<version>"`; to revalidate a copy, `If-None-Match: "<version>"`. Opaque: compare it for equality only. Lists and creates do not carry it (read the record for its version).
+         * @example q3JcPZ0dA6yVbX2Y1rVbQw
+         */
+        ResourceVersion: string;
+        /**
          * @description Role of a member in a tenant. owner/admin manage the tenant and its settings; hr manages people data; manager also approves their direct reports; employee acts on own records.
          * @enum {string}
          */
@@ -11084,6 +11129,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
             /** @description What the component is under the labour codes' definition of wages (Code on Wages s.2(y), Code on Social Security s.2(88)): `wages`, `excluded` (clauses (a) to (i), tested against the 50 % limit), `gratuity_retrenchment` (clauses (j), (k)) or `outside_remuneration`. See WageClass and WageSettings. Components created before this field existed were classified from `pf_wage`: `wages` when flagged, `outside_remuneration` for deductions, otherwise `excluded`. */
             wage_class: components["schemas"]["WageClass"];
         };
@@ -11282,7 +11328,9 @@ export interface components {
             updated_at: string;
         };
         /** @description One employee's payroll result in a run (the salary slip once processed), with every line. */
-        SalarySlip: components["schemas"]["SalarySlipSummary"] & {
+        SalarySlip: {
+            version?: components["schemas"]["ResourceVersion"];
+        } & (components["schemas"]["SalarySlipSummary"] & {
             /** @description The slip's wages under the labour codes: the rule of the month, wages, exclusions and the add-back (see SlipCodeWages and WageSettings). Slips calculated before this field existed do not have it (their PF wage and day wage were the earnings flagged `pf_wage`). */
             code_wages?: components["schemas"]["SlipCodeWages"];
             /** @description Deduction components (statutory deductions and loans are listed separately). */
@@ -11372,7 +11420,7 @@ export interface components {
             }[];
             /** @description Present when more than one salary setup was in force in the slip's days (a revision within the month): each part and what it paid (SalaryPeriod). The lines' `full_amount` and `full_month_gross` are those of the setup in force on the slip's last day. */
             salary_periods?: components["schemas"]["SalaryPeriod"][];
-        };
+        });
         SalarySlipLine: {
             /** @description Amount of this month (prorated when the component depends on payment days). */
             amount: components["schemas"]["Money"];
@@ -11484,6 +11532,7 @@ export interface components {
                 role: components["schemas"]["Role"];
             }[];
             user: components["schemas"]["User"];
+            version?: components["schemas"]["ResourceVersion"];
         };
         /** @description The wage of a full and final settlement under the labour codes (see WageSettings): the rule in force on the last working day and the code's arithmetic on the full-month amounts of the last month's earnings. `wage` prices gratuity, leave encashment and the notice shortfall (`daily_wage` = wage ÷ 26): `full_month.wage` under `rule: code`, else basic + DA - the earnings flagged `pf_wage`, or the full-month gross of a structure that flags none (as before the codes). Example: basic 20 000 + HRA 22 000 + conveyance 8 000 (HRA and conveyance `excluded`): total 50 000, limit 25 000, add-back 5 000, wage 25 000; gratuity for 10 years = 25 000 × 15 / 26 × 10 = ₹1,44,231 (on basic alone it would be ₹1,15,385). */
         SettlementCodeWages: {
@@ -11725,6 +11774,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description With `candidate_id` (a candidate of the company, 400 otherwise) the details not given are copied from the application; without it `first_name`, `last_name` and `email` are required (400 naming each). One entry per email (409). Skills and tags are stored lower-case, without duplicates.
@@ -11897,6 +11947,7 @@ export interface components {
             updated_at: string;
             /** @description What hr verified (at most the amount declared). */
             verified_amount: components["schemas"]["Money"] | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         TaxDeclarationCreate: {
             amount: components["schemas"]["MoneyAmount"];
@@ -12298,6 +12349,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description Partial update of the wage settings (WageSettings); fields not given keep their value.
@@ -12408,6 +12460,7 @@ export interface components {
              * @example https://hooks.example.com/hrms
              */
             url: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         WebhookEndpointInput: {
             /** @example Agreed with the team lead in the weekly review */
@@ -12544,6 +12597,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @description `employee_id` defaults to the caller's own record (only hr/admin/owner may request for someone else). 400 when `to_date` is before `from_date` or the range is longer than 31 days; 409 on overlap with another pending/approved work-from-home or leave request, or when the range has no working day.
@@ -12674,6 +12728,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @example {
@@ -12799,6 +12854,7 @@ export interface components {
              * @example 2026-11-25T10:30:00.000Z
              */
             updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
         };
         /**
          * @example {
@@ -12874,25 +12930,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller's role may not do this (`forbidden`), or the operation's module is not enabled for the tenant (`module_disabled`). */
+        /** @description What the caller lacks, said in `error` and in a field: a role the operation admits (`forbidden`, with `allowed_roles`: the roles it does), the scope the operation needs when an API credential or OAuth access token calls it (`forbidden`, with `required_scope`, and `WWW-Authenticate: Bearer error="insufficient_scope"` per RFC 6750 §3.1), a session (`forbidden`: the operation takes a signed-in member's session, not a credential), or the operation's module (`module_disabled`, naming the module the company has not enabled). A state-changing request from a foreign `Origin` is `forbidden` too. A rule of the record itself (someone else's record) is a `forbidden` that says which rule in words. */
         Forbidden: {
             headers: {
+                /** @description Only when an API credential or access token lacks the operation's scope (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="<the scope it needs>"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "error": "Your role does not allow this action",
-                 *       "status": 403,
-                 *       "code": "forbidden"
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller's role may not do this (`forbidden`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
+        /** @description The caller's role may not do this (`forbidden`, with `allowed_roles`), an API credential lacks the operation's scope (`forbidden`, with `required_scope`), the operation's module is not enabled for the tenant (`module_disabled`), or - `forbidden` too - it is a decision about money or balances on the caller's own employee record: nobody takes those on their own record except the company's owner (there is no one above them), whose decision is audited with `self_decision: true`. */
         ForbiddenOwnRecord: {
             headers: {
+                /** @description Only when an API credential or access token lacks the operation's scope (RFC 6750 §3.1): `Bearer error="insufficient_scope", scope="<the scope it needs>"`. */
+                "WWW-Authenticate"?: string;
                 [name: string]: unknown;
             };
             content: {
@@ -13257,6 +13310,21 @@ export interface components {
          */
         IdempotencyKey: string;
         IdPath: string;
+        /**
+         * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfMatch: string;
+        /**
+         * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfMatchRequired: string;
+        /**
+         * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+         * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+         */
+        IfNoneMatch: string;
         /** @description Check every row - against the row schema and against the data already stored, exactly as the real import would - and write nothing. With problems it is a 400 `validation_failed` whose `details` name every row's problems (`path` `rows[12].date_of_birth`, plus `row` and `column`); without, the import as it would go (`imported_rows`). */
         ImportDryRun: boolean;
         /** @description `all_or_nothing` (default): one transaction; any problem and nothing is written (400 with every problem, or a `failed` import when it ran as a job). `row_by_row`: every good row is written (in transactions of 1 000 rows), every bad row reported in `problems`. */
@@ -13370,14 +13438,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Asset"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -13485,7 +13556,13 @@ export interface operations {
     getAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -13523,7 +13600,13 @@ export interface operations {
     updateAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -13603,7 +13686,13 @@ export interface operations {
     deleteAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 assetId: string;
             };
@@ -14250,7 +14339,13 @@ export interface operations {
     getAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -14288,7 +14383,13 @@ export interface operations {
     updateAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -14333,7 +14434,13 @@ export interface operations {
     cancelAttendanceRegularization: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -14617,7 +14724,13 @@ export interface operations {
     refreshSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14693,7 +14806,13 @@ export interface operations {
     getSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15102,14 +15221,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -15225,7 +15347,13 @@ export interface operations {
     getAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15263,7 +15391,13 @@ export interface operations {
     updateAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15313,7 +15447,13 @@ export interface operations {
     deleteAssetCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -15348,7 +15488,13 @@ export interface operations {
     getAttendanceSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15520,7 +15666,13 @@ export interface operations {
     getBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -15559,7 +15711,13 @@ export interface operations {
     updateBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -15605,7 +15763,13 @@ export interface operations {
     deleteBranch: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 /** @description Branch id (a deleted branch or another company's is a 404). */
                 branchId: string;
@@ -15641,7 +15805,13 @@ export interface operations {
     getCompanySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15682,6 +15852,11 @@ export interface operations {
                  * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
             };
             path?: never;
             cookie?: never;
@@ -15738,7 +15913,13 @@ export interface operations {
     listMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15758,6 +15939,7 @@ export interface operations {
                         data: {
                             invitations: components["schemas"]["Invitation"][];
                             members: components["schemas"]["Member"][];
+                            version?: components["schemas"]["ResourceVersion"];
                         };
                         /** @example OK */
                         message: string;
@@ -15919,7 +16101,13 @@ export interface operations {
     getEsiSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16088,7 +16276,13 @@ export interface operations {
     getExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16126,7 +16320,13 @@ export interface operations {
     updateExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16171,7 +16371,13 @@ export interface operations {
     deleteExpenseCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16206,7 +16412,13 @@ export interface operations {
     getGratuitySettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16290,7 +16502,13 @@ export interface operations {
     getIncomeTaxSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16459,7 +16677,13 @@ export interface operations {
     getLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16497,7 +16721,13 @@ export interface operations {
     updateLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16542,7 +16772,13 @@ export interface operations {
     deleteLoanType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -16577,7 +16813,13 @@ export interface operations {
     getPfSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16661,7 +16903,13 @@ export interface operations {
     getProfessionalTaxSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16745,7 +16993,13 @@ export interface operations {
     getWageSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16829,7 +17083,13 @@ export interface operations {
     getWpsSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -16913,7 +17173,13 @@ export interface operations {
     getInterviewPanel: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17086,7 +17352,13 @@ export interface operations {
     getDashboardOverview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -17167,14 +17439,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EmployeeDirectoryEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -17238,7 +17513,13 @@ export interface operations {
     getEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -17277,7 +17558,13 @@ export interface operations {
     updateEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -17324,7 +17611,13 @@ export interface operations {
     deleteEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -17395,14 +17688,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -18121,14 +18417,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["HelpdeskTicket"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -18207,7 +18506,13 @@ export interface operations {
     getHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -18245,7 +18550,13 @@ export interface operations {
     updateHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -18298,7 +18609,13 @@ export interface operations {
     deleteHelpdeskTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -18524,7 +18841,13 @@ export interface operations {
     getHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18562,7 +18885,13 @@ export interface operations {
     updateHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18607,7 +18936,13 @@ export interface operations {
     deleteHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -18706,7 +19041,13 @@ export interface operations {
     getImport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19450,7 +19791,13 @@ export interface operations {
     getWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19488,7 +19835,13 @@ export interface operations {
     updateWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -19532,7 +19885,13 @@ export interface operations {
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20039,7 +20398,13 @@ export interface operations {
     getLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20077,7 +20442,13 @@ export interface operations {
     updateLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20122,7 +20493,13 @@ export interface operations {
     cancelLeaveEncashment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20198,14 +20575,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveLedgerEntry"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -20309,7 +20689,13 @@ export interface operations {
     getLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20347,7 +20733,13 @@ export interface operations {
     updateLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20392,7 +20784,13 @@ export interface operations {
     deleteLeavePeriod: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20516,7 +20914,13 @@ export interface operations {
     getLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20554,7 +20958,13 @@ export interface operations {
     updateLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20598,7 +21008,13 @@ export interface operations {
     deleteLeavePolicy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20673,14 +21089,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LeaveRequest"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -20745,7 +21164,13 @@ export interface operations {
     getLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20783,7 +21208,13 @@ export interface operations {
     updateLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20828,7 +21259,13 @@ export interface operations {
     cancelLeaveRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20957,7 +21394,13 @@ export interface operations {
     getLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -20995,7 +21438,13 @@ export interface operations {
     updateLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21040,7 +21489,13 @@ export interface operations {
     deleteLeaveType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21108,14 +21563,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Notification"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                         /** Format: int64 */
                         unread_count: number;
                     };
@@ -21394,7 +21852,13 @@ export interface operations {
     getPayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21432,7 +21896,13 @@ export interface operations {
     updatePayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21494,7 +21964,13 @@ export interface operations {
     deletePayrollRun: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21574,7 +22050,13 @@ export interface operations {
     getPayrollRunEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -21712,7 +22194,13 @@ export interface operations {
     getEmployeeSalarySetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -21751,7 +22239,13 @@ export interface operations {
     setEmployeeSalarySetup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description The version of the record the change is based on (RFC 9110 §13.1.1): the entity tag of its GET (`ETag`), or its `version` field in double quotes (`"<version>"`); a list of tags, or `*`. **Required of API credentials** (`Authorization: Bearer`, an API credential or an OAuth access token) on this write, where a lost update costs money or rights: without it the answer is a 428 `precondition_required` (RFC 6585 §3). Session (cookie) callers - people in the web client - may leave it out. A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatchRequired"];
+            };
             path: {
                 /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
                 employeeId: components["parameters"]["EmployeeId"];
@@ -21832,14 +22326,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ExpenseClaim"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -21904,7 +22401,13 @@ export interface operations {
     getExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21942,7 +22445,13 @@ export interface operations {
     updateExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -21987,7 +22496,13 @@ export interface operations {
     cancelExpenseClaim: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22119,7 +22634,13 @@ export interface operations {
     getFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22157,7 +22678,13 @@ export interface operations {
     updateFinalSettlement: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22354,14 +22881,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["LoanAdvance"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -22426,7 +22956,13 @@ export interface operations {
     getLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22464,7 +23000,13 @@ export interface operations {
     updateLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22509,7 +23051,13 @@ export interface operations {
     cancelLoanAdvance: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22634,14 +23182,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SalarySlipSummary"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -22656,7 +23207,13 @@ export interface operations {
     getMySalarySlip: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 /** @description The slip: the payroll run's id (`run_id` of the list items) or the slip's own `id` - both name the same slip of the signed-in member. */
                 draftId: string;
@@ -22814,7 +23371,13 @@ export interface operations {
     getSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22852,7 +23415,13 @@ export interface operations {
     updateSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -22897,7 +23466,13 @@ export interface operations {
     deleteSalaryComponent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -23025,7 +23600,13 @@ export interface operations {
     getTaxDeclaration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -23063,7 +23644,13 @@ export interface operations {
     updateTaxDeclaration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -23951,14 +24538,17 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Candidate"][];
+                        /** @description Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, `false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a later page exists (`page < total_pages`). A paginator stops when it is `false`. */
+                        has_more: boolean;
                         /** @example OK */
                         message: string;
                         /**
-                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for now). `null` on a page by number.
+                         * @description On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a page by number.
                          * @example AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9
                          */
                         next_cursor: string | null;
-                        pagination?: components["schemas"]["Pagination"];
+                        /** @description On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which counts nothing (`next_cursor` and `has_more` say where it goes on). */
+                        pagination: components["schemas"]["Pagination"] | null;
                     };
                 };
             };
@@ -24022,7 +24612,13 @@ export interface operations {
     getCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24060,7 +24656,13 @@ export interface operations {
     updateCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24105,7 +24707,13 @@ export interface operations {
     deleteCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24328,7 +24936,13 @@ export interface operations {
     getInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24366,7 +24980,13 @@ export interface operations {
     updateInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24411,7 +25031,13 @@ export interface operations {
     deleteInterviewSession: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24587,7 +25213,13 @@ export interface operations {
     getInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24625,7 +25257,13 @@ export interface operations {
     updateInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24670,7 +25308,13 @@ export interface operations {
     deleteInterview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24801,7 +25445,13 @@ export interface operations {
     getJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24839,7 +25489,13 @@ export interface operations {
     updateJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -24884,7 +25540,13 @@ export interface operations {
     deleteJobPosting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25012,7 +25674,13 @@ export interface operations {
     getJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25050,7 +25718,13 @@ export interface operations {
     updateJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25095,7 +25769,13 @@ export interface operations {
     deleteJobRequisition: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25222,7 +25902,13 @@ export interface operations {
     getJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25260,7 +25946,13 @@ export interface operations {
     updateJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25305,7 +25997,13 @@ export interface operations {
     deleteJobOffer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25559,7 +26257,13 @@ export interface operations {
     getTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25597,7 +26301,13 @@ export interface operations {
     updateTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25642,7 +26352,13 @@ export interface operations {
     deleteTalentPoolCandidate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: string;
             };
@@ -25869,7 +26585,13 @@ export interface operations {
     getWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -25907,7 +26629,13 @@ export interface operations {
     updateWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -25952,7 +26680,13 @@ export interface operations {
     cancelWfhRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -26088,7 +26822,13 @@ export interface operations {
     getWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -26126,7 +26866,13 @@ export interface operations {
     updateWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };
@@ -26171,7 +26917,13 @@ export interface operations {
     cancelWorkingOnHolidayRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
             path: {
                 id: components["parameters"]["IdPath"];
             };

@@ -209,8 +209,13 @@ function successEnvelopeShape() {
           required[1] === "message" &&
           props.message?.type === "string" &&
           Object.keys(props.message).every((k) => k === "type" || k === "example") &&
-          // a list walked by cursor (x-cursor, cursorLists) has no pagination on a walk's pages
-          (!pagination || (props.pagination.$ref === PAGINATION_REF && (required.includes("pagination") || "next_cursor" in props)));
+          // a list walked by cursor (x-cursor, cursorLists): pagination is null on a walk's pages
+          (!pagination ||
+            (required.includes("pagination") &&
+              (props.pagination.$ref === PAGINATION_REF ||
+                ("next_cursor" in props &&
+                  props.pagination.oneOf?.[0]?.$ref === PAGINATION_REF &&
+                  props.pagination.oneOf?.[1]?.type === "null"))));
         if (!ok)
           report({
             message:
@@ -280,6 +285,29 @@ function singleResource(response) {
   return object(data) || (Array.isArray(data.oneOf) && data.oneOf.every(object));
 }
 
+/** Adds the header parameter components/parameters/<name> to an operation, once. */
+function addParameter(op, name) {
+  const $ref = `#/components/parameters/${name}`;
+  op.parameters ??= [];
+  if (!op.parameters.some((p) => p.$ref === $ref)) op.parameters.push({ $ref });
+}
+
+/**
+ * The `version` field (components/schemas/ResourceVersion: the ETag without its quotes,
+ * src/http/conditional.ts writes it) on the record a GET of one resource answers: on the object
+ * schema of its `data`, or on each member of a oneOf - where a component, on the component (it is
+ * optional there: lists and creates of the record carry no version).
+ */
+function versioned(response, ctx) {
+  const data = response.content["application/json"].schema.properties.data;
+  for (const member of Array.isArray(data.oneOf) ? data.oneOf : [data]) {
+    const schema = member.$ref ? ctx.resolve(member).node : member;
+    if (!schema || typeof schema !== "object") continue;
+    schema.properties ??= {};
+    schema.properties.version ??= { $ref: "#/components/schemas/ResourceVersion" };
+  }
+}
+
 function standardResponses() {
   const ref = (name) => ({ $ref: `#/components/responses/${name}` });
   return {
@@ -316,16 +344,21 @@ function standardResponses() {
           if (limited) add("429", "RateLimited");
           // conditional requests (issue 32, src/http/conditional.ts): a GET of one resource gets an
           // ETag and If-None-Match (304); the writes of its path If-Match (412; 428 where required)
+          // - each declared in standard form too: the If-None-Match / If-Match header parameters (the
+          // description of If-Match says when it is required) and the record's `version` field
           if (method === "get" && op["x-public"] !== true && singleResource(op.responses["200"])) {
             op["x-etag"] = true;
             add("304", "NotModified");
             op.responses["200"].headers ??= {};
             op.responses["200"].headers.ETag ??= { $ref: "#/components/headers/ETag" };
+            addParameter(op, "IfNoneMatch");
+            versioned(op.responses["200"], ctx);
           }
           if (pathItem.get?.["x-etag"] === true && (method === "put" || method === "delete" || op["x-if-match"] !== undefined)) {
             op["x-if-match"] ??= "optional";
             add("412", "PreconditionFailed");
             if (op["x-if-match"] === "required") add("428", "PreconditionRequired");
+            addParameter(op, op["x-if-match"] === "required" ? "IfMatchRequired" : "IfMatch");
           }
           // Idempotency-Key on every POST of a caller (issue 32; src/http/idempotency.ts enforces it
           // from this parameter): the header, its 409 and 422, and the replay marker on its successes
@@ -367,7 +400,7 @@ function standardResponses() {
  * (components/parameters/Cursor), `updated_since` (UpdatedSince), `include_deleted`
  * (IncludeDeleted, where `tombstones: true`: the list's records are soft-deleted) and `changed` as
  * a value of its `sort` (or the SortChanged parameter where it has none); its 200 gets the
- * required `next_cursor` field, and `pagination` is no longer required (a walk's pages have none);
+ * required `next_cursor` and `has_more` fields, and `pagination` is null on a walk's pages;
  * with `tombstones: true` the list's item schema gets the optional `deleted_at` of a tombstone.
  */
 function cursorLists() {
@@ -412,15 +445,32 @@ function cursorLists() {
               description:
                 "Only on a tombstone (a deleted record, listed with `include_deleted=true`): when it was deleted. Absent on live records.",
             };
-          schema.required = [...schema.required.filter((f) => f !== "pagination"), "next_cursor"];
+          // one object shape for both kinds of page, every field always there (generators make one
+          // type of it): a page by number has `pagination` and `next_cursor: null`; a page of a walk
+          // `pagination: null` and its `next_cursor`; both say `has_more`
+          schema.required = [...schema.required, "next_cursor", "has_more"];
+          schema.properties.pagination = {
+            description:
+              "On a page by number: where it is in the list (always there). `null` on a page of a walk by cursor, which " +
+              "counts nothing (`next_cursor` and `has_more` say where it goes on).",
+            oneOf: [schema.properties.pagination, { type: "null" }],
+          };
           schema.properties.next_cursor = {
             type: ["string", "null"],
             maxLength: 300,
             description:
               "On a page of a walk (`sort=changed`, `cursor`, `updated_since` or `include_deleted`): send it as `cursor` for the " +
-              "next page, and keep the last one to ask later for what changed since (a page shorter than `limit`: caught up for " +
-              "now). `null` on a page by number.",
+              "next page while `has_more` is true; when it is false the walk has caught up for now - keep this last one and " +
+              "send it later to get what changed since (it is never null on a walk's page, even an empty one). `null` on a " +
+              "page by number.",
             example: "AXvK3q9m2v1JQk4bYy8Zt0eyJvIjoibGlzdEVtcGxveWVlcyJ9",
+          };
+          schema.properties.has_more = {
+            type: "boolean",
+            description:
+              "Whether more records follow right now: on a walk, `true` means send `next_cursor` as `cursor` for them, " +
+              "`false` that the walk has caught up (stop; resume later from `next_cursor`); on a page by number, whether a " +
+              "later page exists (`page < total_pages`). A paginator stops when it is `false`.",
           };
         }
       },

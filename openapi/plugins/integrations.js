@@ -5,7 +5,11 @@
 //     any other method, the area being `x-area` or the first tag - unless the path file declares
 //     its own (the webhook endpoints: `webhooks:manage`); and
 //   - `security`: the session cookie, or an API credential (`apiCredential: [<scope>]`, the
-//     Bearer secret or an OAuth 2.0 access token).
+//     Bearer secret), or an OAuth 2.0 access token (`oauth2: [<scope>]`, the client-credentials
+//     grant of issueOAuthToken) - the same Authorization header, declared as both schemes so that
+//     generators and the reference's Authorize dialog offer either.
+//   and the `oauth2` security scheme gets every scope an operation needs, each with a description
+//   (from its area's tag), as the scopes of its client-credentials flow.
 //   Session-only operations (the auth area, and those marking `x-session-only: true`: managing the
 //   credentials themselves) get no scope and only the session cookie: a credential is refused (403).
 //   src/http/guards.ts enforces both from the generated registry (its `scope` and `sessionOnly`).
@@ -21,8 +25,35 @@ export function scopeOf(method, op) {
   return op["x-scope"] ?? `${area}:${method === "get" ? "read" : "write"}`;
 }
 
+/**
+ * What a scope allows, in words: from its area's tag, or (a scope of its own, not an area's) the
+ * operations that need it. The webhook scope has its own words.
+ */
+export function scopeDescription(scope, tags, operations) {
+  if (scope === "webhooks:manage")
+    return "Manage the company's outbound webhook endpoints: add, change, remove, ping, replay, rotate their secrets, read deliveries.";
+  const [area, access] = scope.split(":");
+  const tag = tags.find((t) => t.name === area)?.description?.trim();
+  if (!tag) return `Call ${operations.map((o) => `\`${o}\``).join(", ")}.`;
+  const what = access === "read" ? "Read" : "Change";
+  const ops = access === "read" ? "the GET operations" : "the operations other than GET";
+  return `${what} ${area}: ${ops} of the \`${area}\` area${tag ? ` - ${tag.replace(/\s+/g, " ")}` : ""}`;
+}
+
 function scopes() {
+  const used = new Map(); // scope -> the operationIds that need it
   return {
+    Root: {
+      leave(root, ctx) {
+        const flow = root.components?.securitySchemes?.oauth2?.flows?.clientCredentials;
+        if (!flow) {
+          ctx.report({ message: "components.securitySchemes.oauth2 (clientCredentials flow) is missing.", location: ctx.location });
+          return;
+        }
+        const tags = root.tags ?? [];
+        flow.scopes = Object.fromEntries([...used.keys()].sort().map((s) => [s, scopeDescription(s, tags, used.get(s))]));
+      },
+    },
     PathItem: {
       leave(pathItem) {
         for (const method of METHODS) {
@@ -34,7 +65,8 @@ function scopes() {
             continue;
           }
           op["x-scope"] = scope;
-          op.security = [{ sessionCookie: [] }, { apiCredential: [scope] }];
+          used.set(scope, [...(used.get(scope) ?? []), op.operationId]);
+          op.security = [{ sessionCookie: [] }, { apiCredential: [scope] }, { oauth2: [scope] }];
         }
       },
     },

@@ -35,6 +35,21 @@ export interface Walk {
   includeDeleted: boolean;
   /** The cursor that continues the walk after `key` (null: the page was empty; continue from where it began). */
   cursorAfter(key: WalkKey | null): string;
+  /**
+   * Whether rows remain past this page now (the answer's `has_more`), set by the page's reader
+   * (walkPage, walkRows); a reader that does not say leaves it unset, and a full page then counts as
+   * "maybe more" (src/http/envelope.ts, listed).
+   */
+  hasMore?: boolean;
+}
+
+/** The LIMIT of a walk's statement: one row more than the page, to know whether more remain (walkRows). */
+export const walkLimit = (w: Walk): number => w.limit + 1;
+
+/** The page of rows read with LIMIT walkLimit(w): the first `limit` of them, and whether more remain. */
+export function walkRows<R>(w: Walk, rows: R[]): R[] {
+  w.hasMore = rows.length > w.limit;
+  return rows.slice(0, w.limit);
 }
 
 /**
@@ -88,7 +103,9 @@ export type ScannedKey = { id: string; walk_xid: string };
  * A scan that finds too few passing rows reads on, chunk by chunk, until the page is full or the
  * keys run out; the cursor is then the last key scanned, so the rows the filters left out are not
  * read again. A row changed between its scan and its load is returned as it is now, and comes again
- * at its new key: repeated, never missed.
+ * at its new key: repeated, never missed. Once the page is full, the scan goes on until it finds one
+ * more passing row (or the keys run out), so that `hasMore` is exact; the cursor stays at the page's
+ * last row.
  */
 export async function walkPage<R extends { id: string }>(
   w: Walk,
@@ -99,19 +116,26 @@ export async function walkPage<R extends { id: string }>(
   const rows: R[] = [];
   let after = w.after;
   let last: WalkKey | null = null;
+  const done = (more: boolean) => {
+    w.hasMore = more;
+    return { rows, last };
+  };
   for (;;) {
     const keys = await scan(after, chunk);
-    if (!keys.length) return { rows, last };
+    if (!keys.length) return done(false);
     const passing = new Map((await load(keys.map((k) => k.id))).map((r) => [r.id, r]));
     for (const k of keys) {
-      last = { xid: k.walk_xid, id: k.id };
       const row = passing.get(k.id);
-      if (!row) continue;
-      rows.push(row);
-      if (rows.length === w.limit) return { rows, last };
+      if (rows.length === w.limit) {
+        if (row) return done(true);
+        continue;
+      }
+      last = { xid: k.walk_xid, id: k.id };
+      if (row) rows.push(row);
     }
-    if (keys.length < chunk) return { rows, last };
-    after = last;
+    if (keys.length < chunk) return done(false);
+    const end = keys[keys.length - 1];
+    after = { xid: end.walk_xid, id: end.id };
   }
 }
 

@@ -3,7 +3,8 @@
 // every such operation (src/http/operation.ts, operationHandler) - no handler knows of them.
 //
 // - ETag: a strong entity tag of the GET's `data` as answered: the SHA-256 of its JSON (the same data
-//   gives the same bytes), 22 base64url characters. `If-None-Match` on the GET: 304 without a body
+//   gives the same bytes), 22 base64url characters; the record's `version` field is the same tag
+//   without its quotes (left out of the digest). `If-None-Match` on the GET: 304 without a body
 //   while the tag is current (weak comparison, `*` too).
 // - If-Match on a write (`x-if-match`): the resource is read through its path's GET operation and
 //   the write runs only when the tag is current (strong comparison; `*`: when it exists), else a 412
@@ -26,13 +27,32 @@ import type { AuthContext } from "./types.ts";
 
 type Answer = { status: number; body: unknown } | { sent: true };
 
-/** The strong entity tag of a success answer's `data`. */
+/** A record of an answer's `data` (an object, not a list): the one that carries `version`. */
+const recordOf = (body: unknown): Record<string, unknown> | null => {
+  const data = (body as { data?: unknown } | null)?.data;
+  return data && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
+};
+
+/** The strong entity tag of a success answer's `data` (without its own `version`, which is the tag). */
 export function entityTag(body: unknown): string {
   const data = (body as { data?: unknown } | null)?.data;
+  const record = recordOf(body);
+  const { version: _, ...rest } = record ?? {};
   return `"${createHash("sha256")
-    .update(JSON.stringify(data ?? null))
+    .update(JSON.stringify(record ? rest : (data ?? null)))
     .digest("base64url")
     .slice(0, 22)}"`;
+}
+
+/**
+ * The answer with the `version` of the record it carries: its entity tag without the quotes, so that
+ * `If-Match: "<version>"` works from the body alone (components/schemas/ResourceVersion). A copy: the
+ * handler's data may be an object it keeps (a cache).
+ */
+function withVersion<A extends { status: number; body: unknown }>(answer: A, tag: string): A {
+  const record = recordOf(answer.body);
+  if (!record) return answer;
+  return { ...answer, body: { ...(answer.body as object), data: { ...record, version: tag.slice(1, -1) } } };
 }
 
 /** The entity tags of an If-Match / If-None-Match field (`*` as itself); null when absent. */
@@ -64,7 +84,7 @@ export async function tagged(req: Request, res: Response, run: () => Promise<Ans
   if ("sent" in answer || answer.status !== 200) return answer;
   const tag = entityTag(answer.body);
   res.setHeader("ETag", tag);
-  if (!noneMatch(req.headers["if-none-match"], tag)) return answer;
+  if (!noneMatch(req.headers["if-none-match"], tag)) return withVersion(answer, tag);
   res.status(304).end();
   return { sent: true };
 }
@@ -109,8 +129,12 @@ export async function conditionally(
     }
     const answer = await run();
     if (!("sent" in answer) && answer.status < 300) {
-      const after = await currentTag(spec);
-      if (after) res.setHeader("ETag", after);
+      const after = await currentRead(spec);
+      if (after) {
+        res.setHeader("ETag", after.tag);
+        // the write answered the record itself (the same fields as its GET): its version too
+        if (sameFields(recordOf(answer.body), recordOf(after.body))) return withVersion(answer, after.tag);
+      }
     }
     return answer;
   });
@@ -118,11 +142,23 @@ export async function conditionally(
 
 /** The tag of the resource as its GET answers it now, or null when that GET does not answer it. */
 async function currentTag(spec: ConditionalWrite): Promise<string | null> {
+  return (await currentRead(spec))?.tag ?? null;
+}
+
+/** The resource as its GET answers it now, with its tag, or null when that GET does not answer it. */
+async function currentRead(spec: ConditionalWrite): Promise<{ tag: string; body: unknown } | null> {
   try {
     const answer = await spec.read();
-    return "sent" in answer || answer.status !== 200 ? null : entityTag(answer.body);
+    return "sent" in answer || answer.status !== 200 ? null : { tag: entityTag(answer.body), body: answer.body };
   } catch (err) {
     if (err instanceof AppError && err.status < 500) return null;
     throw err;
   }
 }
+
+const fieldsOf = (r: Record<string, unknown>) =>
+  Object.keys(r)
+    .filter((k) => k !== "version")
+    .sort()
+    .join();
+const sameFields = (a: Record<string, unknown> | null, b: Record<string, unknown> | null) => !!a && !!b && fieldsOf(a) === fieldsOf(b);

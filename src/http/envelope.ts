@@ -30,17 +30,21 @@ export function paginated<T, E extends object = Record<never, never>>(data: T[],
 }
 
 /**
- * The one list shape of a list walked by cursor: a page by number is `paginated` with
- * `next_cursor: null`; a page of a walk has `next_cursor` (to continue, or to come back later) and
- * no `pagination` (counting the whole list on every page would cost what the walk saves).
+ * The one list shape of a list walked by cursor, every field always there: a page by number has its
+ * `pagination` and `next_cursor: null`; a page of a walk has `pagination: null` (counting the whole
+ * list on every page would cost what the walk saves) and `next_cursor` (to continue, or to come
+ * back later). `has_more` says whether more follow now: the page's reader knows it exactly
+ * (src/db/keyset.ts, walkPage/walkRows); one that does not say counts a full page as "maybe more".
  */
 export function listed<T, E extends object = Record<never, never>>(l: Listing<T>, message = "OK", extra?: E) {
-  if ("walk" in l)
-    return { status: 200 as const, body: { data: l.rows, message, next_cursor: l.walk.cursorAfter(l.last), ...(extra ?? ({} as E)) } };
-  return {
-    status: 200 as const,
-    body: { data: l.rows, message, pagination: paginationOf(l.page, l.total), next_cursor: null, ...(extra ?? ({} as E)) },
-  };
+  if ("walk" in l) {
+    const has_more = l.walk.hasMore ?? l.rows.length >= l.walk.limit;
+    const next_cursor = l.walk.cursorAfter(l.last);
+    return { status: 200 as const, body: { data: l.rows, message, pagination: null, next_cursor, has_more, ...(extra ?? ({} as E)) } };
+  }
+  const pagination = paginationOf(l.page, l.total);
+  const has_more = pagination.page < pagination.total_pages;
+  return { status: 200 as const, body: { data: l.rows, message, pagination, next_cursor: null, has_more, ...(extra ?? ({} as E)) } };
 }
 
 /**

@@ -227,9 +227,9 @@ export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
   res.status(appErr.status).json(isTokenRequest(req) ? oauthErrorBody(appErr, errorBody(appErr)) : errorBody(appErr));
 };
 
-/** The error envelope of `e`: `{ error, status, code }`, and `details` where there are any. */
+/** The error envelope of `e`: `{ error, status, code }`, its further fields (a 403's), and `details` where there are any. */
 export function errorBody(e: AppError): Record<string, unknown> {
-  const body: Record<string, unknown> = { error: e.message, status: e.status, code: e.code };
+  const body: Record<string, unknown> = { error: e.message, status: e.status, code: e.code, ...e.fields };
   if (e.details?.length) body.details = e.details;
   return body;
 }

@@ -10,7 +10,7 @@ import type { IdentityRow } from "../platform/identity/identity-cache.ts";
 import { type CredentialIdentity, credentialFor } from "../platform/identity/credentials.ts";
 import { OWN_EMPLOYEE_IDS, prefetchedAuthOf } from "../platform/identity/session.ts";
 import { requestContext } from "../request-context.ts";
-import { forbidden, moduleDisabled, unauthenticated } from "../platform/errors.ts";
+import { type AppError, forbidden, moduleDisabled, unauthenticated } from "../platform/errors.ts";
 import type { AuthContext, ModuleName, Role } from "./types.ts";
 
 function toAuth(userId: string, tenantId: string, r: IdentityRow): AuthContext {
@@ -59,12 +59,30 @@ export async function authenticateBearer(req: Request, secret: string | null): P
   }
 }
 
+/** The 403 of a role the operation does not admit: the roles it does, in words and in `allowed_roles`. */
+export function roleRefused(meta: Pick<OperationMeta, "roles">, role: Role, who = "your role"): AppError {
+  return forbidden(`This operation is for the roles ${meta.roles.join(", ")}; ${who} is ${role}`, { allowed_roles: [...meta.roles] });
+}
+
+/**
+ * The 403 of a credential (or its access token) without the operation's scope: the scope in words,
+ * in `required_scope`, and in `WWW-Authenticate` as RFC 6750 §3.1 has it for OAuth clients.
+ */
+export function scopeRefused(scope: string): AppError {
+  return forbidden(
+    `The API credential or access token lacks the scope ${scope}, which this operation needs`,
+    { required_scope: scope },
+    { "WWW-Authenticate": `Bearer error="insufficient_scope", scope="${scope}"` },
+  );
+}
+
 function authorizeCredential(cred: CredentialIdentity, meta: OperationMeta): AuthContext {
-  if (!meta.scope) throw forbidden("This operation takes a signed-in member's session, not an API credential");
+  if (!meta.scope)
+    throw forbidden("This operation takes a signed-in member's session (sign in with signIn), not an API credential or access token");
   const auth = { ...toAuth(cred.userId, cred.tenantId, cred.row), credential: { id: cred.id, name: cred.name } };
   if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
-  if (!meta.roles.includes(auth.role)) throw forbidden();
-  if (!cred.scopes.includes(meta.scope)) throw forbidden(`The API credential lacks the scope ${meta.scope}`);
+  if (!meta.roles.includes(auth.role)) throw roleRefused(meta, auth.role, "the API credential's role");
+  if (!cred.scopes.includes(meta.scope)) throw scopeRefused(meta.scope);
   return auth;
 }
 
@@ -95,7 +113,7 @@ export async function authorize(req: Request, meta: OperationMeta): Promise<Auth
     info.tenantId = auth.tenantId;
   }
   if (meta.module && !auth.modules.includes(meta.module)) throw moduleDisabled(meta.module);
-  if (!meta.roles.includes(auth.role)) throw forbidden();
+  if (!meta.roles.includes(auth.role)) throw roleRefused(meta, auth.role, "your role in this company");
   return auth;
 }
 

@@ -10,6 +10,8 @@
 export const PATTERN_WORDS: Record<string, string> = {
   "^[0-9]{1,20}$": 'must be a position in the event feed: digits only, such as "1042"',
   '^"[A-Za-z0-9_-]{1,60}"$': "must be an entity tag as an ETag header gave it, with its double quotes",
+  '^(\\*|(W/)?"[!#-~]{0,60}"( {0,8}, {0,8}(W/)?"[!#-~]{0,60}"){0,15})$':
+    'must be `*` or entity tags in double quotes, comma-separated: an ETag as it came, or a record\'s version as "<version>"',
   '^"[a-z][a-z0-9-]{0,40}";q=[1-9][0-9]{0,8};w=[1-9][0-9]{0,5}(, "[a-z][a-z0-9-]{0,40}";q=[1-9][0-9]{0,8};w=[1-9][0-9]{0,5}){0,3}$':
     "must be a list of rate-limit policies: a quoted name, then ;q= and ;w= (up to four, comma-separated)",
   '^"[a-z][a-z0-9-]{0,40}";r=[0-9]{1,9};t=[0-9]{1,6}(, "[a-z][a-z0-9-]{0,40}";r=[0-9]{1,9};t=[0-9]{1,6}){0,3}$':

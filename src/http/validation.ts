@@ -66,7 +66,9 @@ const validators = new Map<boolean, express.RequestHandler[]>();
 function openApiValidator(validateResponses: boolean): express.RequestHandler[] {
   let v = validators.get(validateResponses);
   if (!v) {
-    // ajvCode: an option of our patch (patches/express-openapi-validator+5.6.2.patch)
+    // ajvCode: an option of our patch (patches/express-openapi-validator+5.6.2.patch). The patch
+    // also lets the OAuth flows' URLs be relative (`tokenUrl: /api/oauth/token`), as OAS 3.1 allows
+    // every URL to be (§4.6); the validator's copy of the 3.1 schema wrongly asked for absolute ones.
     const options: Parameters<typeof OpenApiValidator.middleware>[0] & { ajvCode: { optimize: boolean } } = {
       apiSpec: apiDocument(),
       // allErrors: `details` names every offending field (e.g. each missing required property), not just the first.

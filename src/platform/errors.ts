@@ -70,12 +70,15 @@ export class AppError extends Error {
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers?: Record<string, string>,
-    opts: { gone?: boolean } = {},
+    opts: { gone?: boolean; fields?: ErrorFields } = {},
   ) {
     super(message);
     this.name = "AppError";
     this.status = opts.gone && code === "invalid_token" ? 410 : STATUS_OF[code];
+    this.fields = opts.fields;
   }
+  /** Further machine-readable fields of the envelope (components/schemas/Error), e.g. what a 403 lacks. */
+  readonly fields?: ErrorFields;
 }
 
 export const badRequest = (message: string, details?: ErrorDetail[]) => new AppError("validation_failed", message, details);
@@ -83,7 +86,16 @@ export const badRequest = (message: string, details?: ErrorDetail[]) => new AppE
 export const invalidField = (path: string, message: string) =>
   new AppError("validation_failed", `${path.replace(/^(body|query|params)\./, "")} ${message}`, [{ path, message }]);
 export const unauthenticated = (message = "Authentication required") => new AppError("unauthenticated", message);
-export const forbidden = (message = "Your role does not allow this action") => new AppError("forbidden", message);
+/** The optional fields of the error envelope beyond error, status, code and details (a 403's). */
+export interface ErrorFields {
+  /** A 403 for the caller's role: the roles the operation admits. */
+  allowed_roles?: string[];
+  /** A 403 for an API credential or access token without the scope: the scope the operation needs. */
+  required_scope?: string;
+}
+/** A 403 `forbidden`: `message` says what the caller lacks (the roles, the scope, the rule of the record). */
+export const forbidden = (message: string, fields?: ErrorFields, headers?: Record<string, string>) =>
+  new AppError("forbidden", message, undefined, headers, { fields });
 export const moduleDisabled = (module: string) => new AppError("module_disabled", `The ${module} module is not enabled for this company`);
 export const notFound = (what = "Resource") => new AppError("not_found", `${what} not found`);
 export const conflict = (message: string) => new AppError("conflict", message);

@@ -29,6 +29,7 @@ describe("getAttendanceSettings, updateAttendanceSettings: attendance settings",
       grace_minutes: 15,
       half_day_threshold_hours: "4.00",
       updated_at: null,
+      version: expect.any(String),
     });
     await w.owner.agent
       .post("/api/configuration/company-settings")

@@ -62,7 +62,10 @@ describe("employee role", () => {
     const list = await api(employee.agent)
       .op("listEmployees", { query: { search: "colleague" } })
       .expect(200);
-    expect(list.body.data).toEqual([c.body.data]);
+    // the list's entry is the GET's, without the record's version (only the GET of one record carries it)
+    const { version, ...entry } = c.body.data;
+    expect(version).toEqual(expect.any(String));
+    expect(list.body.data).toEqual([entry]);
   });
 
   it("gets 404 for colleagues' documents, activity log and resignation", async () => {

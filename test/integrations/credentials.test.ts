@@ -44,14 +44,29 @@ describe("createApiCredential, listApiCredentials: machine clients with scopes",
   it("a missing scope is a 403 naming it; a role outside x-roles a 403; session-only operations refuse credentials", async () => {
     const o = await signupTenant(t);
     const c = await credential(o, { name: "Reader", scopes: ["employees:read", "settings:write", "leave:read"] });
-    const res = expectError(await t.request().post("/api/employees").set(bearer(c.secret)).send(employeeInput()), 403, "forbidden");
+    const refused = await t.request().post("/api/employees").set(bearer(c.secret)).send(employeeInput());
+    const res = expectError(refused, 403, "forbidden");
+    // the scope it lacks: in words, in `required_scope`, and in WWW-Authenticate (RFC 6750 §3.1)
     expect(res.error).toContain("employees:write");
+    expect(res.required_scope).toBe("employees:write");
+    expect(res.allowed_roles).toBeUndefined();
+    expect(refused.headers["www-authenticate"]).toBe('Bearer error="insufficient_scope", scope="employees:write"');
     await t.request().get("/api/leave-types").set(bearer(c.secret)).expect(200);
-    expectError(await t.request().get("/api/configuration/branches").set(bearer(c.secret)), 403, "forbidden");
-    // company settings are owner/admin only: an hr credential with the scope is still refused
-    expectError(await t.request().post("/api/configuration/company-settings").set(bearer(c.secret)).send({ name: "X" }), 403, "forbidden");
+    expect(expectError(await t.request().get("/api/configuration/branches").set(bearer(c.secret)), 403, "forbidden").required_scope).toBe(
+      "organization:read",
+    );
+    // company settings are owner/admin only: an hr credential with the scope is still refused, naming the roles it admits
+    const role = expectError(
+      await t.request().post("/api/configuration/company-settings").set(bearer(c.secret)).send({ name: "X" }),
+      403,
+      "forbidden",
+    );
+    expect(role.allowed_roles).toEqual(["owner", "admin"]);
+    expect(role.error).toBe("This operation is for the roles owner, admin; the API credential's role is hr");
     // credentials cannot manage credentials (no x-scope: session only)
-    expectError(await t.request().get("/api/integrations/credentials").set(bearer(c.secret)), 403, "forbidden");
+    expect(expectError(await t.request().get("/api/integrations/credentials").set(bearer(c.secret)), 403, "forbidden").error).toMatch(
+      /session/,
+    );
     expectError(await t.request().get("/api/auth/session").set(bearer(c.secret)), 403, "forbidden");
   });
 

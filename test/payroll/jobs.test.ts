@@ -30,13 +30,13 @@ let syncApp: OtherApp;
 
 const runJob = () => jobs.runNow(PAYROLL_RUNS_JOB, t.config);
 const getRun = async (id: string) => (await hr.get(`/api/payroll/draft-runs/${id}`).expect(200)).body.data;
-/** Every employee's result in a run, without what differs between two calculations (ids, numbering, status). */
+/** Every employee's result in a run, without what differs between two calculations (ids, numbering, status, so the version). */
 async function slipsOf(runId: string) {
   const summaries = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees;
   const details = await Promise.all(
     ids.map(async (e) => (await hr.get(`/api/payroll/draft-runs/${runId}/employees/${e}`).expect(200)).body.data),
   );
-  const strip = ({ id: _i, run_id: _r, slip_number: _n, run_status: _s, ...rest }: Record<string, unknown>) => rest;
+  const strip = ({ id: _i, run_id: _r, slip_number: _n, run_status: _s, version: _v, ...rest }: Record<string, unknown>) => rest;
   return { summaries: summaries.map(strip), details: details.map(strip) };
 }
 const totalsOf = (run: any) => ({

@@ -103,6 +103,7 @@ describe("getWageSettings, updateWageSettings: the labour codes' wage settings",
       encashment_basis: "wage",
       encashment_divisor: "26",
       updated_at: null,
+      version: expect.any(String),
     });
     const changed = (await owner.agent.post("/api/configuration/payroll/wage-settings").send({ code_wages_from: "2026-01-01" }).expect(200))
       .body.data;

@@ -173,6 +173,48 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
     expect(ok.body.data.designation).toBe("Lead");
   });
 
+  it("getEmployee, updateEmployee: `version` is the ETag without quotes; If-Match and If-None-Match take it quoted", async () => {
+    const owner = await signupTenant(t);
+    const e = await createEmployee(owner, { designation: "Engineer" });
+    const read = await api(owner.agent)
+      .op("getEmployee", { params: { employeeId: e.id } })
+      .expect(200);
+    const version = read.body.data.version as string;
+    expect(`"${version}"`).toBe(read.headers.etag);
+    await api(owner.agent)
+      .op("getEmployee", { params: { employeeId: e.id }, headers: { "If-None-Match": `"${version}"` } })
+      .expect(304);
+    // a copy of the record sent back as it was read (version included) still has the same tag
+    expect(entityTag({ data: read.body.data })).toBe(read.headers.etag);
+    const written = await api(owner.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Lead" }, headers: { "If-Match": `"${version}"` } })
+      .expect(200);
+    expect(written.body.data.version).toBeDefined();
+    expect(`"${written.body.data.version}"`).toBe(written.headers.etag);
+    const again = await api(owner.agent)
+      .op("getEmployee", { params: { employeeId: e.id } })
+      .expect(200);
+    expect(again.body.data.version).toBe(written.body.data.version);
+    expectError(
+      await api(owner.agent).op("updateEmployee", {
+        params: { employeeId: e.id },
+        body: { designation: "Manager" },
+        headers: { "If-Match": `"${version}"` },
+      }),
+      412,
+      "precondition_failed",
+    );
+    // the bare version (no quotes) is no entity tag: a 400 that says how to send it, nothing written
+    const bare = expectError(
+      await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", version).send({ designation: "Manager" }),
+      400,
+      "validation_failed",
+    );
+    expect(bare.details?.[0]).toMatchObject({ path: "headers.if-match" });
+    expect(bare.details?.[0].message).toMatch(/double quotes/);
+    expect(await designationOf(e.id)).toBe("Lead");
+  });
+
   it("the comparisons of RFC 9110: strong for If-Match, weak for If-None-Match; the tag follows the data only", () => {
     const tag = entityTag({ data: { id: 1, name: "A" }, message: "OK" });
     expect(tag).toBe(entityTag({ data: { id: 1, name: "A" }, message: "Other message" }));

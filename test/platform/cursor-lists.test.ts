@@ -27,18 +27,35 @@ interface ListUnderTest {
   remove?: (id: string) => Promise<void>;
 }
 
-/** Walks the list from `cursor` (or the start) with `qs` until a page shorter than `limit`: entries in order, the last cursor. */
+/**
+ * Walks the list from `cursor` (or the start) with `qs` as a generated paginator does, until
+ * `has_more` is false: entries in order, the last cursor. `has_more` is exact: after `true` the next
+ * page has records; after `false` the cursor gives none (nothing changes while this walks).
+ */
 async function walk(l: ListUnderTest, qs: string, cursor: string | null = null, limit = 2) {
   const seen: Entry[] = [];
   const sep = l.url.includes("?") ? "&" : "?";
-  for (let pages = 0; pages < 100; pages++) {
-    const res = await l.agent.get(`${l.url}${sep}${qs}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
+  const get = async (c: string | null) => {
+    const res = await l.agent.get(`${l.url}${sep}${qs}&limit=${limit}${c ? `&cursor=${c}` : ""}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.pagination).toBeUndefined();
-    seen.push(...res.body.data);
-    cursor = res.body.next_cursor;
-    if (res.body.data.length < limit) break;
+    expect(res.body.pagination).toBeNull();
+    expect(typeof res.body.next_cursor).toBe("string");
+    expect(typeof res.body.has_more).toBe("boolean");
+    return res.body as { data: Entry[]; next_cursor: string; has_more: boolean };
+  };
+  let more = false;
+  for (let pages = 0; pages < 100; pages++) {
+    const page = await get(cursor);
+    if (more) expect(page.data.length, "has_more was true: the next page has records").toBeGreaterThan(0);
+    seen.push(...page.data);
+    cursor = page.next_cursor;
+    more = page.has_more;
+    if (page.data.length > 0 && page.data.length < limit) expect(more).toBe(false);
+    if (!more) break;
   }
+  const after = await get(cursor);
+  expect(after.data, "has_more was false: nothing after the last cursor").toEqual([]);
+  expect(after.has_more).toBe(false);
   return { seen, cursor: cursor! };
 }
 

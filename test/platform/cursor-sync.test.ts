@@ -27,7 +27,7 @@ async function insertEmployees(tenantId: string, n: number, prefix: string): Pro
 }
 
 type Entry = { id: string; designation: string; deleted_at?: string };
-type Page = { data: Entry[]; next_cursor: string | null; pagination?: unknown };
+type Page = { data: Entry[]; next_cursor: string | null; has_more: boolean; pagination: unknown };
 
 async function page(s: TenantSession, qs: string): Promise<Page> {
   const res = await s.agent.get(`/api/employees?${qs}`);
@@ -35,14 +35,14 @@ async function page(s: TenantSession, qs: string): Promise<Page> {
   return res.body;
 }
 
-/** Walks from `cursor` (or the start) until a page shorter than `limit`; the entries in order and the last cursor. */
+/** Walks from `cursor` (or the start) until `has_more` is false; the entries in order and the last cursor. */
 async function walk(s: TenantSession, base: string, cursor: string | null, limit = 100) {
   const seen: Entry[] = [];
   for (;;) {
     const p = await page(s, `${base}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
     seen.push(...p.data);
     cursor = p.next_cursor;
-    if (p.data.length < limit) return { seen, cursor: cursor! };
+    if (!p.has_more) return { seen, cursor: cursor! };
   }
 }
 
@@ -66,7 +66,7 @@ describe("a walk of 10 000 employees while another client writes", () => {
     let written = false;
     for (;;) {
       const p: Page = await page(a, `include_deleted=true&limit=100${cursor ? `&cursor=${cursor}` : ""}`);
-      expect(p.pagination).toBeUndefined();
+      expect(p.pagination).toBeNull();
       for (const e of p.data) seen.set(e.id, e);
       cursor = p.next_cursor;
       pages++;
@@ -82,8 +82,8 @@ describe("a walk of 10 000 employees while another client writes", () => {
           for (const id of deleted) expect((await a.agent.delete(`/api/employees/${id}`)).status).toBe(200);
           written = true;
         })();
-      if (p.data.length < 100 && written) break;
-      if (p.data.length < 100) await new Promise((r) => setTimeout(r, 20)); // caught up with the writer: a moment
+      if (!p.has_more && written) break;
+      if (!p.has_more) await new Promise((r) => setTimeout(r, 20)); // caught up with the writer: a moment
     }
     await writes;
     // the writes that committed after the last page come on the next pages of the same walk - once
@@ -220,7 +220,7 @@ describe("updated_since", () => {
     const since = encodeURIComponent(new Date(now).toISOString());
     /** The page once it has `n` rows (a change shows once every older transaction has ended). */
     const changedSince = async (n: number) => {
-      let p: Page = { data: [], next_cursor: null };
+      let p: Page = { data: [], next_cursor: null, has_more: false, pagination: null };
       const ok = await eventually(async () => {
         p = await page(c, `updated_since=${since}`);
         return p.data.length === n;
@@ -288,15 +288,19 @@ describe("the 400s of a walk", () => {
     expect(cursorError(res)).toMatch(/another company/);
   });
 
-  it("pages by number as before, with next_cursor null", async () => {
+  it("pages by number as before, with next_cursor null and has_more until the last page", async () => {
     const p = await page(b, "page=1&limit=2");
     expect(p.next_cursor).toBeNull();
     expect(p.pagination).toEqual({ page: 1, limit: 2, total: 5, total_pages: 3 });
+    expect(p.has_more).toBe(true);
+    const last = await page(b, "page=3&limit=2");
+    expect(last.pagination).toEqual({ page: 3, limit: 2, total: 5, total_pages: 3 });
+    expect(last.has_more).toBe(false);
   });
 });
 
 describe("the document", () => {
-  it("declares the walk on the employee list: cursor, updated_since, include_deleted, sort=changed, next_cursor", () => {
+  it("declares the walk on the employee list: cursor, updated_since, include_deleted, sort=changed, next_cursor, has_more", () => {
     const doc = apiDocument() as any;
     const op = doc.paths["/api/employees"].get;
     expect(op["x-cursor"]).toEqual({ tombstones: true });
@@ -304,7 +308,9 @@ describe("the document", () => {
     for (const name of ["Cursor", "UpdatedSince", "IncludeDeleted"]) expect(refs).toContain(`#/components/parameters/${name}`);
     expect(op.parameters.find((p: any) => p.name === "sort").schema.enum).toContain("changed");
     const schema = op.responses["200"].content["application/json"].schema;
-    expect(schema.required).toContain("next_cursor");
-    expect(schema.required).not.toContain("pagination");
+    // one shape, every field required: pagination (null on a walk's page), next_cursor (null on a page by number), has_more
+    expect(schema.required).toEqual(["data", "message", "pagination", "next_cursor", "has_more"]);
+    expect(schema.properties.pagination.oneOf).toEqual([{ $ref: "#/components/schemas/Pagination" }, { type: "null" }]);
+    expect(schema.properties.has_more.type).toBe("boolean");
   });
 });

@@ -89,7 +89,38 @@ describe("API reference", () => {
     expect(start).toContain("POST /api/auth/sign-in");
     expect(start).toContain("*Authorize* → `apiCredential`");
     expect(start).toContain("-b cookies.txt -c cookies.txt");
-    expect(Object.keys(doc.components.securitySchemes)).toEqual(["sessionCookie", "apiCredential"]);
+    expect(start).toContain("*Authorize* → `oauth2`");
+    expect(Object.keys(doc.components.securitySchemes)).toEqual(["sessionCookie", "apiCredential", "oauth2", "oauthClient"]);
+  });
+
+  it("Authorize → oauth2: a token from the tokenUrl as Swagger UI asks for it calls the API", async () => {
+    const doc = (await t.request().get("/docs/reference.json").expect(200)).body;
+    const flow = doc.components.securitySchemes.oauth2.flows.clientCredentials;
+    // the tokenUrl is the token endpoint of this document, and every scope an operation needs is offered with words
+    expect(doc.paths[flow.tokenUrl].post.operationId).toBe("issueOAuthToken");
+    const needed = new Set<string>();
+    for (const item of Object.values<any>(doc.paths))
+      for (const op of Object.values<any>(item)) if (op?.["x-scope"]) needed.add(op["x-scope"]);
+    expect(Object.keys(flow.scopes).sort()).toEqual([...needed].sort());
+    for (const [scope, words] of Object.entries<string>(flow.scopes)) expect(words.length, scope).toBeGreaterThan(10);
+    const owner = await signupTenant(t);
+    const issued = await owner.agent
+      .post("/api/integrations/credentials")
+      .send({ name: "Docs page", role: "hr", scopes: ["employees:read"] })
+      .expect(201);
+    const { credential, secret } = issued.body.data as { credential: { prefix: string }; secret: string };
+    // Swagger UI's request: Basic client authentication, a form body with the ticked scopes, from the page's origin
+    const token = await t
+      .request()
+      .post(flow.tokenUrl)
+      .set(
+        "Authorization",
+        `Basic ${Buffer.from(`${encodeURIComponent(credential.prefix)}:${encodeURIComponent(secret)}`).toString("base64")}`,
+      )
+      .type("form")
+      .send({ grant_type: "client_credentials", scope: "employees:read" })
+      .expect(200);
+    await t.request().get("/api/employees").set("Authorization", `Bearer ${token.body.access_token}`).expect(200);
   });
 
   it("states each operation's roles, module and scope, or that it is public", async () => {

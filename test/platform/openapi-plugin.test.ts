@@ -216,7 +216,7 @@ describe("openapi plugin, lists walked by cursor (x-cursor)", () => {
       writeFileSync(config, `${readFileSync(config, "utf8")}  hrms/cursor-lists: on\n`);
     });
 
-  it("adds cursor, updated_since, include_deleted and sort=changed, next_cursor, and deleted_at on the items", async () => {
+  it("adds cursor, updated_since, include_deleted, sort=changed, next_cursor, has_more, a nullable pagination, deleted_at", async () => {
     const dir = cursorFixture();
     const r = await bundle(dir);
     expect(r.code, r.output).toBe(0);
@@ -226,8 +226,10 @@ describe("openapi plugin, lists walked by cursor (x-cursor)", () => {
       ["Cursor", "UpdatedSince", "IncludeDeleted", "SortChanged"].map((n) => `#/components/parameters/${n}`),
     );
     const schema = op.responses["200"].content["application/json"].schema;
-    expect(schema.required).toEqual(["data", "message", "unread_count", "next_cursor"]);
+    expect(schema.required).toEqual(["data", "message", "pagination", "unread_count", "next_cursor", "has_more"]);
     expect(schema.properties.next_cursor.type).toEqual(["string", "null"]);
+    expect(schema.properties.pagination.oneOf).toEqual([{ $ref: "#/components/schemas/Pagination" }, { type: "null" }]);
+    expect(schema.properties.has_more.type).toBe("boolean");
     expect(doc.components.schemas.Thing.properties.deleted_at).toMatchObject({ type: "string", format: "date-time" });
   });
 

@@ -133,11 +133,14 @@ function validArb(op: Operation, pools: Record<string, string>[]): fc.Arbitrary<
     Object.fromEntries(
       op.headerParams.map((p) => [
         p.name,
-        fc.string({
-          unit: "grapheme-ascii",
-          minLength: Math.max(1, effective(p.schema).minLength ?? 0),
-          maxLength: Math.min(effective(p.schema).maxLength ?? 100, 100),
-        }),
+        // a pattern (the entity tags of If-Match / If-None-Match) is drawn from; it keeps to ASCII
+        effective(p.schema).pattern
+          ? fc.stringMatching(new RegExp(effective(p.schema).pattern!)).filter((v) => v.length <= (effective(p.schema).maxLength ?? 100))
+          : fc.string({
+              unit: "grapheme-ascii",
+              minLength: Math.max(1, effective(p.schema).minLength ?? 0),
+              maxLength: Math.min(effective(p.schema).maxLength ?? 100, 100),
+            }),
       ]),
     ),
     { requiredKeys: op.headerParams.filter((p) => p.required).map((p) => p.name) },

@@ -20,20 +20,22 @@ type Op<K extends OperationId> = operations[K];
 type Parameters<K extends OperationId> = Op<K> extends { parameters: infer P } ? P : never;
 type PathOf<K extends OperationId> = NonNullable<Parameters<K> extends { path?: infer P } ? P : never>;
 type QueryOf<K extends OperationId> = NonNullable<Parameters<K> extends { query?: infer Q } ? Q : never>;
+/** The header parameters the document declares for `K` (If-Match, If-None-Match, Idempotency-Key, ...). */
+type HeaderOf<K extends OperationId> = NonNullable<Parameters<K> extends { header?: infer H } ? H : never>;
 type JsonOf<R> = R extends { content: { "application/json": infer J } } ? J : undefined;
 type BodyOf<K extends OperationId> = Op<K> extends { requestBody?: infer R } ? JsonOf<NonNullable<R>> : never;
 /** The JSON body operation `K` takes. */
 export type RequestBodyOf<K extends OperationId> = BodyOf<K>;
 type BodyRequired<K extends OperationId> = Op<K> extends { requestBody: object } ? true : false;
 
-/** What a call of operation `K` takes: its path parameters, query, JSON body and extra headers. */
+/** What a call of operation `K` takes: its path parameters, query, JSON body, its declared header parameters and any other header. */
 export type RequestOf<K extends OperationId> = ([PathOf<K>] extends [never] ? { params?: never } : { params: PathOf<K> }) &
   ([QueryOf<K>] extends [never] ? { query?: never } : { query?: QueryOf<K> }) &
   ([BodyOf<K>] extends [never | undefined]
     ? { body?: never }
     : BodyRequired<K> extends true
       ? { body: BodyOf<K> }
-      : { body?: BodyOf<K> }) & { headers?: Record<string, string> };
+      : { body?: BodyOf<K> }) & { headers?: ([HeaderOf<K>] extends [never] ? unknown : HeaderOf<K>) & Record<string, string> };
 
 type Responses<K extends OperationId> = Op<K> extends { responses: infer R } ? R : never;
 /** The statuses the document declares for operation `K`. */

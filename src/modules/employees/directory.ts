@@ -1,6 +1,6 @@
 // The employee list (directory): every live employee of the company, filtered, searched and
 // sorted - the one hot query of this area (its statements and the indexes they use: queries.ts).
-import { lastKey, type Walk } from "../../db/keyset.ts";
+import { lastKey, type Walk, walkRows } from "../../db/keyset.ts";
 import { type Listing, pageOf } from "../../platform/use-case.ts";
 import type { QueryParams } from "../../platform/use-case.ts";
 import { containsPattern, directorySearchPage, directoryPage, directoryTotal, directoryWalk, type DirectoryFilter } from "./queries.ts";
@@ -23,7 +23,7 @@ export async function employeeDirectory(q: EmployeeListQuery, walk: Walk | null 
     sort: q.sort === undefined || q.sort === "changed" ? "name" : q.sort,
   };
   if (walk) {
-    const rows = await directoryWalk(filter, walk);
+    const rows = walkRows(walk, await directoryWalk(filter, walk));
     const entries = rows.map((r) => (r.deleted_at ? { ...directoryJson(r), deleted_at: r.deleted_at.toISOString() } : directoryJson(r)));
     return { rows: entries, walk, last: lastKey(rows) };
   }

@@ -19,7 +19,7 @@ import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
 import { execute, join, query, read, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../platform/use-case.ts";
-import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
+import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkLimit, walkOrder } from "../../db/keyset.ts";
 import { RECORD_FIELDS } from "./fields.ts";
 
 type Client = ScopedTx | typeof db;
@@ -155,7 +155,7 @@ export function directoryWalk(f: DirectoryFilter, w: Walk): Promise<(DirectoryRo
   if (f.reports_to !== undefined) conds.push(sql`reports_to = ${f.reports_to}::uuid`);
   if (f.pattern !== undefined) conds.push(sql`search_text LIKE ${f.pattern}`);
   return read(sql`SELECT ${COLUMNS}, deleted_at, ${walkKey()} FROM employees WHERE tenant_id = ${tenant}::uuid
-      AND ${join(conds, " AND ")} ORDER BY ${walkOrder()} LIMIT ${w.limit}`);
+      AND ${join(conds, " AND ")} ORDER BY ${walkOrder()} LIMIT ${walkLimit(w)}`);
 }
 
 // ───────────────────────────── the profile read ─────────────────────────────

@@ -242,7 +242,8 @@ export async function reviseLoan(auth: AuthContext, id: string, body: RequestBod
   const row = await tenantTx(async (tx) => {
     const cur = await lockLoan(tx, l.id);
     if (cur.status !== "pending") throw conflict(`The loan is ${cur.status}; only a pending application can be changed`);
-    if (!isHr(auth) && cur.requested_by !== auth.userId && cur.employee_id !== auth.employeeId) throw forbidden();
+    if (!isHr(auth) && cur.requested_by !== auth.userId && cur.employee_id !== auth.employeeId)
+      throw forbidden("Only the applicant or hr, admin or owner can change a loan application");
     const type = await tx.loanType.findFirstOrThrow({ where: { id: cur.loan_type_id } });
     const amount = body.amount ?? cur.amount.toString();
     const installments = body.installments ?? cur.installments;
@@ -335,7 +336,8 @@ export async function cancelLoan(auth: AuthContext, id: string): Promise<LoanJso
     lock: (tx) => lockLoan(tx, l.id),
     allow: (cur) => {
       if (cur.status === "pending") {
-        if (!isHr(auth) && cur.employee_id !== auth.employeeId && cur.requested_by !== auth.userId) throw forbidden();
+        if (!isHr(auth) && cur.employee_id !== auth.employeeId && cur.requested_by !== auth.userId)
+          throw forbidden("Only the applicant or hr, admin or owner can cancel a pending loan application");
       } else if (cur.status === "approved") {
         if (!isHr(auth)) throw forbidden("Only hr, admin or owner can cancel an approved loan");
         if (cur.schedule.some((i) => i.status === "paid"))

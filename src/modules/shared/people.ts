@@ -102,6 +102,8 @@ export function assertCanDecide(
   );
 }
 
+const NOT_YOURS = "Only the employee, their manager or hr, admin or owner can cancel this request";
+
 /**
  * Cancel: pending by the employee, their manager or hr/admin/owner; approved by hr/admin/owner at
  * any time and by the employee or manager only before it starts (when `approvedBySelf` allows it).
@@ -117,7 +119,7 @@ export function assertCanCancel(
   const own = isOwnRecord(auth, e.id);
   const mine = isLinkedRecord(auth, e.id) || isManagerOf(auth, e) || isHr(auth);
   if (status === "pending") {
-    if (!mine) throw forbidden();
+    if (!mine) throw forbidden(NOT_YOURS);
     return;
   }
   if (status === "approved") {
@@ -128,7 +130,7 @@ export function assertCanCancel(
         `You cannot cancel your own approved request${opts.approvedBySelf ? " once it has started" : ""}: ${OWN_RECORD}`,
       );
     if (isHr(auth)) return;
-    if (!mine) throw forbidden();
+    if (!mine) throw forbidden(NOT_YOURS);
     if (!opts.approvedBySelf) throw forbidden("Only hr, admin or owner can cancel an approved request");
     if (opts.started) throw conflict("The request has already started; only hr, admin or owner can cancel it now");
     return;
