@@ -225,6 +225,13 @@ export const factories: Record<string, Factory> = {
       return { id, snapshot: rowOf(ctx.t, "employees", id) };
     },
   },
+  "/api/payroll/form-16/{employeeId}": {
+    scope: "own",
+    async create(ctx) {
+      const id = await ownPayrollEmployee(ctx);
+      return { id, snapshot: rowOf(ctx.t, "employees", id) };
+    },
+  },
 
   // a submitted declaration item of the holder, recorded by the owner (outside the windows only hr may declare)
   "/api/payroll/tax-declarations/{id}": {
