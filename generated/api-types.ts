@@ -8030,7 +8030,10 @@ export interface components {
             form: "Form 16" | "Form 130";
             gross_total_income: components["schemas"]["Money"];
             house_property: components["schemas"]["Money"];
-            /** @description The Act and rules the certificate is issued under. */
+            /**
+             * @description The Act and rules the certificate is issued under.
+             * @example Income-tax Act 1961 with the Income-tax Rules 1962
+             */
             law: string;
             net_tax_payable: components["schemas"]["Money"];
             other_income: components["schemas"]["Money"];
