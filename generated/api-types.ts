@@ -902,6 +902,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/configuration/payroll/income-tax-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Income-tax declaration and proof windows of the company
+         * @description The declaration window (1-30 April, and 30 days from joining, by default) and the proof window (1-31 January by default; its end is the proof cut-off) of every tax year.
+         */
+        get: operations["getIncomeTaxSettings"];
+        put?: never;
+        /**
+         * Change the declaration and proof windows
+         * @description Partial update; audited with from → to values.
+         */
+        post: operations["updateIncomeTaxSettings"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/configuration/payroll/loan-types": {
         parameters: {
             query?: never;
@@ -2802,6 +2826,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payroll/form-16/{employeeId}": {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An employee's Form 16 (Form 130 from 2026-27) Part B for a tax year
+         * @description The salary and tax computation of the certificate the employer issues by 15 June after the tax year (Form 16 under the Income-tax Act 1961 up to 2025-26; Form 130 under the Income-tax Act 2025 from 2026-27), from the processed payroll runs of the year. Employees see their own, hr/admin/owner everyone's. `data` is null where no income tax is withheld (a company whose currency is not INR) and for an employee paid nothing in the year.
+         */
+        get: operations["getForm16"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payroll/loan-advances": {
         parameters: {
             query?: never;
@@ -2993,6 +3043,136 @@ export interface paths {
          * @description Refused (409) while other components' formulas use its code or employees' salary setups list it; deactivate it instead (`active: false`). Slips keep their copy of the lines.
          */
         delete: operations["deleteSalaryComponent"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/tax-declarations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Investment declarations and proofs
+         * @description Items of the employees' declarations (Form 12BB), newest first. Employees see their own, hr/admin/owner everyone's.
+         */
+        get: operations["listTaxDeclarations"];
+        put?: never;
+        /**
+         * Declare an investment, rent or other item for the year
+         * @description An employee declares for themselves within the declaration window (company settings: the start of the year, or the days after joining) or, with proof, within the proof window; hr/admin/owner for anyone at any time. Outside the windows it is a 409 naming them. The item starts `submitted`; hr verifies or rejects it. Audited (`tax_declaration.submitted`). A company that withholds no income tax answers 409.
+         */
+        post: operations["declareTaxInvestment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/tax-declarations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * One declaration item
+         * @description Employees see their own, hr/admin/owner everyone's; others are a 404.
+         */
+        get: operations["getTaxDeclaration"];
+        /**
+         * Change, prove, verify or reject a declaration item
+         * @description See TaxDeclarationUpdate. The declarant changes a `submitted` or `rejected` item within the windows (it becomes `submitted` again); hr/admin/owner verify (with the amount the proof supports, at most the amount declared) or reject with a reason - a decision on one's own item is a 403. The declarant is notified of a decision. Audited (`tax_declaration.changed`, `.verified`, `.rejected`).
+         */
+        put: operations["updateTaxDeclaration"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/tax-profiles/{employeeId}": {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An employee's income-tax profile for a tax year
+         * @description The regime, PAN, residency, age band, city (HRA), previous employer's salary and TDS (Form 12B) and other income the monthly deduction uses; the defaults (`stored` false) until saved. Employees see their own, hr/admin/owner everyone's. Income tax is withheld only by companies whose currency is INR (India): elsewhere (the UAE has no income tax on salaries) `data` is null - there is no profile, which is not an error.
+         */
+        get: operations["getTaxProfile"];
+        /**
+         * Change an employee's income-tax profile for a tax year
+         * @description The employee (their own) or hr/admin/owner change any field; the first change saves the profile. Every change is audited with from → to (`tax_profile.changed`); the next payroll run's deduction follows it. A regime chosen after a run of the year was processed applies to the months left (the year's tax is recomputed, the deduction spread over the remaining months). A company that withholds no income tax (currency other than INR) answers 409.
+         */
+        put: operations["setTaxProfile"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/tax-projection/{employeeId}": {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The year's income-tax projection sheet of an employee, both regimes compared
+         * @description What the next payroll run would deduct and why: the months paid, the rest of the year at the salary setup in force, the computation under the employee's regime and both regimes on the same figures (the employee's comparison), the tax deducted so far and the monthly deduction ahead. Employees see their own, hr/admin/owner everyone's. `data` is null where no income tax is withheld (a company whose currency is not INR) and for an employee without a salary setup.
+         */
+        get: operations["getTaxProjection"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/tds-challans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tax year's TDS deposits month by month, with due dates and warnings
+         * @description Each month of the tax year up to today: the tax deducted by processed payroll runs, the challans deposited for it, the due date and warnings in words. `data` is null where no income tax is withheld (a company whose currency is not INR).
+         */
+        get: operations["listTdsChallans"];
+        put?: never;
+        /**
+         * Record a deposit of TDS on salary (a challan)
+         * @description Records a challan as the bank's receipt shows it; audited. The answer carries the due date, whether it was late and the interest the statute charges for it. 409 where no income tax is withheld, and for a challan already recorded (same BSR code, serial and date).
+         */
+        post: operations["recordTdsChallan"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -8436,6 +8616,16 @@ export interface components {
              * @example 87c77c65-4063-4430-8724-1b3cccd46aa3
              */
             id: string;
+            /** @description Income tax at source recovered by the settlement (India; absent where the company withholds none): the year's tax to the exit month - months paid, the last month's salary, leave encashed on leaving (exempt under s.10(10AA) up to the least of the amount, ₹25 lakh and ten months' wage) and gratuity (exempt under s.10(10) up to the least of the amount and ₹20 lakh) - less the TDS of the year so far. */
+            income_tax?: components["schemas"]["Money"];
+            income_tax_detail?: {
+                computation: components["schemas"]["TaxComputation"];
+                has_pan: boolean;
+                regime: components["schemas"]["TaxRegime"];
+                tax_year: components["schemas"]["TaxYear"];
+                /** @description The year's TDS including this settlement's. */
+                tds_to_date: components["schemas"]["Money"];
+            };
             /**
              * Format: date
              * @example 2024-04-01
@@ -8590,7 +8780,7 @@ export interface components {
             status: components["schemas"]["FinalSettlementStatus"];
             /** @description salary_net + leave_encashment + gratuity + gratuity_interest + reimbursements. */
             total_payable: components["schemas"]["Money"];
-            /** @description notice_recovery + loan_recovery. */
+            /** @description notice_recovery + loan_recovery (+ income_tax where withheld). */
             total_recovery: components["schemas"]["Money"];
             /**
              * Format: date-time
@@ -8667,6 +8857,124 @@ export interface components {
             notice_period_days?: number;
             recover_notice_shortfall?: boolean;
             separation?: components["schemas"]["Separation"];
+        };
+        /** @description Part B of the employer's certificate of tax deducted from salary: Form 16 (Income-tax Rules 1962 rule 31) up to the tax year 2025-26, Form 130 (Income-tax Rules 2026, under the Income-tax Act 2025) from 2026-27 - `form` names which. Its figures are the year's computation on the salary paid by processed payroll runs (this employer's and a previous employer's, Form 12B) and the declarations counted after the proof cut-off, in the form's order: gross salary − exemptions − standard deduction − professional tax = income chargeable under "Salaries"; + house property + other income = gross total income; − chapter VI-A deductions = total income; tax, rebate, surcharge (after its marginal relief), cess = tax payable; the tax deducted per quarter. Part A (the deposits, issued only by TRACES) is not produced here. */
+        Form16: {
+            /**
+             * @description The assessment year under the Act 1961 ("2026-27" for the tax year 2025-26); null under the Act 2025, which has only the tax year.
+             * @example 2026-27
+             */
+            assessment_year: string | null;
+            /** @description Tax payable − tax deducted: zero when the year landed exactly; negative when more was deducted. */
+            balance: components["schemas"]["Money"];
+            cess: components["schemas"]["Money"];
+            deductions: {
+                allowed: components["schemas"]["Money"];
+                claimed: components["schemas"]["Money"];
+                /** @example 80C */
+                section: string;
+            }[];
+            employee: {
+                /** @example CL */
+                code: string;
+                /**
+                 * Format: uuid
+                 * @example 81a46003-1cd6-417b-9c53-de3f531515a9
+                 */
+                id: string;
+                /** @example Priya Sharma */
+                name: string;
+                /** @example ABCPE1234F */
+                pan: string | null;
+            };
+            employer: {
+                /** @example 12 MG Road, Bengaluru 560001 */
+                address: string | null;
+                /** @example Priya Sharma */
+                name: string;
+                /** @example AAACA1234B */
+                pan: string | null;
+                /**
+                 * @description From the income-tax settings (deductor_tan); null until given.
+                 * @example BLRA12345B
+                 */
+                tan: string | null;
+            };
+            /** @enum {string} */
+            form: "Form 16" | "Form 130";
+            gross_total_income: components["schemas"]["Money"];
+            house_property: components["schemas"]["Money"];
+            /**
+             * @description The Act and rules the certificate is issued under.
+             * @example Income-tax Act 1961 with the Income-tax Rules 1962
+             */
+            law: string;
+            net_tax_payable: components["schemas"]["Money"];
+            other_income: components["schemas"]["Money"];
+            /** @enum {string} */
+            part: "B";
+            /** @description Part A comes from TRACES; not produced here. */
+            part_a: null;
+            period: {
+                /**
+                 * Format: date
+                 * @description The first month paid in the year (the month of joining), else 1 April.
+                 * @example 2026-11-25
+                 */
+                from: string;
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
+                to: string;
+            };
+            rebate: components["schemas"]["Money"];
+            regime: components["schemas"]["TaxRegime"];
+            /** @description Relief for arrears (s.89); not computed here, always 0. */
+            relief: components["schemas"]["Money"];
+            resident: boolean;
+            salary: {
+                after_exemptions: components["schemas"]["Money"];
+                exemptions: {
+                    amount: components["schemas"]["Money"];
+                    /** @example Agreed with the team lead in the weekly review */
+                    description: string;
+                    /** @example 10(13A) */
+                    section: string;
+                }[];
+                /** @description A previous employer's salary this year (Form 12B). */
+                from_other_employers: components["schemas"]["Money"];
+                gross: components["schemas"]["Money"];
+                gross_from_this_employer: components["schemas"]["Money"];
+                /** @description Income chargeable under the head "Salaries". */
+                income_chargeable: components["schemas"]["Money"];
+                professional_tax: components["schemas"]["Money"];
+                standard_deduction: components["schemas"]["Money"];
+                total_exemptions: components["schemas"]["Money"];
+            };
+            /** @description After its marginal relief. */
+            surcharge: components["schemas"]["Money"];
+            tax_on_total_income: components["schemas"]["Money"];
+            tax_payable: components["schemas"]["Money"];
+            tax_year: components["schemas"]["TaxYear"];
+            tds: {
+                by_other_employers: components["schemas"]["Money"];
+                by_this_employer: components["schemas"]["Money"];
+                quarters: {
+                    amount_paid: components["schemas"]["Money"];
+                    /** @enum {string} */
+                    quarter: "Q1" | "Q2" | "Q3" | "Q4";
+                    tax_deducted: components["schemas"]["Money"];
+                }[];
+                total: components["schemas"]["Money"];
+            };
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 12140.00
+             */
+            total_deductions: string;
+            /** @description Rounded to ₹10 (s.288A / s.516). */
+            total_income: components["schemas"]["Money"];
         };
         /**
          * @description Gender as recorded for statutory purposes (e.g. Maharashtra professional-tax slabs differ for women).
@@ -8990,6 +9298,56 @@ export interface components {
          * @example 8.50
          */
         Hours: string;
+        /** @description When employees declare and prove their investments, as month-day pairs of every tax year: the declaration window at the start of the year (and `joiner_declaration_days` from joining), the proof window near its end. After the proof window closes only verified amounts count in the deduction. hr may record items at any time. */
+        IncomeTaxSettings: {
+            declaration_closes: components["schemas"]["MonthDay"];
+            declaration_opens: components["schemas"]["MonthDay"];
+            /**
+             * @description The employer's PAN, printed on Form 16 / 130 and in the quarterly return.
+             * @example AAACA1234B
+             */
+            deductor_pan: string | null;
+            /**
+             * @description The employer's tax deduction and collection account number (TAN), printed on Form 16 / 130 and in the quarterly return.
+             * @example BLRA12345B
+             */
+            deductor_tan: string | null;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            joiner_declaration_days: number;
+            /** @description The proof cut-off: from the day after, only verified amounts count. */
+            proof_closes: components["schemas"]["MonthDay"];
+            proof_opens: components["schemas"]["MonthDay"];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            updated_at: string | null;
+            version?: components["schemas"]["ResourceVersion"];
+        };
+        IncomeTaxSettingsUpdate: {
+            declaration_closes?: components["schemas"]["MonthDay"];
+            declaration_opens?: components["schemas"]["MonthDay"];
+            /**
+             * @description The employer's PAN, printed on Form 16 / 130 and in the quarterly return.
+             * @example AAACA1234B
+             */
+            deductor_pan?: string | null;
+            /**
+             * @description The employer's tax deduction and collection account number (TAN), printed on Form 16 / 130 and in the quarterly return.
+             * @example BLRA12345B
+             */
+            deductor_tan?: string | null;
+            /**
+             * Format: int32
+             * @example 1
+             */
+            joiner_declaration_days?: number;
+            proof_closes?: components["schemas"]["MonthDay"];
+            proof_opens?: components["schemas"]["MonthDay"];
+        };
         /**
          * @description An Indian state or union territory, for professional tax: its name (`Maharashtra`) or its ISO 3166-2:IN code (`MH`; `TS` for Telangana, `OD` for Odisha, `UK` for Uttarakhand, `DH` for Dadra and Nagar Haveli and Daman and Diu). Stored and returned as the name. Anything else - a misspelling, another country's region - is a 400: a state the professional-tax slabs cannot recognise would silently deduct nothing. States without professional tax (Delhi, for one) are accepted and deduct none.
          * @enum {string}
@@ -11319,6 +11677,11 @@ export interface components {
          * @example 48250.00
          */
         MoneyAmount: string;
+        /**
+         * @description A day of the year as MM-DD ("04-30"); the tax year runs from 04-01 to 03-31.
+         * @example 04-30
+         */
+        MonthDay: string;
         Notification: {
             /** @example Your casual leave from 2026-11-25 to 2026-11-27 was approved. */
             body: string | null;
@@ -11347,7 +11710,7 @@ export interface components {
          * @description What the notification is about, `<subject>.<event>`: an approval waiting for the reader (`*.approval_needed`, `*.submitted`), a decision on the reader's own request (`*.approved`, `*.rejected`, `*.cancelled`), a change to something of theirs, or a recruitment event. New kinds may be added in later versions: clients should show an unknown kind by its `title`.
          * @enum {string}
          */
-        NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.reports_reassigned" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled" | "privacy.request_received" | "privacy.request_decided" | "privacy.breach_recorded";
+        NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.reports_reassigned" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "tax_declaration.verified" | "tax_declaration.rejected" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled" | "privacy.request_received" | "privacy.request_decided" | "privacy.breach_recorded";
         Pagination: {
             /**
              * Format: int32
@@ -11568,6 +11931,8 @@ export interface components {
              * @example 4632000.00
              */
             gross: string;
+            /** @description Income tax deducted at source by the run (India; absent where none is withheld). */
+            income_tax?: components["schemas"]["Money"];
             leave_encashment: components["schemas"]["Money"];
             loan_deductions: components["schemas"]["Money"];
             /**
@@ -12730,6 +13095,7 @@ export interface components {
             full_month_gross: components["schemas"]["Money"];
             /** @description The employer's gratuity provision of the month (included in `employer_contributions`): the month's wage (`code_wages.month.wage` under `code_wages.rule: code`; else the month's basic + DA, PF-wage earnings, or the month's gross when no earning is flagged `pf_wage`) × 15/26 ÷ 12, to the paisa. Present only when the company's gratuity settings have `monthly_provision` on when the run is calculated. */
             gratuity_provision?: components["schemas"]["Money"];
+            income_tax_detail?: components["schemas"]["SlipIncomeTax"];
             loans: {
                 amount: components["schemas"]["Money"];
                 installment_ids: string[];
@@ -12833,6 +13199,8 @@ export interface components {
              * @example 6472e5ea-5ca9-47d0-8f0b-3662e2b8f547
              */
             id: string;
+            /** @description Income tax deducted at source this month (India: s.192 of the 1961 Act, s.392 of the 2025 Act); part of `total_deductions`. Absent where the company withholds none (a company whose currency is not INR, e.g. in the UAE). */
+            income_tax?: components["schemas"]["Money"];
             leave_encashment: components["schemas"]["Money"];
             loan_deduction: components["schemas"]["Money"];
             lop_days: components["schemas"]["DayCount"];
@@ -13051,6 +13419,29 @@ export interface components {
              */
             rule: "code" | "pre_code";
         };
+        /** @description Income tax deducted at source on the slip (India; absent where the company withholds none, e.g. in the UAE): this month's deduction, the year to date and the projection it was computed from. */
+        SlipIncomeTax: {
+            /** @description The year's tax payable at this projection (TaxComputation.tax_payable). */
+            annual_tax: components["schemas"]["Money"];
+            has_pan: boolean;
+            /** @description The year's salary as projected: paid + this month + the rest at the current structure (+ a previous employer's). */
+            projected_taxable_salary: components["schemas"]["Money"];
+            regime: components["schemas"]["TaxRegime"];
+            /**
+             * Format: int32
+             * @description Months of the year after this one that the projection counts.
+             * @example 1
+             */
+            remaining_months: number;
+            tax_year: components["schemas"]["TaxYear"];
+            /** @description This month's salary chargeable to tax: gross + leave encashment (reimbursements are not salary). */
+            taxable_salary: components["schemas"]["Money"];
+            /** @description This employer's taxable salary of the tax year up to and including this month. */
+            taxable_salary_to_date: components["schemas"]["Money"];
+            tds: components["schemas"]["Money"];
+            /** @description Tax this employer deducted in the tax year up to and including this month. */
+            tds_to_date: components["schemas"]["Money"];
+        };
         StoredFile: {
             /**
              * Format: date-time
@@ -13211,6 +13602,416 @@ export interface components {
             skills?: string[];
             source?: components["schemas"]["CandidateSource"];
             tags?: string[];
+        };
+        /**
+         * @description The age band of the old regime's slabs (resident senior citizens ₹3 lakh, super seniors ₹5 lakh exempt): by default from the employee's date of birth, 60 (80) or more at any time during the year.
+         * @enum {string}
+         */
+        TaxAgeBand: "below_60" | "60_to_79" | "80_plus";
+        /** @description One tax year's computation under one regime, in the statute's order: gross salary (this employer's, paid and projected, + a previous employer's) − exemptions − standard deduction − professional tax = income from salary; + house property (24(b) interest as a loss, old regime) + other income = gross total income; − chapter VI-A deductions (each at its cap) = taxable income, rounded to ₹10 (s.288A); tax by the slabs − rebate (s.87A, with marginal relief in the new regime) + surcharge − its marginal relief + cess 4 % = total tax, rounded to ₹10 (s.288B). `tax_payable` is what is withheld over the year: the total, or 20 % of the taxable income without a PAN when that is higher (s.206AA). */
+        TaxComputation: {
+            age_band: components["schemas"]["TaxAgeBand"];
+            cess: components["schemas"]["Money"];
+            deductions: {
+                allowed: components["schemas"]["Money"];
+                claimed: components["schemas"]["Money"];
+                /**
+                 * @description 80C, 80CCD(1B), 80CCD(2), 80D_self, 80D_parents, 80E.
+                 * @example 80C
+                 */
+                section: string;
+            }[];
+            exemptions: {
+                amount: components["schemas"]["Money"];
+                /** @example Agreed with the team lead in the weekly review */
+                description: string;
+                /**
+                 * @description 10(13A) HRA, 10(5) LTA, 10(10) gratuity, 10(10AA) leave encashment on leaving.
+                 * @example 10(13A)
+                 */
+                section: string;
+            }[];
+            gross_salary: components["schemas"]["Money"];
+            gross_total_income: components["schemas"]["Money"];
+            has_pan: boolean;
+            /** @description The loss from a self-occupied home (24(b) interest, at most ₹2 lakh): zero or negative. */
+            house_property: components["schemas"]["Money"];
+            income_from_salary: components["schemas"]["Money"];
+            no_pan_rate_applied: boolean;
+            other_income: components["schemas"]["Money"];
+            professional_tax: components["schemas"]["Money"];
+            rebate: components["schemas"]["Money"];
+            regime: components["schemas"]["TaxRegime"];
+            resident: boolean;
+            standard_deduction: components["schemas"]["Money"];
+            surcharge: components["schemas"]["Money"];
+            surcharge_relief: components["schemas"]["Money"];
+            tax_on_income: components["schemas"]["Money"];
+            tax_payable: components["schemas"]["Money"];
+            tax_year: components["schemas"]["TaxYear"];
+            taxable_income: components["schemas"]["Money"];
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 12140.00
+             */
+            total_deductions: string;
+            total_tax: components["schemas"]["Money"];
+        };
+        TaxDeclaration: {
+            /** @description The amount declared for the year. */
+            amount: components["schemas"]["Money"];
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example null
+             */
+            decided_at: string | null;
+            /**
+             * Format: uuid
+             * @example null
+             */
+            decided_by: string | null;
+            /** @example Agreed with the team lead in the weekly review */
+            description: string;
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
+            employee_id: string;
+            /**
+             * Format: uuid
+             * @example 444f5e86-f19a-4c99-a5fb-09934e9841bf
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description The evidence: a file uploaded through POST /api/upload.
+             * @example ac64f9e4-e77c-496a-9236-9d841374cc54
+             */
+            proof_file_id: string | null;
+            /** @example Looking for more PostgreSQL experience */
+            rejection_reason: string | null;
+            section: components["schemas"]["TaxDeclarationSection"];
+            status: components["schemas"]["TaxDeclarationStatus"];
+            tax_year: components["schemas"]["TaxYear"];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            updated_at: string;
+            /** @description What hr verified (at most the amount declared). */
+            verified_amount: components["schemas"]["Money"] | null;
+            version?: components["schemas"]["ResourceVersion"];
+        };
+        TaxDeclarationCreate: {
+            amount: components["schemas"]["MoneyAmount"];
+            /** @example Agreed with the team lead in the weekly review */
+            description: string;
+            /**
+             * Format: uuid
+             * @description hr/admin/owner: whose declaration; others declare their own (the default).
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
+            employee_id?: string;
+            /**
+             * Format: uuid
+             * @description A file uploaded through POST /api/upload by the caller: the evidence (may be added later).
+             * @example ac64f9e4-e77c-496a-9236-9d841374cc54
+             */
+            proof_file_id?: string | null;
+            section: components["schemas"]["TaxDeclarationSection"];
+            /** @description Default - the tax year of today. */
+            tax_year?: components["schemas"]["TaxYear"];
+        };
+        /**
+         * @description What the item claims (Form 12BB; Form 124 of the 2025 Act's rules): `80C` (PPF, ELSS, life insurance, tuition, principal of a home loan - with the employee's PF, ₹1.5 lakh together), `80CCD(1B)` (NPS, ₹50,000), `80D_self` / `80D_parents` (health insurance, ₹25,000 each, ₹50,000 for senior citizens), `80E` (interest on an education loan), `24(b)` (interest on a self-occupied home's loan, ₹2 lakh), `hra_rent` (rent paid in the year, for the HRA exemption), `lta` (travel cost on leave, for the LTA exemption). All but the new regime's none count only under the old regime.
+         * @enum {string}
+         */
+        TaxDeclarationSection: "80C" | "80CCD(1B)" | "80D_self" | "80D_parents" | "80E" | "24(b)" | "hra_rent" | "lta";
+        /**
+         * @description `submitted` by the employee (or hr); `verified` by hr with the amount its proof supports; `rejected` with a reason.
+         * @enum {string}
+         */
+        TaxDeclarationStatus: "submitted" | "verified" | "rejected";
+        /** @description The declarant changes the amount, description or proof of a `submitted` item (a changed item goes back to `submitted`); hr/admin/owner decide it: `status` verified (with `verified_amount`, default the amount) or rejected (with `rejection_reason`). A decision on one's own item is a 403. */
+        TaxDeclarationUpdate: {
+            amount?: components["schemas"]["MoneyAmount"];
+            /** @example Agreed with the team lead in the weekly review */
+            description?: string;
+            /**
+             * Format: uuid
+             * @example ac64f9e4-e77c-496a-9236-9d841374cc54
+             */
+            proof_file_id?: string | null;
+            /** @example Looking for more PostgreSQL experience */
+            rejection_reason?: string;
+            /** @enum {string} */
+            status?: "verified" | "rejected";
+            verified_amount?: components["schemas"]["MoneyAmount"];
+        };
+        /** @description An employee's income-tax profile for one tax year. Until one is saved (`stored` false) it reads as the defaults: the new regime, resident, no PAN recorded, the age band from the date of birth. */
+        TaxProfile: {
+            age_band: components["schemas"]["TaxAgeBand"];
+            /** @description True when the band comes from the date of birth; false when set on the profile. */
+            age_band_from_birth_date: boolean;
+            /**
+             * @description The city the employee rents a home in (the HRA exemption's metro test).
+             * @example Bengaluru
+             */
+            city: string | null;
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
+            employee_id: string;
+            /** @description Whether `city` is a metro for the HRA exemption in this tax year (50 % of salary instead of 40 %). */
+            metro: boolean;
+            /** @description Other income the employee declares for tax at source (s.192(2B)): interest and the like. */
+            other_income: components["schemas"]["Money"];
+            /**
+             * @description The Permanent Account Number: the profile's, else the one on the employee record (`pan_number`). Without one, tax is deducted at the higher of the computed rate and 20 % (s.206AA; its successor in the 2025 Act).
+             * @example ABCPE1234F
+             */
+            pan: string | null;
+            /** @description A parent is a senior citizen (s.80D: ₹50,000 instead of ₹25,000 for their health insurance). */
+            parents_senior: boolean;
+            /** @description The employee's PF at the previous employer this year (counts under 80C). */
+            previous_employer_pf: components["schemas"]["Money"];
+            previous_employer_professional_tax: components["schemas"]["Money"];
+            /** @description Salary from a previous employer this year (Form 12B), after its exemptions. */
+            previous_employer_salary: components["schemas"]["Money"];
+            /** @description Tax the previous employer deducted this year. */
+            previous_employer_tds: components["schemas"]["Money"];
+            regime: components["schemas"]["TaxRegime"];
+            /** @description Resident in India for the year (the rebate and the senior citizens' slabs are for residents). */
+            resident: boolean;
+            /** @description Whether a profile was saved for the year (false - the defaults). */
+            stored: boolean;
+            tax_year: components["schemas"]["TaxYear"];
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            updated_at: string | null;
+        };
+        /** @description Fields to change; the others keep their value. Audited with from → to. */
+        TaxProfileUpdate: {
+            /** @description null - from the date of birth. */
+            age_band?: components["schemas"]["TaxAgeBand"] | null;
+            /** @example Bengaluru */
+            city?: string | null;
+            other_income?: components["schemas"]["MoneyAmount"];
+            /** @description Ten characters, five letters, four digits, a letter (stored in capitals); null removes it (the employee record's PAN then serves). */
+            pan?: string | null;
+            parents_senior?: boolean;
+            previous_employer_pf?: components["schemas"]["MoneyAmount"];
+            previous_employer_professional_tax?: components["schemas"]["MoneyAmount"];
+            previous_employer_salary?: components["schemas"]["MoneyAmount"];
+            previous_employer_tds?: components["schemas"]["MoneyAmount"];
+            regime?: components["schemas"]["TaxRegime"];
+            resident?: boolean;
+        };
+        /** @description The year's projection sheet for one employee: the months paid (processed runs), the month being calculated (a draft run's figures) and the rest of the year at the salary setup in force, one-off pay as paid; the computation under the employee's regime and both regimes compared on the same figures; the tax deducted so far and what the remaining months will deduct ((tax − deducted so far) ÷ months left, the last month taking the exact remainder). */
+        TaxProjection: {
+            comparison: {
+                /**
+                 * @description The regime with the lower tax on these figures.
+                 * @enum {string}
+                 */
+                lower: "new" | "old" | "equal";
+                new: components["schemas"]["TaxComputation"];
+                old: components["schemas"]["TaxComputation"];
+            };
+            computation: components["schemas"]["TaxComputation"];
+            /**
+             * @description Which declaration amounts count: `declared` (submitted and verified) until the proof cut-off, `verified` after it.
+             * @enum {string}
+             */
+            counting: "declared" | "verified";
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
+            employee_id: string;
+            /** @description What the next month's run will deduct at this projection. */
+            monthly_tds: components["schemas"]["Money"];
+            months: {
+                /**
+                 * @description YYYY-MM
+                 * @example 2026-11
+                 */
+                period: string;
+                /** @enum {string} */
+                status: "paid" | "projected";
+                taxable_salary: components["schemas"]["Money"];
+                /** @description Deducted (paid months) or to be deducted at today's projection. */
+                tds: components["schemas"]["Money"];
+            }[];
+            previous_employer_tds: components["schemas"]["Money"];
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            proof_cutoff: string;
+            regime: components["schemas"]["TaxRegime"];
+            /**
+             * Format: int32
+             * @example 1
+             */
+            remaining_months: number;
+            tax_year: components["schemas"]["TaxYear"];
+            tds_remaining: components["schemas"]["Money"];
+            tds_to_date: components["schemas"]["Money"];
+        };
+        /**
+         * @description `new`: the default regime (s.115BAC(1A) of the 1961 Act; s.202 of the 2025 Act), lower slabs, ₹75,000 standard deduction, few exemptions. `old`: chosen by the employee - its slabs by age, ₹50,000 standard deduction, HRA, LTA, professional tax and the deductions of chapter VI-A (80C, 80CCD(1B), 80D, 80E, 24(b)).
+         * @enum {string}
+         */
+        TaxRegime: "new" | "old";
+        /**
+         * @description An Indian tax year, April to March, as "2025-26" (the financial year 2025-26 under the Income-tax Act 1961; from 1 April 2026 the "tax year" of the Income-tax Act 2025). The rules on record start with 2025-26 (an earlier year is a 400); a year after the latest on record (2026-27) takes its rules, as rates carry forward until a Finance Act changes them.
+         * @example 2025-26
+         */
+        TaxYear: string;
+        /** @description A recorded challan with what the statute makes of it: the due date (the 7th of the next month, 30 April for March: rule 30 of the Income-tax Rules 1962 and its 2026 successor), whether it was late, and the interest due (s.201(1A) of the Act 1961 / s.398(3) of the Act 2025: 1.5 % a month or part from the deduction - the month's last day, when salary is paid - to the deposit), with warnings in words. */
+        TdsChallan: {
+            /** @example 0510308 */
+            bsr_code: string;
+            cess: components["schemas"]["Money"];
+            /** @example 00123 */
+            challan_serial: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-20T09:15:00.000Z
+             */
+            created_at: string;
+            deductees: {
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
+                employee_id: string;
+                tds: components["schemas"]["Money"];
+            }[];
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            deposited_on: string;
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            due_date: string;
+            fee: components["schemas"]["Money"];
+            /**
+             * Format: uuid
+             * @example 0fa6d909-eeb8-4326-83cf-41bf13fd44e9
+             */
+            id: string;
+            interest: components["schemas"]["Money"];
+            interest_due: {
+                lines: {
+                    amount: components["schemas"]["Money"];
+                    /**
+                     * Format: date
+                     * @example 2026-11-25
+                     */
+                    from: string;
+                    /**
+                     * Format: int64
+                     * @description Months or part of a month, both ends counted.
+                     * @example 3
+                     */
+                    months: number;
+                    /** @example 1.5 */
+                    rate_percent: string;
+                    /** @example Income-tax Act 1961 s.201(1A)(i) and (ii) */
+                    source: string;
+                    /**
+                     * Format: date
+                     * @example 2026-11-25
+                     */
+                    to: string;
+                }[];
+                total: components["schemas"]["Money"];
+            };
+            late: boolean;
+            /**
+             * @description `YYYY-MM`
+             * @example 2026-01
+             */
+            period: string;
+            surcharge: components["schemas"]["Money"];
+            tax: components["schemas"]["Money"];
+            total: components["schemas"]["Money"];
+            warnings: string[];
+        };
+        /**
+         * @description A deposit of tax deducted from salary (challan ITNS 281, nature of payment 92B) as the bank's receipt shows it: the BSR code of the branch, the challan serial and the date identify it (a second challan with the same three is a 409). The amount is split as on the challan. `deductees` defaults to every employee whose processed slip of the month deducted tax, with that tax.
+         * @example {
+         *       "period": "2026-01",
+         *       "bsr_code": "0510308",
+         *       "challan_serial": "00123",
+         *       "deposited_on": "2026-02-06",
+         *       "tax": "150800.00"
+         *     }
+         */
+        TdsChallanCreate: {
+            /**
+             * @description The bank branch's 7-digit BSR code.
+             * @example 0510308
+             */
+            bsr_code: string;
+            cess?: components["schemas"]["MoneyAmount"];
+            /**
+             * @description The challan's 5-digit serial number.
+             * @example 00123
+             */
+            challan_serial: string;
+            deductees?: {
+                /**
+                 * Format: uuid
+                 * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+                 */
+                employee_id: string;
+                tds: components["schemas"]["MoneyAmount"];
+            }[];
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            deposited_on: string;
+            fee?: components["schemas"]["MoneyAmount"];
+            interest?: components["schemas"]["MoneyAmount"];
+            /**
+             * @description The month whose tax it deposits, `YYYY-MM`.
+             * @example 2026-11
+             */
+            period: string;
+            surcharge?: components["schemas"]["MoneyAmount"];
+            tax: components["schemas"]["MoneyAmount"];
+        };
+        /** @description The months of a tax year up to today: the TDS deducted by processed payroll runs set against the challans deposited for it, each month's due date, and warnings (not yet deposited, short, late, interest short). */
+        TdsMonths: {
+            months: {
+                challans: components["schemas"]["TdsChallan"][];
+                deducted: components["schemas"]["Money"];
+                deposited: components["schemas"]["Money"];
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
+                due_date: string;
+                /** @example 2026-01 */
+                period: string;
+                warnings: string[];
+            }[];
+            tax_year: components["schemas"]["TaxYear"];
         };
         /**
          * @description Local time of day in the company's time zone, `HH:MM` (24-hour clock).
@@ -14326,6 +15127,8 @@ export interface components {
         SortChanged: "changed";
         /** @description Only requests in this state. */
         StatusFilter: components["schemas"]["RequestStatus"];
+        /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+        TaxYearQuery: components["schemas"]["TaxYear"];
         /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
         ToDateFilter: string;
         /**
@@ -17523,6 +18326,96 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["GratuitySettings"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getIncomeTaxSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["IncomeTaxSettings"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateIncomeTaxSettings: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: *Write safely* in the introduction of this reference.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IncomeTaxSettingsUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated settings. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["IncomeTaxSettings"];
                         /** @example OK */
                         message: string;
                     };
@@ -23806,6 +24699,46 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getForm16: {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The certificate's Part B. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Form16"] | null;
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listLoanAdvances: {
         parameters: {
             query?: {
@@ -24466,6 +25399,409 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTaxDeclarations: {
+        parameters: {
+            query?: {
+                /** @description Only this employee. Employees only ever see their own records and managers their own and their direct reports'; an employee outside the caller's view simply yields no rows. */
+                employee_id?: components["parameters"]["EmployeeIdFilter"];
+                /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Page number, from 1 to 10 000 (with `limit`, at most a million rows into a list; narrow the list with its filters to go further). Out of range is a 400 naming `query.page`, never clamped. */
+                page?: components["parameters"]["Page"];
+                status?: components["schemas"]["TaxDeclarationStatus"];
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of items. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxDeclaration"][];
+                        /** @example OK */
+                        message: string;
+                        pagination: components["schemas"]["Pagination"];
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    declareTaxInvestment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: *Write safely* in the introduction of this reference.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaxDeclarationCreate"];
+            };
+        };
+        responses: {
+            /** @description Declared. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    /** @description Where the created record is: `/api/payroll/tax-declarations/{id}` (getTaxDeclaration) with its id. */
+                    Location: string;
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxDeclaration"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTaxDeclaration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Revalidates a copy the client holds (RFC 9110 §13.1.2): the `ETag` of an earlier answer of this GET (or the resource's `version` in double quotes, `"<version>"`), a list of them, or `*`. While one of them is current the answer is a 304 without a body; otherwise the 200 with the resource and its new `ETag`. Compared weakly (`W/"x"` matches `"x"`).
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-None-Match"?: components["parameters"]["IfNoneMatch"];
+            };
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    ETag: components["headers"]["ETag"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxDeclaration"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            304: components["responses"]["NotModified"];
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    updateTaxDeclaration: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.
+                 * @example "q3JcPZ0dA6yVbX2Y1rVbQw"
+                 */
+                "If-Match"?: components["parameters"]["IfMatch"];
+            };
+            path: {
+                id: components["parameters"]["IdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaxDeclarationUpdate"];
+            };
+        };
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxDeclaration"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["ForbiddenOwnRecord"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTaxProfile: {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile, or null where no income tax is withheld. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxProfile"] | null;
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setTaxProfile: {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaxProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description The profile. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxProfile"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTaxProjection: {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The projection. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TaxProjection"] | null;
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listTdsChallans: {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The months. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TdsMonths"] | null;
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    recordTdsChallan: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes a retry of this POST safe (IETF draft-ietf-httpapi-idempotency-key-header): a unique value the client chooses per intended operation (a UUID v4 is a good one), sent again unchanged with every retry of it - as the draft's Structured Field string (`"8e03978e-40d5-43e8-bc93-6894a57f9324"`) or bare (`8e03978e-40d5-43e8-bc93-6894a57f9324`), 1 to 255 characters. Keys belong to the company and the caller (the signed-in user; an API credential once those exist): another caller's equal key is another key. The same key with the same request (method, path with query, body) within `IDEMPOTENCY_KEY_TTL_HOURS` (24 h) of the first is not run again: the first answer is replayed - its status and body, errors included - with `Idempotent-Replayed: true`. The same key with another request is a 422 `idempotency_key_reused`; while the first request with the key is still being answered, a retry is a 409 `request_in_progress` (retry it a moment later). Not stored, so a retry runs the request again: answers 5xx, 408 and 429 (nothing was done, or the server could not say) and answers that are files rather than JSON (previews that change nothing). Without the header a POST is run every time it arrives. Full rules: *Write safely* in the introduction of this reference.
+                 * @example "8e03978e-40d5-43e8-bc93-6894a57f9324"
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TdsChallanCreate"];
+            };
+        };
+        responses: {
+            /** @description Recorded. */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TdsChallan"];
+                        /** @example Created */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["RequestInProgress"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];
         };

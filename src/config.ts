@@ -522,7 +522,6 @@ export interface Config extends Limits {
    * `::1`) - for tests and local development only. Private, link-local, shared and metadata
    * addresses stay refused; every other address must be public (checked when the connection is
    * made, whatever the name resolved to when the endpoint was registered).
-   * @default `true` in development (`NODE_ENV` unset or `development`), `false` in production and tests
    */
   readonly webhookAllowLoopback: boolean;
   /** `WEBHOOK_TIMEOUT_MS`: the longest a webhook delivery waits for the endpoint's answer (connection included). */

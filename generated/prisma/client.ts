@@ -357,6 +357,27 @@ export type ExpenseClaim = Prisma.ExpenseClaimModel
  */
 export type FinalSettlement = Prisma.FinalSettlementModel
 /**
+ * Model TaxProfile
+ * An employee's income-tax profile for one tax year ("2025-26"): the regime (new unless chosen),
+ * PAN (none: the higher no-PAN rate), residency, age band (null: from the date of birth), the city
+ * of residence (the HRA metro test), a previous employer's salary and TDS this year (Form 12B) and
+ * other income declared. No row = the defaults.
+ */
+export type TaxProfile = Prisma.TaxProfileModel
+/**
+ * Model TaxDeclaration
+ * One item of an employee's investment declaration for a tax year (Form 12BB): a section, the
+ * amount declared, its proof (an upload), and hr's decision - submitted, verified (with the amount
+ * verified) or rejected with a reason. After the proof cut-off only verified amounts count.
+ */
+export type TaxDeclaration = Prisma.TaxDeclarationModel
+/**
+ * Model TdsChallan
+ * A deposit of tax deducted from salary at the bank (challan ITNS 281): the month it covers, the bank's
+ * BSR code, the challan serial and date, the amount split as the challan splits it, and the deductees.
+ */
+export type TdsChallan = Prisma.TdsChallanModel
+/**
  * Model User
  * 
  */

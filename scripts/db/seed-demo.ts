@@ -915,6 +915,26 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     count("loans and claims", 10);
   }
 
+  // income tax at source: every employee's PAN is on the record (the new regime by default); a few
+  // chose the old regime and declared investments and rent, verified by hr
+  section("income tax");
+  if (!(await hr.all("/api/payroll/tax-declarations")).length) {
+    for (let k = 0; k < 4; k++) {
+      const employeeId = ids[pick(90 + k)];
+      await hr.put(`/api/payroll/tax-profiles/${employeeId}`, { regime: "old", city: k % 2 ? "Bengaluru" : "Mumbai" });
+      const items = [
+        { section: "80C", description: "PPF and ELSS", amount: money(150000) },
+        { section: "80D_self", description: "Family health insurance", amount: money(18000 + k * 2000) },
+        { section: "hra_rent", description: "Rent of the year", amount: money(240000 + k * 60000) },
+      ];
+      for (const [j, item] of items.entries()) {
+        const d = await hr.post("/api/payroll/tax-declarations", { employee_id: employeeId, ...item });
+        if (j < 2) await hr.put(`/api/payroll/tax-declarations/${d.id}`, { status: "verified" });
+      }
+      count("tax declarations", items.length);
+    }
+  }
+
   section("payroll runs");
   const runs = await hr.all("/api/payroll/draft-runs");
   if (!runs.some((r) => r.period === lastMonth)) {

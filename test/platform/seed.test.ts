@@ -56,6 +56,9 @@ async function census(tenantId: string) {
     assigned: await n("SELECT count(*)::int AS n FROM asset_assignments WHERE $T"),
     credentials: await n("SELECT count(*)::int AS n FROM api_credentials WHERE $T AND revoked_at IS NULL"),
     endpoints: await n("SELECT count(*)::int AS n FROM webhook_endpoints WHERE $T AND NOT enabled"),
+    declarations: await n("SELECT count(*)::int AS n FROM tax_declarations WHERE $T"),
+    // processed slips that withheld income tax (the chief executive's, at least)
+    taxed: await n("SELECT count(*)::int AS n FROM payroll_slips WHERE $T AND income_tax > 0"),
   };
 }
 
@@ -84,6 +87,8 @@ describe("make seed: the demo company", () => {
       "tickets",
       "assets",
       "assigned",
+      "declarations",
+      "taxed",
     ] as const)
       expect(c[k], k).toBeGreaterThan(0);
     const [settings] = await t.query<{ modules: string[] }>("SELECT modules FROM tenants WHERE id = $1", [first.tenantId]);

@@ -207,6 +207,47 @@ export const factories: Record<string, Factory> = {
     },
   },
 
+  // the holder's own employee with a salary setup: their tax profile (and projection) of the year
+  "/api/payroll/tax-profiles/{employeeId}": {
+    scope: "own",
+    async create(ctx) {
+      const id = await ownPayrollEmployee(ctx);
+      return {
+        id,
+        snapshot: async () => ctx.t.query(`SELECT to_jsonb(p) AS row FROM tax_profiles p WHERE employee_id = $1 ORDER BY id`, [id]),
+      };
+    },
+  },
+  "/api/payroll/tax-projection/{employeeId}": {
+    scope: "own",
+    async create(ctx) {
+      const id = await ownPayrollEmployee(ctx);
+      return { id, snapshot: rowOf(ctx.t, "employees", id) };
+    },
+  },
+  "/api/payroll/form-16/{employeeId}": {
+    scope: "own",
+    async create(ctx) {
+      const id = await ownPayrollEmployee(ctx);
+      return { id, snapshot: rowOf(ctx.t, "employees", id) };
+    },
+  },
+
+  // a submitted declaration item of the holder, recorded by the owner (outside the windows only hr may declare)
+  "/api/payroll/tax-declarations/{id}": {
+    scope: "own",
+    async create(ctx) {
+      const employeeId = await employeeOf(ctx);
+      const d = await api(ctx.owner.agent, "post", "/api/payroll/tax-declarations", {
+        employee_id: employeeId,
+        section: "80C",
+        description: "Proof PPF",
+        amount: "50000.00",
+      });
+      return { id: d.id, snapshot: rowOf(ctx.t, "tax_declarations", d.id) };
+    },
+  },
+
   // a pending application of the holder (what every party may read, change and cancel)
   "/api/payroll/loan-advances/{id}": {
     scope: "own",

@@ -448,6 +448,9 @@ export const ModelName = {
   LoanInstallment: 'LoanInstallment',
   ExpenseClaim: 'ExpenseClaim',
   FinalSettlement: 'FinalSettlement',
+  TaxProfile: 'TaxProfile',
+  TaxDeclaration: 'TaxDeclaration',
+  TdsChallan: 'TdsChallan',
   User: 'User',
   Tenant: 'Tenant',
   KnownClient: 'KnownClient',
@@ -499,7 +502,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "bulkImportRecord" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "privacyRequest" | "legalHold" | "retainedRecord" | "privacyBreach" | "privacyNotice" | "privacyNoticeAcknowledgement" | "privacyLink" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate" | "candidateConsent"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "bulkImportRecord" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "taxProfile" | "taxDeclaration" | "tdsChallan" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "privacyRequest" | "legalHold" | "retainedRecord" | "privacyBreach" | "privacyNotice" | "privacyNoticeAcknowledgement" | "privacyLink" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate" | "candidateConsent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4277,6 +4280,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    TaxProfile: {
+      payload: Prisma.$TaxProfilePayload<ExtArgs>
+      fields: Prisma.TaxProfileFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TaxProfileFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxProfilePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TaxProfileFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxProfilePayload>
+        }
+        findFirst: {
+          args: Prisma.TaxProfileFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxProfilePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TaxProfileFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxProfilePayload>
+        }
+        findMany: {
+          args: Prisma.TaxProfileFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxProfilePayload>[]
+        }
+        create: {
+          args: Prisma.TaxProfileCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxProfilePayload>
+        }
+        createMany: {
+          args: Prisma.TaxProfileCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TaxProfileCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxProfilePayload>[]
+        }
+        delete: {
+          args: Prisma.TaxProfileDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxProfilePayload>
+        }
+        update: {
+          args: Prisma.TaxProfileUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxProfilePayload>
+        }
+        deleteMany: {
+          args: Prisma.TaxProfileDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TaxProfileUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TaxProfileUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxProfilePayload>[]
+        }
+        upsert: {
+          args: Prisma.TaxProfileUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxProfilePayload>
+        }
+        aggregate: {
+          args: Prisma.TaxProfileAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTaxProfile>
+        }
+        groupBy: {
+          args: Prisma.TaxProfileGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TaxProfileGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TaxProfileCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TaxProfileCountAggregateOutputType> | number
+        }
+      }
+    }
+    TaxDeclaration: {
+      payload: Prisma.$TaxDeclarationPayload<ExtArgs>
+      fields: Prisma.TaxDeclarationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TaxDeclarationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxDeclarationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TaxDeclarationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxDeclarationPayload>
+        }
+        findFirst: {
+          args: Prisma.TaxDeclarationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxDeclarationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TaxDeclarationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxDeclarationPayload>
+        }
+        findMany: {
+          args: Prisma.TaxDeclarationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxDeclarationPayload>[]
+        }
+        create: {
+          args: Prisma.TaxDeclarationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxDeclarationPayload>
+        }
+        createMany: {
+          args: Prisma.TaxDeclarationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TaxDeclarationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxDeclarationPayload>[]
+        }
+        delete: {
+          args: Prisma.TaxDeclarationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxDeclarationPayload>
+        }
+        update: {
+          args: Prisma.TaxDeclarationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxDeclarationPayload>
+        }
+        deleteMany: {
+          args: Prisma.TaxDeclarationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TaxDeclarationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TaxDeclarationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxDeclarationPayload>[]
+        }
+        upsert: {
+          args: Prisma.TaxDeclarationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TaxDeclarationPayload>
+        }
+        aggregate: {
+          args: Prisma.TaxDeclarationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTaxDeclaration>
+        }
+        groupBy: {
+          args: Prisma.TaxDeclarationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TaxDeclarationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TaxDeclarationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TaxDeclarationCountAggregateOutputType> | number
+        }
+      }
+    }
+    TdsChallan: {
+      payload: Prisma.$TdsChallanPayload<ExtArgs>
+      fields: Prisma.TdsChallanFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TdsChallanFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TdsChallanFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        findFirst: {
+          args: Prisma.TdsChallanFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TdsChallanFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        findMany: {
+          args: Prisma.TdsChallanFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>[]
+        }
+        create: {
+          args: Prisma.TdsChallanCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        createMany: {
+          args: Prisma.TdsChallanCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TdsChallanCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>[]
+        }
+        delete: {
+          args: Prisma.TdsChallanDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        update: {
+          args: Prisma.TdsChallanUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        deleteMany: {
+          args: Prisma.TdsChallanDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TdsChallanUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TdsChallanUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>[]
+        }
+        upsert: {
+          args: Prisma.TdsChallanUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsChallanPayload>
+        }
+        aggregate: {
+          args: Prisma.TdsChallanAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTdsChallan>
+        }
+        groupBy: {
+          args: Prisma.TdsChallanGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TdsChallanGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TdsChallanCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TdsChallanCountAggregateOutputType> | number
+        }
+      }
+    }
     User: {
       payload: Prisma.$UserPayload<ExtArgs>
       fields: Prisma.UserFieldRefs
@@ -7878,6 +8103,7 @@ export const PayrollSlipScalarFieldEnum = {
   reimbursements: 'reimbursements',
   leave_encashment: 'leave_encashment',
   employer_cost: 'employer_cost',
+  income_tax: 'income_tax',
   details: 'details',
   created_at: 'created_at',
   changed_at: 'changed_at'
@@ -7989,6 +8215,75 @@ export const FinalSettlementScalarFieldEnum = {
 } as const
 
 export type FinalSettlementScalarFieldEnum = (typeof FinalSettlementScalarFieldEnum)[keyof typeof FinalSettlementScalarFieldEnum]
+
+
+export const TaxProfileScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  tax_year: 'tax_year',
+  regime: 'regime',
+  pan: 'pan',
+  resident: 'resident',
+  age_band: 'age_band',
+  city: 'city',
+  parents_senior: 'parents_senior',
+  previous_employer_salary: 'previous_employer_salary',
+  previous_employer_tds: 'previous_employer_tds',
+  previous_employer_pf: 'previous_employer_pf',
+  previous_employer_professional_tax: 'previous_employer_professional_tax',
+  other_income: 'other_income',
+  version: 'version',
+  updated_by: 'updated_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TaxProfileScalarFieldEnum = (typeof TaxProfileScalarFieldEnum)[keyof typeof TaxProfileScalarFieldEnum]
+
+
+export const TaxDeclarationScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  tax_year: 'tax_year',
+  section: 'section',
+  description: 'description',
+  amount: 'amount',
+  proof_file_id: 'proof_file_id',
+  status: 'status',
+  verified_amount: 'verified_amount',
+  rejection_reason: 'rejection_reason',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TaxDeclarationScalarFieldEnum = (typeof TaxDeclarationScalarFieldEnum)[keyof typeof TaxDeclarationScalarFieldEnum]
+
+
+export const TdsChallanScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  period_year: 'period_year',
+  period_month: 'period_month',
+  bsr_code: 'bsr_code',
+  challan_serial: 'challan_serial',
+  deposited_on: 'deposited_on',
+  tax: 'tax',
+  surcharge: 'surcharge',
+  cess: 'cess',
+  interest: 'interest',
+  fee: 'fee',
+  deductees: 'deductees',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TdsChallanScalarFieldEnum = (typeof TdsChallanScalarFieldEnum)[keyof typeof TdsChallanScalarFieldEnum]
 
 
 export const UserScalarFieldEnum = {
@@ -8979,6 +9274,9 @@ export type GlobalOmitConfig = {
   loanInstallment?: Prisma.LoanInstallmentOmit
   expenseClaim?: Prisma.ExpenseClaimOmit
   finalSettlement?: Prisma.FinalSettlementOmit
+  taxProfile?: Prisma.TaxProfileOmit
+  taxDeclaration?: Prisma.TaxDeclarationOmit
+  tdsChallan?: Prisma.TdsChallanOmit
   user?: Prisma.UserOmit
   tenant?: Prisma.TenantOmit
   knownClient?: Prisma.KnownClientOmit

@@ -102,6 +102,9 @@ export const ModelName = {
   LoanInstallment: 'LoanInstallment',
   ExpenseClaim: 'ExpenseClaim',
   FinalSettlement: 'FinalSettlement',
+  TaxProfile: 'TaxProfile',
+  TaxDeclaration: 'TaxDeclaration',
+  TdsChallan: 'TdsChallan',
   User: 'User',
   Tenant: 'Tenant',
   KnownClient: 'KnownClient',
@@ -1054,6 +1057,7 @@ export const PayrollSlipScalarFieldEnum = {
   reimbursements: 'reimbursements',
   leave_encashment: 'leave_encashment',
   employer_cost: 'employer_cost',
+  income_tax: 'income_tax',
   details: 'details',
   created_at: 'created_at',
   changed_at: 'changed_at'
@@ -1165,6 +1169,75 @@ export const FinalSettlementScalarFieldEnum = {
 } as const
 
 export type FinalSettlementScalarFieldEnum = (typeof FinalSettlementScalarFieldEnum)[keyof typeof FinalSettlementScalarFieldEnum]
+
+
+export const TaxProfileScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  tax_year: 'tax_year',
+  regime: 'regime',
+  pan: 'pan',
+  resident: 'resident',
+  age_band: 'age_band',
+  city: 'city',
+  parents_senior: 'parents_senior',
+  previous_employer_salary: 'previous_employer_salary',
+  previous_employer_tds: 'previous_employer_tds',
+  previous_employer_pf: 'previous_employer_pf',
+  previous_employer_professional_tax: 'previous_employer_professional_tax',
+  other_income: 'other_income',
+  version: 'version',
+  updated_by: 'updated_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TaxProfileScalarFieldEnum = (typeof TaxProfileScalarFieldEnum)[keyof typeof TaxProfileScalarFieldEnum]
+
+
+export const TaxDeclarationScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  tax_year: 'tax_year',
+  section: 'section',
+  description: 'description',
+  amount: 'amount',
+  proof_file_id: 'proof_file_id',
+  status: 'status',
+  verified_amount: 'verified_amount',
+  rejection_reason: 'rejection_reason',
+  decided_by: 'decided_by',
+  decided_at: 'decided_at',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TaxDeclarationScalarFieldEnum = (typeof TaxDeclarationScalarFieldEnum)[keyof typeof TaxDeclarationScalarFieldEnum]
+
+
+export const TdsChallanScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  period_year: 'period_year',
+  period_month: 'period_month',
+  bsr_code: 'bsr_code',
+  challan_serial: 'challan_serial',
+  deposited_on: 'deposited_on',
+  tax: 'tax',
+  surcharge: 'surcharge',
+  cess: 'cess',
+  interest: 'interest',
+  fee: 'fee',
+  deductees: 'deductees',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TdsChallanScalarFieldEnum = (typeof TdsChallanScalarFieldEnum)[keyof typeof TdsChallanScalarFieldEnum]
 
 
 export const UserScalarFieldEnum = {

@@ -425,6 +425,8 @@ export type EmployeeWhereInput = {
   payroll_slips?: Prisma.PayrollSlipListRelationFilter
   loan_advances?: Prisma.LoanAdvanceListRelationFilter
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
+  tax_profiles?: Prisma.TaxProfileListRelationFilter
+  tax_declarations?: Prisma.TaxDeclarationListRelationFilter
   final_settlements?: Prisma.FinalSettlementListRelationFilter
   job_requisitions?: Prisma.JobRequisitionListRelationFilter
   helpdesk_tickets?: Prisma.HelpdeskTicketListRelationFilter
@@ -490,6 +492,8 @@ export type EmployeeOrderByWithRelationInput = {
   payroll_slips?: Prisma.PayrollSlipOrderByRelationAggregateInput
   loan_advances?: Prisma.LoanAdvanceOrderByRelationAggregateInput
   expense_claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
+  tax_profiles?: Prisma.TaxProfileOrderByRelationAggregateInput
+  tax_declarations?: Prisma.TaxDeclarationOrderByRelationAggregateInput
   final_settlements?: Prisma.FinalSettlementOrderByRelationAggregateInput
   job_requisitions?: Prisma.JobRequisitionOrderByRelationAggregateInput
   helpdesk_tickets?: Prisma.HelpdeskTicketOrderByRelationAggregateInput
@@ -561,6 +565,8 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   payroll_slips?: Prisma.PayrollSlipListRelationFilter
   loan_advances?: Prisma.LoanAdvanceListRelationFilter
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
+  tax_profiles?: Prisma.TaxProfileListRelationFilter
+  tax_declarations?: Prisma.TaxDeclarationListRelationFilter
   final_settlements?: Prisma.FinalSettlementListRelationFilter
   job_requisitions?: Prisma.JobRequisitionListRelationFilter
   helpdesk_tickets?: Prisma.HelpdeskTicketListRelationFilter
@@ -698,6 +704,8 @@ export type EmployeeCreateInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -760,6 +768,8 @@ export type EmployeeUncheckedCreateInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -821,6 +831,8 @@ export type EmployeeUpdateInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -883,6 +895,8 @@ export type EmployeeUncheckedUpdateInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -1539,6 +1553,34 @@ export type EmployeeUpdateOneRequiredWithoutFinal_settlementsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutFinal_settlementsInput, Prisma.EmployeeUpdateWithoutFinal_settlementsInput>, Prisma.EmployeeUncheckedUpdateWithoutFinal_settlementsInput>
 }
 
+export type EmployeeCreateNestedOneWithoutTax_profilesInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_profilesInput, Prisma.EmployeeUncheckedCreateWithoutTax_profilesInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutTax_profilesInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutTax_profilesNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_profilesInput, Prisma.EmployeeUncheckedCreateWithoutTax_profilesInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutTax_profilesInput
+  upsert?: Prisma.EmployeeUpsertWithoutTax_profilesInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutTax_profilesInput, Prisma.EmployeeUpdateWithoutTax_profilesInput>, Prisma.EmployeeUncheckedUpdateWithoutTax_profilesInput>
+}
+
+export type EmployeeCreateNestedOneWithoutTax_declarationsInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedCreateWithoutTax_declarationsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutTax_declarationsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutTax_declarationsNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedCreateWithoutTax_declarationsInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutTax_declarationsInput
+  upsert?: Prisma.EmployeeUpsertWithoutTax_declarationsInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutTax_declarationsInput, Prisma.EmployeeUpdateWithoutTax_declarationsInput>, Prisma.EmployeeUncheckedUpdateWithoutTax_declarationsInput>
+}
+
 export type EmployeeCreateNestedOneWithoutMembershipsInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutMembershipsInput, Prisma.EmployeeUncheckedCreateWithoutMembershipsInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutMembershipsInput
@@ -1706,6 +1748,8 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -1767,6 +1811,8 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -1843,6 +1889,8 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -1904,6 +1952,8 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -1964,6 +2014,8 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -2025,6 +2077,8 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -2101,6 +2155,8 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -2162,6 +2218,8 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -2222,6 +2280,8 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -2283,6 +2343,8 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -2359,6 +2421,8 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -2420,6 +2484,8 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -2480,6 +2546,8 @@ export type EmployeeCreateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -2541,6 +2609,8 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -2606,6 +2676,8 @@ export type EmployeeCreateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -2666,6 +2738,8 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -2747,6 +2821,8 @@ export type EmployeeUpdateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -2808,6 +2884,8 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -2922,6 +3000,8 @@ export type EmployeeCreateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -2983,6 +3063,8 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -3059,6 +3141,8 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -3120,6 +3204,8 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -3180,6 +3266,8 @@ export type EmployeeCreateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -3241,6 +3329,8 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -3317,6 +3407,8 @@ export type EmployeeUpdateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -3378,6 +3470,8 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -3438,6 +3532,8 @@ export type EmployeeCreateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -3498,6 +3594,8 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -3584,6 +3682,8 @@ export type EmployeeCreateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -3644,6 +3744,8 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -3731,6 +3833,8 @@ export type EmployeeCreateWithoutHelpdesk_ticketsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
 }
@@ -3792,6 +3896,8 @@ export type EmployeeUncheckedCreateWithoutHelpdesk_ticketsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
 }
@@ -3868,6 +3974,8 @@ export type EmployeeUpdateWithoutHelpdesk_ticketsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
 }
@@ -3929,6 +4037,8 @@ export type EmployeeUncheckedUpdateWithoutHelpdesk_ticketsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
 }
@@ -3988,6 +4098,8 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -4049,6 +4161,8 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -4125,6 +4239,8 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -4186,6 +4302,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -4246,6 +4364,8 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -4307,6 +4427,8 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -4383,6 +4505,8 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -4444,6 +4568,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -4504,6 +4630,8 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -4565,6 +4693,8 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -4641,6 +4771,8 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -4702,6 +4834,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -4762,6 +4896,8 @@ export type EmployeeCreateWithoutLeave_balance_totalsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -4823,6 +4959,8 @@ export type EmployeeUncheckedCreateWithoutLeave_balance_totalsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -4899,6 +5037,8 @@ export type EmployeeUpdateWithoutLeave_balance_totalsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -4960,6 +5100,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -5020,6 +5162,8 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -5081,6 +5225,8 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -5157,6 +5303,8 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -5218,6 +5366,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -5278,6 +5428,8 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -5339,6 +5491,8 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -5415,6 +5569,8 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -5476,6 +5632,8 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -5536,6 +5694,8 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -5597,6 +5757,8 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -5673,6 +5835,8 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -5734,6 +5898,8 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -5794,6 +5960,8 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -5855,6 +6023,8 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -5931,6 +6101,8 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -5992,6 +6164,8 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -6052,6 +6226,8 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -6113,6 +6289,8 @@ export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -6189,6 +6367,8 @@ export type EmployeeUpdateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -6250,6 +6430,8 @@ export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -6310,6 +6492,8 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -6371,6 +6555,8 @@ export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -6447,6 +6633,8 @@ export type EmployeeUpdateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -6508,6 +6696,8 @@ export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -6568,6 +6758,8 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -6629,6 +6821,8 @@ export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -6705,6 +6899,8 @@ export type EmployeeUpdateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -6766,6 +6962,8 @@ export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -6826,6 +7024,8 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -6887,6 +7087,8 @@ export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -6963,6 +7165,8 @@ export type EmployeeUpdateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -7024,6 +7228,8 @@ export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
   salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -7085,6 +7291,8 @@ export type EmployeeCreateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
@@ -7146,6 +7354,8 @@ export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
@@ -7222,6 +7432,8 @@ export type EmployeeUpdateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
@@ -7283,6 +7495,540 @@ export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeCreateWithoutTax_profilesInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutTax_profilesInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutTax_profilesInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_profilesInput, Prisma.EmployeeUncheckedCreateWithoutTax_profilesInput>
+}
+
+export type EmployeeUpsertWithoutTax_profilesInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutTax_profilesInput, Prisma.EmployeeUncheckedUpdateWithoutTax_profilesInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_profilesInput, Prisma.EmployeeUncheckedCreateWithoutTax_profilesInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutTax_profilesInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutTax_profilesInput, Prisma.EmployeeUncheckedUpdateWithoutTax_profilesInput>
+}
+
+export type EmployeeUpdateWithoutTax_profilesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutTax_profilesInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeCreateWithoutTax_declarationsInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutTax_declarationsInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutTax_declarationsInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedCreateWithoutTax_declarationsInput>
+}
+
+export type EmployeeUpsertWithoutTax_declarationsInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedUpdateWithoutTax_declarationsInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedCreateWithoutTax_declarationsInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutTax_declarationsInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedUpdateWithoutTax_declarationsInput>
+}
+
+export type EmployeeUpdateWithoutTax_declarationsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutTax_declarationsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
@@ -7342,6 +8088,8 @@ export type EmployeeCreateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -7403,6 +8151,8 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -7479,6 +8229,8 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -7540,6 +8292,8 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -7600,6 +8354,8 @@ export type EmployeeCreateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -7661,6 +8417,8 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -7737,6 +8495,8 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -7798,6 +8558,8 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -7858,6 +8620,8 @@ export type EmployeeCreateWithoutPrivacy_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -7919,6 +8683,8 @@ export type EmployeeUncheckedCreateWithoutPrivacy_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -7995,6 +8761,8 @@ export type EmployeeUpdateWithoutPrivacy_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -8056,6 +8824,8 @@ export type EmployeeUncheckedUpdateWithoutPrivacy_requestsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -8116,6 +8886,8 @@ export type EmployeeCreateWithoutLegal_holdsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -8177,6 +8949,8 @@ export type EmployeeUncheckedCreateWithoutLegal_holdsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -8253,6 +9027,8 @@ export type EmployeeUpdateWithoutLegal_holdsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -8314,6 +9090,8 @@ export type EmployeeUncheckedUpdateWithoutLegal_holdsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -8374,6 +9152,8 @@ export type EmployeeCreateWithoutRetained_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -8435,6 +9215,8 @@ export type EmployeeUncheckedCreateWithoutRetained_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -8511,6 +9293,8 @@ export type EmployeeUpdateWithoutRetained_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -8572,6 +9356,8 @@ export type EmployeeUncheckedUpdateWithoutRetained_recordsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -8633,6 +9419,8 @@ export type EmployeeCreateWithoutJob_requisitionsInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
@@ -8694,6 +9482,8 @@ export type EmployeeUncheckedCreateWithoutJob_requisitionsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
@@ -8770,6 +9560,8 @@ export type EmployeeUpdateWithoutJob_requisitionsInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
@@ -8831,6 +9623,8 @@ export type EmployeeUncheckedUpdateWithoutJob_requisitionsInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
@@ -8890,6 +9684,8 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -8951,6 +9747,8 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -9027,6 +9825,8 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -9088,6 +9888,8 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -9181,6 +9983,8 @@ export type EmployeeUpdateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -9241,6 +10045,8 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -9367,6 +10173,8 @@ export type EmployeeUpdateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -9427,6 +10235,8 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -9553,6 +10363,8 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -9613,6 +10425,8 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -9680,6 +10494,8 @@ export type EmployeeCountOutputType = {
   payroll_slips: number
   loan_advances: number
   expense_claims: number
+  tax_profiles: number
+  tax_declarations: number
   final_settlements: number
   job_requisitions: number
   helpdesk_tickets: number
@@ -9709,6 +10525,8 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   payroll_slips?: boolean | EmployeeCountOutputTypeCountPayroll_slipsArgs
   loan_advances?: boolean | EmployeeCountOutputTypeCountLoan_advancesArgs
   expense_claims?: boolean | EmployeeCountOutputTypeCountExpense_claimsArgs
+  tax_profiles?: boolean | EmployeeCountOutputTypeCountTax_profilesArgs
+  tax_declarations?: boolean | EmployeeCountOutputTypeCountTax_declarationsArgs
   final_settlements?: boolean | EmployeeCountOutputTypeCountFinal_settlementsArgs
   job_requisitions?: boolean | EmployeeCountOutputTypeCountJob_requisitionsArgs
   helpdesk_tickets?: boolean | EmployeeCountOutputTypeCountHelpdesk_ticketsArgs
@@ -9888,6 +10706,20 @@ export type EmployeeCountOutputTypeCountExpense_claimsArgs<ExtArgs extends runti
 /**
  * EmployeeCountOutputType without action
  */
+export type EmployeeCountOutputTypeCountTax_profilesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TaxProfileWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
+export type EmployeeCountOutputTypeCountTax_declarationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TaxDeclarationWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
 export type EmployeeCountOutputTypeCountFinal_settlementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.FinalSettlementWhereInput
 }
@@ -9967,6 +10799,8 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   payroll_slips?: boolean | Prisma.Employee$payroll_slipsArgs<ExtArgs>
   loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
+  tax_profiles?: boolean | Prisma.Employee$tax_profilesArgs<ExtArgs>
+  tax_declarations?: boolean | Prisma.Employee$tax_declarationsArgs<ExtArgs>
   final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
   job_requisitions?: boolean | Prisma.Employee$job_requisitionsArgs<ExtArgs>
   helpdesk_tickets?: boolean | Prisma.Employee$helpdesk_ticketsArgs<ExtArgs>
@@ -10113,6 +10947,8 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   payroll_slips?: boolean | Prisma.Employee$payroll_slipsArgs<ExtArgs>
   loan_advances?: boolean | Prisma.Employee$loan_advancesArgs<ExtArgs>
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
+  tax_profiles?: boolean | Prisma.Employee$tax_profilesArgs<ExtArgs>
+  tax_declarations?: boolean | Prisma.Employee$tax_declarationsArgs<ExtArgs>
   final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
   job_requisitions?: boolean | Prisma.Employee$job_requisitionsArgs<ExtArgs>
   helpdesk_tickets?: boolean | Prisma.Employee$helpdesk_ticketsArgs<ExtArgs>
@@ -10159,6 +10995,8 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     payroll_slips: Prisma.$PayrollSlipPayload<ExtArgs>[]
     loan_advances: Prisma.$LoanAdvancePayload<ExtArgs>[]
     expense_claims: Prisma.$ExpenseClaimPayload<ExtArgs>[]
+    tax_profiles: Prisma.$TaxProfilePayload<ExtArgs>[]
+    tax_declarations: Prisma.$TaxDeclarationPayload<ExtArgs>[]
     final_settlements: Prisma.$FinalSettlementPayload<ExtArgs>[]
     job_requisitions: Prisma.$JobRequisitionPayload<ExtArgs>[]
     helpdesk_tickets: Prisma.$HelpdeskTicketPayload<ExtArgs>[]
@@ -10623,6 +11461,8 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   payroll_slips<T extends Prisma.Employee$payroll_slipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$payroll_slipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PayrollSlipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   loan_advances<T extends Prisma.Employee$loan_advancesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$loan_advancesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$LoanAdvancePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   expense_claims<T extends Prisma.Employee$expense_claimsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$expense_claimsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ExpenseClaimPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  tax_profiles<T extends Prisma.Employee$tax_profilesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$tax_profilesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TaxProfilePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  tax_declarations<T extends Prisma.Employee$tax_declarationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$tax_declarationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TaxDeclarationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   final_settlements<T extends Prisma.Employee$final_settlementsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$final_settlementsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FinalSettlementPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   job_requisitions<T extends Prisma.Employee$job_requisitionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$job_requisitionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$JobRequisitionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   helpdesk_tickets<T extends Prisma.Employee$helpdesk_ticketsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$helpdesk_ticketsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HelpdeskTicketPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -11713,6 +12553,54 @@ export type Employee$expense_claimsArgs<ExtArgs extends runtime.Types.Extensions
   take?: number
   skip?: number
   distinct?: Prisma.ExpenseClaimScalarFieldEnum | Prisma.ExpenseClaimScalarFieldEnum[]
+}
+
+/**
+ * Employee.tax_profiles
+ */
+export type Employee$tax_profilesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TaxProfile
+   */
+  select?: Prisma.TaxProfileSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TaxProfile
+   */
+  omit?: Prisma.TaxProfileOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TaxProfileInclude<ExtArgs> | null
+  where?: Prisma.TaxProfileWhereInput
+  orderBy?: Prisma.TaxProfileOrderByWithRelationInput | Prisma.TaxProfileOrderByWithRelationInput[]
+  cursor?: Prisma.TaxProfileWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TaxProfileScalarFieldEnum | Prisma.TaxProfileScalarFieldEnum[]
+}
+
+/**
+ * Employee.tax_declarations
+ */
+export type Employee$tax_declarationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TaxDeclaration
+   */
+  select?: Prisma.TaxDeclarationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TaxDeclaration
+   */
+  omit?: Prisma.TaxDeclarationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TaxDeclarationInclude<ExtArgs> | null
+  where?: Prisma.TaxDeclarationWhereInput
+  orderBy?: Prisma.TaxDeclarationOrderByWithRelationInput | Prisma.TaxDeclarationOrderByWithRelationInput[]
+  cursor?: Prisma.TaxDeclarationWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TaxDeclarationScalarFieldEnum | Prisma.TaxDeclarationScalarFieldEnum[]
 }
 
 /**

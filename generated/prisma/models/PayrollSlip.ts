@@ -42,6 +42,7 @@ export type PayrollSlipAvgAggregateOutputType = {
   reimbursements: runtime.Decimal | null
   leave_encashment: runtime.Decimal | null
   employer_cost: runtime.Decimal | null
+  income_tax: runtime.Decimal | null
 }
 
 export type PayrollSlipSumAggregateOutputType = {
@@ -58,6 +59,7 @@ export type PayrollSlipSumAggregateOutputType = {
   reimbursements: runtime.Decimal | null
   leave_encashment: runtime.Decimal | null
   employer_cost: runtime.Decimal | null
+  income_tax: runtime.Decimal | null
 }
 
 export type PayrollSlipMinAggregateOutputType = {
@@ -85,6 +87,7 @@ export type PayrollSlipMinAggregateOutputType = {
   reimbursements: runtime.Decimal | null
   leave_encashment: runtime.Decimal | null
   employer_cost: runtime.Decimal | null
+  income_tax: runtime.Decimal | null
   created_at: Date | null
   changed_at: Date | null
 }
@@ -114,6 +117,7 @@ export type PayrollSlipMaxAggregateOutputType = {
   reimbursements: runtime.Decimal | null
   leave_encashment: runtime.Decimal | null
   employer_cost: runtime.Decimal | null
+  income_tax: runtime.Decimal | null
   created_at: Date | null
   changed_at: Date | null
 }
@@ -143,6 +147,7 @@ export type PayrollSlipCountAggregateOutputType = {
   reimbursements: number
   leave_encashment: number
   employer_cost: number
+  income_tax: number
   details: number
   created_at: number
   changed_at: number
@@ -164,6 +169,7 @@ export type PayrollSlipAvgAggregateInputType = {
   reimbursements?: true
   leave_encashment?: true
   employer_cost?: true
+  income_tax?: true
 }
 
 export type PayrollSlipSumAggregateInputType = {
@@ -180,6 +186,7 @@ export type PayrollSlipSumAggregateInputType = {
   reimbursements?: true
   leave_encashment?: true
   employer_cost?: true
+  income_tax?: true
 }
 
 export type PayrollSlipMinAggregateInputType = {
@@ -207,6 +214,7 @@ export type PayrollSlipMinAggregateInputType = {
   reimbursements?: true
   leave_encashment?: true
   employer_cost?: true
+  income_tax?: true
   created_at?: true
   changed_at?: true
 }
@@ -236,6 +244,7 @@ export type PayrollSlipMaxAggregateInputType = {
   reimbursements?: true
   leave_encashment?: true
   employer_cost?: true
+  income_tax?: true
   created_at?: true
   changed_at?: true
 }
@@ -265,6 +274,7 @@ export type PayrollSlipCountAggregateInputType = {
   reimbursements?: true
   leave_encashment?: true
   employer_cost?: true
+  income_tax?: true
   details?: true
   created_at?: true
   changed_at?: true
@@ -382,6 +392,7 @@ export type PayrollSlipGroupByOutputType = {
   reimbursements: runtime.Decimal
   leave_encashment: runtime.Decimal
   employer_cost: runtime.Decimal
+  income_tax: runtime.Decimal
   details: runtime.JsonValue
   created_at: Date
   changed_at: Date
@@ -435,6 +446,7 @@ export type PayrollSlipWhereInput = {
   reimbursements?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonFilter<"PayrollSlip">
   created_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
   changed_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
@@ -467,6 +479,7 @@ export type PayrollSlipOrderByWithRelationInput = {
   reimbursements?: Prisma.SortOrder
   leave_encashment?: Prisma.SortOrder
   employer_cost?: Prisma.SortOrder
+  income_tax?: Prisma.SortOrder
   details?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   changed_at?: Prisma.SortOrder
@@ -505,6 +518,7 @@ export type PayrollSlipWhereUniqueInput = Prisma.AtLeast<{
   reimbursements?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonFilter<"PayrollSlip">
   created_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
   changed_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
@@ -537,6 +551,7 @@ export type PayrollSlipOrderByWithAggregationInput = {
   reimbursements?: Prisma.SortOrder
   leave_encashment?: Prisma.SortOrder
   employer_cost?: Prisma.SortOrder
+  income_tax?: Prisma.SortOrder
   details?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   changed_at?: Prisma.SortOrder
@@ -575,6 +590,7 @@ export type PayrollSlipScalarWhereWithAggregatesInput = {
   reimbursements?: Prisma.DecimalWithAggregatesFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalWithAggregatesFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalWithAggregatesFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalWithAggregatesFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonWithAggregatesFilter<"PayrollSlip">
   created_at?: Prisma.DateTimeWithAggregatesFilter<"PayrollSlip"> | Date | string
   changed_at?: Prisma.DateTimeWithAggregatesFilter<"PayrollSlip"> | Date | string
@@ -602,6 +618,7 @@ export type PayrollSlipCreateInput = {
   reimbursements: runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment: runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   changed_at?: Date | string
@@ -634,6 +651,7 @@ export type PayrollSlipUncheckedCreateInput = {
   reimbursements: runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment: runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   changed_at?: Date | string
@@ -661,6 +679,7 @@ export type PayrollSlipUpdateInput = {
   reimbursements?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -693,6 +712,7 @@ export type PayrollSlipUncheckedUpdateInput = {
   reimbursements?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -723,6 +743,7 @@ export type PayrollSlipCreateManyInput = {
   reimbursements: runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment: runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   changed_at?: Date | string
@@ -750,6 +771,7 @@ export type PayrollSlipUpdateManyMutationInput = {
   reimbursements?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -780,6 +802,7 @@ export type PayrollSlipUncheckedUpdateManyInput = {
   reimbursements?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -836,6 +859,7 @@ export type PayrollSlipCountOrderByAggregateInput = {
   reimbursements?: Prisma.SortOrder
   leave_encashment?: Prisma.SortOrder
   employer_cost?: Prisma.SortOrder
+  income_tax?: Prisma.SortOrder
   details?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   changed_at?: Prisma.SortOrder
@@ -855,6 +879,7 @@ export type PayrollSlipAvgOrderByAggregateInput = {
   reimbursements?: Prisma.SortOrder
   leave_encashment?: Prisma.SortOrder
   employer_cost?: Prisma.SortOrder
+  income_tax?: Prisma.SortOrder
 }
 
 export type PayrollSlipMaxOrderByAggregateInput = {
@@ -882,6 +907,7 @@ export type PayrollSlipMaxOrderByAggregateInput = {
   reimbursements?: Prisma.SortOrder
   leave_encashment?: Prisma.SortOrder
   employer_cost?: Prisma.SortOrder
+  income_tax?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   changed_at?: Prisma.SortOrder
 }
@@ -911,6 +937,7 @@ export type PayrollSlipMinOrderByAggregateInput = {
   reimbursements?: Prisma.SortOrder
   leave_encashment?: Prisma.SortOrder
   employer_cost?: Prisma.SortOrder
+  income_tax?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
   changed_at?: Prisma.SortOrder
 }
@@ -929,6 +956,7 @@ export type PayrollSlipSumOrderByAggregateInput = {
   reimbursements?: Prisma.SortOrder
   leave_encashment?: Prisma.SortOrder
   employer_cost?: Prisma.SortOrder
+  income_tax?: Prisma.SortOrder
 }
 
 export type PayrollSlipCreateNestedManyWithoutEmployeeInput = {
@@ -1037,6 +1065,7 @@ export type PayrollSlipCreateWithoutEmployeeInput = {
   reimbursements: runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment: runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   changed_at?: Date | string
@@ -1066,6 +1095,7 @@ export type PayrollSlipUncheckedCreateWithoutEmployeeInput = {
   reimbursements: runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment: runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   changed_at?: Date | string
@@ -1125,6 +1155,7 @@ export type PayrollSlipScalarWhereInput = {
   reimbursements?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFilter<"PayrollSlip"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonFilter<"PayrollSlip">
   created_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
   changed_at?: Prisma.DateTimeFilter<"PayrollSlip"> | Date | string
@@ -1152,6 +1183,7 @@ export type PayrollSlipCreateWithoutRunInput = {
   reimbursements: runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment: runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   changed_at?: Date | string
@@ -1181,6 +1213,7 @@ export type PayrollSlipUncheckedCreateWithoutRunInput = {
   reimbursements: runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment: runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   changed_at?: Date | string
@@ -1235,6 +1268,7 @@ export type PayrollSlipCreateManyEmployeeInput = {
   reimbursements: runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment: runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   changed_at?: Date | string
@@ -1262,6 +1296,7 @@ export type PayrollSlipUpdateWithoutEmployeeInput = {
   reimbursements?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1291,6 +1326,7 @@ export type PayrollSlipUncheckedUpdateWithoutEmployeeInput = {
   reimbursements?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1319,6 +1355,7 @@ export type PayrollSlipUncheckedUpdateManyWithoutEmployeeInput = {
   reimbursements?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1347,6 +1384,7 @@ export type PayrollSlipCreateManyRunInput = {
   reimbursements: runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment: runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost: runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   details: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   changed_at?: Date | string
@@ -1374,6 +1412,7 @@ export type PayrollSlipUpdateWithoutRunInput = {
   reimbursements?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1403,6 +1442,7 @@ export type PayrollSlipUncheckedUpdateWithoutRunInput = {
   reimbursements?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1431,6 +1471,7 @@ export type PayrollSlipUncheckedUpdateManyWithoutRunInput = {
   reimbursements?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   leave_encashment?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   employer_cost?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  income_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   details?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -1463,6 +1504,7 @@ export type PayrollSlipSelect<ExtArgs extends runtime.Types.Extensions.InternalA
   reimbursements?: boolean
   leave_encashment?: boolean
   employer_cost?: boolean
+  income_tax?: boolean
   details?: boolean
   created_at?: boolean
   changed_at?: boolean
@@ -1495,6 +1537,7 @@ export type PayrollSlipSelectCreateManyAndReturn<ExtArgs extends runtime.Types.E
   reimbursements?: boolean
   leave_encashment?: boolean
   employer_cost?: boolean
+  income_tax?: boolean
   details?: boolean
   created_at?: boolean
   changed_at?: boolean
@@ -1527,6 +1570,7 @@ export type PayrollSlipSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.E
   reimbursements?: boolean
   leave_encashment?: boolean
   employer_cost?: boolean
+  income_tax?: boolean
   details?: boolean
   created_at?: boolean
   changed_at?: boolean
@@ -1559,12 +1603,13 @@ export type PayrollSlipSelectScalar = {
   reimbursements?: boolean
   leave_encashment?: boolean
   employer_cost?: boolean
+  income_tax?: boolean
   details?: boolean
   created_at?: boolean
   changed_at?: boolean
 }
 
-export type PayrollSlipOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "run_id" | "employee_id" | "slip_number" | "employee_code" | "employee_name" | "department" | "designation" | "pay_start" | "pay_end" | "days_in_period" | "payable_days" | "lop_days" | "gross" | "total_deductions" | "net_pay" | "pf_employee" | "esi_employee" | "professional_tax" | "loan_deduction" | "reimbursements" | "leave_encashment" | "employer_cost" | "details" | "created_at" | "changed_at", ExtArgs["result"]["payrollSlip"]>
+export type PayrollSlipOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "run_id" | "employee_id" | "slip_number" | "employee_code" | "employee_name" | "department" | "designation" | "pay_start" | "pay_end" | "days_in_period" | "payable_days" | "lop_days" | "gross" | "total_deductions" | "net_pay" | "pf_employee" | "esi_employee" | "professional_tax" | "loan_deduction" | "reimbursements" | "leave_encashment" | "employer_cost" | "income_tax" | "details" | "created_at" | "changed_at", ExtArgs["result"]["payrollSlip"]>
 export type PayrollSlipInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   run?: boolean | Prisma.PayrollRunDefaultArgs<ExtArgs>
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
@@ -1609,6 +1654,10 @@ export type $PayrollSlipPayload<ExtArgs extends runtime.Types.Extensions.Interna
     reimbursements: runtime.Decimal
     leave_encashment: runtime.Decimal
     employer_cost: runtime.Decimal
+    /**
+     * Income tax deducted at source this month (India: s.192 / s.392 of the 2025 Act); 0 where none is withheld.
+     */
+    income_tax: runtime.Decimal
     details: runtime.JsonValue
     created_at: Date
     changed_at: Date
@@ -2061,6 +2110,7 @@ export interface PayrollSlipFieldRefs {
   readonly reimbursements: Prisma.FieldRef<"PayrollSlip", 'Decimal'>
   readonly leave_encashment: Prisma.FieldRef<"PayrollSlip", 'Decimal'>
   readonly employer_cost: Prisma.FieldRef<"PayrollSlip", 'Decimal'>
+  readonly income_tax: Prisma.FieldRef<"PayrollSlip", 'Decimal'>
   readonly details: Prisma.FieldRef<"PayrollSlip", 'Json'>
   readonly created_at: Prisma.FieldRef<"PayrollSlip", 'DateTime'>
   readonly changed_at: Prisma.FieldRef<"PayrollSlip", 'DateTime'>

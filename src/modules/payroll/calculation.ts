@@ -107,6 +107,7 @@ const slipRow = (s: SlipResult, slipNumber: string | null) => ({
   reimbursements: s.reimbursements.toFixed(2),
   leave_encashment: s.leave_encashment.toFixed(2),
   employer_cost: s.employer_cost.toFixed(2),
+  income_tax: (s.income_tax ?? 0).toFixed(2),
   details: s.details,
 });
 

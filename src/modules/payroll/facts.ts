@@ -1,8 +1,11 @@
 // What other areas read of payroll data, read-only, through the payroll area's public face (index.ts).
 import { db } from "../../db/tenancy.ts";
 
-/** Which of the uploads `ids` an expense claim has as its receipt (the unattached-file cleanup keeps those). */
+/** Uploads of `ids` that a claim or a tax declaration holds (the unattached-file cleanup keeps those). */
 export async function payrollFilesInUse(ids: readonly string[]): Promise<string[]> {
-  const rows = await db.expenseClaim.findMany({ where: { receipt_file_id: { in: [...ids] } }, select: { receipt_file_id: true } });
-  return rows.flatMap((r) => (r.receipt_file_id ? [r.receipt_file_id] : []));
+  const [claims, proofs] = await Promise.all([
+    db.expenseClaim.findMany({ where: { receipt_file_id: { in: [...ids] } }, select: { receipt_file_id: true } }),
+    db.taxDeclaration.findMany({ where: { proof_file_id: { in: [...ids] } }, select: { proof_file_id: true } }),
+  ]);
+  return [...claims.map((r) => r.receipt_file_id), ...proofs.map((r) => r.proof_file_id)].flatMap((id) => (id ? [id] : []));
 }

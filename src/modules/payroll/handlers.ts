@@ -20,6 +20,11 @@ import {
   settlementPdfOf,
 } from "./settlements.ts";
 import { readSettings, changeSettings } from "./statutory.ts";
+import { changeDeclaration, declarationById, declarationPage, declareInvestment } from "./income-tax/declarations.ts";
+import { changeIncomeTaxSettings, changeTaxProfile, incomeTaxSettings, taxProfileOf } from "./income-tax/profile.ts";
+import { recordDeposit, tdsMonths } from "./income-tax/challans.ts";
+import { form16Of } from "./income-tax/form16.ts";
+import { taxProjectionOf } from "./income-tax/projection.ts";
 import { changeWpsSettings, wpsFile, wpsSettings } from "./wps.ts";
 
 export const handlers = {
@@ -251,6 +256,49 @@ export const handlers = {
     res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
     res.end(pdf);
     return { sent: true as const };
+  },
+
+  // income tax at source (India)
+  async getIncomeTaxSettings() {
+    return ok(await incomeTaxSettings());
+  },
+  async updateIncomeTaxSettings({ body, auth }) {
+    return ok(await changeIncomeTaxSettings(body, auth.userId), "Income-tax settings updated");
+  },
+  async getTaxProfile({ params, query, auth }) {
+    const p = await taxProfileOf(auth, params.employeeId, query.tax_year);
+    return ok(p, p ? "OK" : "This company withholds no income tax");
+  },
+  async setTaxProfile({ params, query, body, auth }) {
+    return ok(await changeTaxProfile(auth, params.employeeId, query.tax_year, body), "Tax profile saved");
+  },
+  async getTaxProjection({ params, query, auth }) {
+    const p = await taxProjectionOf(auth, params.employeeId, query.tax_year);
+    return ok(p, p ? "OK" : "No income tax is withheld for this employee");
+  },
+  async getForm16({ params, query, auth }) {
+    const f = await form16Of(auth, params.employeeId, query.tax_year);
+    return ok(f, f ? "OK" : "No income tax was deducted from this employee in the year");
+  },
+  async listTdsChallans({ query }) {
+    const m = await tdsMonths(query.tax_year);
+    return ok(m, m ? "OK" : "This company withholds no income tax");
+  },
+  async recordTdsChallan({ body, auth }) {
+    return created(await recordDeposit(auth, body), "Challan recorded");
+  },
+  async listTaxDeclarations({ query, auth }) {
+    const { rows, page, total } = await declarationPage(auth, query);
+    return paginated(rows, page, total);
+  },
+  async declareTaxInvestment({ body, auth }) {
+    return created(await declareInvestment(auth, body), "Declared");
+  },
+  async getTaxDeclaration({ params, auth }) {
+    return ok(await declarationById(auth, params.id));
+  },
+  async updateTaxDeclaration({ params, body, auth }) {
+    return ok(await changeDeclaration(auth, params.id, body), "Declaration updated");
   },
 } satisfies Partial<AreaHandlers<"payroll">>;
 

@@ -2,7 +2,10 @@
 import type { db } from "../../db/tenancy.ts";
 import { toDateString } from "../../lib/dates.ts";
 import { moneyString } from "../../lib/money.ts";
-import type { RunTotals, SlipDetails } from "./compute.ts";
+import type { RunTotals, SlipDetails, SlipIncomeTaxJson } from "./compute.ts";
+
+/** SlipIncomeTax of the document (the stored figures without the month's basic, HRA and LTA). */
+const slipIncomeTaxJson = ({ basic_da: _b, hra: _h, lta: _l, ...shown }: SlipIncomeTaxJson) => shown;
 
 type RunRow = Awaited<ReturnType<typeof db.payrollRun.findFirstOrThrow>>;
 type SlipRow = Awaited<ReturnType<typeof db.payrollSlip.findFirstOrThrow>>;
@@ -75,6 +78,8 @@ export const slipSummaryJson = (s: SlipRow, run: Pick<RunRow, "period_year" | "p
   reimbursements: moneyString(s.reimbursements),
   leave_encashment: moneyString(s.leave_encashment),
   employer_cost: moneyString(s.employer_cost),
+  // absent where the company withholds none (the slip's details then carry no income_tax either)
+  ...((s.details as { income_tax?: unknown } | null)?.income_tax ? { income_tax: moneyString(s.income_tax) } : {}),
 });
 
 export function slipJson(s: SlipRow, run: Pick<RunRow, "period_year" | "period_month" | "status">) {
@@ -96,5 +101,6 @@ export function slipJson(s: SlipRow, run: Pick<RunRow, "period_year" | "period_m
     ...(d.code_wages === undefined ? {} : { code_wages: d.code_wages }),
     ...(d.encashment_rate === undefined ? {} : { encashment_rate: d.encashment_rate }),
     ...(d.salary_periods === undefined ? {} : { salary_periods: d.salary_periods }),
+    ...(d.income_tax === undefined ? {} : { income_tax_detail: slipIncomeTaxJson(d.income_tax) }),
   };
 }

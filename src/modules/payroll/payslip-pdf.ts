@@ -54,6 +54,9 @@ export function deductionRows(slip: Slip): Row[] {
   if (slip.pf.applicable) rows.push(["Provident fund (employee)", slip.pf_employee]);
   if (slip.esi.covered) rows.push(["ESI (employee)", slip.esi_employee]);
   if (slip.professional_tax !== "0.00") rows.push(["Professional tax", slip.professional_tax]);
+  // income tax at source: shown wherever the company withholds it, nil months too (the year to date is on the slip's JSON)
+  if (slip.income_tax !== undefined)
+    rows.push([`Income tax (TDS, year to date ${slip.income_tax_detail?.tds_to_date ?? slip.income_tax})`, slip.income_tax]);
   for (const l of slip.loans) rows.push([`Loan ${l.loan_number}`, l.amount]);
   return rows;
 }

@@ -42,6 +42,7 @@ import {
 } from "./queries/calculation.ts";
 import { readSettings } from "./statutory.ts";
 import { componentDef } from "./components.ts";
+import { runIncomeTax } from "./income-tax/year.ts";
 
 export const ds = (d: Date | null) => (d ? toDateString(d) : null);
 export const endOfMonth = (d: DateString) => monthBounds(Number(d.slice(0, 4)), Number(d.slice(5, 7))).end;
@@ -102,7 +103,9 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
   // nothing about it, and then only `eps_enabled` and the age decide EPS
   const joinedMonthEnd = new Map(employees.map((e) => [e.id, endOfMonth(toDateString(e.joining_date))]));
   const structure = buildStructure(components);
-  const slipOf = slipCalculator({
+  // income tax at source (India): the year's facts of these employees, read once for the run
+  const tax = opts.salaryOnly ? null : await runIncomeTax(tx, { ...run, period_end: end }, employees, components);
+  const salaryOf = slipCalculator({
     structure,
     settings,
     prepared: prepareSettings(settings),
@@ -121,6 +124,13 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
     claimsBy: byEmployee(claims, (c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount })),
     encBy: byEmployee(encashments, (x) => ({ encashment_id: x.id, leave_type: x.leave_type, days: x.days })),
   });
+  const slipOf = tax
+    ? (e: PaidEmployeeRow) => {
+        const slip = salaryOf(e);
+        tax.apply(slip, e);
+        return slip;
+      }
+    : salaryOf;
   return { employees, employees_without_setup: withoutSetup, structure, settings, slipOf };
 }
 

@@ -10,11 +10,12 @@ import type { ExitFacts } from "../employees/index.ts";
 import { approvedLeaveBetween, encashmentsToPay, exitLeaveBalances, mandatoryHolidaysBetween } from "../leave/index.ts";
 import { absencesBetween } from "../attendance/index.ts";
 import { loadAttendanceSettings } from "../shared/work-settings.ts";
-import { AmountOutOfRange, assertFits, lossOfPay } from "./compute.ts";
+import { AmountOutOfRange, assertFits, lossOfPay, type SlipResult } from "./compute.ts";
 import { employeeMonthSalary } from "./calculation.ts";
 import { type FifthYear, type Separation, serviceBetween } from "./gratuity.ts";
 import { FINAL_WAGES_DUE_WORKING_DAYS, settlementCodeWagesOf, settlementFigures, type SettlementFigures } from "./settlement-figures.ts";
 import { readSettings } from "./statutory.ts";
+import { settlementIncomeTax } from "./income-tax/settlement.ts";
 import * as clock from "../../lib/clock.ts";
 import { employeeSelect, type EmployeeRow, type Details } from "./settlement-json.ts";
 
@@ -117,6 +118,26 @@ function assertStorable(figures: SettlementFigures): void {
   }
 }
 
+/** Income tax at source on what the settlement pays (India): recovered from it (total_recovery, net_payable). */
+async function recoverIncomeTax(
+  tx: ScopedTx,
+  employeeId: string,
+  lwd: DateString,
+  figures: SettlementFigures,
+  f: { slip: SlipResult; paidByRun: boolean; wage: Decimal.Value },
+): Promise<void> {
+  const tax = await settlementIncomeTax(tx, employeeId, lwd, {
+    ...f,
+    leaveEncashment: figures.leave_encashment,
+    gratuity: figures.gratuity,
+  });
+  if (!tax) return;
+  figures.income_tax = tax.income_tax;
+  figures.income_tax_detail = tax.income_tax_detail;
+  figures.total_recovery = new Decimal(figures.total_recovery).plus(tax.income_tax).toFixed(2);
+  figures.net_payable = new Decimal(figures.net_payable).minus(tax.income_tax).toFixed(2);
+}
+
 /** Computes the settlement of the exit with these options from the current data (inside the caller's transaction). */
 export async function computeSettlement(tx: ScopedTx, e: EmployeeRow, exit: ExitFacts, o: Options, asOf: AsOf): Promise<Details> {
   const lwd = exit.last_working_day;
@@ -174,6 +195,7 @@ export async function computeSettlement(tx: ScopedTx, e: EmployeeRow, exit: Exit
       paid: asOf.paid,
     },
   });
+  await recoverIncomeTax(tx, e.id, lwd, figures, { slip: salary.slip, paidByRun: Boolean(paid), wage: codeWages.wage });
   assertStorable(figures);
   return { ...figures, resignation_date: exit.resignation_date };
 }

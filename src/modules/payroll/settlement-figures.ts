@@ -159,6 +159,9 @@ export interface SettlementFigures {
   total_payable: string;
   total_recovery: string;
   net_payable: string;
+  /** Income tax at source recovered by the settlement (India; absent where none is withheld), part of total_recovery. */
+  income_tax?: string;
+  income_tax_detail?: import("./income-tax/settlement.ts").SettlementTax["income_tax_detail"];
 }
 
 const r2 = (d: Decimal) => d.toDecimalPlaces(2, Decimal.ROUND_HALF_UP);

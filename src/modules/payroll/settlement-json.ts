@@ -81,6 +81,7 @@ export function settlementJson(r: Row, today: DateString): SettlementJson {
     total_payable: d.total_payable,
     total_recovery: d.total_recovery,
     net_payable: d.net_payable,
+    ...(d.income_tax === undefined ? {} : { income_tax: d.income_tax, income_tax_detail: d.income_tax_detail }),
     dues: d.dues ?? null,
     warnings: settlementWarnings(r.status, { ...d, last_working_day: toDateString(r.last_working_day) }, today),
     computed_at: r.computed_at.toISOString(),

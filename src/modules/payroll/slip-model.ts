@@ -164,6 +164,8 @@ export interface SlipResult {
   reimbursements: Decimal;
   leave_encashment: Decimal;
   employer_cost: Decimal;
+  /** Income tax deducted at source (income-tax/monthly.ts); absent where the company withholds none. */
+  income_tax?: Decimal;
   details: SlipDetails;
 }
 
@@ -207,6 +209,26 @@ export interface SlipDetails {
   salary_periods?: SalaryPeriodJson[];
   /** The rate leave encashment is paid at on this slip (the company's encashment basis and divisor). */
   encashment_rate?: DayRateJson;
+  /** Income tax at source (SlipIncomeTax of the document); absent where the company withholds none. */
+  income_tax?: SlipIncomeTaxJson;
+}
+
+/** SlipIncomeTax of the document. */
+export interface SlipIncomeTaxJson {
+  tax_year: string;
+  regime: "new" | "old";
+  has_pan: boolean;
+  taxable_salary: string;
+  tds: string;
+  taxable_salary_to_date: string;
+  tds_to_date: string;
+  projected_taxable_salary: string;
+  annual_tax: string;
+  remaining_months: number;
+  /** Basic + DA, HRA and LTA paid this month (what later months' HRA and LTA exemptions count). */
+  basic_da: string;
+  hra: string;
+  lta: string;
 }
 
 /** SlipCodeWages of the document. */

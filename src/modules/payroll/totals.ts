@@ -25,6 +25,8 @@ export interface RunTotals {
   };
   esi: { members: number; wages: string; employee: string; employer: string };
   professional_tax: string;
+  /** Present when some slip of the run withholds income tax. */
+  income_tax?: string;
   components: { code: string; name: string; type: "earning" | "deduction"; amount: string }[];
 }
 
@@ -62,10 +64,12 @@ export function totalsOf(
     "esi_employee",
     "esi_employer",
     "professional_tax",
+    "income_tax",
   ] as const;
   const sums = Object.fromEntries(keys.map((k) => [k, ZERO])) as Record<(typeof keys)[number], Decimal>;
   const add = (k: (typeof keys)[number], v: Decimal.Value) => (sums[k] = sums[k].plus(v));
   const compTotals = new Map<string, Decimal>();
+  let withholding = false;
   return {
     add(s) {
       count++;
@@ -88,6 +92,10 @@ export function totalsOf(
       add("esi_employee", s.esi_employee);
       add("esi_employer", s.details.esi.employer);
       add("professional_tax", s.professional_tax);
+      if (s.income_tax) {
+        withholding = true;
+        add("income_tax", s.income_tax);
+      }
       for (const l of [...s.details.earnings, ...s.details.deductions])
         compTotals.set(l.code, (compTotals.get(l.code) ?? ZERO).plus(l.amount));
     },
@@ -117,6 +125,7 @@ export function totalsOf(
         },
         esi: { members: esiMembers, wages: m2(sums.esi_wages), employee: m2(sums.esi_employee), employer: m2(sums.esi_employer) },
         professional_tax: m2(sums.professional_tax),
+        ...(withholding ? { income_tax: m2(sums.income_tax) } : {}),
         components: structure.components
           .filter((c) => compTotals.has(c.code))
           .map((c) => ({ code: c.code, name: c.name, type: c.type, amount: m2(compTotals.get(c.code)!) })),

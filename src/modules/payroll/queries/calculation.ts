@@ -229,19 +229,19 @@ export function insertSlips(client: Client, runId: string, rowsJson: string): Pr
       employee_name, department, designation, pay_start, pay_end, days_in_period,
                                    payable_days, lop_days, gross, total_deductions, net_pay,
                                      pf_employee, esi_employee, professional_tax, loan_deduction,
-                                   reimbursements, leave_encashment, employer_cost, details)
+                                   reimbursements, leave_encashment, employer_cost, income_tax, details)
         SELECT ${tenant}::uuid, ${runId}::uuid, x.employee_id, x.slip_number, x.employee_code,
           x.employee_name, x.department, x.designation, x.pay_start, x.pay_end, x.days_in_period,
                x.payable_days, x.lop_days, x.gross, x.total_deductions, x.net_pay,
                  x.pf_employee, x.esi_employee, x.professional_tax, x.loan_deduction,
-               x.reimbursements, x.leave_encashment, x.employer_cost, x.details
+               x.reimbursements, x.leave_encashment, x.employer_cost, x.income_tax, x.details
           FROM jsonb_to_recordset(${rowsJson}::jsonb) AS x(employee_id uuid, slip_number text,
             employee_code text, employee_name text, department text, designation text,
                pay_start date, pay_end date, days_in_period int, payable_days numeric,
                  lop_days numeric, gross numeric, total_deductions numeric, net_pay numeric,
                pf_employee numeric, esi_employee numeric, professional_tax numeric,
                  loan_deduction numeric, reimbursements numeric, leave_encashment numeric,
-               employer_cost numeric, details jsonb)`,
+               employer_cost numeric, income_tax numeric, details jsonb)`,
     client,
   );
 }
