@@ -53,7 +53,7 @@ describe("the bundled document, as client generators read it", () => {
     expect(documentTypes).toBeGreaterThan(0);
   });
 
-  it("declares no discriminator (openapi-generator's Rust client makes it a serde tag that removes the property its variants require)", () => {
+  it("declares no discriminator (openapi-generator's Rust client makes it a serde tag removing the property its variants need)", () => {
     expect(JSON.stringify(doc)).not.toContain('"discriminator"');
   });
 
