@@ -8913,8 +8913,6 @@ export interface components {
             other_income: components["schemas"]["Money"];
             /** @enum {string} */
             part: "B";
-            /** @description Part A comes from TRACES; not produced here. */
-            part_a: null;
             period: {
                 /**
                  * Format: date
@@ -15092,7 +15090,7 @@ export interface components {
          */
         IdempotencyKey: string;
         /** @description **Not accepted by this operation** (a 400 `validation_failed` on `headers.idempotency-key` when sent): its answer holds a secret shown once, and an idempotency key would keep that answer - the secret in clear - for `IDEMPOTENCY_KEY_TTL_HOURS` to replay it to a retry. Send the request without the header. If the answer of a first attempt was lost, list the credentials or endpoints to see whether it was made, and rotate its secret (or revoke it and create another) to get a secret again. */
-        IdempotencyKeyRefused: unknown;
+        IdempotencyKeyRefused: string;
         IdPath: string;
         /**
          * @description Makes this write conditional (RFC 9110 §13.1.1): the entity tag of the version of the resource the change is based on - the `ETag` of its GET, or its `version` field in double quotes (`"<version>"`); a list of tags, or `*` (any current version). A tag that is no longer current is a 412 `precondition_failed` and nothing is written; the answer gives the current tag. Without it the write is unconditional (the last write wins). Check and write are one step: two writes based on one version cannot both pass. A weak tag (`W/"..."`) never matches.

@@ -147,7 +147,7 @@ export const EXTENSIONS: Record<string, { check?: Check; why?: string }> = {
     why: "the server keeps the body's bytes for the signature check (Stripe-Signature, a declared header); the body is as requestBody says",
   },
   "x-tenant-optional": { why: "a session without a company may call it: its security (the session) says the rest" },
-  // the answer holds a secret shown once: the Idempotency-Key is declared refused (`not: {}`) and its 400
+  // the answer holds a secret shown once: the Idempotency-Key is declared refused (no value: maxLength 0) and its 400
   "x-idempotency": {
     check: (doc, o) =>
       o.op["x-idempotency"] === "refused" &&

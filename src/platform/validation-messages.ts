@@ -8,6 +8,9 @@
 
 /** The words of each pattern of the document (the pattern as the document writes it). */
 export const PATTERN_WORDS: Record<string, string> = {
+  "^[A-Z]{4}[0-9]{5}[A-Z]$": 'must be a TAN: four capital letters, five digits and a capital letter, such as "BLRA12345F"',
+  "^\\d{7}$": 'must be a bank branch\'s BSR code: seven digits, such as "0510308"',
+  "^\\d{5}$": 'must be a challan serial number: five digits, such as "00123"',
   "^[0-9]{1,20}$": 'must be a position in the event feed: digits only, such as "1042"',
   '^"[A-Za-z0-9_-]{1,60}"$': "must be an entity tag as an ETag header gave it, with its double quotes",
   '^(\\*|(W/)?"[!#-~]{0,60}"( {0,8}, {0,8}(W/)?"[!#-~]{0,60}"){0,15})$':
@@ -114,8 +117,9 @@ function words(e: ValidatorError): string | undefined {
     return types.length ? `must be ${types.map((t) => TYPE_WORDS[t] ?? t).join(" or ")}` : message;
   }
   if (rule === "required") return "is required";
-  // `not: {}`: a parameter the operation declares refused (the Idempotency-Key of an answer with a secret)
-  if (rule === "not") return "is not accepted by this operation (see the parameter's description in the document)";
+  // `maxLength: 0`: a parameter the operation declares refused (the Idempotency-Key of an answer with a secret)
+  if (rule === "not" || (rule === "maxLength" && /NOT have more than 0 characters/.test(message)))
+    return "is not accepted by this operation (see the parameter's description in the document)";
   if (rule === "oneOf" || rule === "anyOf") return undefined;
   if (rule === "minimum" || rule === "maximum" || rule === "exclusiveMinimum" || rule === "exclusiveMaximum") {
     const m = /^must be ([<>]=?) (.*)$/.exec(message);

@@ -196,7 +196,8 @@ describe("listLeavePolicies, createLeavePolicy, getLeavePolicy, updateLeavePolic
 
 describe("listHolidays, createHoliday, createHolidaysBulk, getHoliday, updateHoliday, deleteHoliday: holidays", () => {
   it("creates one or many, refuses duplicates, filters by year and branch", async () => {
-    const branch = "11111111-1111-4111-8111-111111111111";
+    // a branch of the company (a holiday naming another company's or no branch is a 400 on branch_id)
+    const branch: string = (await w.hr.agent.post("/api/configuration/branches").send({ name: "Pune" }).expect(201)).body.data.id;
     const h = await w.hr.agent.post("/api/holidays").send({ date: "2031-01-26", name: "Republic Day" }).expect(201);
     expect(h.body.data).toMatchObject({ date: "2031-01-26", is_optional: false, branch_id: null });
     expectError(await w.hr.agent.post("/api/holidays").send({ date: "2031-01-26", name: "republic day" }), 409, "conflict");

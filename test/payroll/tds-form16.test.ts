@@ -66,7 +66,6 @@ describe("getForm16: Part B of the tax year", () => {
         total: "150800.00",
       },
       balance: "0.00",
-      part_a: null,
     });
     // the same figures as the year's computation on the projection sheet, line by line
     expect([f.salary.gross, f.salary.income_chargeable, f.gross_total_income, f.total_income, f.tax_payable, f.cess]).toEqual([

@@ -182,7 +182,7 @@ describe("the compiled build (npm run build, npm start)", () => {
   });
 
   it("names the TypeScript source in a stack trace (source maps)", async () => {
-    // a misconfigured production start: config.ts throws while the bundle loads (its reading functions are config-readers.ts)
+    // a misconfigured production start: config.ts throws every problem at once (loadConfig) while the bundle loads
     const { env, args } = startCommand();
     const r = spawnSync(process.execPath, args, {
       cwd: root,
@@ -193,7 +193,7 @@ describe("the compiled build (npm run build, npm start)", () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain("DATABASE_POOL_SIZE must be a positive integer");
     const frames = r.stderr.split("\n").filter((l) => /^\s+at /.test(l));
-    expect(frames.some((l) => /at positiveInt \(.*\/src\/config-readers\.ts:\d+:\d+\)/.test(l))).toBe(true);
+    expect(frames.some((l) => /at loadConfig \(.*\/src\/config\.ts:\d+:\d+\)/.test(l))).toBe(true);
     // every frame of our code is mapped back: only esbuild's own helpers (__init) are in the bundle
     expect(frames.filter((l) => l.includes("main.js") && !/^\s+at __\w+ /.test(l))).toEqual([]);
   });

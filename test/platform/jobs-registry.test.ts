@@ -22,6 +22,7 @@ describe("job registry", () => {
       "leave.accrue": "15 0 * * *",
       "leave.expire": "30 0 * * *",
       "payroll.runs": "* * * * *",
+      "privacy.purge": "25 * * * *",
       "recruitment.expire-offers": "10 * * * *",
       "utilities.remove-orphan-files": "40 * * * *",
       "integrations.deliver-webhooks": "* * * * *",

@@ -130,8 +130,8 @@ function validArb(op: Operation, pools: Record<string, string>[]): fc.Arbitrary<
   if (op.body?.contentType === "application/json") body = valid(op.body.schema).map((b) => ({ body: b }));
   if (op.body?.contentType === "multipart/form-data") body = multipartArb(op, true);
   // header values stay printable ASCII (an HTTP client refuses anything else before it is sent)
-  // a header declared with `not: {}` takes no value (an Idempotency-Key refused where the answer holds a secret)
-  const acceptsValue = (p: { schema: Schema }) => !(effective(p.schema).not && Object.keys(effective(p.schema).not).length === 0);
+  // a header that takes no value (maxLength 0: an Idempotency-Key refused where the answer holds a secret) is left out
+  const acceptsValue = (p: { schema: Schema }) => effective(p.schema).maxLength !== 0;
   const headers = fc.record(
     Object.fromEntries(
       op.headerParams.filter(acceptsValue).map((p) => [

@@ -381,6 +381,7 @@ export type BulkImportWhereInput = {
   started_at?: Prisma.DateTimeNullableFilter<"BulkImport"> | Date | string | null
   finished_at?: Prisma.DateTimeNullableFilter<"BulkImport"> | Date | string | null
   locked_until?: Prisma.DateTimeNullableFilter<"BulkImport"> | Date | string | null
+  records?: Prisma.BulkImportRecordListRelationFilter
 }
 
 export type BulkImportOrderByWithRelationInput = {
@@ -408,6 +409,7 @@ export type BulkImportOrderByWithRelationInput = {
   started_at?: Prisma.SortOrderInput | Prisma.SortOrder
   finished_at?: Prisma.SortOrderInput | Prisma.SortOrder
   locked_until?: Prisma.SortOrderInput | Prisma.SortOrder
+  records?: Prisma.BulkImportRecordOrderByRelationAggregateInput
 }
 
 export type BulkImportWhereUniqueInput = Prisma.AtLeast<{
@@ -439,6 +441,7 @@ export type BulkImportWhereUniqueInput = Prisma.AtLeast<{
   started_at?: Prisma.DateTimeNullableFilter<"BulkImport"> | Date | string | null
   finished_at?: Prisma.DateTimeNullableFilter<"BulkImport"> | Date | string | null
   locked_until?: Prisma.DateTimeNullableFilter<"BulkImport"> | Date | string | null
+  records?: Prisma.BulkImportRecordListRelationFilter
 }, "tenant_id_id">
 
 export type BulkImportOrderByWithAggregationInput = {
@@ -528,6 +531,7 @@ export type BulkImportCreateInput = {
   started_at?: Date | string | null
   finished_at?: Date | string | null
   locked_until?: Date | string | null
+  records?: Prisma.BulkImportRecordCreateNestedManyWithoutImportInput
 }
 
 export type BulkImportUncheckedCreateInput = {
@@ -555,6 +559,7 @@ export type BulkImportUncheckedCreateInput = {
   started_at?: Date | string | null
   finished_at?: Date | string | null
   locked_until?: Date | string | null
+  records?: Prisma.BulkImportRecordUncheckedCreateNestedManyWithoutImportInput
 }
 
 export type BulkImportUpdateInput = {
@@ -582,6 +587,7 @@ export type BulkImportUpdateInput = {
   started_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finished_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   locked_until?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  records?: Prisma.BulkImportRecordUpdateManyWithoutImportNestedInput
 }
 
 export type BulkImportUncheckedUpdateInput = {
@@ -609,6 +615,7 @@ export type BulkImportUncheckedUpdateInput = {
   started_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   finished_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   locked_until?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  records?: Prisma.BulkImportRecordUncheckedUpdateManyWithoutImportNestedInput
 }
 
 export type BulkImportCreateManyInput = {
@@ -792,6 +799,178 @@ export type BulkImportSumOrderByAggregateInput = {
   problem_count?: Prisma.SortOrder
 }
 
+export type BulkImportScalarRelationFilter = {
+  is?: Prisma.BulkImportWhereInput
+  isNot?: Prisma.BulkImportWhereInput
+}
+
+export type BulkImportCreateNestedOneWithoutRecordsInput = {
+  create?: Prisma.XOR<Prisma.BulkImportCreateWithoutRecordsInput, Prisma.BulkImportUncheckedCreateWithoutRecordsInput>
+  connectOrCreate?: Prisma.BulkImportCreateOrConnectWithoutRecordsInput
+  connect?: Prisma.BulkImportWhereUniqueInput
+}
+
+export type BulkImportUpdateOneRequiredWithoutRecordsNestedInput = {
+  create?: Prisma.XOR<Prisma.BulkImportCreateWithoutRecordsInput, Prisma.BulkImportUncheckedCreateWithoutRecordsInput>
+  connectOrCreate?: Prisma.BulkImportCreateOrConnectWithoutRecordsInput
+  upsert?: Prisma.BulkImportUpsertWithoutRecordsInput
+  connect?: Prisma.BulkImportWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.BulkImportUpdateToOneWithWhereWithoutRecordsInput, Prisma.BulkImportUpdateWithoutRecordsInput>, Prisma.BulkImportUncheckedUpdateWithoutRecordsInput>
+}
+
+export type BulkImportCreateWithoutRecordsInput = {
+  tenant_id?: string
+  id?: string
+  kind: string
+  format: string
+  mode: string
+  dry_run: boolean
+  status?: string
+  source?: string | null
+  total_rows: number
+  processed_rows?: number
+  imported_rows?: number
+  failed_rows?: number
+  problems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  problem_count?: number
+  error?: string | null
+  created_by?: string | null
+  actor_role: string
+  actor_employee_id?: string | null
+  actor_credential_id?: string | null
+  actor_email?: string | null
+  created_at?: Date | string
+  started_at?: Date | string | null
+  finished_at?: Date | string | null
+  locked_until?: Date | string | null
+}
+
+export type BulkImportUncheckedCreateWithoutRecordsInput = {
+  tenant_id?: string
+  id?: string
+  kind: string
+  format: string
+  mode: string
+  dry_run: boolean
+  status?: string
+  source?: string | null
+  total_rows: number
+  processed_rows?: number
+  imported_rows?: number
+  failed_rows?: number
+  problems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  problem_count?: number
+  error?: string | null
+  created_by?: string | null
+  actor_role: string
+  actor_employee_id?: string | null
+  actor_credential_id?: string | null
+  actor_email?: string | null
+  created_at?: Date | string
+  started_at?: Date | string | null
+  finished_at?: Date | string | null
+  locked_until?: Date | string | null
+}
+
+export type BulkImportCreateOrConnectWithoutRecordsInput = {
+  where: Prisma.BulkImportWhereUniqueInput
+  create: Prisma.XOR<Prisma.BulkImportCreateWithoutRecordsInput, Prisma.BulkImportUncheckedCreateWithoutRecordsInput>
+}
+
+export type BulkImportUpsertWithoutRecordsInput = {
+  update: Prisma.XOR<Prisma.BulkImportUpdateWithoutRecordsInput, Prisma.BulkImportUncheckedUpdateWithoutRecordsInput>
+  create: Prisma.XOR<Prisma.BulkImportCreateWithoutRecordsInput, Prisma.BulkImportUncheckedCreateWithoutRecordsInput>
+  where?: Prisma.BulkImportWhereInput
+}
+
+export type BulkImportUpdateToOneWithWhereWithoutRecordsInput = {
+  where?: Prisma.BulkImportWhereInput
+  data: Prisma.XOR<Prisma.BulkImportUpdateWithoutRecordsInput, Prisma.BulkImportUncheckedUpdateWithoutRecordsInput>
+}
+
+export type BulkImportUpdateWithoutRecordsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  format?: Prisma.StringFieldUpdateOperationsInput | string
+  mode?: Prisma.StringFieldUpdateOperationsInput | string
+  dry_run?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  total_rows?: Prisma.IntFieldUpdateOperationsInput | number
+  processed_rows?: Prisma.IntFieldUpdateOperationsInput | number
+  imported_rows?: Prisma.IntFieldUpdateOperationsInput | number
+  failed_rows?: Prisma.IntFieldUpdateOperationsInput | number
+  problems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  problem_count?: Prisma.IntFieldUpdateOperationsInput | number
+  error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_role?: Prisma.StringFieldUpdateOperationsInput | string
+  actor_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_email?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  started_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finished_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  locked_until?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+}
+
+export type BulkImportUncheckedUpdateWithoutRecordsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  format?: Prisma.StringFieldUpdateOperationsInput | string
+  mode?: Prisma.StringFieldUpdateOperationsInput | string
+  dry_run?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  total_rows?: Prisma.IntFieldUpdateOperationsInput | number
+  processed_rows?: Prisma.IntFieldUpdateOperationsInput | number
+  imported_rows?: Prisma.IntFieldUpdateOperationsInput | number
+  failed_rows?: Prisma.IntFieldUpdateOperationsInput | number
+  problems?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  problem_count?: Prisma.IntFieldUpdateOperationsInput | number
+  error?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_role?: Prisma.StringFieldUpdateOperationsInput | string
+  actor_employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_credential_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  actor_email?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  started_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  finished_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  locked_until?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+}
+
+
+/**
+ * Count Type BulkImportCountOutputType
+ */
+
+export type BulkImportCountOutputType = {
+  records: number
+}
+
+export type BulkImportCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  records?: boolean | BulkImportCountOutputTypeCountRecordsArgs
+}
+
+/**
+ * BulkImportCountOutputType without action
+ */
+export type BulkImportCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the BulkImportCountOutputType
+   */
+  select?: Prisma.BulkImportCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * BulkImportCountOutputType without action
+ */
+export type BulkImportCountOutputTypeCountRecordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.BulkImportRecordWhereInput
+}
 
 
 export type BulkImportSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -819,6 +998,8 @@ export type BulkImportSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   started_at?: boolean
   finished_at?: boolean
   locked_until?: boolean
+  records?: boolean | Prisma.BulkImport$recordsArgs<ExtArgs>
+  _count?: boolean | Prisma.BulkImportCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["bulkImport"]>
 
 export type BulkImportSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -903,10 +1084,18 @@ export type BulkImportSelectScalar = {
 }
 
 export type BulkImportOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "kind" | "format" | "mode" | "dry_run" | "status" | "source" | "total_rows" | "processed_rows" | "imported_rows" | "failed_rows" | "problems" | "problem_count" | "error" | "created_by" | "actor_role" | "actor_employee_id" | "actor_credential_id" | "actor_email" | "created_at" | "started_at" | "finished_at" | "locked_until", ExtArgs["result"]["bulkImport"]>
+export type BulkImportInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  records?: boolean | Prisma.BulkImport$recordsArgs<ExtArgs>
+  _count?: boolean | Prisma.BulkImportCountOutputTypeDefaultArgs<ExtArgs>
+}
+export type BulkImportIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
+export type BulkImportIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
 
 export type $BulkImportPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "BulkImport"
-  objects: {}
+  objects: {
+    records: Prisma.$BulkImportRecordPayload<ExtArgs>[]
+  }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
     id: string
@@ -1338,6 +1527,7 @@ readonly fields: BulkImportFieldRefs;
  */
 export interface Prisma__BulkImportClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  records<T extends Prisma.BulkImport$recordsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.BulkImport$recordsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$BulkImportRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1408,6 +1598,10 @@ export type BulkImportFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.In
    */
   omit?: Prisma.BulkImportOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportInclude<ExtArgs> | null
+  /**
    * Filter, which BulkImport to fetch.
    */
   where: Prisma.BulkImportWhereUniqueInput
@@ -1426,6 +1620,10 @@ export type BulkImportFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extens
    */
   omit?: Prisma.BulkImportOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportInclude<ExtArgs> | null
+  /**
    * Filter, which BulkImport to fetch.
    */
   where: Prisma.BulkImportWhereUniqueInput
@@ -1443,6 +1641,10 @@ export type BulkImportFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Int
    * Omit specific fields from the BulkImport
    */
   omit?: Prisma.BulkImportOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportInclude<ExtArgs> | null
   /**
    * Filter, which BulkImport to fetch.
    */
@@ -1492,6 +1694,10 @@ export type BulkImportFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensi
    */
   omit?: Prisma.BulkImportOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportInclude<ExtArgs> | null
+  /**
    * Filter, which BulkImport to fetch.
    */
   where?: Prisma.BulkImportWhereInput
@@ -1539,6 +1745,10 @@ export type BulkImportFindManyArgs<ExtArgs extends runtime.Types.Extensions.Inte
    * Omit specific fields from the BulkImport
    */
   omit?: Prisma.BulkImportOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportInclude<ExtArgs> | null
   /**
    * Filter, which BulkImports to fetch.
    */
@@ -1588,6 +1798,10 @@ export type BulkImportCreateArgs<ExtArgs extends runtime.Types.Extensions.Intern
    */
   omit?: Prisma.BulkImportOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportInclude<ExtArgs> | null
+  /**
    * The data needed to create a BulkImport.
    */
   data: Prisma.XOR<Prisma.BulkImportCreateInput, Prisma.BulkImportUncheckedCreateInput>
@@ -1635,6 +1849,10 @@ export type BulkImportUpdateArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Omit specific fields from the BulkImport
    */
   omit?: Prisma.BulkImportOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportInclude<ExtArgs> | null
   /**
    * The data needed to update a BulkImport.
    */
@@ -1702,6 +1920,10 @@ export type BulkImportUpsertArgs<ExtArgs extends runtime.Types.Extensions.Intern
    */
   omit?: Prisma.BulkImportOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportInclude<ExtArgs> | null
+  /**
    * The filter to search for the BulkImport to update in case it exists.
    */
   where: Prisma.BulkImportWhereUniqueInput
@@ -1728,6 +1950,10 @@ export type BulkImportDeleteArgs<ExtArgs extends runtime.Types.Extensions.Intern
    */
   omit?: Prisma.BulkImportOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportInclude<ExtArgs> | null
+  /**
    * Filter which BulkImport to delete.
    */
   where: Prisma.BulkImportWhereUniqueInput
@@ -1748,6 +1974,30 @@ export type BulkImportDeleteManyArgs<ExtArgs extends runtime.Types.Extensions.In
 }
 
 /**
+ * BulkImport.records
+ */
+export type BulkImport$recordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the BulkImportRecord
+   */
+  select?: Prisma.BulkImportRecordSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the BulkImportRecord
+   */
+  omit?: Prisma.BulkImportRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordInclude<ExtArgs> | null
+  where?: Prisma.BulkImportRecordWhereInput
+  orderBy?: Prisma.BulkImportRecordOrderByWithRelationInput | Prisma.BulkImportRecordOrderByWithRelationInput[]
+  cursor?: Prisma.BulkImportRecordWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.BulkImportRecordScalarFieldEnum | Prisma.BulkImportRecordScalarFieldEnum[]
+}
+
+/**
  * BulkImport without action
  */
 export type BulkImportDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1759,4 +2009,8 @@ export type BulkImportDefaultArgs<ExtArgs extends runtime.Types.Extensions.Inter
    * Omit specific fields from the BulkImport
    */
   omit?: Prisma.BulkImportOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportInclude<ExtArgs> | null
 }

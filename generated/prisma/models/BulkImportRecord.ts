@@ -217,6 +217,7 @@ export type BulkImportRecordWhereInput = {
   row?: Prisma.IntFilter<"BulkImportRecord"> | number
   record_id?: Prisma.UuidFilter<"BulkImportRecord"> | string
   code?: Prisma.StringNullableFilter<"BulkImportRecord"> | string | null
+  import?: Prisma.XOR<Prisma.BulkImportScalarRelationFilter, Prisma.BulkImportWhereInput>
 }
 
 export type BulkImportRecordOrderByWithRelationInput = {
@@ -225,6 +226,7 @@ export type BulkImportRecordOrderByWithRelationInput = {
   row?: Prisma.SortOrder
   record_id?: Prisma.SortOrder
   code?: Prisma.SortOrderInput | Prisma.SortOrder
+  import?: Prisma.BulkImportOrderByWithRelationInput
 }
 
 export type BulkImportRecordWhereUniqueInput = Prisma.AtLeast<{
@@ -237,6 +239,7 @@ export type BulkImportRecordWhereUniqueInput = Prisma.AtLeast<{
   row?: Prisma.IntFilter<"BulkImportRecord"> | number
   record_id?: Prisma.UuidFilter<"BulkImportRecord"> | string
   code?: Prisma.StringNullableFilter<"BulkImportRecord"> | string | null
+  import?: Prisma.XOR<Prisma.BulkImportScalarRelationFilter, Prisma.BulkImportWhereInput>
 }, "tenant_id_import_id_row_record_id">
 
 export type BulkImportRecordOrderByWithAggregationInput = {
@@ -264,11 +267,10 @@ export type BulkImportRecordScalarWhereWithAggregatesInput = {
 }
 
 export type BulkImportRecordCreateInput = {
-  tenant_id?: string
-  import_id: string
   row: number
   record_id: string
   code?: string | null
+  import: Prisma.BulkImportCreateNestedOneWithoutRecordsInput
 }
 
 export type BulkImportRecordUncheckedCreateInput = {
@@ -280,11 +282,10 @@ export type BulkImportRecordUncheckedCreateInput = {
 }
 
 export type BulkImportRecordUpdateInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
-  import_id?: Prisma.StringFieldUpdateOperationsInput | string
   row?: Prisma.IntFieldUpdateOperationsInput | number
   record_id?: Prisma.StringFieldUpdateOperationsInput | string
   code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  import?: Prisma.BulkImportUpdateOneRequiredWithoutRecordsNestedInput
 }
 
 export type BulkImportRecordUncheckedUpdateInput = {
@@ -304,8 +305,6 @@ export type BulkImportRecordCreateManyInput = {
 }
 
 export type BulkImportRecordUpdateManyMutationInput = {
-  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
-  import_id?: Prisma.StringFieldUpdateOperationsInput | string
   row?: Prisma.IntFieldUpdateOperationsInput | number
   record_id?: Prisma.StringFieldUpdateOperationsInput | string
   code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -317,6 +316,16 @@ export type BulkImportRecordUncheckedUpdateManyInput = {
   row?: Prisma.IntFieldUpdateOperationsInput | number
   record_id?: Prisma.StringFieldUpdateOperationsInput | string
   code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+}
+
+export type BulkImportRecordListRelationFilter = {
+  every?: Prisma.BulkImportRecordWhereInput
+  some?: Prisma.BulkImportRecordWhereInput
+  none?: Prisma.BulkImportRecordWhereInput
+}
+
+export type BulkImportRecordOrderByRelationAggregateInput = {
+  _count?: Prisma.SortOrder
 }
 
 export type BulkImportRecordTenant_idImport_idRowRecord_idCompoundUniqueInput = {
@@ -358,6 +367,121 @@ export type BulkImportRecordSumOrderByAggregateInput = {
   row?: Prisma.SortOrder
 }
 
+export type BulkImportRecordCreateNestedManyWithoutImportInput = {
+  create?: Prisma.XOR<Prisma.BulkImportRecordCreateWithoutImportInput, Prisma.BulkImportRecordUncheckedCreateWithoutImportInput> | Prisma.BulkImportRecordCreateWithoutImportInput[] | Prisma.BulkImportRecordUncheckedCreateWithoutImportInput[]
+  connectOrCreate?: Prisma.BulkImportRecordCreateOrConnectWithoutImportInput | Prisma.BulkImportRecordCreateOrConnectWithoutImportInput[]
+  createMany?: Prisma.BulkImportRecordCreateManyImportInputEnvelope
+  connect?: Prisma.BulkImportRecordWhereUniqueInput | Prisma.BulkImportRecordWhereUniqueInput[]
+}
+
+export type BulkImportRecordUncheckedCreateNestedManyWithoutImportInput = {
+  create?: Prisma.XOR<Prisma.BulkImportRecordCreateWithoutImportInput, Prisma.BulkImportRecordUncheckedCreateWithoutImportInput> | Prisma.BulkImportRecordCreateWithoutImportInput[] | Prisma.BulkImportRecordUncheckedCreateWithoutImportInput[]
+  connectOrCreate?: Prisma.BulkImportRecordCreateOrConnectWithoutImportInput | Prisma.BulkImportRecordCreateOrConnectWithoutImportInput[]
+  createMany?: Prisma.BulkImportRecordCreateManyImportInputEnvelope
+  connect?: Prisma.BulkImportRecordWhereUniqueInput | Prisma.BulkImportRecordWhereUniqueInput[]
+}
+
+export type BulkImportRecordUpdateManyWithoutImportNestedInput = {
+  create?: Prisma.XOR<Prisma.BulkImportRecordCreateWithoutImportInput, Prisma.BulkImportRecordUncheckedCreateWithoutImportInput> | Prisma.BulkImportRecordCreateWithoutImportInput[] | Prisma.BulkImportRecordUncheckedCreateWithoutImportInput[]
+  connectOrCreate?: Prisma.BulkImportRecordCreateOrConnectWithoutImportInput | Prisma.BulkImportRecordCreateOrConnectWithoutImportInput[]
+  upsert?: Prisma.BulkImportRecordUpsertWithWhereUniqueWithoutImportInput | Prisma.BulkImportRecordUpsertWithWhereUniqueWithoutImportInput[]
+  createMany?: Prisma.BulkImportRecordCreateManyImportInputEnvelope
+  set?: Prisma.BulkImportRecordWhereUniqueInput | Prisma.BulkImportRecordWhereUniqueInput[]
+  disconnect?: Prisma.BulkImportRecordWhereUniqueInput | Prisma.BulkImportRecordWhereUniqueInput[]
+  delete?: Prisma.BulkImportRecordWhereUniqueInput | Prisma.BulkImportRecordWhereUniqueInput[]
+  connect?: Prisma.BulkImportRecordWhereUniqueInput | Prisma.BulkImportRecordWhereUniqueInput[]
+  update?: Prisma.BulkImportRecordUpdateWithWhereUniqueWithoutImportInput | Prisma.BulkImportRecordUpdateWithWhereUniqueWithoutImportInput[]
+  updateMany?: Prisma.BulkImportRecordUpdateManyWithWhereWithoutImportInput | Prisma.BulkImportRecordUpdateManyWithWhereWithoutImportInput[]
+  deleteMany?: Prisma.BulkImportRecordScalarWhereInput | Prisma.BulkImportRecordScalarWhereInput[]
+}
+
+export type BulkImportRecordUncheckedUpdateManyWithoutImportNestedInput = {
+  create?: Prisma.XOR<Prisma.BulkImportRecordCreateWithoutImportInput, Prisma.BulkImportRecordUncheckedCreateWithoutImportInput> | Prisma.BulkImportRecordCreateWithoutImportInput[] | Prisma.BulkImportRecordUncheckedCreateWithoutImportInput[]
+  connectOrCreate?: Prisma.BulkImportRecordCreateOrConnectWithoutImportInput | Prisma.BulkImportRecordCreateOrConnectWithoutImportInput[]
+  upsert?: Prisma.BulkImportRecordUpsertWithWhereUniqueWithoutImportInput | Prisma.BulkImportRecordUpsertWithWhereUniqueWithoutImportInput[]
+  createMany?: Prisma.BulkImportRecordCreateManyImportInputEnvelope
+  set?: Prisma.BulkImportRecordWhereUniqueInput | Prisma.BulkImportRecordWhereUniqueInput[]
+  disconnect?: Prisma.BulkImportRecordWhereUniqueInput | Prisma.BulkImportRecordWhereUniqueInput[]
+  delete?: Prisma.BulkImportRecordWhereUniqueInput | Prisma.BulkImportRecordWhereUniqueInput[]
+  connect?: Prisma.BulkImportRecordWhereUniqueInput | Prisma.BulkImportRecordWhereUniqueInput[]
+  update?: Prisma.BulkImportRecordUpdateWithWhereUniqueWithoutImportInput | Prisma.BulkImportRecordUpdateWithWhereUniqueWithoutImportInput[]
+  updateMany?: Prisma.BulkImportRecordUpdateManyWithWhereWithoutImportInput | Prisma.BulkImportRecordUpdateManyWithWhereWithoutImportInput[]
+  deleteMany?: Prisma.BulkImportRecordScalarWhereInput | Prisma.BulkImportRecordScalarWhereInput[]
+}
+
+export type BulkImportRecordCreateWithoutImportInput = {
+  row: number
+  record_id: string
+  code?: string | null
+}
+
+export type BulkImportRecordUncheckedCreateWithoutImportInput = {
+  row: number
+  record_id: string
+  code?: string | null
+}
+
+export type BulkImportRecordCreateOrConnectWithoutImportInput = {
+  where: Prisma.BulkImportRecordWhereUniqueInput
+  create: Prisma.XOR<Prisma.BulkImportRecordCreateWithoutImportInput, Prisma.BulkImportRecordUncheckedCreateWithoutImportInput>
+}
+
+export type BulkImportRecordCreateManyImportInputEnvelope = {
+  data: Prisma.BulkImportRecordCreateManyImportInput | Prisma.BulkImportRecordCreateManyImportInput[]
+  skipDuplicates?: boolean
+}
+
+export type BulkImportRecordUpsertWithWhereUniqueWithoutImportInput = {
+  where: Prisma.BulkImportRecordWhereUniqueInput
+  update: Prisma.XOR<Prisma.BulkImportRecordUpdateWithoutImportInput, Prisma.BulkImportRecordUncheckedUpdateWithoutImportInput>
+  create: Prisma.XOR<Prisma.BulkImportRecordCreateWithoutImportInput, Prisma.BulkImportRecordUncheckedCreateWithoutImportInput>
+}
+
+export type BulkImportRecordUpdateWithWhereUniqueWithoutImportInput = {
+  where: Prisma.BulkImportRecordWhereUniqueInput
+  data: Prisma.XOR<Prisma.BulkImportRecordUpdateWithoutImportInput, Prisma.BulkImportRecordUncheckedUpdateWithoutImportInput>
+}
+
+export type BulkImportRecordUpdateManyWithWhereWithoutImportInput = {
+  where: Prisma.BulkImportRecordScalarWhereInput
+  data: Prisma.XOR<Prisma.BulkImportRecordUpdateManyMutationInput, Prisma.BulkImportRecordUncheckedUpdateManyWithoutImportInput>
+}
+
+export type BulkImportRecordScalarWhereInput = {
+  AND?: Prisma.BulkImportRecordScalarWhereInput | Prisma.BulkImportRecordScalarWhereInput[]
+  OR?: Prisma.BulkImportRecordScalarWhereInput[]
+  NOT?: Prisma.BulkImportRecordScalarWhereInput | Prisma.BulkImportRecordScalarWhereInput[]
+  tenant_id?: Prisma.UuidFilter<"BulkImportRecord"> | string
+  import_id?: Prisma.UuidFilter<"BulkImportRecord"> | string
+  row?: Prisma.IntFilter<"BulkImportRecord"> | number
+  record_id?: Prisma.UuidFilter<"BulkImportRecord"> | string
+  code?: Prisma.StringNullableFilter<"BulkImportRecord"> | string | null
+}
+
+export type BulkImportRecordCreateManyImportInput = {
+  row: number
+  record_id: string
+  code?: string | null
+}
+
+export type BulkImportRecordUpdateWithoutImportInput = {
+  row?: Prisma.IntFieldUpdateOperationsInput | number
+  record_id?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+}
+
+export type BulkImportRecordUncheckedUpdateWithoutImportInput = {
+  row?: Prisma.IntFieldUpdateOperationsInput | number
+  record_id?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+}
+
+export type BulkImportRecordUncheckedUpdateManyWithoutImportInput = {
+  row?: Prisma.IntFieldUpdateOperationsInput | number
+  record_id?: Prisma.StringFieldUpdateOperationsInput | string
+  code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+}
+
 
 
 export type BulkImportRecordSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -366,6 +490,7 @@ export type BulkImportRecordSelect<ExtArgs extends runtime.Types.Extensions.Inte
   row?: boolean
   record_id?: boolean
   code?: boolean
+  import?: boolean | Prisma.BulkImportDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["bulkImportRecord"]>
 
 export type BulkImportRecordSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -374,6 +499,7 @@ export type BulkImportRecordSelectCreateManyAndReturn<ExtArgs extends runtime.Ty
   row?: boolean
   record_id?: boolean
   code?: boolean
+  import?: boolean | Prisma.BulkImportDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["bulkImportRecord"]>
 
 export type BulkImportRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -382,6 +508,7 @@ export type BulkImportRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.Ty
   row?: boolean
   record_id?: boolean
   code?: boolean
+  import?: boolean | Prisma.BulkImportDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["bulkImportRecord"]>
 
 export type BulkImportRecordSelectScalar = {
@@ -393,10 +520,21 @@ export type BulkImportRecordSelectScalar = {
 }
 
 export type BulkImportRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "import_id" | "row" | "record_id" | "code", ExtArgs["result"]["bulkImportRecord"]>
+export type BulkImportRecordInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  import?: boolean | Prisma.BulkImportDefaultArgs<ExtArgs>
+}
+export type BulkImportRecordIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  import?: boolean | Prisma.BulkImportDefaultArgs<ExtArgs>
+}
+export type BulkImportRecordIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  import?: boolean | Prisma.BulkImportDefaultArgs<ExtArgs>
+}
 
 export type $BulkImportRecordPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "BulkImportRecord"
-  objects: {}
+  objects: {
+    import: Prisma.$BulkImportPayload<ExtArgs>
+  }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
     import_id: string
@@ -797,6 +935,7 @@ readonly fields: BulkImportRecordFieldRefs;
  */
 export interface Prisma__BulkImportRecordClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  import<T extends Prisma.BulkImportDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.BulkImportDefaultArgs<ExtArgs>>): Prisma.Prisma__BulkImportClient<runtime.Types.Result.GetResult<Prisma.$BulkImportPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -848,6 +987,10 @@ export type BulkImportRecordFindUniqueArgs<ExtArgs extends runtime.Types.Extensi
    */
   omit?: Prisma.BulkImportRecordOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordInclude<ExtArgs> | null
+  /**
    * Filter, which BulkImportRecord to fetch.
    */
   where: Prisma.BulkImportRecordWhereUniqueInput
@@ -866,6 +1009,10 @@ export type BulkImportRecordFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.
    */
   omit?: Prisma.BulkImportRecordOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordInclude<ExtArgs> | null
+  /**
    * Filter, which BulkImportRecord to fetch.
    */
   where: Prisma.BulkImportRecordWhereUniqueInput
@@ -883,6 +1030,10 @@ export type BulkImportRecordFindFirstArgs<ExtArgs extends runtime.Types.Extensio
    * Omit specific fields from the BulkImportRecord
    */
   omit?: Prisma.BulkImportRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordInclude<ExtArgs> | null
   /**
    * Filter, which BulkImportRecord to fetch.
    */
@@ -932,6 +1083,10 @@ export type BulkImportRecordFindFirstOrThrowArgs<ExtArgs extends runtime.Types.E
    */
   omit?: Prisma.BulkImportRecordOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordInclude<ExtArgs> | null
+  /**
    * Filter, which BulkImportRecord to fetch.
    */
   where?: Prisma.BulkImportRecordWhereInput
@@ -979,6 +1134,10 @@ export type BulkImportRecordFindManyArgs<ExtArgs extends runtime.Types.Extension
    * Omit specific fields from the BulkImportRecord
    */
   omit?: Prisma.BulkImportRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordInclude<ExtArgs> | null
   /**
    * Filter, which BulkImportRecords to fetch.
    */
@@ -1028,6 +1187,10 @@ export type BulkImportRecordCreateArgs<ExtArgs extends runtime.Types.Extensions.
    */
   omit?: Prisma.BulkImportRecordOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordInclude<ExtArgs> | null
+  /**
    * The data needed to create a BulkImportRecord.
    */
   data: Prisma.XOR<Prisma.BulkImportRecordCreateInput, Prisma.BulkImportRecordUncheckedCreateInput>
@@ -1061,6 +1224,10 @@ export type BulkImportRecordCreateManyAndReturnArgs<ExtArgs extends runtime.Type
    */
   data: Prisma.BulkImportRecordCreateManyInput | Prisma.BulkImportRecordCreateManyInput[]
   skipDuplicates?: boolean
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordIncludeCreateManyAndReturn<ExtArgs> | null
 }
 
 /**
@@ -1075,6 +1242,10 @@ export type BulkImportRecordUpdateArgs<ExtArgs extends runtime.Types.Extensions.
    * Omit specific fields from the BulkImportRecord
    */
   omit?: Prisma.BulkImportRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordInclude<ExtArgs> | null
   /**
    * The data needed to update a BulkImportRecord.
    */
@@ -1127,6 +1298,10 @@ export type BulkImportRecordUpdateManyAndReturnArgs<ExtArgs extends runtime.Type
    * Limit how many BulkImportRecords to update.
    */
   limit?: number
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordIncludeUpdateManyAndReturn<ExtArgs> | null
 }
 
 /**
@@ -1141,6 +1316,10 @@ export type BulkImportRecordUpsertArgs<ExtArgs extends runtime.Types.Extensions.
    * Omit specific fields from the BulkImportRecord
    */
   omit?: Prisma.BulkImportRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordInclude<ExtArgs> | null
   /**
    * The filter to search for the BulkImportRecord to update in case it exists.
    */
@@ -1167,6 +1346,10 @@ export type BulkImportRecordDeleteArgs<ExtArgs extends runtime.Types.Extensions.
    * Omit specific fields from the BulkImportRecord
    */
   omit?: Prisma.BulkImportRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordInclude<ExtArgs> | null
   /**
    * Filter which BulkImportRecord to delete.
    */
@@ -1199,4 +1382,8 @@ export type BulkImportRecordDefaultArgs<ExtArgs extends runtime.Types.Extensions
    * Omit specific fields from the BulkImportRecord
    */
   omit?: Prisma.BulkImportRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BulkImportRecordInclude<ExtArgs> | null
 }

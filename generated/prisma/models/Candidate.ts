@@ -428,6 +428,7 @@ export type CandidateWhereInput = {
   retained_records?: Prisma.RetainedRecordListRelationFilter
   privacy_links?: Prisma.PrivacyLinkListRelationFilter
   resume_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementListRelationFilter
 }
 
 export type CandidateOrderByWithRelationInput = {
@@ -472,6 +473,7 @@ export type CandidateOrderByWithRelationInput = {
   retained_records?: Prisma.RetainedRecordOrderByRelationAggregateInput
   privacy_links?: Prisma.PrivacyLinkOrderByRelationAggregateInput
   resume_file?: Prisma.StoredFileOrderByWithRelationInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementOrderByRelationAggregateInput
 }
 
 export type CandidateWhereUniqueInput = Prisma.AtLeast<{
@@ -522,6 +524,7 @@ export type CandidateWhereUniqueInput = Prisma.AtLeast<{
   retained_records?: Prisma.RetainedRecordListRelationFilter
   privacy_links?: Prisma.PrivacyLinkListRelationFilter
   resume_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementListRelationFilter
 }, "tenant_id_id" | "tenant_id_employee_id" | "tenant_id_posting_id_email">
 
 export type CandidateOrderByWithAggregationInput = {
@@ -634,6 +637,7 @@ export type CandidateCreateInput = {
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateInput = {
@@ -675,6 +679,7 @@ export type CandidateUncheckedCreateInput = {
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUpdateInput = {
@@ -715,6 +720,7 @@ export type CandidateUpdateInput = {
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateInput = {
@@ -756,6 +762,7 @@ export type CandidateUncheckedUpdateInput = {
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateManyInput = {
@@ -1126,6 +1133,22 @@ export type CandidateUpdateOneWithoutRetained_recordsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.CandidateUpdateToOneWithWhereWithoutRetained_recordsInput, Prisma.CandidateUpdateWithoutRetained_recordsInput>, Prisma.CandidateUncheckedUpdateWithoutRetained_recordsInput>
 }
 
+export type CandidateCreateNestedOneWithoutPrivacy_acknowledgementsInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_acknowledgementsInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_acknowledgementsInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutPrivacy_acknowledgementsInput
+  connect?: Prisma.CandidateWhereUniqueInput
+}
+
+export type CandidateUpdateOneWithoutPrivacy_acknowledgementsNestedInput = {
+  create?: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_acknowledgementsInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_acknowledgementsInput>
+  connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutPrivacy_acknowledgementsInput
+  upsert?: Prisma.CandidateUpsertWithoutPrivacy_acknowledgementsInput
+  disconnect?: Prisma.CandidateWhereInput | boolean
+  delete?: Prisma.CandidateWhereInput | boolean
+  connect?: Prisma.CandidateWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.CandidateUpdateToOneWithWhereWithoutPrivacy_acknowledgementsInput, Prisma.CandidateUpdateWithoutPrivacy_acknowledgementsInput>, Prisma.CandidateUncheckedUpdateWithoutPrivacy_acknowledgementsInput>
+}
+
 export type CandidateCreateNestedOneWithoutPrivacy_linksInput = {
   create?: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_linksInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_linksInput>
   connectOrCreate?: Prisma.CandidateCreateOrConnectWithoutPrivacy_linksInput
@@ -1300,6 +1323,7 @@ export type CandidateCreateWithoutEmployeeInput = {
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutEmployeeInput = {
@@ -1339,6 +1363,7 @@ export type CandidateUncheckedCreateWithoutEmployeeInput = {
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutEmployeeInput = {
@@ -1439,6 +1464,7 @@ export type CandidateCreateWithoutResume_fileInput = {
   legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutResume_fileInput = {
@@ -1478,6 +1504,7 @@ export type CandidateUncheckedCreateWithoutResume_fileInput = {
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutResume_fileInput = {
@@ -1543,6 +1570,7 @@ export type CandidateCreateWithoutPrivacy_requestsInput = {
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutPrivacy_requestsInput = {
@@ -1583,6 +1611,7 @@ export type CandidateUncheckedCreateWithoutPrivacy_requestsInput = {
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutPrivacy_requestsInput = {
@@ -1638,6 +1667,7 @@ export type CandidateUpdateWithoutPrivacy_requestsInput = {
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutPrivacy_requestsInput = {
@@ -1678,6 +1708,7 @@ export type CandidateUncheckedUpdateWithoutPrivacy_requestsInput = {
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutLegal_holdsInput = {
@@ -1717,6 +1748,7 @@ export type CandidateCreateWithoutLegal_holdsInput = {
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutLegal_holdsInput = {
@@ -1757,6 +1789,7 @@ export type CandidateUncheckedCreateWithoutLegal_holdsInput = {
   privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutLegal_holdsInput = {
@@ -1812,6 +1845,7 @@ export type CandidateUpdateWithoutLegal_holdsInput = {
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutLegal_holdsInput = {
@@ -1852,6 +1886,7 @@ export type CandidateUncheckedUpdateWithoutLegal_holdsInput = {
   privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutRetained_recordsInput = {
@@ -1891,6 +1926,7 @@ export type CandidateCreateWithoutRetained_recordsInput = {
   legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutRetained_recordsInput = {
@@ -1931,6 +1967,7 @@ export type CandidateUncheckedCreateWithoutRetained_recordsInput = {
   privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutRetained_recordsInput = {
@@ -1986,6 +2023,7 @@ export type CandidateUpdateWithoutRetained_recordsInput = {
   legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutRetained_recordsInput = {
@@ -2026,6 +2064,185 @@ export type CandidateUncheckedUpdateWithoutRetained_recordsInput = {
   privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
+}
+
+export type CandidateCreateWithoutPrivacy_acknowledgementsInput = {
+  id?: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  posting: Prisma.JobPostingCreateNestedOneWithoutCandidatesInput
+  employee?: Prisma.EmployeeCreateNestedOneWithoutRecruitment_candidatesInput
+  interviews?: Prisma.InterviewCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
+  resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+}
+
+export type CandidateUncheckedCreateWithoutPrivacy_acknowledgementsInput = {
+  tenant_id?: string
+  id?: string
+  posting_id: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  source?: string
+  current_company?: string | null
+  current_title?: string | null
+  experience_years?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: number | null
+  skills?: Prisma.CandidateCreateskillsInput | string[]
+  resume_file_id?: string | null
+  resume_text?: string | null
+  notes?: string | null
+  stage?: string
+  stage_changed_at?: Date | string
+  rejection_reason?: string | null
+  screening_score?: number | null
+  screened_at?: Date | string | null
+  employee_id?: string | null
+  converted_at?: Date | string | null
+  created_by: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  interviews?: Prisma.InterviewUncheckedCreateNestedManyWithoutCandidateInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedCreateNestedManyWithoutCandidateInput
+  offers?: Prisma.JobOfferUncheckedCreateNestedManyWithoutCandidateInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutCandidateInput
+  consents?: Prisma.CandidateConsentUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+}
+
+export type CandidateCreateOrConnectWithoutPrivacy_acknowledgementsInput = {
+  where: Prisma.CandidateWhereUniqueInput
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_acknowledgementsInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_acknowledgementsInput>
+}
+
+export type CandidateUpsertWithoutPrivacy_acknowledgementsInput = {
+  update: Prisma.XOR<Prisma.CandidateUpdateWithoutPrivacy_acknowledgementsInput, Prisma.CandidateUncheckedUpdateWithoutPrivacy_acknowledgementsInput>
+  create: Prisma.XOR<Prisma.CandidateCreateWithoutPrivacy_acknowledgementsInput, Prisma.CandidateUncheckedCreateWithoutPrivacy_acknowledgementsInput>
+  where?: Prisma.CandidateWhereInput
+}
+
+export type CandidateUpdateToOneWithWhereWithoutPrivacy_acknowledgementsInput = {
+  where?: Prisma.CandidateWhereInput
+  data: Prisma.XOR<Prisma.CandidateUpdateWithoutPrivacy_acknowledgementsInput, Prisma.CandidateUncheckedUpdateWithoutPrivacy_acknowledgementsInput>
+}
+
+export type CandidateUpdateWithoutPrivacy_acknowledgementsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  posting?: Prisma.JobPostingUpdateOneRequiredWithoutCandidatesNestedInput
+  employee?: Prisma.EmployeeUpdateOneWithoutRecruitment_candidatesNestedInput
+  interviews?: Prisma.InterviewUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
+  resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+}
+
+export type CandidateUncheckedUpdateWithoutPrivacy_acknowledgementsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  posting_id?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  current_company?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  current_title?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  experience_years?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  expected_salary?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  notice_period_days?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  skills?: Prisma.CandidateUpdateskillsInput | string[]
+  resume_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  resume_text?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  notes?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stage?: Prisma.StringFieldUpdateOperationsInput | string
+  stage_changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  screening_score?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  screened_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  converted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  interviews?: Prisma.InterviewUncheckedUpdateManyWithoutCandidateNestedInput
+  interview_sessions?: Prisma.InterviewSessionUncheckedUpdateManyWithoutCandidateNestedInput
+  offers?: Prisma.JobOfferUncheckedUpdateManyWithoutCandidateNestedInput
+  talent_pool?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutCandidateNestedInput
+  consents?: Prisma.CandidateConsentUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutPrivacy_linksInput = {
@@ -2065,6 +2282,7 @@ export type CandidateCreateWithoutPrivacy_linksInput = {
   legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutPrivacy_linksInput = {
@@ -2105,6 +2323,7 @@ export type CandidateUncheckedCreateWithoutPrivacy_linksInput = {
   privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutCandidateInput
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutPrivacy_linksInput = {
@@ -2160,6 +2379,7 @@ export type CandidateUpdateWithoutPrivacy_linksInput = {
   legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutPrivacy_linksInput = {
@@ -2200,6 +2420,7 @@ export type CandidateUncheckedUpdateWithoutPrivacy_linksInput = {
   privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutCandidateNestedInput
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutPostingInput = {
@@ -2239,6 +2460,7 @@ export type CandidateCreateWithoutPostingInput = {
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutPostingInput = {
@@ -2278,6 +2500,7 @@ export type CandidateUncheckedCreateWithoutPostingInput = {
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutPostingInput = {
@@ -2343,6 +2566,7 @@ export type CandidateCreateWithoutInterviewsInput = {
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutInterviewsInput = {
@@ -2383,6 +2607,7 @@ export type CandidateUncheckedCreateWithoutInterviewsInput = {
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutInterviewsInput = {
@@ -2438,6 +2663,7 @@ export type CandidateUpdateWithoutInterviewsInput = {
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutInterviewsInput = {
@@ -2478,6 +2704,7 @@ export type CandidateUncheckedUpdateWithoutInterviewsInput = {
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutInterview_sessionsInput = {
@@ -2517,6 +2744,7 @@ export type CandidateCreateWithoutInterview_sessionsInput = {
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutInterview_sessionsInput = {
@@ -2557,6 +2785,7 @@ export type CandidateUncheckedCreateWithoutInterview_sessionsInput = {
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutInterview_sessionsInput = {
@@ -2612,6 +2841,7 @@ export type CandidateUpdateWithoutInterview_sessionsInput = {
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutInterview_sessionsInput = {
@@ -2652,6 +2882,7 @@ export type CandidateUncheckedUpdateWithoutInterview_sessionsInput = {
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutOffersInput = {
@@ -2691,6 +2922,7 @@ export type CandidateCreateWithoutOffersInput = {
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutOffersInput = {
@@ -2731,6 +2963,7 @@ export type CandidateUncheckedCreateWithoutOffersInput = {
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutOffersInput = {
@@ -2786,6 +3019,7 @@ export type CandidateUpdateWithoutOffersInput = {
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutOffersInput = {
@@ -2826,6 +3060,7 @@ export type CandidateUncheckedUpdateWithoutOffersInput = {
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutTalent_poolInput = {
@@ -2865,6 +3100,7 @@ export type CandidateCreateWithoutTalent_poolInput = {
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutTalent_poolInput = {
@@ -2905,6 +3141,7 @@ export type CandidateUncheckedCreateWithoutTalent_poolInput = {
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutTalent_poolInput = {
@@ -2960,6 +3197,7 @@ export type CandidateUpdateWithoutTalent_poolInput = {
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutTalent_poolInput = {
@@ -3000,6 +3238,7 @@ export type CandidateUncheckedUpdateWithoutTalent_poolInput = {
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateWithoutConsentsInput = {
@@ -3039,6 +3278,7 @@ export type CandidateCreateWithoutConsentsInput = {
   retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkCreateNestedManyWithoutCandidateInput
   resume_file?: Prisma.StoredFileCreateNestedOneWithoutCandidatesInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateUncheckedCreateWithoutConsentsInput = {
@@ -3079,6 +3319,7 @@ export type CandidateUncheckedCreateWithoutConsentsInput = {
   legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutCandidateInput
   retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutCandidateInput
   privacy_links?: Prisma.PrivacyLinkUncheckedCreateNestedManyWithoutCandidateInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput
 }
 
 export type CandidateCreateOrConnectWithoutConsentsInput = {
@@ -3134,6 +3375,7 @@ export type CandidateUpdateWithoutConsentsInput = {
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutConsentsInput = {
@@ -3174,6 +3416,7 @@ export type CandidateUncheckedUpdateWithoutConsentsInput = {
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateCreateManyEmployeeInput = {
@@ -3243,6 +3486,7 @@ export type CandidateUpdateWithoutEmployeeInput = {
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutEmployeeInput = {
@@ -3282,6 +3526,7 @@ export type CandidateUncheckedUpdateWithoutEmployeeInput = {
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateManyWithoutEmployeeInput = {
@@ -3381,6 +3626,7 @@ export type CandidateUpdateWithoutResume_fileInput = {
   legal_holds?: Prisma.LegalHoldUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutResume_fileInput = {
@@ -3420,6 +3666,7 @@ export type CandidateUncheckedUpdateWithoutResume_fileInput = {
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateManyWithoutResume_fileInput = {
@@ -3519,6 +3766,7 @@ export type CandidateUpdateWithoutPostingInput = {
   retained_records?: Prisma.RetainedRecordUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUpdateManyWithoutCandidateNestedInput
   resume_file?: Prisma.StoredFileUpdateOneWithoutCandidatesNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateWithoutPostingInput = {
@@ -3558,6 +3806,7 @@ export type CandidateUncheckedUpdateWithoutPostingInput = {
   legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutCandidateNestedInput
   retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutCandidateNestedInput
   privacy_links?: Prisma.PrivacyLinkUncheckedUpdateManyWithoutCandidateNestedInput
+  privacy_acknowledgements?: Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput
 }
 
 export type CandidateUncheckedUpdateManyWithoutPostingInput = {
@@ -3605,6 +3854,7 @@ export type CandidateCountOutputType = {
   legal_holds: number
   retained_records: number
   privacy_links: number
+  privacy_acknowledgements: number
 }
 
 export type CandidateCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -3617,6 +3867,7 @@ export type CandidateCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensi
   legal_holds?: boolean | CandidateCountOutputTypeCountLegal_holdsArgs
   retained_records?: boolean | CandidateCountOutputTypeCountRetained_recordsArgs
   privacy_links?: boolean | CandidateCountOutputTypeCountPrivacy_linksArgs
+  privacy_acknowledgements?: boolean | CandidateCountOutputTypeCountPrivacy_acknowledgementsArgs
 }
 
 /**
@@ -3692,6 +3943,13 @@ export type CandidateCountOutputTypeCountPrivacy_linksArgs<ExtArgs extends runti
   where?: Prisma.PrivacyLinkWhereInput
 }
 
+/**
+ * CandidateCountOutputType without action
+ */
+export type CandidateCountOutputTypeCountPrivacy_acknowledgementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PrivacyNoticeAcknowledgementWhereInput
+}
+
 
 export type CandidateSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -3735,6 +3993,7 @@ export type CandidateSelect<ExtArgs extends runtime.Types.Extensions.InternalArg
   retained_records?: boolean | Prisma.Candidate$retained_recordsArgs<ExtArgs>
   privacy_links?: boolean | Prisma.Candidate$privacy_linksArgs<ExtArgs>
   resume_file?: boolean | Prisma.Candidate$resume_fileArgs<ExtArgs>
+  privacy_acknowledgements?: boolean | Prisma.Candidate$privacy_acknowledgementsArgs<ExtArgs>
   _count?: boolean | Prisma.CandidateCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["candidate"]>
 
@@ -3854,6 +4113,7 @@ export type CandidateInclude<ExtArgs extends runtime.Types.Extensions.InternalAr
   retained_records?: boolean | Prisma.Candidate$retained_recordsArgs<ExtArgs>
   privacy_links?: boolean | Prisma.Candidate$privacy_linksArgs<ExtArgs>
   resume_file?: boolean | Prisma.Candidate$resume_fileArgs<ExtArgs>
+  privacy_acknowledgements?: boolean | Prisma.Candidate$privacy_acknowledgementsArgs<ExtArgs>
   _count?: boolean | Prisma.CandidateCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type CandidateIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -3882,6 +4142,7 @@ export type $CandidatePayload<ExtArgs extends runtime.Types.Extensions.InternalA
     retained_records: Prisma.$RetainedRecordPayload<ExtArgs>[]
     privacy_links: Prisma.$PrivacyLinkPayload<ExtArgs>[]
     resume_file: Prisma.$StoredFilePayload<ExtArgs> | null
+    privacy_acknowledgements: Prisma.$PrivacyNoticeAcknowledgementPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -4319,6 +4580,7 @@ export interface Prisma__CandidateClient<T, Null = never, ExtArgs extends runtim
   retained_records<T extends Prisma.Candidate$retained_recordsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$retained_recordsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RetainedRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   privacy_links<T extends Prisma.Candidate$privacy_linksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$privacy_linksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PrivacyLinkPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   resume_file<T extends Prisma.Candidate$resume_fileArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$resume_fileArgs<ExtArgs>>): Prisma.Prisma__StoredFileClient<runtime.Types.Result.GetResult<Prisma.$StoredFilePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  privacy_acknowledgements<T extends Prisma.Candidate$privacy_acknowledgementsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Candidate$privacy_acknowledgementsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PrivacyNoticeAcknowledgementPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -5029,6 +5291,30 @@ export type Candidate$resume_fileArgs<ExtArgs extends runtime.Types.Extensions.I
    */
   include?: Prisma.StoredFileInclude<ExtArgs> | null
   where?: Prisma.StoredFileWhereInput
+}
+
+/**
+ * Candidate.privacy_acknowledgements
+ */
+export type Candidate$privacy_acknowledgementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PrivacyNoticeAcknowledgement
+   */
+  select?: Prisma.PrivacyNoticeAcknowledgementSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PrivacyNoticeAcknowledgement
+   */
+  omit?: Prisma.PrivacyNoticeAcknowledgementOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PrivacyNoticeAcknowledgementInclude<ExtArgs> | null
+  where?: Prisma.PrivacyNoticeAcknowledgementWhereInput
+  orderBy?: Prisma.PrivacyNoticeAcknowledgementOrderByWithRelationInput | Prisma.PrivacyNoticeAcknowledgementOrderByWithRelationInput[]
+  cursor?: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PrivacyNoticeAcknowledgementScalarFieldEnum | Prisma.PrivacyNoticeAcknowledgementScalarFieldEnum[]
 }
 
 /**

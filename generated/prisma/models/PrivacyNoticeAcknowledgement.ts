@@ -199,6 +199,7 @@ export type PrivacyNoticeAcknowledgementWhereInput = {
   context?: Prisma.StringFilter<"PrivacyNoticeAcknowledgement"> | string
   acknowledged_at?: Prisma.DateTimeFilter<"PrivacyNoticeAcknowledgement"> | Date | string
   notice?: Prisma.XOR<Prisma.PrivacyNoticeScalarRelationFilter, Prisma.PrivacyNoticeWhereInput>
+  candidate?: Prisma.XOR<Prisma.CandidateNullableScalarRelationFilter, Prisma.CandidateWhereInput> | null
 }
 
 export type PrivacyNoticeAcknowledgementOrderByWithRelationInput = {
@@ -210,6 +211,7 @@ export type PrivacyNoticeAcknowledgementOrderByWithRelationInput = {
   context?: Prisma.SortOrder
   acknowledged_at?: Prisma.SortOrder
   notice?: Prisma.PrivacyNoticeOrderByWithRelationInput
+  candidate?: Prisma.CandidateOrderByWithRelationInput
 }
 
 export type PrivacyNoticeAcknowledgementWhereUniqueInput = Prisma.AtLeast<{
@@ -225,6 +227,7 @@ export type PrivacyNoticeAcknowledgementWhereUniqueInput = Prisma.AtLeast<{
   context?: Prisma.StringFilter<"PrivacyNoticeAcknowledgement"> | string
   acknowledged_at?: Prisma.DateTimeFilter<"PrivacyNoticeAcknowledgement"> | Date | string
   notice?: Prisma.XOR<Prisma.PrivacyNoticeScalarRelationFilter, Prisma.PrivacyNoticeWhereInput>
+  candidate?: Prisma.XOR<Prisma.CandidateNullableScalarRelationFilter, Prisma.CandidateWhereInput> | null
 }, "tenant_id_id">
 
 export type PrivacyNoticeAcknowledgementOrderByWithAggregationInput = {
@@ -256,10 +259,10 @@ export type PrivacyNoticeAcknowledgementScalarWhereWithAggregatesInput = {
 export type PrivacyNoticeAcknowledgementCreateInput = {
   id?: string
   user_id?: string | null
-  candidate_id?: string | null
   context: string
   acknowledged_at: Date | string
   notice: Prisma.PrivacyNoticeCreateNestedOneWithoutAcknowledgementsInput
+  candidate?: Prisma.CandidateCreateNestedOneWithoutPrivacy_acknowledgementsInput
 }
 
 export type PrivacyNoticeAcknowledgementUncheckedCreateInput = {
@@ -275,10 +278,10 @@ export type PrivacyNoticeAcknowledgementUncheckedCreateInput = {
 export type PrivacyNoticeAcknowledgementUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  candidate_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   context?: Prisma.StringFieldUpdateOperationsInput | string
   acknowledged_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   notice?: Prisma.PrivacyNoticeUpdateOneRequiredWithoutAcknowledgementsNestedInput
+  candidate?: Prisma.CandidateUpdateOneWithoutPrivacy_acknowledgementsNestedInput
 }
 
 export type PrivacyNoticeAcknowledgementUncheckedUpdateInput = {
@@ -304,7 +307,6 @@ export type PrivacyNoticeAcknowledgementCreateManyInput = {
 export type PrivacyNoticeAcknowledgementUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  candidate_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   context?: Prisma.StringFieldUpdateOperationsInput | string
   acknowledged_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -406,12 +408,54 @@ export type PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutNoticeNestedIn
   deleteMany?: Prisma.PrivacyNoticeAcknowledgementScalarWhereInput | Prisma.PrivacyNoticeAcknowledgementScalarWhereInput[]
 }
 
+export type PrivacyNoticeAcknowledgementCreateNestedManyWithoutCandidateInput = {
+  create?: Prisma.XOR<Prisma.PrivacyNoticeAcknowledgementCreateWithoutCandidateInput, Prisma.PrivacyNoticeAcknowledgementUncheckedCreateWithoutCandidateInput> | Prisma.PrivacyNoticeAcknowledgementCreateWithoutCandidateInput[] | Prisma.PrivacyNoticeAcknowledgementUncheckedCreateWithoutCandidateInput[]
+  connectOrCreate?: Prisma.PrivacyNoticeAcknowledgementCreateOrConnectWithoutCandidateInput | Prisma.PrivacyNoticeAcknowledgementCreateOrConnectWithoutCandidateInput[]
+  createMany?: Prisma.PrivacyNoticeAcknowledgementCreateManyCandidateInputEnvelope
+  connect?: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput | Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput[]
+}
+
+export type PrivacyNoticeAcknowledgementUncheckedCreateNestedManyWithoutCandidateInput = {
+  create?: Prisma.XOR<Prisma.PrivacyNoticeAcknowledgementCreateWithoutCandidateInput, Prisma.PrivacyNoticeAcknowledgementUncheckedCreateWithoutCandidateInput> | Prisma.PrivacyNoticeAcknowledgementCreateWithoutCandidateInput[] | Prisma.PrivacyNoticeAcknowledgementUncheckedCreateWithoutCandidateInput[]
+  connectOrCreate?: Prisma.PrivacyNoticeAcknowledgementCreateOrConnectWithoutCandidateInput | Prisma.PrivacyNoticeAcknowledgementCreateOrConnectWithoutCandidateInput[]
+  createMany?: Prisma.PrivacyNoticeAcknowledgementCreateManyCandidateInputEnvelope
+  connect?: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput | Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput[]
+}
+
+export type PrivacyNoticeAcknowledgementUpdateManyWithoutCandidateNestedInput = {
+  create?: Prisma.XOR<Prisma.PrivacyNoticeAcknowledgementCreateWithoutCandidateInput, Prisma.PrivacyNoticeAcknowledgementUncheckedCreateWithoutCandidateInput> | Prisma.PrivacyNoticeAcknowledgementCreateWithoutCandidateInput[] | Prisma.PrivacyNoticeAcknowledgementUncheckedCreateWithoutCandidateInput[]
+  connectOrCreate?: Prisma.PrivacyNoticeAcknowledgementCreateOrConnectWithoutCandidateInput | Prisma.PrivacyNoticeAcknowledgementCreateOrConnectWithoutCandidateInput[]
+  upsert?: Prisma.PrivacyNoticeAcknowledgementUpsertWithWhereUniqueWithoutCandidateInput | Prisma.PrivacyNoticeAcknowledgementUpsertWithWhereUniqueWithoutCandidateInput[]
+  createMany?: Prisma.PrivacyNoticeAcknowledgementCreateManyCandidateInputEnvelope
+  set?: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput | Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput[]
+  disconnect?: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput | Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput[]
+  delete?: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput | Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput[]
+  connect?: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput | Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput[]
+  update?: Prisma.PrivacyNoticeAcknowledgementUpdateWithWhereUniqueWithoutCandidateInput | Prisma.PrivacyNoticeAcknowledgementUpdateWithWhereUniqueWithoutCandidateInput[]
+  updateMany?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithWhereWithoutCandidateInput | Prisma.PrivacyNoticeAcknowledgementUpdateManyWithWhereWithoutCandidateInput[]
+  deleteMany?: Prisma.PrivacyNoticeAcknowledgementScalarWhereInput | Prisma.PrivacyNoticeAcknowledgementScalarWhereInput[]
+}
+
+export type PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateNestedInput = {
+  create?: Prisma.XOR<Prisma.PrivacyNoticeAcknowledgementCreateWithoutCandidateInput, Prisma.PrivacyNoticeAcknowledgementUncheckedCreateWithoutCandidateInput> | Prisma.PrivacyNoticeAcknowledgementCreateWithoutCandidateInput[] | Prisma.PrivacyNoticeAcknowledgementUncheckedCreateWithoutCandidateInput[]
+  connectOrCreate?: Prisma.PrivacyNoticeAcknowledgementCreateOrConnectWithoutCandidateInput | Prisma.PrivacyNoticeAcknowledgementCreateOrConnectWithoutCandidateInput[]
+  upsert?: Prisma.PrivacyNoticeAcknowledgementUpsertWithWhereUniqueWithoutCandidateInput | Prisma.PrivacyNoticeAcknowledgementUpsertWithWhereUniqueWithoutCandidateInput[]
+  createMany?: Prisma.PrivacyNoticeAcknowledgementCreateManyCandidateInputEnvelope
+  set?: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput | Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput[]
+  disconnect?: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput | Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput[]
+  delete?: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput | Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput[]
+  connect?: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput | Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput[]
+  update?: Prisma.PrivacyNoticeAcknowledgementUpdateWithWhereUniqueWithoutCandidateInput | Prisma.PrivacyNoticeAcknowledgementUpdateWithWhereUniqueWithoutCandidateInput[]
+  updateMany?: Prisma.PrivacyNoticeAcknowledgementUpdateManyWithWhereWithoutCandidateInput | Prisma.PrivacyNoticeAcknowledgementUpdateManyWithWhereWithoutCandidateInput[]
+  deleteMany?: Prisma.PrivacyNoticeAcknowledgementScalarWhereInput | Prisma.PrivacyNoticeAcknowledgementScalarWhereInput[]
+}
+
 export type PrivacyNoticeAcknowledgementCreateWithoutNoticeInput = {
   id?: string
   user_id?: string | null
-  candidate_id?: string | null
   context: string
   acknowledged_at: Date | string
+  candidate?: Prisma.CandidateCreateNestedOneWithoutPrivacy_acknowledgementsInput
 }
 
 export type PrivacyNoticeAcknowledgementUncheckedCreateWithoutNoticeInput = {
@@ -461,6 +505,48 @@ export type PrivacyNoticeAcknowledgementScalarWhereInput = {
   acknowledged_at?: Prisma.DateTimeFilter<"PrivacyNoticeAcknowledgement"> | Date | string
 }
 
+export type PrivacyNoticeAcknowledgementCreateWithoutCandidateInput = {
+  id?: string
+  user_id?: string | null
+  context: string
+  acknowledged_at: Date | string
+  notice: Prisma.PrivacyNoticeCreateNestedOneWithoutAcknowledgementsInput
+}
+
+export type PrivacyNoticeAcknowledgementUncheckedCreateWithoutCandidateInput = {
+  id?: string
+  notice_id: string
+  user_id?: string | null
+  context: string
+  acknowledged_at: Date | string
+}
+
+export type PrivacyNoticeAcknowledgementCreateOrConnectWithoutCandidateInput = {
+  where: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput
+  create: Prisma.XOR<Prisma.PrivacyNoticeAcknowledgementCreateWithoutCandidateInput, Prisma.PrivacyNoticeAcknowledgementUncheckedCreateWithoutCandidateInput>
+}
+
+export type PrivacyNoticeAcknowledgementCreateManyCandidateInputEnvelope = {
+  data: Prisma.PrivacyNoticeAcknowledgementCreateManyCandidateInput | Prisma.PrivacyNoticeAcknowledgementCreateManyCandidateInput[]
+  skipDuplicates?: boolean
+}
+
+export type PrivacyNoticeAcknowledgementUpsertWithWhereUniqueWithoutCandidateInput = {
+  where: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput
+  update: Prisma.XOR<Prisma.PrivacyNoticeAcknowledgementUpdateWithoutCandidateInput, Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateWithoutCandidateInput>
+  create: Prisma.XOR<Prisma.PrivacyNoticeAcknowledgementCreateWithoutCandidateInput, Prisma.PrivacyNoticeAcknowledgementUncheckedCreateWithoutCandidateInput>
+}
+
+export type PrivacyNoticeAcknowledgementUpdateWithWhereUniqueWithoutCandidateInput = {
+  where: Prisma.PrivacyNoticeAcknowledgementWhereUniqueInput
+  data: Prisma.XOR<Prisma.PrivacyNoticeAcknowledgementUpdateWithoutCandidateInput, Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateWithoutCandidateInput>
+}
+
+export type PrivacyNoticeAcknowledgementUpdateManyWithWhereWithoutCandidateInput = {
+  where: Prisma.PrivacyNoticeAcknowledgementScalarWhereInput
+  data: Prisma.XOR<Prisma.PrivacyNoticeAcknowledgementUpdateManyMutationInput, Prisma.PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateInput>
+}
+
 export type PrivacyNoticeAcknowledgementCreateManyNoticeInput = {
   id?: string
   user_id?: string | null
@@ -472,9 +558,9 @@ export type PrivacyNoticeAcknowledgementCreateManyNoticeInput = {
 export type PrivacyNoticeAcknowledgementUpdateWithoutNoticeInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
-  candidate_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   context?: Prisma.StringFieldUpdateOperationsInput | string
   acknowledged_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  candidate?: Prisma.CandidateUpdateOneWithoutPrivacy_acknowledgementsNestedInput
 }
 
 export type PrivacyNoticeAcknowledgementUncheckedUpdateWithoutNoticeInput = {
@@ -493,6 +579,38 @@ export type PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutNoticeInput = 
   acknowledged_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+export type PrivacyNoticeAcknowledgementCreateManyCandidateInput = {
+  id?: string
+  notice_id: string
+  user_id?: string | null
+  context: string
+  acknowledged_at: Date | string
+}
+
+export type PrivacyNoticeAcknowledgementUpdateWithoutCandidateInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  context?: Prisma.StringFieldUpdateOperationsInput | string
+  acknowledged_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  notice?: Prisma.PrivacyNoticeUpdateOneRequiredWithoutAcknowledgementsNestedInput
+}
+
+export type PrivacyNoticeAcknowledgementUncheckedUpdateWithoutCandidateInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  notice_id?: Prisma.StringFieldUpdateOperationsInput | string
+  user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  context?: Prisma.StringFieldUpdateOperationsInput | string
+  acknowledged_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type PrivacyNoticeAcknowledgementUncheckedUpdateManyWithoutCandidateInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  notice_id?: Prisma.StringFieldUpdateOperationsInput | string
+  user_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  context?: Prisma.StringFieldUpdateOperationsInput | string
+  acknowledged_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
 
 
 export type PrivacyNoticeAcknowledgementSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -504,6 +622,7 @@ export type PrivacyNoticeAcknowledgementSelect<ExtArgs extends runtime.Types.Ext
   context?: boolean
   acknowledged_at?: boolean
   notice?: boolean | Prisma.PrivacyNoticeDefaultArgs<ExtArgs>
+  candidate?: boolean | Prisma.PrivacyNoticeAcknowledgement$candidateArgs<ExtArgs>
 }, ExtArgs["result"]["privacyNoticeAcknowledgement"]>
 
 export type PrivacyNoticeAcknowledgementSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -515,6 +634,7 @@ export type PrivacyNoticeAcknowledgementSelectCreateManyAndReturn<ExtArgs extend
   context?: boolean
   acknowledged_at?: boolean
   notice?: boolean | Prisma.PrivacyNoticeDefaultArgs<ExtArgs>
+  candidate?: boolean | Prisma.PrivacyNoticeAcknowledgement$candidateArgs<ExtArgs>
 }, ExtArgs["result"]["privacyNoticeAcknowledgement"]>
 
 export type PrivacyNoticeAcknowledgementSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -526,6 +646,7 @@ export type PrivacyNoticeAcknowledgementSelectUpdateManyAndReturn<ExtArgs extend
   context?: boolean
   acknowledged_at?: boolean
   notice?: boolean | Prisma.PrivacyNoticeDefaultArgs<ExtArgs>
+  candidate?: boolean | Prisma.PrivacyNoticeAcknowledgement$candidateArgs<ExtArgs>
 }, ExtArgs["result"]["privacyNoticeAcknowledgement"]>
 
 export type PrivacyNoticeAcknowledgementSelectScalar = {
@@ -541,18 +662,22 @@ export type PrivacyNoticeAcknowledgementSelectScalar = {
 export type PrivacyNoticeAcknowledgementOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "notice_id" | "user_id" | "candidate_id" | "context" | "acknowledged_at", ExtArgs["result"]["privacyNoticeAcknowledgement"]>
 export type PrivacyNoticeAcknowledgementInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   notice?: boolean | Prisma.PrivacyNoticeDefaultArgs<ExtArgs>
+  candidate?: boolean | Prisma.PrivacyNoticeAcknowledgement$candidateArgs<ExtArgs>
 }
 export type PrivacyNoticeAcknowledgementIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   notice?: boolean | Prisma.PrivacyNoticeDefaultArgs<ExtArgs>
+  candidate?: boolean | Prisma.PrivacyNoticeAcknowledgement$candidateArgs<ExtArgs>
 }
 export type PrivacyNoticeAcknowledgementIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   notice?: boolean | Prisma.PrivacyNoticeDefaultArgs<ExtArgs>
+  candidate?: boolean | Prisma.PrivacyNoticeAcknowledgement$candidateArgs<ExtArgs>
 }
 
 export type $PrivacyNoticeAcknowledgementPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "PrivacyNoticeAcknowledgement"
   objects: {
     notice: Prisma.$PrivacyNoticePayload<ExtArgs>
+    candidate: Prisma.$CandidatePayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -957,6 +1082,7 @@ readonly fields: PrivacyNoticeAcknowledgementFieldRefs;
 export interface Prisma__PrivacyNoticeAcknowledgementClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   notice<T extends Prisma.PrivacyNoticeDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.PrivacyNoticeDefaultArgs<ExtArgs>>): Prisma.Prisma__PrivacyNoticeClient<runtime.Types.Result.GetResult<Prisma.$PrivacyNoticePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  candidate<T extends Prisma.PrivacyNoticeAcknowledgement$candidateArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.PrivacyNoticeAcknowledgement$candidateArgs<ExtArgs>>): Prisma.Prisma__CandidateClient<runtime.Types.Result.GetResult<Prisma.$CandidatePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1391,6 +1517,25 @@ export type PrivacyNoticeAcknowledgementDeleteManyArgs<ExtArgs extends runtime.T
    * Limit how many PrivacyNoticeAcknowledgements to delete.
    */
   limit?: number
+}
+
+/**
+ * PrivacyNoticeAcknowledgement.candidate
+ */
+export type PrivacyNoticeAcknowledgement$candidateArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Candidate
+   */
+  select?: Prisma.CandidateSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Candidate
+   */
+  omit?: Prisma.CandidateOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.CandidateInclude<ExtArgs> | null
+  where?: Prisma.CandidateWhereInput
 }
 
 /**

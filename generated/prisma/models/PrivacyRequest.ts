@@ -316,6 +316,7 @@ export type PrivacyRequestWhereInput = {
   updated_at?: Prisma.DateTimeFilter<"PrivacyRequest"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
   candidate?: Prisma.XOR<Prisma.CandidateNullableScalarRelationFilter, Prisma.CandidateWhereInput> | null
+  retained_records?: Prisma.RetainedRecordListRelationFilter
 }
 
 export type PrivacyRequestOrderByWithRelationInput = {
@@ -344,6 +345,7 @@ export type PrivacyRequestOrderByWithRelationInput = {
   updated_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
   candidate?: Prisma.CandidateOrderByWithRelationInput
+  retained_records?: Prisma.RetainedRecordOrderByRelationAggregateInput
 }
 
 export type PrivacyRequestWhereUniqueInput = Prisma.AtLeast<{
@@ -377,6 +379,7 @@ export type PrivacyRequestWhereUniqueInput = Prisma.AtLeast<{
   updated_at?: Prisma.DateTimeFilter<"PrivacyRequest"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
   candidate?: Prisma.XOR<Prisma.CandidateNullableScalarRelationFilter, Prisma.CandidateWhereInput> | null
+  retained_records?: Prisma.RetainedRecordListRelationFilter
 }, "tenant_id_id" | "tenant_id_request_number">
 
 export type PrivacyRequestOrderByWithAggregationInput = {
@@ -460,6 +463,7 @@ export type PrivacyRequestCreateInput = {
   updated_at?: Date | string
   employee?: Prisma.EmployeeCreateNestedOneWithoutPrivacy_requestsInput
   candidate?: Prisma.CandidateCreateNestedOneWithoutPrivacy_requestsInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutRequestInput
 }
 
 export type PrivacyRequestUncheckedCreateInput = {
@@ -486,6 +490,7 @@ export type PrivacyRequestUncheckedCreateInput = {
   outcome?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   updated_at?: Date | string
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutRequestInput
 }
 
 export type PrivacyRequestUpdateInput = {
@@ -511,6 +516,7 @@ export type PrivacyRequestUpdateInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneWithoutPrivacy_requestsNestedInput
   candidate?: Prisma.CandidateUpdateOneWithoutPrivacy_requestsNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutRequestNestedInput
 }
 
 export type PrivacyRequestUncheckedUpdateInput = {
@@ -537,6 +543,7 @@ export type PrivacyRequestUncheckedUpdateInput = {
   outcome?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutRequestNestedInput
 }
 
 export type PrivacyRequestCreateManyInput = {
@@ -704,6 +711,11 @@ export type PrivacyRequestMinOrderByAggregateInput = {
   updated_at?: Prisma.SortOrder
 }
 
+export type PrivacyRequestNullableScalarRelationFilter = {
+  is?: Prisma.PrivacyRequestWhereInput | null
+  isNot?: Prisma.PrivacyRequestWhereInput | null
+}
+
 export type PrivacyRequestCreateNestedManyWithoutEmployeeInput = {
   create?: Prisma.XOR<Prisma.PrivacyRequestCreateWithoutEmployeeInput, Prisma.PrivacyRequestUncheckedCreateWithoutEmployeeInput> | Prisma.PrivacyRequestCreateWithoutEmployeeInput[] | Prisma.PrivacyRequestUncheckedCreateWithoutEmployeeInput[]
   connectOrCreate?: Prisma.PrivacyRequestCreateOrConnectWithoutEmployeeInput | Prisma.PrivacyRequestCreateOrConnectWithoutEmployeeInput[]
@@ -744,6 +756,22 @@ export type PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput = {
   update?: Prisma.PrivacyRequestUpdateWithWhereUniqueWithoutEmployeeInput | Prisma.PrivacyRequestUpdateWithWhereUniqueWithoutEmployeeInput[]
   updateMany?: Prisma.PrivacyRequestUpdateManyWithWhereWithoutEmployeeInput | Prisma.PrivacyRequestUpdateManyWithWhereWithoutEmployeeInput[]
   deleteMany?: Prisma.PrivacyRequestScalarWhereInput | Prisma.PrivacyRequestScalarWhereInput[]
+}
+
+export type PrivacyRequestCreateNestedOneWithoutRetained_recordsInput = {
+  create?: Prisma.XOR<Prisma.PrivacyRequestCreateWithoutRetained_recordsInput, Prisma.PrivacyRequestUncheckedCreateWithoutRetained_recordsInput>
+  connectOrCreate?: Prisma.PrivacyRequestCreateOrConnectWithoutRetained_recordsInput
+  connect?: Prisma.PrivacyRequestWhereUniqueInput
+}
+
+export type PrivacyRequestUpdateOneWithoutRetained_recordsNestedInput = {
+  create?: Prisma.XOR<Prisma.PrivacyRequestCreateWithoutRetained_recordsInput, Prisma.PrivacyRequestUncheckedCreateWithoutRetained_recordsInput>
+  connectOrCreate?: Prisma.PrivacyRequestCreateOrConnectWithoutRetained_recordsInput
+  upsert?: Prisma.PrivacyRequestUpsertWithoutRetained_recordsInput
+  disconnect?: Prisma.PrivacyRequestWhereInput | boolean
+  delete?: Prisma.PrivacyRequestWhereInput | boolean
+  connect?: Prisma.PrivacyRequestWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.PrivacyRequestUpdateToOneWithWhereWithoutRetained_recordsInput, Prisma.PrivacyRequestUpdateWithoutRetained_recordsInput>, Prisma.PrivacyRequestUncheckedUpdateWithoutRetained_recordsInput>
 }
 
 export type PrivacyRequestCreateNestedManyWithoutCandidateInput = {
@@ -810,6 +838,7 @@ export type PrivacyRequestCreateWithoutEmployeeInput = {
   created_at?: Date | string
   updated_at?: Date | string
   candidate?: Prisma.CandidateCreateNestedOneWithoutPrivacy_requestsInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutRequestInput
 }
 
 export type PrivacyRequestUncheckedCreateWithoutEmployeeInput = {
@@ -834,6 +863,7 @@ export type PrivacyRequestUncheckedCreateWithoutEmployeeInput = {
   outcome?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   updated_at?: Date | string
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutRequestInput
 }
 
 export type PrivacyRequestCreateOrConnectWithoutEmployeeInput = {
@@ -891,6 +921,124 @@ export type PrivacyRequestScalarWhereInput = {
   updated_at?: Prisma.DateTimeFilter<"PrivacyRequest"> | Date | string
 }
 
+export type PrivacyRequestCreateWithoutRetained_recordsInput = {
+  id?: string
+  request_number: string
+  type: string
+  status?: string
+  subject_name: string
+  requested_by?: string | null
+  channel: string
+  description: string
+  corrections?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  nominee?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  jurisdiction: string
+  received_on: Date | string
+  due_at: Date | string
+  clock: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  resolution?: string | null
+  outcome?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  created_at?: Date | string
+  updated_at?: Date | string
+  employee?: Prisma.EmployeeCreateNestedOneWithoutPrivacy_requestsInput
+  candidate?: Prisma.CandidateCreateNestedOneWithoutPrivacy_requestsInput
+}
+
+export type PrivacyRequestUncheckedCreateWithoutRetained_recordsInput = {
+  tenant_id?: string
+  id?: string
+  request_number: string
+  type: string
+  status?: string
+  employee_id?: string | null
+  candidate_id?: string | null
+  subject_name: string
+  requested_by?: string | null
+  channel: string
+  description: string
+  corrections?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  nominee?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  jurisdiction: string
+  received_on: Date | string
+  due_at: Date | string
+  clock: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  resolution?: string | null
+  outcome?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type PrivacyRequestCreateOrConnectWithoutRetained_recordsInput = {
+  where: Prisma.PrivacyRequestWhereUniqueInput
+  create: Prisma.XOR<Prisma.PrivacyRequestCreateWithoutRetained_recordsInput, Prisma.PrivacyRequestUncheckedCreateWithoutRetained_recordsInput>
+}
+
+export type PrivacyRequestUpsertWithoutRetained_recordsInput = {
+  update: Prisma.XOR<Prisma.PrivacyRequestUpdateWithoutRetained_recordsInput, Prisma.PrivacyRequestUncheckedUpdateWithoutRetained_recordsInput>
+  create: Prisma.XOR<Prisma.PrivacyRequestCreateWithoutRetained_recordsInput, Prisma.PrivacyRequestUncheckedCreateWithoutRetained_recordsInput>
+  where?: Prisma.PrivacyRequestWhereInput
+}
+
+export type PrivacyRequestUpdateToOneWithWhereWithoutRetained_recordsInput = {
+  where?: Prisma.PrivacyRequestWhereInput
+  data: Prisma.XOR<Prisma.PrivacyRequestUpdateWithoutRetained_recordsInput, Prisma.PrivacyRequestUncheckedUpdateWithoutRetained_recordsInput>
+}
+
+export type PrivacyRequestUpdateWithoutRetained_recordsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  request_number?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  subject_name?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  channel?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  corrections?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  nominee?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  jurisdiction?: Prisma.StringFieldUpdateOperationsInput | string
+  received_on?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  due_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  clock?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  resolution?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  outcome?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee?: Prisma.EmployeeUpdateOneWithoutPrivacy_requestsNestedInput
+  candidate?: Prisma.CandidateUpdateOneWithoutPrivacy_requestsNestedInput
+}
+
+export type PrivacyRequestUncheckedUpdateWithoutRetained_recordsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  request_number?: Prisma.StringFieldUpdateOperationsInput | string
+  type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  candidate_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  subject_name?: Prisma.StringFieldUpdateOperationsInput | string
+  requested_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  channel?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  corrections?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  nominee?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  jurisdiction?: Prisma.StringFieldUpdateOperationsInput | string
+  received_on?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  due_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  clock?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  resolution?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  outcome?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
 export type PrivacyRequestCreateWithoutCandidateInput = {
   id?: string
   request_number: string
@@ -913,6 +1061,7 @@ export type PrivacyRequestCreateWithoutCandidateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   employee?: Prisma.EmployeeCreateNestedOneWithoutPrivacy_requestsInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutRequestInput
 }
 
 export type PrivacyRequestUncheckedCreateWithoutCandidateInput = {
@@ -937,6 +1086,7 @@ export type PrivacyRequestUncheckedCreateWithoutCandidateInput = {
   outcome?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   created_at?: Date | string
   updated_at?: Date | string
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutRequestInput
 }
 
 export type PrivacyRequestCreateOrConnectWithoutCandidateInput = {
@@ -1011,6 +1161,7 @@ export type PrivacyRequestUpdateWithoutEmployeeInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   candidate?: Prisma.CandidateUpdateOneWithoutPrivacy_requestsNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutRequestNestedInput
 }
 
 export type PrivacyRequestUncheckedUpdateWithoutEmployeeInput = {
@@ -1035,6 +1186,7 @@ export type PrivacyRequestUncheckedUpdateWithoutEmployeeInput = {
   outcome?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutRequestNestedInput
 }
 
 export type PrivacyRequestUncheckedUpdateManyWithoutEmployeeInput = {
@@ -1107,6 +1259,7 @@ export type PrivacyRequestUpdateWithoutCandidateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneWithoutPrivacy_requestsNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutRequestNestedInput
 }
 
 export type PrivacyRequestUncheckedUpdateWithoutCandidateInput = {
@@ -1131,6 +1284,7 @@ export type PrivacyRequestUncheckedUpdateWithoutCandidateInput = {
   outcome?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutRequestNestedInput
 }
 
 export type PrivacyRequestUncheckedUpdateManyWithoutCandidateInput = {
@@ -1157,6 +1311,35 @@ export type PrivacyRequestUncheckedUpdateManyWithoutCandidateInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+
+/**
+ * Count Type PrivacyRequestCountOutputType
+ */
+
+export type PrivacyRequestCountOutputType = {
+  retained_records: number
+}
+
+export type PrivacyRequestCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  retained_records?: boolean | PrivacyRequestCountOutputTypeCountRetained_recordsArgs
+}
+
+/**
+ * PrivacyRequestCountOutputType without action
+ */
+export type PrivacyRequestCountOutputTypeDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PrivacyRequestCountOutputType
+   */
+  select?: Prisma.PrivacyRequestCountOutputTypeSelect<ExtArgs> | null
+}
+
+/**
+ * PrivacyRequestCountOutputType without action
+ */
+export type PrivacyRequestCountOutputTypeCountRetained_recordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.RetainedRecordWhereInput
+}
 
 
 export type PrivacyRequestSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1185,6 +1368,8 @@ export type PrivacyRequestSelect<ExtArgs extends runtime.Types.Extensions.Intern
   updated_at?: boolean
   employee?: boolean | Prisma.PrivacyRequest$employeeArgs<ExtArgs>
   candidate?: boolean | Prisma.PrivacyRequest$candidateArgs<ExtArgs>
+  retained_records?: boolean | Prisma.PrivacyRequest$retained_recordsArgs<ExtArgs>
+  _count?: boolean | Prisma.PrivacyRequestCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["privacyRequest"]>
 
 export type PrivacyRequestSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1273,6 +1458,8 @@ export type PrivacyRequestOmit<ExtArgs extends runtime.Types.Extensions.Internal
 export type PrivacyRequestInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.PrivacyRequest$employeeArgs<ExtArgs>
   candidate?: boolean | Prisma.PrivacyRequest$candidateArgs<ExtArgs>
+  retained_records?: boolean | Prisma.PrivacyRequest$retained_recordsArgs<ExtArgs>
+  _count?: boolean | Prisma.PrivacyRequestCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type PrivacyRequestIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.PrivacyRequest$employeeArgs<ExtArgs>
@@ -1288,6 +1475,7 @@ export type $PrivacyRequestPayload<ExtArgs extends runtime.Types.Extensions.Inte
   objects: {
     employee: Prisma.$EmployeePayload<ExtArgs> | null
     candidate: Prisma.$CandidatePayload<ExtArgs> | null
+    retained_records: Prisma.$RetainedRecordPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1709,6 +1897,7 @@ export interface Prisma__PrivacyRequestClient<T, Null = never, ExtArgs extends r
   readonly [Symbol.toStringTag]: "PrismaPromise"
   employee<T extends Prisma.PrivacyRequest$employeeArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.PrivacyRequest$employeeArgs<ExtArgs>>): Prisma.Prisma__EmployeeClient<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   candidate<T extends Prisma.PrivacyRequest$candidateArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.PrivacyRequest$candidateArgs<ExtArgs>>): Prisma.Prisma__CandidateClient<runtime.Types.Result.GetResult<Prisma.$CandidatePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  retained_records<T extends Prisma.PrivacyRequest$retained_recordsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.PrivacyRequest$retained_recordsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RetainedRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2197,6 +2386,30 @@ export type PrivacyRequest$candidateArgs<ExtArgs extends runtime.Types.Extension
    */
   include?: Prisma.CandidateInclude<ExtArgs> | null
   where?: Prisma.CandidateWhereInput
+}
+
+/**
+ * PrivacyRequest.retained_records
+ */
+export type PrivacyRequest$retained_recordsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the RetainedRecord
+   */
+  select?: Prisma.RetainedRecordSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the RetainedRecord
+   */
+  omit?: Prisma.RetainedRecordOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.RetainedRecordInclude<ExtArgs> | null
+  where?: Prisma.RetainedRecordWhereInput
+  orderBy?: Prisma.RetainedRecordOrderByWithRelationInput | Prisma.RetainedRecordOrderByWithRelationInput[]
+  cursor?: Prisma.RetainedRecordWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.RetainedRecordScalarFieldEnum | Prisma.RetainedRecordScalarFieldEnum[]
 }
 
 /**

@@ -233,6 +233,7 @@ export type RetainedRecordWhereInput = {
   created_at?: Prisma.DateTimeFilter<"RetainedRecord"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
   candidate?: Prisma.XOR<Prisma.CandidateNullableScalarRelationFilter, Prisma.CandidateWhereInput> | null
+  request?: Prisma.XOR<Prisma.PrivacyRequestNullableScalarRelationFilter, Prisma.PrivacyRequestWhereInput> | null
 }
 
 export type RetainedRecordOrderByWithRelationInput = {
@@ -249,6 +250,7 @@ export type RetainedRecordOrderByWithRelationInput = {
   created_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
   candidate?: Prisma.CandidateOrderByWithRelationInput
+  request?: Prisma.PrivacyRequestOrderByWithRelationInput
 }
 
 export type RetainedRecordWhereUniqueInput = Prisma.AtLeast<{
@@ -270,6 +272,7 @@ export type RetainedRecordWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"RetainedRecord"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeNullableScalarRelationFilter, Prisma.EmployeeWhereInput> | null
   candidate?: Prisma.XOR<Prisma.CandidateNullableScalarRelationFilter, Prisma.CandidateWhereInput> | null
+  request?: Prisma.XOR<Prisma.PrivacyRequestNullableScalarRelationFilter, Prisma.PrivacyRequestWhereInput> | null
 }, "tenant_id_id" | "tenant_id_record_class_record_id">
 
 export type RetainedRecordOrderByWithAggregationInput = {
@@ -312,11 +315,11 @@ export type RetainedRecordCreateInput = {
   record_id: string
   rule: string
   retain_until: Date | string
-  request_id?: string | null
   purged_at?: Date | string | null
   created_at?: Date | string
   employee?: Prisma.EmployeeCreateNestedOneWithoutRetained_recordsInput
   candidate?: Prisma.CandidateCreateNestedOneWithoutRetained_recordsInput
+  request?: Prisma.PrivacyRequestCreateNestedOneWithoutRetained_recordsInput
 }
 
 export type RetainedRecordUncheckedCreateInput = {
@@ -339,11 +342,11 @@ export type RetainedRecordUpdateInput = {
   record_id?: Prisma.StringFieldUpdateOperationsInput | string
   rule?: Prisma.StringFieldUpdateOperationsInput | string
   retain_until?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  request_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   purged_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneWithoutRetained_recordsNestedInput
   candidate?: Prisma.CandidateUpdateOneWithoutRetained_recordsNestedInput
+  request?: Prisma.PrivacyRequestUpdateOneWithoutRetained_recordsNestedInput
 }
 
 export type RetainedRecordUncheckedUpdateInput = {
@@ -380,7 +383,6 @@ export type RetainedRecordUpdateManyMutationInput = {
   record_id?: Prisma.StringFieldUpdateOperationsInput | string
   rule?: Prisma.StringFieldUpdateOperationsInput | string
   retain_until?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  request_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   purged_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -504,6 +506,48 @@ export type RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput = {
   deleteMany?: Prisma.RetainedRecordScalarWhereInput | Prisma.RetainedRecordScalarWhereInput[]
 }
 
+export type RetainedRecordCreateNestedManyWithoutRequestInput = {
+  create?: Prisma.XOR<Prisma.RetainedRecordCreateWithoutRequestInput, Prisma.RetainedRecordUncheckedCreateWithoutRequestInput> | Prisma.RetainedRecordCreateWithoutRequestInput[] | Prisma.RetainedRecordUncheckedCreateWithoutRequestInput[]
+  connectOrCreate?: Prisma.RetainedRecordCreateOrConnectWithoutRequestInput | Prisma.RetainedRecordCreateOrConnectWithoutRequestInput[]
+  createMany?: Prisma.RetainedRecordCreateManyRequestInputEnvelope
+  connect?: Prisma.RetainedRecordWhereUniqueInput | Prisma.RetainedRecordWhereUniqueInput[]
+}
+
+export type RetainedRecordUncheckedCreateNestedManyWithoutRequestInput = {
+  create?: Prisma.XOR<Prisma.RetainedRecordCreateWithoutRequestInput, Prisma.RetainedRecordUncheckedCreateWithoutRequestInput> | Prisma.RetainedRecordCreateWithoutRequestInput[] | Prisma.RetainedRecordUncheckedCreateWithoutRequestInput[]
+  connectOrCreate?: Prisma.RetainedRecordCreateOrConnectWithoutRequestInput | Prisma.RetainedRecordCreateOrConnectWithoutRequestInput[]
+  createMany?: Prisma.RetainedRecordCreateManyRequestInputEnvelope
+  connect?: Prisma.RetainedRecordWhereUniqueInput | Prisma.RetainedRecordWhereUniqueInput[]
+}
+
+export type RetainedRecordUpdateManyWithoutRequestNestedInput = {
+  create?: Prisma.XOR<Prisma.RetainedRecordCreateWithoutRequestInput, Prisma.RetainedRecordUncheckedCreateWithoutRequestInput> | Prisma.RetainedRecordCreateWithoutRequestInput[] | Prisma.RetainedRecordUncheckedCreateWithoutRequestInput[]
+  connectOrCreate?: Prisma.RetainedRecordCreateOrConnectWithoutRequestInput | Prisma.RetainedRecordCreateOrConnectWithoutRequestInput[]
+  upsert?: Prisma.RetainedRecordUpsertWithWhereUniqueWithoutRequestInput | Prisma.RetainedRecordUpsertWithWhereUniqueWithoutRequestInput[]
+  createMany?: Prisma.RetainedRecordCreateManyRequestInputEnvelope
+  set?: Prisma.RetainedRecordWhereUniqueInput | Prisma.RetainedRecordWhereUniqueInput[]
+  disconnect?: Prisma.RetainedRecordWhereUniqueInput | Prisma.RetainedRecordWhereUniqueInput[]
+  delete?: Prisma.RetainedRecordWhereUniqueInput | Prisma.RetainedRecordWhereUniqueInput[]
+  connect?: Prisma.RetainedRecordWhereUniqueInput | Prisma.RetainedRecordWhereUniqueInput[]
+  update?: Prisma.RetainedRecordUpdateWithWhereUniqueWithoutRequestInput | Prisma.RetainedRecordUpdateWithWhereUniqueWithoutRequestInput[]
+  updateMany?: Prisma.RetainedRecordUpdateManyWithWhereWithoutRequestInput | Prisma.RetainedRecordUpdateManyWithWhereWithoutRequestInput[]
+  deleteMany?: Prisma.RetainedRecordScalarWhereInput | Prisma.RetainedRecordScalarWhereInput[]
+}
+
+export type RetainedRecordUncheckedUpdateManyWithoutRequestNestedInput = {
+  create?: Prisma.XOR<Prisma.RetainedRecordCreateWithoutRequestInput, Prisma.RetainedRecordUncheckedCreateWithoutRequestInput> | Prisma.RetainedRecordCreateWithoutRequestInput[] | Prisma.RetainedRecordUncheckedCreateWithoutRequestInput[]
+  connectOrCreate?: Prisma.RetainedRecordCreateOrConnectWithoutRequestInput | Prisma.RetainedRecordCreateOrConnectWithoutRequestInput[]
+  upsert?: Prisma.RetainedRecordUpsertWithWhereUniqueWithoutRequestInput | Prisma.RetainedRecordUpsertWithWhereUniqueWithoutRequestInput[]
+  createMany?: Prisma.RetainedRecordCreateManyRequestInputEnvelope
+  set?: Prisma.RetainedRecordWhereUniqueInput | Prisma.RetainedRecordWhereUniqueInput[]
+  disconnect?: Prisma.RetainedRecordWhereUniqueInput | Prisma.RetainedRecordWhereUniqueInput[]
+  delete?: Prisma.RetainedRecordWhereUniqueInput | Prisma.RetainedRecordWhereUniqueInput[]
+  connect?: Prisma.RetainedRecordWhereUniqueInput | Prisma.RetainedRecordWhereUniqueInput[]
+  update?: Prisma.RetainedRecordUpdateWithWhereUniqueWithoutRequestInput | Prisma.RetainedRecordUpdateWithWhereUniqueWithoutRequestInput[]
+  updateMany?: Prisma.RetainedRecordUpdateManyWithWhereWithoutRequestInput | Prisma.RetainedRecordUpdateManyWithWhereWithoutRequestInput[]
+  deleteMany?: Prisma.RetainedRecordScalarWhereInput | Prisma.RetainedRecordScalarWhereInput[]
+}
+
 export type RetainedRecordCreateNestedManyWithoutCandidateInput = {
   create?: Prisma.XOR<Prisma.RetainedRecordCreateWithoutCandidateInput, Prisma.RetainedRecordUncheckedCreateWithoutCandidateInput> | Prisma.RetainedRecordCreateWithoutCandidateInput[] | Prisma.RetainedRecordUncheckedCreateWithoutCandidateInput[]
   connectOrCreate?: Prisma.RetainedRecordCreateOrConnectWithoutCandidateInput | Prisma.RetainedRecordCreateOrConnectWithoutCandidateInput[]
@@ -552,10 +596,10 @@ export type RetainedRecordCreateWithoutEmployeeInput = {
   record_id: string
   rule: string
   retain_until: Date | string
-  request_id?: string | null
   purged_at?: Date | string | null
   created_at?: Date | string
   candidate?: Prisma.CandidateCreateNestedOneWithoutRetained_recordsInput
+  request?: Prisma.PrivacyRequestCreateNestedOneWithoutRetained_recordsInput
 }
 
 export type RetainedRecordUncheckedCreateWithoutEmployeeInput = {
@@ -613,16 +657,66 @@ export type RetainedRecordScalarWhereInput = {
   created_at?: Prisma.DateTimeFilter<"RetainedRecord"> | Date | string
 }
 
+export type RetainedRecordCreateWithoutRequestInput = {
+  id?: string
+  record_class: string
+  record_id: string
+  rule: string
+  retain_until: Date | string
+  purged_at?: Date | string | null
+  created_at?: Date | string
+  employee?: Prisma.EmployeeCreateNestedOneWithoutRetained_recordsInput
+  candidate?: Prisma.CandidateCreateNestedOneWithoutRetained_recordsInput
+}
+
+export type RetainedRecordUncheckedCreateWithoutRequestInput = {
+  id?: string
+  employee_id?: string | null
+  candidate_id?: string | null
+  record_class: string
+  record_id: string
+  rule: string
+  retain_until: Date | string
+  purged_at?: Date | string | null
+  created_at?: Date | string
+}
+
+export type RetainedRecordCreateOrConnectWithoutRequestInput = {
+  where: Prisma.RetainedRecordWhereUniqueInput
+  create: Prisma.XOR<Prisma.RetainedRecordCreateWithoutRequestInput, Prisma.RetainedRecordUncheckedCreateWithoutRequestInput>
+}
+
+export type RetainedRecordCreateManyRequestInputEnvelope = {
+  data: Prisma.RetainedRecordCreateManyRequestInput | Prisma.RetainedRecordCreateManyRequestInput[]
+  skipDuplicates?: boolean
+}
+
+export type RetainedRecordUpsertWithWhereUniqueWithoutRequestInput = {
+  where: Prisma.RetainedRecordWhereUniqueInput
+  update: Prisma.XOR<Prisma.RetainedRecordUpdateWithoutRequestInput, Prisma.RetainedRecordUncheckedUpdateWithoutRequestInput>
+  create: Prisma.XOR<Prisma.RetainedRecordCreateWithoutRequestInput, Prisma.RetainedRecordUncheckedCreateWithoutRequestInput>
+}
+
+export type RetainedRecordUpdateWithWhereUniqueWithoutRequestInput = {
+  where: Prisma.RetainedRecordWhereUniqueInput
+  data: Prisma.XOR<Prisma.RetainedRecordUpdateWithoutRequestInput, Prisma.RetainedRecordUncheckedUpdateWithoutRequestInput>
+}
+
+export type RetainedRecordUpdateManyWithWhereWithoutRequestInput = {
+  where: Prisma.RetainedRecordScalarWhereInput
+  data: Prisma.XOR<Prisma.RetainedRecordUpdateManyMutationInput, Prisma.RetainedRecordUncheckedUpdateManyWithoutRequestInput>
+}
+
 export type RetainedRecordCreateWithoutCandidateInput = {
   id?: string
   record_class: string
   record_id: string
   rule: string
   retain_until: Date | string
-  request_id?: string | null
   purged_at?: Date | string | null
   created_at?: Date | string
   employee?: Prisma.EmployeeCreateNestedOneWithoutRetained_recordsInput
+  request?: Prisma.PrivacyRequestCreateNestedOneWithoutRetained_recordsInput
 }
 
 export type RetainedRecordUncheckedCreateWithoutCandidateInput = {
@@ -681,10 +775,10 @@ export type RetainedRecordUpdateWithoutEmployeeInput = {
   record_id?: Prisma.StringFieldUpdateOperationsInput | string
   rule?: Prisma.StringFieldUpdateOperationsInput | string
   retain_until?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  request_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   purged_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   candidate?: Prisma.CandidateUpdateOneWithoutRetained_recordsNestedInput
+  request?: Prisma.PrivacyRequestUpdateOneWithoutRetained_recordsNestedInput
 }
 
 export type RetainedRecordUncheckedUpdateWithoutEmployeeInput = {
@@ -711,6 +805,54 @@ export type RetainedRecordUncheckedUpdateManyWithoutEmployeeInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+export type RetainedRecordCreateManyRequestInput = {
+  id?: string
+  employee_id?: string | null
+  candidate_id?: string | null
+  record_class: string
+  record_id: string
+  rule: string
+  retain_until: Date | string
+  purged_at?: Date | string | null
+  created_at?: Date | string
+}
+
+export type RetainedRecordUpdateWithoutRequestInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  record_class?: Prisma.StringFieldUpdateOperationsInput | string
+  record_id?: Prisma.StringFieldUpdateOperationsInput | string
+  rule?: Prisma.StringFieldUpdateOperationsInput | string
+  retain_until?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  purged_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee?: Prisma.EmployeeUpdateOneWithoutRetained_recordsNestedInput
+  candidate?: Prisma.CandidateUpdateOneWithoutRetained_recordsNestedInput
+}
+
+export type RetainedRecordUncheckedUpdateWithoutRequestInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  candidate_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  record_class?: Prisma.StringFieldUpdateOperationsInput | string
+  record_id?: Prisma.StringFieldUpdateOperationsInput | string
+  rule?: Prisma.StringFieldUpdateOperationsInput | string
+  retain_until?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  purged_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type RetainedRecordUncheckedUpdateManyWithoutRequestInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  candidate_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  record_class?: Prisma.StringFieldUpdateOperationsInput | string
+  record_id?: Prisma.StringFieldUpdateOperationsInput | string
+  rule?: Prisma.StringFieldUpdateOperationsInput | string
+  retain_until?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  purged_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
 export type RetainedRecordCreateManyCandidateInput = {
   id?: string
   employee_id?: string | null
@@ -729,10 +871,10 @@ export type RetainedRecordUpdateWithoutCandidateInput = {
   record_id?: Prisma.StringFieldUpdateOperationsInput | string
   rule?: Prisma.StringFieldUpdateOperationsInput | string
   retain_until?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
-  request_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   purged_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneWithoutRetained_recordsNestedInput
+  request?: Prisma.PrivacyRequestUpdateOneWithoutRetained_recordsNestedInput
 }
 
 export type RetainedRecordUncheckedUpdateWithoutCandidateInput = {
@@ -775,6 +917,7 @@ export type RetainedRecordSelect<ExtArgs extends runtime.Types.Extensions.Intern
   created_at?: boolean
   employee?: boolean | Prisma.RetainedRecord$employeeArgs<ExtArgs>
   candidate?: boolean | Prisma.RetainedRecord$candidateArgs<ExtArgs>
+  request?: boolean | Prisma.RetainedRecord$requestArgs<ExtArgs>
 }, ExtArgs["result"]["retainedRecord"]>
 
 export type RetainedRecordSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -791,6 +934,7 @@ export type RetainedRecordSelectCreateManyAndReturn<ExtArgs extends runtime.Type
   created_at?: boolean
   employee?: boolean | Prisma.RetainedRecord$employeeArgs<ExtArgs>
   candidate?: boolean | Prisma.RetainedRecord$candidateArgs<ExtArgs>
+  request?: boolean | Prisma.RetainedRecord$requestArgs<ExtArgs>
 }, ExtArgs["result"]["retainedRecord"]>
 
 export type RetainedRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -807,6 +951,7 @@ export type RetainedRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.Type
   created_at?: boolean
   employee?: boolean | Prisma.RetainedRecord$employeeArgs<ExtArgs>
   candidate?: boolean | Prisma.RetainedRecord$candidateArgs<ExtArgs>
+  request?: boolean | Prisma.RetainedRecord$requestArgs<ExtArgs>
 }, ExtArgs["result"]["retainedRecord"]>
 
 export type RetainedRecordSelectScalar = {
@@ -827,14 +972,17 @@ export type RetainedRecordOmit<ExtArgs extends runtime.Types.Extensions.Internal
 export type RetainedRecordInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.RetainedRecord$employeeArgs<ExtArgs>
   candidate?: boolean | Prisma.RetainedRecord$candidateArgs<ExtArgs>
+  request?: boolean | Prisma.RetainedRecord$requestArgs<ExtArgs>
 }
 export type RetainedRecordIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.RetainedRecord$employeeArgs<ExtArgs>
   candidate?: boolean | Prisma.RetainedRecord$candidateArgs<ExtArgs>
+  request?: boolean | Prisma.RetainedRecord$requestArgs<ExtArgs>
 }
 export type RetainedRecordIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.RetainedRecord$employeeArgs<ExtArgs>
   candidate?: boolean | Prisma.RetainedRecord$candidateArgs<ExtArgs>
+  request?: boolean | Prisma.RetainedRecord$requestArgs<ExtArgs>
 }
 
 export type $RetainedRecordPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -842,6 +990,7 @@ export type $RetainedRecordPayload<ExtArgs extends runtime.Types.Extensions.Inte
   objects: {
     employee: Prisma.$EmployeePayload<ExtArgs> | null
     candidate: Prisma.$CandidatePayload<ExtArgs> | null
+    request: Prisma.$PrivacyRequestPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1251,6 +1400,7 @@ export interface Prisma__RetainedRecordClient<T, Null = never, ExtArgs extends r
   readonly [Symbol.toStringTag]: "PrismaPromise"
   employee<T extends Prisma.RetainedRecord$employeeArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.RetainedRecord$employeeArgs<ExtArgs>>): Prisma.Prisma__EmployeeClient<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   candidate<T extends Prisma.RetainedRecord$candidateArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.RetainedRecord$candidateArgs<ExtArgs>>): Prisma.Prisma__CandidateClient<runtime.Types.Result.GetResult<Prisma.$CandidatePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  request<T extends Prisma.RetainedRecord$requestArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.RetainedRecord$requestArgs<ExtArgs>>): Prisma.Prisma__PrivacyRequestClient<runtime.Types.Result.GetResult<Prisma.$PrivacyRequestPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1727,6 +1877,25 @@ export type RetainedRecord$candidateArgs<ExtArgs extends runtime.Types.Extension
    */
   include?: Prisma.CandidateInclude<ExtArgs> | null
   where?: Prisma.CandidateWhereInput
+}
+
+/**
+ * RetainedRecord.request
+ */
+export type RetainedRecord$requestArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PrivacyRequest
+   */
+  select?: Prisma.PrivacyRequestSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PrivacyRequest
+   */
+  omit?: Prisma.PrivacyRequestOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PrivacyRequestInclude<ExtArgs> | null
+  where?: Prisma.PrivacyRequestWhereInput
 }
 
 /**

@@ -255,6 +255,7 @@ export type StoredFileWhereInput = {
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
   candidates?: Prisma.CandidateListRelationFilter
   talent_pool_candidates?: Prisma.TalentPoolCandidateListRelationFilter
+  tax_declaration_proofs?: Prisma.TaxDeclarationListRelationFilter
 }
 
 export type StoredFileOrderByWithRelationInput = {
@@ -274,6 +275,7 @@ export type StoredFileOrderByWithRelationInput = {
   expense_claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
   candidates?: Prisma.CandidateOrderByRelationAggregateInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateOrderByRelationAggregateInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationOrderByRelationAggregateInput
 }
 
 export type StoredFileWhereUniqueInput = Prisma.AtLeast<{
@@ -297,6 +299,7 @@ export type StoredFileWhereUniqueInput = Prisma.AtLeast<{
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
   candidates?: Prisma.CandidateListRelationFilter
   talent_pool_candidates?: Prisma.TalentPoolCandidateListRelationFilter
+  tax_declaration_proofs?: Prisma.TaxDeclarationListRelationFilter
 }, "tenant_id_id">
 
 export type StoredFileOrderByWithAggregationInput = {
@@ -348,6 +351,7 @@ export type StoredFileCreateInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileUncheckedCreateInput = {
@@ -367,6 +371,7 @@ export type StoredFileUncheckedCreateInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileUpdateInput = {
@@ -386,6 +391,7 @@ export type StoredFileUpdateInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileUncheckedUpdateInput = {
@@ -405,6 +411,7 @@ export type StoredFileUncheckedUpdateInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileCreateManyInput = {
@@ -564,6 +571,22 @@ export type StoredFileUpdateOneWithoutExpense_claimsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutExpense_claimsInput, Prisma.StoredFileUpdateWithoutExpense_claimsInput>, Prisma.StoredFileUncheckedUpdateWithoutExpense_claimsInput>
 }
 
+export type StoredFileCreateNestedOneWithoutTax_declaration_proofsInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutTax_declaration_proofsInput, Prisma.StoredFileUncheckedCreateWithoutTax_declaration_proofsInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutTax_declaration_proofsInput
+  connect?: Prisma.StoredFileWhereUniqueInput
+}
+
+export type StoredFileUpdateOneWithoutTax_declaration_proofsNestedInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutTax_declaration_proofsInput, Prisma.StoredFileUncheckedCreateWithoutTax_declaration_proofsInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutTax_declaration_proofsInput
+  upsert?: Prisma.StoredFileUpsertWithoutTax_declaration_proofsInput
+  disconnect?: Prisma.StoredFileWhereInput | boolean
+  delete?: Prisma.StoredFileWhereInput | boolean
+  connect?: Prisma.StoredFileWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutTax_declaration_proofsInput, Prisma.StoredFileUpdateWithoutTax_declaration_proofsInput>, Prisma.StoredFileUncheckedUpdateWithoutTax_declaration_proofsInput>
+}
+
 export type StoredFileCreateNestedOneWithoutCandidatesInput = {
   create?: Prisma.XOR<Prisma.StoredFileCreateWithoutCandidatesInput, Prisma.StoredFileUncheckedCreateWithoutCandidatesInput>
   connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutCandidatesInput
@@ -626,6 +649,7 @@ export type StoredFileCreateWithoutAsset_damage_reportsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileUncheckedCreateWithoutAsset_damage_reportsInput = {
@@ -644,6 +668,7 @@ export type StoredFileUncheckedCreateWithoutAsset_damage_reportsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileCreateOrConnectWithoutAsset_damage_reportsInput = {
@@ -678,6 +703,7 @@ export type StoredFileUpdateWithoutAsset_damage_reportsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutAsset_damage_reportsInput = {
@@ -696,6 +722,7 @@ export type StoredFileUncheckedUpdateWithoutAsset_damage_reportsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileCreateWithoutEmployee_documentsInput = {
@@ -714,6 +741,7 @@ export type StoredFileCreateWithoutEmployee_documentsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileUncheckedCreateWithoutEmployee_documentsInput = {
@@ -732,6 +760,7 @@ export type StoredFileUncheckedCreateWithoutEmployee_documentsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileCreateOrConnectWithoutEmployee_documentsInput = {
@@ -766,6 +795,7 @@ export type StoredFileUpdateWithoutEmployee_documentsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutEmployee_documentsInput = {
@@ -784,6 +814,7 @@ export type StoredFileUncheckedUpdateWithoutEmployee_documentsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileCreateWithoutLeave_requestsInput = {
@@ -802,6 +833,7 @@ export type StoredFileCreateWithoutLeave_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileUncheckedCreateWithoutLeave_requestsInput = {
@@ -820,6 +852,7 @@ export type StoredFileUncheckedCreateWithoutLeave_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileCreateOrConnectWithoutLeave_requestsInput = {
@@ -854,6 +887,7 @@ export type StoredFileUpdateWithoutLeave_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutLeave_requestsInput = {
@@ -872,6 +906,7 @@ export type StoredFileUncheckedUpdateWithoutLeave_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileCreateWithoutExpense_claimsInput = {
@@ -890,6 +925,7 @@ export type StoredFileCreateWithoutExpense_claimsInput = {
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileUncheckedCreateWithoutExpense_claimsInput = {
@@ -908,6 +944,7 @@ export type StoredFileUncheckedCreateWithoutExpense_claimsInput = {
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileCreateOrConnectWithoutExpense_claimsInput = {
@@ -942,6 +979,7 @@ export type StoredFileUpdateWithoutExpense_claimsInput = {
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutExpense_claimsInput = {
@@ -958,6 +996,99 @@ export type StoredFileUncheckedUpdateWithoutExpense_claimsInput = {
   appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
   asset_damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
+  candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
+}
+
+export type StoredFileCreateWithoutTax_declaration_proofsInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileUncheckedCreateWithoutTax_declaration_proofsInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+}
+
+export type StoredFileCreateOrConnectWithoutTax_declaration_proofsInput = {
+  where: Prisma.StoredFileWhereUniqueInput
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutTax_declaration_proofsInput, Prisma.StoredFileUncheckedCreateWithoutTax_declaration_proofsInput>
+}
+
+export type StoredFileUpsertWithoutTax_declaration_proofsInput = {
+  update: Prisma.XOR<Prisma.StoredFileUpdateWithoutTax_declaration_proofsInput, Prisma.StoredFileUncheckedUpdateWithoutTax_declaration_proofsInput>
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutTax_declaration_proofsInput, Prisma.StoredFileUncheckedCreateWithoutTax_declaration_proofsInput>
+  where?: Prisma.StoredFileWhereInput
+}
+
+export type StoredFileUpdateToOneWithWhereWithoutTax_declaration_proofsInput = {
+  where?: Prisma.StoredFileWhereInput
+  data: Prisma.XOR<Prisma.StoredFileUpdateWithoutTax_declaration_proofsInput, Prisma.StoredFileUncheckedUpdateWithoutTax_declaration_proofsInput>
+}
+
+export type StoredFileUpdateWithoutTax_declaration_proofsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+}
+
+export type StoredFileUncheckedUpdateWithoutTax_declaration_proofsInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
 }
@@ -978,6 +1109,7 @@ export type StoredFileCreateWithoutCandidatesInput = {
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileUncheckedCreateWithoutCandidatesInput = {
@@ -996,6 +1128,7 @@ export type StoredFileUncheckedCreateWithoutCandidatesInput = {
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileCreateOrConnectWithoutCandidatesInput = {
@@ -1030,6 +1163,7 @@ export type StoredFileUpdateWithoutCandidatesInput = {
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutCandidatesInput = {
@@ -1048,6 +1182,7 @@ export type StoredFileUncheckedUpdateWithoutCandidatesInput = {
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileCreateWithoutAppointment_documentsInput = {
@@ -1066,6 +1201,7 @@ export type StoredFileCreateWithoutAppointment_documentsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileUncheckedCreateWithoutAppointment_documentsInput = {
@@ -1084,6 +1220,7 @@ export type StoredFileUncheckedCreateWithoutAppointment_documentsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileCreateOrConnectWithoutAppointment_documentsInput = {
@@ -1118,6 +1255,7 @@ export type StoredFileUpdateWithoutAppointment_documentsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutAppointment_documentsInput = {
@@ -1136,6 +1274,7 @@ export type StoredFileUncheckedUpdateWithoutAppointment_documentsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileCreateWithoutTalent_pool_candidatesInput = {
@@ -1154,6 +1293,7 @@ export type StoredFileCreateWithoutTalent_pool_candidatesInput = {
   leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileUncheckedCreateWithoutTalent_pool_candidatesInput = {
@@ -1172,6 +1312,7 @@ export type StoredFileUncheckedCreateWithoutTalent_pool_candidatesInput = {
   leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
 }
 
 export type StoredFileCreateOrConnectWithoutTalent_pool_candidatesInput = {
@@ -1206,6 +1347,7 @@ export type StoredFileUpdateWithoutTalent_pool_candidatesInput = {
   leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutTalent_pool_candidatesInput = {
@@ -1224,6 +1366,7 @@ export type StoredFileUncheckedUpdateWithoutTalent_pool_candidatesInput = {
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
 }
 
 
@@ -1239,6 +1382,7 @@ export type StoredFileCountOutputType = {
   expense_claims: number
   candidates: number
   talent_pool_candidates: number
+  tax_declaration_proofs: number
 }
 
 export type StoredFileCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1249,6 +1393,7 @@ export type StoredFileCountOutputTypeSelect<ExtArgs extends runtime.Types.Extens
   expense_claims?: boolean | StoredFileCountOutputTypeCountExpense_claimsArgs
   candidates?: boolean | StoredFileCountOutputTypeCountCandidatesArgs
   talent_pool_candidates?: boolean | StoredFileCountOutputTypeCountTalent_pool_candidatesArgs
+  tax_declaration_proofs?: boolean | StoredFileCountOutputTypeCountTax_declaration_proofsArgs
 }
 
 /**
@@ -1310,6 +1455,13 @@ export type StoredFileCountOutputTypeCountTalent_pool_candidatesArgs<ExtArgs ext
   where?: Prisma.TalentPoolCandidateWhereInput
 }
 
+/**
+ * StoredFileCountOutputType without action
+ */
+export type StoredFileCountOutputTypeCountTax_declaration_proofsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TaxDeclarationWhereInput
+}
+
 
 export type StoredFileSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -1328,6 +1480,7 @@ export type StoredFileSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   expense_claims?: boolean | Prisma.StoredFile$expense_claimsArgs<ExtArgs>
   candidates?: boolean | Prisma.StoredFile$candidatesArgs<ExtArgs>
   talent_pool_candidates?: boolean | Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs>
+  tax_declaration_proofs?: boolean | Prisma.StoredFile$tax_declaration_proofsArgs<ExtArgs>
   _count?: boolean | Prisma.StoredFileCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["storedFile"]>
 
@@ -1376,6 +1529,7 @@ export type StoredFileInclude<ExtArgs extends runtime.Types.Extensions.InternalA
   expense_claims?: boolean | Prisma.StoredFile$expense_claimsArgs<ExtArgs>
   candidates?: boolean | Prisma.StoredFile$candidatesArgs<ExtArgs>
   talent_pool_candidates?: boolean | Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs>
+  tax_declaration_proofs?: boolean | Prisma.StoredFile$tax_declaration_proofsArgs<ExtArgs>
   _count?: boolean | Prisma.StoredFileCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type StoredFileIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1391,6 +1545,7 @@ export type $StoredFilePayload<ExtArgs extends runtime.Types.Extensions.Internal
     expense_claims: Prisma.$ExpenseClaimPayload<ExtArgs>[]
     candidates: Prisma.$CandidatePayload<ExtArgs>[]
     talent_pool_candidates: Prisma.$TalentPoolCandidatePayload<ExtArgs>[]
+    tax_declaration_proofs: Prisma.$TaxDeclarationPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1803,6 +1958,7 @@ export interface Prisma__StoredFileClient<T, Null = never, ExtArgs extends runti
   expense_claims<T extends Prisma.StoredFile$expense_claimsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$expense_claimsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ExpenseClaimPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   candidates<T extends Prisma.StoredFile$candidatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$candidatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CandidatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   talent_pool_candidates<T extends Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TalentPoolCandidatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  tax_declaration_proofs<T extends Prisma.StoredFile$tax_declaration_proofsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$tax_declaration_proofsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TaxDeclarationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2399,6 +2555,30 @@ export type StoredFile$talent_pool_candidatesArgs<ExtArgs extends runtime.Types.
   take?: number
   skip?: number
   distinct?: Prisma.TalentPoolCandidateScalarFieldEnum | Prisma.TalentPoolCandidateScalarFieldEnum[]
+}
+
+/**
+ * StoredFile.tax_declaration_proofs
+ */
+export type StoredFile$tax_declaration_proofsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the TaxDeclaration
+   */
+  select?: Prisma.TaxDeclarationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the TaxDeclaration
+   */
+  omit?: Prisma.TaxDeclarationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TaxDeclarationInclude<ExtArgs> | null
+  where?: Prisma.TaxDeclarationWhereInput
+  orderBy?: Prisma.TaxDeclarationOrderByWithRelationInput | Prisma.TaxDeclarationOrderByWithRelationInput[]
+  cursor?: Prisma.TaxDeclarationWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TaxDeclarationScalarFieldEnum | Prisma.TaxDeclarationScalarFieldEnum[]
 }
 
 /**

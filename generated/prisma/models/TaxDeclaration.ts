@@ -311,6 +311,7 @@ export type TaxDeclarationWhereInput = {
   created_at?: Prisma.DateTimeFilter<"TaxDeclaration"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"TaxDeclaration"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
+  proof_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }
 
 export type TaxDeclarationOrderByWithRelationInput = {
@@ -331,6 +332,7 @@ export type TaxDeclarationOrderByWithRelationInput = {
   created_at?: Prisma.SortOrder
   updated_at?: Prisma.SortOrder
   employee?: Prisma.EmployeeOrderByWithRelationInput
+  proof_file?: Prisma.StoredFileOrderByWithRelationInput
 }
 
 export type TaxDeclarationWhereUniqueInput = Prisma.AtLeast<{
@@ -355,6 +357,7 @@ export type TaxDeclarationWhereUniqueInput = Prisma.AtLeast<{
   created_at?: Prisma.DateTimeFilter<"TaxDeclaration"> | Date | string
   updated_at?: Prisma.DateTimeFilter<"TaxDeclaration"> | Date | string
   employee?: Prisma.XOR<Prisma.EmployeeScalarRelationFilter, Prisma.EmployeeWhereInput>
+  proof_file?: Prisma.XOR<Prisma.StoredFileNullableScalarRelationFilter, Prisma.StoredFileWhereInput> | null
 }, "tenant_id_id">
 
 export type TaxDeclarationOrderByWithAggregationInput = {
@@ -409,7 +412,6 @@ export type TaxDeclarationCreateInput = {
   section: string
   description: string
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
-  proof_file_id?: string | null
   status?: string
   verified_amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   rejection_reason?: string | null
@@ -419,6 +421,7 @@ export type TaxDeclarationCreateInput = {
   created_at?: Date | string
   updated_at?: Date | string
   employee: Prisma.EmployeeCreateNestedOneWithoutTax_declarationsInput
+  proof_file?: Prisma.StoredFileCreateNestedOneWithoutTax_declaration_proofsInput
 }
 
 export type TaxDeclarationUncheckedCreateInput = {
@@ -446,7 +449,6 @@ export type TaxDeclarationUpdateInput = {
   section?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
-  proof_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   verified_amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -456,6 +458,7 @@ export type TaxDeclarationUpdateInput = {
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   employee?: Prisma.EmployeeUpdateOneRequiredWithoutTax_declarationsNestedInput
+  proof_file?: Prisma.StoredFileUpdateOneWithoutTax_declaration_proofsNestedInput
 }
 
 export type TaxDeclarationUncheckedUpdateInput = {
@@ -502,7 +505,6 @@ export type TaxDeclarationUpdateManyMutationInput = {
   section?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
-  proof_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   verified_amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -656,13 +658,54 @@ export type TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput = {
   deleteMany?: Prisma.TaxDeclarationScalarWhereInput | Prisma.TaxDeclarationScalarWhereInput[]
 }
 
+export type TaxDeclarationCreateNestedManyWithoutProof_fileInput = {
+  create?: Prisma.XOR<Prisma.TaxDeclarationCreateWithoutProof_fileInput, Prisma.TaxDeclarationUncheckedCreateWithoutProof_fileInput> | Prisma.TaxDeclarationCreateWithoutProof_fileInput[] | Prisma.TaxDeclarationUncheckedCreateWithoutProof_fileInput[]
+  connectOrCreate?: Prisma.TaxDeclarationCreateOrConnectWithoutProof_fileInput | Prisma.TaxDeclarationCreateOrConnectWithoutProof_fileInput[]
+  createMany?: Prisma.TaxDeclarationCreateManyProof_fileInputEnvelope
+  connect?: Prisma.TaxDeclarationWhereUniqueInput | Prisma.TaxDeclarationWhereUniqueInput[]
+}
+
+export type TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput = {
+  create?: Prisma.XOR<Prisma.TaxDeclarationCreateWithoutProof_fileInput, Prisma.TaxDeclarationUncheckedCreateWithoutProof_fileInput> | Prisma.TaxDeclarationCreateWithoutProof_fileInput[] | Prisma.TaxDeclarationUncheckedCreateWithoutProof_fileInput[]
+  connectOrCreate?: Prisma.TaxDeclarationCreateOrConnectWithoutProof_fileInput | Prisma.TaxDeclarationCreateOrConnectWithoutProof_fileInput[]
+  createMany?: Prisma.TaxDeclarationCreateManyProof_fileInputEnvelope
+  connect?: Prisma.TaxDeclarationWhereUniqueInput | Prisma.TaxDeclarationWhereUniqueInput[]
+}
+
+export type TaxDeclarationUpdateManyWithoutProof_fileNestedInput = {
+  create?: Prisma.XOR<Prisma.TaxDeclarationCreateWithoutProof_fileInput, Prisma.TaxDeclarationUncheckedCreateWithoutProof_fileInput> | Prisma.TaxDeclarationCreateWithoutProof_fileInput[] | Prisma.TaxDeclarationUncheckedCreateWithoutProof_fileInput[]
+  connectOrCreate?: Prisma.TaxDeclarationCreateOrConnectWithoutProof_fileInput | Prisma.TaxDeclarationCreateOrConnectWithoutProof_fileInput[]
+  upsert?: Prisma.TaxDeclarationUpsertWithWhereUniqueWithoutProof_fileInput | Prisma.TaxDeclarationUpsertWithWhereUniqueWithoutProof_fileInput[]
+  createMany?: Prisma.TaxDeclarationCreateManyProof_fileInputEnvelope
+  set?: Prisma.TaxDeclarationWhereUniqueInput | Prisma.TaxDeclarationWhereUniqueInput[]
+  disconnect?: Prisma.TaxDeclarationWhereUniqueInput | Prisma.TaxDeclarationWhereUniqueInput[]
+  delete?: Prisma.TaxDeclarationWhereUniqueInput | Prisma.TaxDeclarationWhereUniqueInput[]
+  connect?: Prisma.TaxDeclarationWhereUniqueInput | Prisma.TaxDeclarationWhereUniqueInput[]
+  update?: Prisma.TaxDeclarationUpdateWithWhereUniqueWithoutProof_fileInput | Prisma.TaxDeclarationUpdateWithWhereUniqueWithoutProof_fileInput[]
+  updateMany?: Prisma.TaxDeclarationUpdateManyWithWhereWithoutProof_fileInput | Prisma.TaxDeclarationUpdateManyWithWhereWithoutProof_fileInput[]
+  deleteMany?: Prisma.TaxDeclarationScalarWhereInput | Prisma.TaxDeclarationScalarWhereInput[]
+}
+
+export type TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput = {
+  create?: Prisma.XOR<Prisma.TaxDeclarationCreateWithoutProof_fileInput, Prisma.TaxDeclarationUncheckedCreateWithoutProof_fileInput> | Prisma.TaxDeclarationCreateWithoutProof_fileInput[] | Prisma.TaxDeclarationUncheckedCreateWithoutProof_fileInput[]
+  connectOrCreate?: Prisma.TaxDeclarationCreateOrConnectWithoutProof_fileInput | Prisma.TaxDeclarationCreateOrConnectWithoutProof_fileInput[]
+  upsert?: Prisma.TaxDeclarationUpsertWithWhereUniqueWithoutProof_fileInput | Prisma.TaxDeclarationUpsertWithWhereUniqueWithoutProof_fileInput[]
+  createMany?: Prisma.TaxDeclarationCreateManyProof_fileInputEnvelope
+  set?: Prisma.TaxDeclarationWhereUniqueInput | Prisma.TaxDeclarationWhereUniqueInput[]
+  disconnect?: Prisma.TaxDeclarationWhereUniqueInput | Prisma.TaxDeclarationWhereUniqueInput[]
+  delete?: Prisma.TaxDeclarationWhereUniqueInput | Prisma.TaxDeclarationWhereUniqueInput[]
+  connect?: Prisma.TaxDeclarationWhereUniqueInput | Prisma.TaxDeclarationWhereUniqueInput[]
+  update?: Prisma.TaxDeclarationUpdateWithWhereUniqueWithoutProof_fileInput | Prisma.TaxDeclarationUpdateWithWhereUniqueWithoutProof_fileInput[]
+  updateMany?: Prisma.TaxDeclarationUpdateManyWithWhereWithoutProof_fileInput | Prisma.TaxDeclarationUpdateManyWithWhereWithoutProof_fileInput[]
+  deleteMany?: Prisma.TaxDeclarationScalarWhereInput | Prisma.TaxDeclarationScalarWhereInput[]
+}
+
 export type TaxDeclarationCreateWithoutEmployeeInput = {
   id?: string
   tax_year: string
   section: string
   description: string
   amount: runtime.Decimal | runtime.DecimalJsLike | number | string
-  proof_file_id?: string | null
   status?: string
   verified_amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
   rejection_reason?: string | null
@@ -671,6 +714,7 @@ export type TaxDeclarationCreateWithoutEmployeeInput = {
   created_by?: string | null
   created_at?: Date | string
   updated_at?: Date | string
+  proof_file?: Prisma.StoredFileCreateNestedOneWithoutTax_declaration_proofsInput
 }
 
 export type TaxDeclarationUncheckedCreateWithoutEmployeeInput = {
@@ -738,6 +782,66 @@ export type TaxDeclarationScalarWhereInput = {
   updated_at?: Prisma.DateTimeFilter<"TaxDeclaration"> | Date | string
 }
 
+export type TaxDeclarationCreateWithoutProof_fileInput = {
+  id?: string
+  tax_year: string
+  section: string
+  description: string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: string
+  verified_amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  rejection_reason?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  created_by?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+  employee: Prisma.EmployeeCreateNestedOneWithoutTax_declarationsInput
+}
+
+export type TaxDeclarationUncheckedCreateWithoutProof_fileInput = {
+  id?: string
+  employee_id: string
+  tax_year: string
+  section: string
+  description: string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: string
+  verified_amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  rejection_reason?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  created_by?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type TaxDeclarationCreateOrConnectWithoutProof_fileInput = {
+  where: Prisma.TaxDeclarationWhereUniqueInput
+  create: Prisma.XOR<Prisma.TaxDeclarationCreateWithoutProof_fileInput, Prisma.TaxDeclarationUncheckedCreateWithoutProof_fileInput>
+}
+
+export type TaxDeclarationCreateManyProof_fileInputEnvelope = {
+  data: Prisma.TaxDeclarationCreateManyProof_fileInput | Prisma.TaxDeclarationCreateManyProof_fileInput[]
+  skipDuplicates?: boolean
+}
+
+export type TaxDeclarationUpsertWithWhereUniqueWithoutProof_fileInput = {
+  where: Prisma.TaxDeclarationWhereUniqueInput
+  update: Prisma.XOR<Prisma.TaxDeclarationUpdateWithoutProof_fileInput, Prisma.TaxDeclarationUncheckedUpdateWithoutProof_fileInput>
+  create: Prisma.XOR<Prisma.TaxDeclarationCreateWithoutProof_fileInput, Prisma.TaxDeclarationUncheckedCreateWithoutProof_fileInput>
+}
+
+export type TaxDeclarationUpdateWithWhereUniqueWithoutProof_fileInput = {
+  where: Prisma.TaxDeclarationWhereUniqueInput
+  data: Prisma.XOR<Prisma.TaxDeclarationUpdateWithoutProof_fileInput, Prisma.TaxDeclarationUncheckedUpdateWithoutProof_fileInput>
+}
+
+export type TaxDeclarationUpdateManyWithWhereWithoutProof_fileInput = {
+  where: Prisma.TaxDeclarationScalarWhereInput
+  data: Prisma.XOR<Prisma.TaxDeclarationUpdateManyMutationInput, Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileInput>
+}
+
 export type TaxDeclarationCreateManyEmployeeInput = {
   id?: string
   tax_year: string
@@ -761,7 +865,6 @@ export type TaxDeclarationUpdateWithoutEmployeeInput = {
   section?: Prisma.StringFieldUpdateOperationsInput | string
   description?: Prisma.StringFieldUpdateOperationsInput | string
   amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
-  proof_file_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   status?: Prisma.StringFieldUpdateOperationsInput | string
   verified_amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
   rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -770,6 +873,7 @@ export type TaxDeclarationUpdateWithoutEmployeeInput = {
   created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  proof_file?: Prisma.StoredFileUpdateOneWithoutTax_declaration_proofsNestedInput
 }
 
 export type TaxDeclarationUncheckedUpdateWithoutEmployeeInput = {
@@ -806,6 +910,74 @@ export type TaxDeclarationUncheckedUpdateManyWithoutEmployeeInput = {
   updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
+export type TaxDeclarationCreateManyProof_fileInput = {
+  id?: string
+  employee_id: string
+  tax_year: string
+  section: string
+  description: string
+  amount: runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: string
+  verified_amount?: runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  rejection_reason?: string | null
+  decided_by?: string | null
+  decided_at?: Date | string | null
+  created_by?: string | null
+  created_at?: Date | string
+  updated_at?: Date | string
+}
+
+export type TaxDeclarationUpdateWithoutProof_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  tax_year?: Prisma.StringFieldUpdateOperationsInput | string
+  section?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  verified_amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee?: Prisma.EmployeeUpdateOneRequiredWithoutTax_declarationsNestedInput
+}
+
+export type TaxDeclarationUncheckedUpdateWithoutProof_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
+  tax_year?: Prisma.StringFieldUpdateOperationsInput | string
+  section?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  verified_amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type TaxDeclarationUncheckedUpdateManyWithoutProof_fileInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_id?: Prisma.StringFieldUpdateOperationsInput | string
+  tax_year?: Prisma.StringFieldUpdateOperationsInput | string
+  section?: Prisma.StringFieldUpdateOperationsInput | string
+  description?: Prisma.StringFieldUpdateOperationsInput | string
+  amount?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  verified_amount?: Prisma.NullableDecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string | null
+  rejection_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  decided_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  created_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
 
 
 export type TaxDeclarationSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -826,6 +998,7 @@ export type TaxDeclarationSelect<ExtArgs extends runtime.Types.Extensions.Intern
   created_at?: boolean
   updated_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
+  proof_file?: boolean | Prisma.TaxDeclaration$proof_fileArgs<ExtArgs>
 }, ExtArgs["result"]["taxDeclaration"]>
 
 export type TaxDeclarationSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -846,6 +1019,7 @@ export type TaxDeclarationSelectCreateManyAndReturn<ExtArgs extends runtime.Type
   created_at?: boolean
   updated_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
+  proof_file?: boolean | Prisma.TaxDeclaration$proof_fileArgs<ExtArgs>
 }, ExtArgs["result"]["taxDeclaration"]>
 
 export type TaxDeclarationSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -866,6 +1040,7 @@ export type TaxDeclarationSelectUpdateManyAndReturn<ExtArgs extends runtime.Type
   created_at?: boolean
   updated_at?: boolean
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
+  proof_file?: boolean | Prisma.TaxDeclaration$proof_fileArgs<ExtArgs>
 }, ExtArgs["result"]["taxDeclaration"]>
 
 export type TaxDeclarationSelectScalar = {
@@ -890,18 +1065,22 @@ export type TaxDeclarationSelectScalar = {
 export type TaxDeclarationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "tax_year" | "section" | "description" | "amount" | "proof_file_id" | "status" | "verified_amount" | "rejection_reason" | "decided_by" | "decided_at" | "created_by" | "created_at" | "updated_at", ExtArgs["result"]["taxDeclaration"]>
 export type TaxDeclarationInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
+  proof_file?: boolean | Prisma.TaxDeclaration$proof_fileArgs<ExtArgs>
 }
 export type TaxDeclarationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
+  proof_file?: boolean | Prisma.TaxDeclaration$proof_fileArgs<ExtArgs>
 }
 export type TaxDeclarationIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
+  proof_file?: boolean | Prisma.TaxDeclaration$proof_fileArgs<ExtArgs>
 }
 
 export type $TaxDeclarationPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "TaxDeclaration"
   objects: {
     employee: Prisma.$EmployeePayload<ExtArgs>
+    proof_file: Prisma.$StoredFilePayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1315,6 +1494,7 @@ readonly fields: TaxDeclarationFieldRefs;
 export interface Prisma__TaxDeclarationClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
   employee<T extends Prisma.EmployeeDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.EmployeeDefaultArgs<ExtArgs>>): Prisma.Prisma__EmployeeClient<runtime.Types.Result.GetResult<Prisma.$EmployeePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
+  proof_file<T extends Prisma.TaxDeclaration$proof_fileArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.TaxDeclaration$proof_fileArgs<ExtArgs>>): Prisma.Prisma__StoredFileClient<runtime.Types.Result.GetResult<Prisma.$StoredFilePayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1758,6 +1938,25 @@ export type TaxDeclarationDeleteManyArgs<ExtArgs extends runtime.Types.Extension
    * Limit how many TaxDeclarations to delete.
    */
   limit?: number
+}
+
+/**
+ * TaxDeclaration.proof_file
+ */
+export type TaxDeclaration$proof_fileArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the StoredFile
+   */
+  select?: Prisma.StoredFileSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the StoredFile
+   */
+  omit?: Prisma.StoredFileOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StoredFileInclude<ExtArgs> | null
+  where?: Prisma.StoredFileWhereInput
 }
 
 /**

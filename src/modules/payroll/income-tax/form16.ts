@@ -84,6 +84,5 @@ export async function form16Of(auth: AuthContext, employeeId: string, requestedY
       total: deducted.toFixed(2),
     },
     balance: new Decimal(c.tax_payable).minus(deducted).toFixed(2),
-    part_a: null,
   };
 }
