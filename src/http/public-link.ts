@@ -5,7 +5,8 @@
 // a form with `data-upload` (the appointment page's joining documents) is sent there as multipart
 // (without the script the form posts itself and the browser shows the JSON answer); a form with
 // `data-json` (the account pages: src/modules/auth/pages.ts) is sent there as JSON of its non-empty
-// fields, then shows `data-done` and, with `data-next`, a link onward (to /docs, signed in).
+// fields (ticked boxes only; `data-integer` ones as numbers), then shows `data-done` and, with
+// `data-next`, a link onward (to /docs, signed in).
 import type { RequestHandler } from "express";
 
 const SCRIPT = `"use strict";
@@ -54,7 +55,10 @@ document.addEventListener("submit", async (event) => {
   const status = form.parentElement.querySelector("[role=status]");
   const button = form.querySelector("button[type=submit]");
   const body = {};
-  for (const [name, value] of new FormData(form)) if (value !== "") body[name] = value;
+  for (const el of form.elements) {
+    if (!el.name || el.value === "" || ((el.type === "checkbox" || el.type === "radio") && !el.checked)) continue;
+    body[el.name] = "integer" in el.dataset ? Number(el.value) : el.value;
+  }
   button.disabled = true;
   status.textContent = "Sending…";
   try {
