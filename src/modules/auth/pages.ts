@@ -63,7 +63,7 @@ export async function signupConfirmPage(token: string | undefined): Promise<stri
   const body = token
     ? form(
         "/api/auth/signup/confirm",
-        hidden("token", token) + newPassword() + privacyNotice(await noticeBeforeJoining(undefined), "your new company"),
+        hidden("token", token) + newPassword() + privacyNotice(await noticeBeforeJoining({}), "your new company"),
         "Create my account",
         "Your account and your company are ready, and you are signed in.",
         REFERENCE,
@@ -84,7 +84,7 @@ export async function acceptInvitePage(token: string | undefined): Promise<strin
     (invitation.hasAccount
       ? field("password", "Your current password", "password", 'autocomplete="current-password" maxlength="200" required')
       : field("name", "Your name", "text", 'autocomplete="name" maxlength="200" required') + newPassword()) +
-    privacyNotice(await noticeBeforeJoining(token), invitation.company);
+    privacyNotice(await noticeBeforeJoining({ invitation_token: token }), invitation.company);
   return page(
     title,
     `<h1>Join ${esc(invitation.company)}</h1>
