@@ -3820,7 +3820,7 @@ export interface paths {
         };
         /**
          * The privacy notice to show before joining (no sign-in)
-         * @description With `invitation_token`, the current notice of the company the invitation is for (404 for an unknown, used, revoked or expired invitation); without it, the built-in notice a new company starts with (version 0), shown on the signup page. Its `version` is what confirmSignup and acceptInvite take as `privacy_notice_version`.
+         * @description With `invitation_token`, the current notice of the company the invitation is for (404 for an unknown, used, revoked or expired invitation); without it, the built-in notice a new company starts with (version 0), shown on the signup page. With `offer_token` (a candidate's offer link), the current notice of the company that made the offer (404 for an unknown link), shown on the offer page; give one token at most (400 for both). Its `version` is what confirmSignup and acceptInvite take as `privacy_notice_version`.
          */
         get: operations["getPublicPrivacyNotice"];
         put?: never;
@@ -27269,6 +27269,7 @@ export interface operations {
         parameters: {
             query?: {
                 invitation_token?: string;
+                offer_token?: string;
             };
             header?: never;
             path?: never;

@@ -5,11 +5,27 @@
 // a form with `data-upload` (the appointment page's joining documents) is sent there as multipart
 // (without the script the form posts itself and the browser shows the JSON answer); a form with
 // `data-json` (the account pages: src/modules/auth/pages.ts) is sent there as JSON of its non-empty
-// fields, then shows `data-done` and, with `data-next`, a link onward (to /docs, signed in).
+// fields (ticked boxes only; `data-integer` ones as numbers), then shows `data-done` and, with
+// `data-next`, a link onward (to /docs, signed in). A section with `data-notice` (the offer page) is
+// filled with the privacy notice that operation answers.
 import type { RequestHandler } from "express";
 
 const SCRIPT = `"use strict";
 document.documentElement.dataset.actions = "ready"; // the buttons work (a test reads it)
+for (const section of document.querySelectorAll("[data-notice]")) {
+  const text = section.querySelector("[data-notice-text]");
+  fetch(section.dataset.notice)
+    .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+    .then(({ data }) => {
+      text.textContent = data.text;
+      for (const p of data.purposes) {
+        const item = document.createElement("li");
+        item.textContent = p.purpose;
+        section.querySelector("[data-notice-purposes]").append(item);
+      }
+    })
+    .catch(() => { text.textContent = "The privacy notice could not be loaded; ask the company for it."; });
+}
 document.addEventListener("click", async (event) => {
   const button = event.target.closest("button[data-action]");
   if (!button) return;
@@ -54,7 +70,10 @@ document.addEventListener("submit", async (event) => {
   const status = form.parentElement.querySelector("[role=status]");
   const button = form.querySelector("button[type=submit]");
   const body = {};
-  for (const [name, value] of new FormData(form)) if (value !== "") body[name] = value;
+  for (const el of form.elements) {
+    if (!el.name || el.value === "" || ((el.type === "checkbox" || el.type === "radio") && !el.checked)) continue;
+    body[el.name] = "integer" in el.dataset ? Number(el.value) : el.value;
+  }
   button.disabled = true;
   status.textContent = "Sending…";
   try {

@@ -2,6 +2,8 @@
 // the links of the account mails (signup confirmation, invitation, password reset, the notices' sign-in
 // and forgot-password) open pages of this server while APP_URL is this server (its default), and a person
 // finishes there in a real headless Chromium: types into the form, presses the button, reads the answer.
+// The signup and invitation pages show the privacy notice joined under and send nothing until it is
+// acknowledged; the acknowledgement is then the member's (getPrivacyNotice).
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -56,6 +58,15 @@ const status = () =>
   browser.waitFor<string>(
     `(() => { const s = document.querySelector("[role=status]").textContent; return s && !/Sending/.test(s) && s; })()`,
   );
+/** Ticks the privacy notice's acknowledgement by clicking its label, as a person does. */
+const acknowledgeNotice = () => browser.evaluate(`document.querySelector("label[for=privacy_notice_version]").click()`);
+/** The live region's text at once: a form the browser held back (a required box unticked) leaves it empty. */
+const statusNow = () => browser.evaluate<string>(`document.querySelector("[role=status]").textContent`);
+/** The member's privacy notice status, read with the browser's session. */
+const browserNotice = () =>
+  browser.evaluate<{ status: number; body: any }>(
+    `fetch("/api/privacy/notice").then(async (r) => ({ status: r.status, body: await r.json() }))`,
+  );
 /** The session the browser holds now (its cookie), as a client sees it. */
 const browserSession = () =>
   browser.evaluate<{ status: number; body: any }>(
@@ -71,6 +82,15 @@ describe("getSignupConfirmPage: the confirmation link opens a page that creates 
     await browser.open(`${base}${link}`);
     expect(await browser.evaluate("document.title")).toBe("Finish signing up");
     expect(await browser.evaluate("document.documentElement.dataset.actions")).toBe("ready"); // the script ran under the CSP
+    // the built-in notice the new company starts with, and nothing is sent until it is acknowledged
+    expect(await browser.evaluate("document.getElementById('privacy-notice').textContent")).toMatch(
+      /We process your personal data to employ you.*Data Protection Board of India/s,
+    );
+    await fillAndSubmit({ password: "kulkarni-loom-harbour" });
+    expect(await statusNow()).toBe("");
+    expect(await browser.evaluate("document.getElementById('privacy_notice_version').validity.valueMissing")).toBe(true);
+    expect((await browserSession()).status).toBe(401);
+    await acknowledgeNotice();
     // a weak password: the answer's details are shown, and the link still works
     await fillAndSubmit({ password: "password123" });
     expect(await status()).toMatch(/password.*(common|guess)|breached|weak/i);
@@ -82,6 +102,9 @@ describe("getSignupConfirmPage: the confirmation link opens a page that creates 
     expect(session.status).toBe(200);
     expect(session.body.data.user.email).toBe(email.toLowerCase());
     expect(session.body.data.tenants[0].name).toBe("Kulkarni Textiles");
+    const notice = await browserNotice();
+    expect(notice.status).toBe(200);
+    expect(notice.body.data).toMatchObject({ acknowledged: true, notice: { version: 0 } });
   });
 
   it("without its token the page says to open the link from the mail", async () => {
@@ -96,11 +119,24 @@ describe("getAcceptInvitePage: the invitation link opens a page that accepts it"
   it("a new address: names the company and role, takes a name and password, joins and signs in", async () => {
     const owner = await signupTenant(t, { company: "Nair & Rao Logistics" });
     const email = uniqueEmail("pages-invitee");
+    const text = "Nair & Rao keep your data <only> to employ and pay you; write to our grievance officer about your rights.";
+    const purposes = [{ record_class: "payslips", purpose: "Paying you and the PF returns", basis: "legal_obligation" }];
+    await owner.agent.post("/api/privacy/notices").send({ text, purposes }).expect(201);
     await owner.agent.post("/api/configuration/members").send({ email, role: "hr" }).expect(201);
     const link = await mailedLink(email, "/accept-invite");
     await browser.open(`${base}${link}`);
     expect(await browser.evaluate("document.querySelector('h1').textContent")).toBe("Join Nair & Rao Logistics");
     expect(await browser.evaluate("document.querySelector('main').textContent")).toContain("invited as hr");
+    // the company's current notice (version 1, its text as written), not sent until acknowledged
+    const shown = await browser.evaluate<string>("document.getElementById('privacy-notice').textContent");
+    expect(shown).toContain(text);
+    expect(shown).toContain("Paying you and the PF returns");
+    expect(await browser.evaluate("document.querySelector('label[for=privacy_notice_version]').textContent")).toMatch(/version 1/);
+    await fillAndSubmit({ name: "Meera Nair", password: "backwater-ferry-lantern" });
+    expect(await statusNow()).toBe("");
+    const before = await owner.agent.get("/api/configuration/members").expect(200);
+    expect(before.body.data.members.some((m: any) => m.email === email.toLowerCase())).toBe(false);
+    await acknowledgeNotice();
     await fillAndSubmit({ name: "Meera Nair", password: "backwater-ferry-lantern" });
     expect(await status()).toMatch(/You joined Nair & Rao Logistics and are signed in/);
     const session = await browserSession();
@@ -108,6 +144,8 @@ describe("getAcceptInvitePage: the invitation link opens a page that accepts it"
     expect(session.body.data.active_tenant_id).toBe(owner.tenantId);
     const members = await owner.agent.get("/api/configuration/members").expect(200);
     expect(members.body.data.members.some((m: any) => m.email === email.toLowerCase() && m.role === "hr")).toBe(true);
+    const notice = await browserNotice();
+    expect(notice.body.data).toMatchObject({ acknowledged: true, notice: { version: 1, text } });
   });
 
   it("an address with an account asks for its current password; a used link says to ask for a new one", async () => {
@@ -118,6 +156,7 @@ describe("getAcceptInvitePage: the invitation link opens a page that accepts it"
     await browser.open(`${base}${link}`);
     expect(await browser.evaluate("document.getElementById('name')")).toBeNull();
     expect(await browser.evaluate("document.querySelector('label[for=password]').textContent")).toBe("Your current password");
+    await acknowledgeNotice();
     await fillAndSubmit({ password: "not-the-password-at-all" });
     expect(await status()).toMatch(/current password/);
     await browser.evaluate(`document.querySelector("[role=status]").textContent = ""`);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { signupToken } from "../support/signup.ts";
-import { addCandidate, openPosting, recruitingCompany } from "../recruitment/helpers.ts";
+import { addCandidate, draftOffer, openPosting, recruitingCompany } from "../recruitment/helpers.ts";
 
 const t = useTestApp();
 
@@ -147,5 +147,25 @@ describe("getPublicPrivacyNotice, confirmSignup and acceptInvite with privacy_no
       { context: "invitation", version: 1 },
     ]);
     expectError(await t.request().get(`/api/public/privacy-notice?invitation_token=${invitation}`), 404, "not_found"); // used
+  });
+
+  it("with offer_token: the offering company's current notice, for the candidate's offer page", async () => {
+    const c = await recruitingCompany(t, { company: "Offering Co" });
+    const text = "Offering Co keeps your application data only to decide on it and to employ you.";
+    const purposes = [{ record_class: "candidates", purpose: "Deciding on your application", basis: "legitimate_use" }];
+    await c.owner.agent.post("/api/privacy/notices").send({ text, purposes }).expect(201);
+    const { offer, candidate } = await draftOffer(c.hr.agent, {});
+    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+    const [mail] = await t.query<{ text_body: string }>(
+      "SELECT text_body FROM email_outbox WHERE to_address = $1 AND text_body LIKE '%/api/public/offers/%' " +
+        "ORDER BY created_at DESC LIMIT 1",
+      [candidate.email.toLowerCase()],
+    );
+    const token = /\/api\/public\/offers\/([^\s/?]+)/.exec(mail.text_body)?.[1] as string;
+    const shown = (await t.request().get(`/api/public/privacy-notice?offer_token=${token}`).expect(200)).body.data;
+    expect(shown).toMatchObject({ version: 1, text, purposes });
+    expectError(await t.request().get("/api/public/privacy-notice?offer_token=no-such-offer-link"), 404, "not_found");
+    const both = await t.request().get(`/api/public/privacy-notice?offer_token=${token}&invitation_token=${token}`);
+    expectError(both, 400, "validation_failed");
   });
 });

@@ -110,6 +110,10 @@ describe("getPublicOfferPage: the offer link opens a readable page", () => {
       expect(stdout).toContain("Accept the offer");
       expect(stdout).toContain("Download the offer letter (PDF)");
       expect(stdout).toMatch(/<html[^>]* data-actions="ready"/); // its script loaded under the CSP and ran
+      // the company's privacy notice, fetched by the script (getPublicPrivacyNotice with the offer's token)
+      expect(stdout).toContain("How Acme &amp; Sons handles your personal data");
+      expect(stdout).toContain("We process your personal data to employ you (or to consider your application)");
+      expect(stdout).toContain("<li>Considering your application for a job</li>");
     } finally {
       rmSync(profile, { recursive: true, force: true });
     }

@@ -57,7 +57,8 @@ export const handlers = {
 
   // the pages mailed links open (pages.ts): HTML, sent here like the candidate's offer page
   async getSignupConfirmPage({ query, res }) {
-    res.status(200).type("html").send(signupConfirmPage(query.token));
+    const html = await signupConfirmPage(query.token);
+    res.status(200).type("html").send(html);
     return { sent: true as const };
   },
   async getAcceptInvitePage({ query, res }) {

@@ -2,7 +2,10 @@
 // confirm a signup, accept an invitation, reset a password, sign in, ask for a reset. Each is a form
 // that /assets/public-link.js sends as JSON to the operation named in `data-json` and whose answer it
 // shows in the live region; after a sign-in the page links to the API reference (/docs), signed in.
+// The signup and invitation pages show the privacy notice the person joins under, with a required
+// acknowledgement box whose value is the notice's version (sent as `privacy_notice_version`).
 import { esc, page } from "../../platform/html-page.ts";
+import { noticeBeforeJoining } from "../privacy/index.ts";
 import { invitationForPage } from "./accounts.ts";
 
 const PASSWORD_HINT = "At least 8 characters and hard to guess: not a common password, not your name or e-mail.";
@@ -34,14 +37,33 @@ const hidden = (name: string, value: string) => `<input type="hidden" name="${na
 const noToken = (what: string) =>
   `<p>This page needs the link from your e-mail: open ${what} from the message itself (the whole ` +
   `address, with its <code>token</code>).</p>`;
+const BASIS = { legitimate_use: "needed to employ you", legal_obligation: "required by law", consent: "only with your consent" };
+
+/** The notice to read and the box that acknowledges it: the browser does not send the form until it is ticked. */
+function privacyNotice(notice: Awaited<ReturnType<typeof noticeBeforeJoining>>, company: string) {
+  const purposes = notice.purposes
+    .map((p) => `<li>${esc(p.purpose)} <span class="hint">(${esc(p.record_class)}: ${BASIS[p.basis]})</span></li>`)
+    .join("");
+  const officer = notice.grievance_officer
+    ? `<p>Grievance officer: ${esc(notice.grievance_officer.name)}, ` +
+      `<a href="mailto:${esc(notice.grievance_officer.email)}">${esc(notice.grievance_officer.email)}</a></p>`
+    : "";
+  return `<section id="privacy-notice" aria-labelledby="privacy-notice-title">
+<h2 id="privacy-notice-title">How ${esc(company)} handles your personal data</h2>
+<p class="terms">${esc(notice.text)}</p>
+<ul>${purposes}</ul>
+${officer}</section>
+<p><input type="checkbox" id="privacy_notice_version" name="privacy_notice_version" value="${notice.version}" data-integer required>
+<label for="privacy_notice_version">I have read this privacy notice (version ${notice.version}).</label></p>`;
+}
 const REFERENCE = { href: "/docs", text: "Open the API reference (signed in)" };
 
 /** `/signup/confirm?token=`: choose the password; creates the account and the company and signs in. */
-export function signupConfirmPage(token: string | undefined): string {
+export async function signupConfirmPage(token: string | undefined): Promise<string> {
   const body = token
     ? form(
         "/api/auth/signup/confirm",
-        hidden("token", token) + newPassword(),
+        hidden("token", token) + newPassword() + privacyNotice(await noticeBeforeJoining({}), "your new company"),
         "Create my account",
         "Your account and your company are ready, and you are signed in.",
         REFERENCE,
@@ -57,10 +79,12 @@ export async function acceptInvitePage(token: string | undefined): Promise<strin
   if (!token) return page(title, `<h1>${title}</h1>\n${noToken("the invitation link")}`);
   if (!invitation)
     return page(title, `<h1>${title}</h1>\n<p>This invitation is invalid, already used or expired. Ask the company for a new one.</p>`);
-  const fields = invitation.hasAccount
-    ? hidden("token", token) +
-      field("password", "Your current password", "password", 'autocomplete="current-password" maxlength="200" required')
-    : hidden("token", token) + field("name", "Your name", "text", 'autocomplete="name" maxlength="200" required') + newPassword();
+  const fields =
+    hidden("token", token) +
+    (invitation.hasAccount
+      ? field("password", "Your current password", "password", 'autocomplete="current-password" maxlength="200" required')
+      : field("name", "Your name", "text", 'autocomplete="name" maxlength="200" required') + newPassword()) +
+    privacyNotice(await noticeBeforeJoining({ invitation_token: token }), invitation.company);
   return page(
     title,
     `<h1>Join ${esc(invitation.company)}</h1>

@@ -96,7 +96,7 @@ export const handlers = {
     return ack("Privacy link mailed to the candidate");
   },
   async getPublicPrivacyNotice({ query }) {
-    return ok(await noticeBeforeJoining(query.invitation_token));
+    return ok(await noticeBeforeJoining(query));
   },
   async getPublicPrivacyPage({ params }) {
     return ok(await publicPrivacyPage(params.token));

@@ -1,2 +1,2 @@
-// The privacy area's public face: the notice acknowledged at signup and on accepting an invitation (auth).
-export { acknowledgeOnJoining, assertCurrentNotice } from "./joining.ts";
+// The privacy area's public face: the notice shown and acknowledged at signup and on accepting an invitation (auth).
+export { acknowledgeOnJoining, assertCurrentNotice, noticeBeforeJoining } from "./joining.ts";

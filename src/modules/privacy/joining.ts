@@ -1,13 +1,15 @@
 // The privacy notice at the doors of a company: a new company's owner acknowledges the built-in
 // notice (version 0) with the signup's confirmation, an invited member the company's current one
 // with the invitation's acceptance (`privacy_notice_version` of confirmSignup and acceptInvite), as
-// shown by getPublicPrivacyNotice. The version is checked before the account is created; the
+// shown by getPublicPrivacyNotice (which also gives the offering company's notice to a candidate's
+// offer page). The version is checked before the account is created; the
 // acknowledgement is recorded once the member has joined.
 import { tenantsWith } from "../../db/central.ts";
 import { withTenant } from "../../db/tenancy.ts";
 import * as clock from "../../lib/clock.ts";
 import { hashToken } from "../../platform/identity/tokens.ts";
 import { invalidField, notFound } from "../../platform/errors.ts";
+import { tenantOfOfferLink } from "../recruitment/index.ts";
 import { acknowledge, builtInNotice, currentNotice } from "./notices.ts";
 
 const FIELD = "body.privacy_notice_version";
@@ -22,8 +24,15 @@ export async function acknowledgeOnJoining(tenantId: string, userId: string, ver
   await withTenant(tenantId, () => acknowledge({ user_id: userId }, version, context));
 }
 
-/** The notice to show before joining: the invited company's current one, or a new company's built-in one. */
-export async function noticeBeforeJoining(invitationToken: string | undefined) {
+/** The notice to show before joining: the invited (or offering) company's current one, or a new company's built-in one. */
+export async function noticeBeforeJoining(tokens: { invitation_token?: string; offer_token?: string }) {
+  const { invitation_token: invitationToken, offer_token: offerToken } = tokens;
+  if (invitationToken && offerToken) throw invalidField("query.offer_token", "give either invitation_token or offer_token, not both");
+  if (offerToken) {
+    const tenantId = await tenantOfOfferLink(offerToken);
+    if (!tenantId) throw notFound("Offer");
+    return withTenant(tenantId, async () => (await currentNotice()).json);
+  }
   if (!invitationToken) return builtInNotice();
   const [ref] = await tenantsWith("invitation", {
     token_hash: hashToken(invitationToken),

@@ -3,7 +3,9 @@
 // JSON operations (public.ts). No inline script (the content security policy allows scripts of this
 // server only): the Accept / Decline buttons are wired by /assets/public-link.js
 // (src/http/public-link.ts), which calls the accept and decline operations and shows their answer
-// in a live region. Everything a candidate or company wrote is HTML-escaped.
+// in a live region, and fills in the company's privacy notice (getPublicPrivacyNotice with the offer's
+// token: recruitment does not import the privacy area). Everything a candidate or company wrote is
+// HTML-escaped.
 import { esc, page as layout } from "../../platform/html-page.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { publicAppointment, publicOffer } from "./public.ts";
@@ -77,7 +79,13 @@ ${o.terms ? `<h3>Terms</h3>\n<p class="terms">${esc(o.terms)}</p>` : ""}
 <p><a class="button secondary" href="${base}/pdf">Download the offer letter (PDF)</a></p>
 </section>
 ${actions}
-<p role="status" aria-live="polite"></p>`,
+<p role="status" aria-live="polite"></p>
+<section id="privacy-notice" aria-labelledby="privacy-notice-title"
+ data-notice="/api/public/privacy-notice?offer_token=${encodeURIComponent(token)}">
+<h2 id="privacy-notice-title">How ${esc(o.company_name)} handles your personal data</h2>
+<p class="terms" data-notice-text>The privacy notice needs JavaScript in this browser; or ask the company for it.</p>
+<ul data-notice-purposes></ul>
+</section>`,
   );
 }
 

@@ -49,6 +49,12 @@ async function inTenantOf<T>(
   });
 }
 
+/** The company (tenant id) of an offer link, for the privacy notice its page shows; null for an unknown link. */
+export async function tenantOfOfferLink(token: string): Promise<string | null> {
+  const [ref] = await tenantsWith("jobOffer", { offer_token_hash: hashToken(token), deleted_at: null });
+  return ref?.tenant_id ?? null;
+}
+
 async function loadOffer(client: Pick<ScopedTx, "jobOffer">, id: string): Promise<OfferRow> {
   const o = await client.jobOffer.findFirst({ where: { id, deleted_at: null }, include: offerInclude });
   if (!o) throw notFound("Offer");
