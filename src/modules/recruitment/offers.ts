@@ -190,6 +190,7 @@ export async function changeOffer(id: string, body: UpdateInput) {
       await audit(
         {
           action: moving ? "recruitment.offer_status_changed" : "recruitment.offer_updated",
+          event: moving ? "recruitment.offer_status_changed" : undefined,
           entity_type: "job_offer",
           entity_id: id,
           changes,
