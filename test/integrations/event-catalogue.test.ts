@@ -7,6 +7,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { EventType } from "../../generated/registry.ts";
+import { nowMs } from "../../src/lib/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { api } from "../support/api.ts";
 import { createAsset, createCategory } from "../support/asset-factories.ts";
@@ -127,6 +128,37 @@ describe("listEvents: each event type has a producer and its body is valid for i
     const asset = await createAsset(w.hr, await createCategory(w.hr));
     await expectRaised("asset.assigned", () =>
       w.hr.agent.post("/api/assets/assignments").send({ asset_id: asset.id, employee_id: w.employeeId }).expect(201),
+    );
+  });
+
+  it("privacy_request.received, privacy_request.completed: createPrivacyRequest, decidePrivacyRequest", async () => {
+    let id = "";
+    await expectRaised("privacy_request.received", async () => {
+      id = (
+        await w.employee.agent.post("/api/privacy/requests").send({ type: "grievance", description: "My salary was shown to a colleague." })
+      ).body.data.id;
+    });
+    await expectRaised("privacy_request.completed", () =>
+      w.owner.agent
+        .post(`/api/privacy/requests/${id}/decision`)
+        .send({ status: "completed", resolution: "Access to salaries restricted." })
+        .expect(200),
+    );
+  });
+
+  it("privacy_breach.recorded: createPrivacyBreach", async () => {
+    await expectRaised("privacy_breach.recorded", () =>
+      w.owner.agent
+        .post("/api/privacy/breaches")
+        .send({
+          title: "Payroll register mailed to a wrong address",
+          description: "The salary register was mailed to an outside address by mistake.",
+          nature: "confidentiality",
+          data_categories: ["salary"],
+          likely_impact: "Disclosure of salaries.",
+          became_aware_at: new Date(nowMs() - 3_600_000).toISOString(),
+        })
+        .expect(201),
     );
   });
 
