@@ -124,10 +124,36 @@ describe("listEvents: each event type has a producer and its body is valid for i
     );
   });
 
-  it("asset.assigned: createAssetAssignment", async () => {
+  it("asset.assigned, asset.returned: createAssetAssignment, createAssetReturnRequest, decideAssetReturnRequest", async () => {
     const asset = await createAsset(w.hr, await createCategory(w.hr));
-    await expectRaised("asset.assigned", () =>
-      w.hr.agent.post("/api/assets/assignments").send({ asset_id: asset.id, employee_id: w.employeeId }).expect(201),
+    let assignment = "";
+    await expectRaised("asset.assigned", async () => {
+      assignment = (await w.hr.agent.post("/api/assets/assignments").send({ asset_id: asset.id, employee_id: w.employeeId }).expect(201))
+        .body.data.id;
+    });
+    const request = (
+      await w.employee.agent.post("/api/assets/return-requests").send({ assignment_id: assignment, reason: "Got a new laptop" }).expect(201)
+    ).body.data.id;
+    await expectRaised("asset.returned", () =>
+      w.hr.agent.put(`/api/assets/return-requests/${request}`).send({ status: "approved", returned_on: today() }).expect(200),
+    );
+  });
+
+  it("attendance_regularization.approved, .rejected: createAttendanceRegularization, updateAttendanceRegularization", async () => {
+    const correct = async (day: string) =>
+      (
+        await w.employee.agent
+          .post("/api/attendance-regularization")
+          .send({ date: day, check_in: `${day}T03:30:00.000Z`, reason: "Forgot to punch" })
+          .expect(201)
+      ).body.data.id as string;
+    const first = await correct(nextWeekday(addDays(today(), -14), 2));
+    await expectRaised("attendance_regularization.approved", () =>
+      w.manager.agent.put(`/api/attendance-regularization/${first}`).send({ status: "approved" }).expect(200),
+    );
+    const second = await correct(nextWeekday(addDays(today(), -14), 3));
+    await expectRaised("attendance_regularization.rejected", () =>
+      w.manager.agent.put(`/api/attendance-regularization/${second}`).send({ status: "rejected", comment: "No record" }).expect(200),
     );
   });
 
