@@ -11,7 +11,7 @@ import { nowMs } from "../../src/lib/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { api } from "../support/api.ts";
 import { createAsset, createCategory } from "../support/asset-factories.ts";
-import { addMember, useTestApp } from "../support/app.ts";
+import { addMember, uniqueEmail, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { createType, grant, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
 
@@ -185,6 +185,16 @@ describe("listEvents: each event type has a producer and its body is valid for i
           became_aware_at: new Date(nowMs() - 3_600_000).toISOString(),
         })
         .expect(201),
+    );
+  });
+
+  it("member.joined: inviteMember, acceptInvite", async () => {
+    const email = uniqueEmail("joining");
+    await w.owner.agent.post("/api/configuration/members").send({ email, role: "employee" }).expect(201);
+    const [mail] = await t.query<{ text_body: string }>("SELECT text_body FROM email_outbox WHERE to_address = $1", [email]);
+    const token = /Invitation token: ([A-Za-z0-9_-]+)/.exec(mail.text_body)?.[1];
+    await expectRaised("member.joined", () =>
+      t.request().post("/api/auth/accept-invite").send({ token, name: "Jo Joining", password: "jo-joining-granite-44" }).expect(200),
     );
   });
 
