@@ -93,6 +93,17 @@ describe("listEvents: each event type has a producer and its body is valid for i
     await expectRaised("employee.deleted", () => w.owner.agent.delete(`/api/employees/${id}`).expect(200));
   });
 
+  it("employee.exited: submitResignation, completeExit", async () => {
+    const id = (await createEmployee(w.owner, { joining_date: addDays(today(), -400) })).id;
+    await w.hr.agent
+      .post(`/api/employees/${id}/resignation`)
+      .send({ resignation_date: addDays(today(), -30), last_working_day: addDays(today(), -1), reason: "Moving on" })
+      .expect(201);
+    await expectRaised("employee.exited", () =>
+      w.owner.agent.post(`/api/employees/${id}/exit/complete`).send({ override_reason: "Left early" }).expect(200),
+    );
+  });
+
   it("leave_request.created, .approved, .rejected, .cancelled: createLeaveRequest, updateLeaveRequest, cancelLeaveRequest", async () => {
     let first = "";
     await expectRaised("leave_request.created", async () => {
@@ -169,6 +180,20 @@ describe("listEvents: each event type has a producer and its body is valid for i
         .post(`/api/privacy/requests/${id}/decision`)
         .send({ status: "completed", resolution: "Access to salaries restricted." })
         .expect(200),
+    );
+  });
+
+  it("personal_data.erased: createPrivacyRequest (erasure), decidePrivacyRequest", async () => {
+    const former = (await createEmployee(w.owner)).id;
+    await t.query("UPDATE employees SET status = 'exited' WHERE id = $1", [former]);
+    const r = (
+      await w.owner.agent
+        .post("/api/privacy/requests")
+        .send({ type: "erasure", employee_id: former, description: "Please erase my data." })
+        .expect(201)
+    ).body.data;
+    await expectRaised("personal_data.erased", () =>
+      w.owner.agent.post(`/api/privacy/requests/${r.id}/decision`).send({ status: "completed" }).expect(200),
     );
   });
 
