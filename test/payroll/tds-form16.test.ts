@@ -178,7 +178,8 @@ describe("downloadForm16: Part B as a PDF", () => {
     expect(res.headers["content-disposition"]).toBe(`attachment; filename="form-16-part-b-${f.employee.code}-2025-26.pdf"`);
     const { text } = await renderPdf(res.body as Buffer, "/tmp/form-16-part-b.png");
     expect(text).toContain("Form 16 Part B");
-    for (const s of ["BLRA12345B", "AAACA1234B", "ABCPJ5678K", f.employee.name, "2025-26 (assessment year 2026-27)"]) expect(text).toContain(s);
+    for (const s of ["BLRA12345B", "AAACA1234B", "ABCPJ5678K", f.employee.name, "2025-26 (assessment year 2026-27)"])
+      expect(text).toContain(s);
     const line = (label: string, amount: string) => expect(text).toContain(`${label} ${amount} INR`);
     line("Gross salary", "18,00,000.00");
     line("Less standard deduction", "75,000.00");

@@ -66,7 +66,7 @@ function form16Pdf(f: Form16): Promise<Buffer> {
       ["Salary after exemptions", s.after_exemptions],
       ["Less standard deduction", s.standard_deduction],
       ["Less professional tax", s.professional_tax],
-      ["Income chargeable under the head \"Salaries\"", s.income_chargeable],
+      ['Income chargeable under the head "Salaries"', s.income_chargeable],
     ]);
     table("Total income", [
       ["Income from house property", f.house_property],
