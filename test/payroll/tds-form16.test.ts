@@ -109,6 +109,7 @@ describe("getForm16: Part B of the tax year", () => {
     await t.query(`UPDATE tenants SET timezone = 'Asia/Dubai', currency = 'AED' WHERE id = $1`, [uae.owner.tenantId]);
     const id = await payrollEmployee(t, uae, "50000.00", { state: null });
     expect((await uae.hr.agent.get(`/api/payroll/form-16/${id}?tax_year=2025-26`).expect(200)).body.data).toBeNull();
+    expectError(await uae.hr.agent.get(`/api/payroll/form-16/${id}/pdf?tax_year=2025-26`), 404, "not_found");
   });
 });
 
