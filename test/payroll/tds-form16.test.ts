@@ -109,7 +109,7 @@ describe("getForm16: Part B of the tax year", () => {
     await t.query(`UPDATE tenants SET timezone = 'Asia/Dubai', currency = 'AED' WHERE id = $1`, [uae.owner.tenantId]);
     const id = await payrollEmployee(t, uae, "50000.00", { state: null });
     expect((await uae.hr.agent.get(`/api/payroll/form-16/${id}?tax_year=2025-26`).expect(200)).body.data).toBeNull();
-    expectError(await uae.hr.agent.get(`/api/payroll/form-16/${id}/pdf?tax_year=2025-26`), 404, "not_found");
+    expectError(await uae.hr.agent.get(`/api/payroll/form-16/${id}/pdf?tax_year=2025-26`), 409, "conflict");
   });
 });
 
@@ -204,9 +204,9 @@ describe("downloadForm16: Part B as a PDF", () => {
     const stranger = await payrollWorld(t);
     expectError(await stranger.hr.agent.get(`/api/payroll/form-16/${joiner}/pdf?tax_year=2025-26`), 404, "not_found");
   });
-  it("no certificate (nothing paid in the year): a 404 that says why", async () => {
+  it("no certificate (nothing paid in the year): a 409 that says why", async () => {
     const res = await w.hr.agent.get(`/api/payroll/form-16/${joiner}/pdf?tax_year=2026-27`);
-    expectError(res, 404, "not_found");
+    expectError(res, 409, "conflict");
     expect(res.body.error).toMatch(/no income tax was withheld/);
   });
 });

@@ -5,16 +5,16 @@ import PDFDocument from "pdfkit";
 import { formatMoney } from "../../../lib/money.ts";
 import { printable } from "../../../lib/pdf-text.ts";
 import type { AuthContext } from "../../../platform/use-case.ts";
-import { notFound } from "../../../platform/errors.ts";
+import { conflict } from "../../../platform/errors.ts";
 import { form16Of } from "./form16.ts";
 
 type Form16 = NonNullable<Awaited<ReturnType<typeof form16Of>>>;
 const CURRENCY = "INR";
 
-/** The Part B PDF of an employee's tax year; 404 where there is no certificate (form16Of gives null). */
+/** The Part B PDF of an employee's tax year; a 409 where the employee has no certificate (form16Of gives null). */
 export async function form16PdfOf(auth: AuthContext, employeeId: string, taxYear?: string) {
   const f = await form16Of(auth, employeeId, taxYear);
-  if (!f) throw notFound("Form 16 (no income tax was withheld from this employee in the year)");
+  if (!f) throw conflict("There is no Form 16 for this tax year: no income tax was withheld from this employee's salary in it");
   const slug = f.form === "Form 130" ? "form-130" : "form-16";
   return { fileName: `${slug}-part-b-${f.employee.code}-${f.tax_year}.pdf`.replace(/[^A-Za-z0-9._-]/g, "_"), pdf: await form16Pdf(f) };
 }
