@@ -2852,6 +2852,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payroll/form-16/{employeeId}/pdf": {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * An employee's Form 16 (Form 130 from 2026-27) Part B as PDF
+         * @description The same Part B as GET /api/payroll/form-16/{employeeId}, every figure from the same computation, as a PDF attachment `form-16-part-b-<employee code>-<tax year>.pdf` (`form-130-...` from 2026-27), in the payslip's style: the employer with TAN and PAN, the employee with PAN, the period and regime, the salary computation in the form's order, the chapter VI-A deductions, the tax and the tax deducted per quarter. Amounts in the grouping of the company's currency (`1,23,456.00`). Employees download their own, hr/admin/owner everyone's. 409 where the employee exists but has no certificate for the year (where getForm16 answers null): no income tax is withheld (a company whose currency is not INR) or nothing was paid in the year; 404 only for an employee out of reach. Part A (the deposits) is issued by TRACES and is not drawn here.
+         */
+        get: operations["downloadForm16"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payroll/loan-advances": {
         parameters: {
             query?: never;
@@ -24732,6 +24758,44 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadForm16: {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description No certificate for the year - no income tax is withheld, or nothing was paid in it. */
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
+import { renderPdf } from "../support/pdf.ts";
 import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
 
 // after the tax year 2025-26 (the certificate is issued by 15 June of the next year)
@@ -29,6 +30,18 @@ beforeAll(async () => {
     await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
   }
 }, 120_000);
+
+/** The text of a PDF the agent downloads, read as a person reads it. */
+async function pdfOf(agent: PayrollWorld["hr"]["agent"], url: string) {
+  return agent
+    .get(url)
+    .buffer(true)
+    .parse((r, cb) => {
+      const chunks: Buffer[] = [];
+      r.on("data", (c: Buffer) => chunks.push(c));
+      r.on("end", () => cb(null, Buffer.concat(chunks)));
+    });
+}
 
 describe("getForm16: Part B of the tax year", () => {
   it("₹18 lakh paid: ₹17.25 lakh after the standard deduction, ₹1,45,000 + cess ₹5,800 = ₹1,50,800, all deducted", async () => {
@@ -96,6 +109,7 @@ describe("getForm16: Part B of the tax year", () => {
     await t.query(`UPDATE tenants SET timezone = 'Asia/Dubai', currency = 'AED' WHERE id = $1`, [uae.owner.tenantId]);
     const id = await payrollEmployee(t, uae, "50000.00", { state: null });
     expect((await uae.hr.agent.get(`/api/payroll/form-16/${id}?tax_year=2025-26`).expect(200)).body.data).toBeNull();
+    expectError(await uae.hr.agent.get(`/api/payroll/form-16/${id}/pdf?tax_year=2025-26`), 409, "conflict");
   });
 });
 
@@ -153,5 +167,46 @@ describe("recordTdsChallan / listTdsChallans: deposits, due dates and the intere
         .send({ period: "2026-02", bsr_code: "0510308", challan_serial: "00124", deposited_on: "2026-03-10", tax: "1.00" }),
       409,
     );
+  });
+});
+
+describe("downloadForm16: Part B as a PDF", () => {
+  it("carries every figure of the JSON to the rupee, in the INR grouping, as a named attachment", async () => {
+    const f = (await w.hr.agent.get(`/api/payroll/form-16/${joiner}?tax_year=2025-26`).expect(200)).body.data;
+    const res = await pdfOf(w.hr.agent, `/api/payroll/form-16/${joiner}/pdf?tax_year=2025-26`);
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("application/pdf");
+    expect(res.headers["content-disposition"]).toBe(`attachment; filename="form-16-part-b-${f.employee.code}-2025-26.pdf"`);
+    const { text } = await renderPdf(res.body as Buffer, "/tmp/form-16-part-b.png");
+    expect(text).toContain("Form 16 Part B");
+    for (const s of ["BLRA12345B", "AAACA1234B", "ABCPJ5678K", f.employee.name, "2025-26 (assessment year 2026-27)"])
+      expect(text).toContain(s);
+    const line = (label: string, amount: string) => expect(text).toContain(`${label} ${amount} INR`);
+    line("Gross salary", "18,00,000.00");
+    line("Less standard deduction", "75,000.00");
+    line('Income chargeable under the head "Salaries"', "17,25,000.00");
+    line("Gross total income", "17,25,000.00");
+    line("Tax on total income", "1,45,000.00");
+    line("Health and education cess", "5,800.00");
+    line("Tax payable", "1,50,800.00");
+    line("Q4: amount paid", "18,00,000.00");
+    line("Q4: tax deducted", "1,50,800.00");
+    line("Total tax deducted", "1,50,800.00");
+    // the figures are the JSON's, not a second computation
+    expect([f.salary.gross, f.tax_payable, f.cess, f.tds.total]).toEqual(["1800000.00", "150800.00", "5800.00", "150800.00"]);
+  });
+  it("the employee downloads their own and not another's; another company's hr gets a 404", async () => {
+    const emp = await memberFor(t, w, joiner);
+    const own = await pdfOf(emp.agent, `/api/payroll/form-16/${joiner}/pdf?tax_year=2025-26`);
+    expect(own.status).toBe(200);
+    expect((await renderPdf(own.body as Buffer, "/tmp/form-16-own.png")).text).toContain("Tax payable 1,50,800.00 INR");
+    expectError(await emp.agent.get(`/api/payroll/form-16/${other}/pdf?tax_year=2025-26`), 404, "not_found");
+    const stranger = await payrollWorld(t);
+    expectError(await stranger.hr.agent.get(`/api/payroll/form-16/${joiner}/pdf?tax_year=2025-26`), 404, "not_found");
+  });
+  it("no certificate (nothing paid in the year): a 409 that says why", async () => {
+    const res = await w.hr.agent.get(`/api/payroll/form-16/${joiner}/pdf?tax_year=2026-27`);
+    expectError(res, 409, "conflict");
+    expect(res.body.error).toMatch(/no income tax was withheld/);
   });
 });

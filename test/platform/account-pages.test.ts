@@ -185,3 +185,14 @@ describe("getResetPasswordPage, getSignInPage, getForgotPasswordPage: the reset 
     expect((await browserSession()).body.data.user.email).toBe(owner.email.toLowerCase());
   });
 });
+
+describe("getSignupConfirmPage, getAcceptInvitePage, getResetPasswordPage, getSignInPage, getForgotPasswordPage: the pages", () => {
+  it("each answers an HTML page to a plain GET (an unknown invitation gets a page that says so)", async () => {
+    const o = await signupTenant(t);
+    for (const path of ["/signup/confirm?token=x", "/accept-invite?token=x", "/reset-password?token=x", "/sign-in", "/forgot-password"]) {
+      const r = await o.agent.get(path);
+      expect([r.status, r.headers["content-type"]], path).toEqual([200, expect.stringMatching(/^text\/html/)]);
+      if (!path.startsWith("/accept-invite")) expect(r.text, path).toContain("<form");
+    }
+  });
+});

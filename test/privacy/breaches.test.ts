@@ -65,7 +65,7 @@ describe("createPrivacyBreach, getPrivacyBreach, listPrivacyBreaches: the clocks
   });
 });
 
-describe("notifyPrivacyBreachPersons, recordPrivacyBreachIntimation, getPrivacyBreachReport", () => {
+describe("notifyPrivacyBreachPersons, recordPrivacyBreachIntimation, getPrivacyBreachReport, getPrivacyBreach", () => {
   it("mails the affected once, records the intimation then the report (closing it), exports the report", async () => {
     const owner = await signupTenant(t);
     const a = await createEmployee(owner, { first_name: "Kiran" });

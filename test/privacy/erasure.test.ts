@@ -42,7 +42,7 @@ async function erasureRequest(owner: TenantSession, employeeId: string) {
   ).body.data;
 }
 
-describe("decidePrivacyRequest (erasure), createLegalHold, releaseLegalHold, the purge job", () => {
+describe("decidePrivacyRequest (erasure), createLegalHold, releaseLegalHold, listLegalHolds, the purge job", () => {
   it("keeps the payslip inside its window (pseudonymised around it), erases the one past it, sends the tombstone", async () => {
     const owner = await signupTenant(t);
     await owner.agent

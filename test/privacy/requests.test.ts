@@ -80,7 +80,7 @@ describe("createPrivacyRequest, getPrivacyRequest, listPrivacyRequests: the cloc
   });
 });
 
-describe("decidePrivacyRequest, withdrawPrivacyRequest: who decides, the state machine", () => {
+describe("decidePrivacyRequest, withdrawPrivacyRequest, getPrivacySettings, updatePrivacySettings: who decides, the state machine", () => {
   it("owners, admins and the named grievance officer decide; other hr members may not", async () => {
     const w = await world();
     const r = (await ask(w.staff, { type: "access", description: "What do you hold about me?" }).expect(201)).body.data;

@@ -162,7 +162,8 @@ export function setCurrentTest(name: string | null): void {
 
 function record(req: Request, res: Response, body: unknown, test: string) {
   const urlPath = req.path ?? new URL(req.originalUrl ?? req.url, "http://x").pathname;
-  if (!urlPath.startsWith("/api/")) return;
+  // the API, and the document's pages outside it (the mailed links' forms); not /docs, /assets, ...
+  if (!urlPath.startsWith("/api/") && !matchOperation(req.method, urlPath)) return;
   const status = res.statusCode;
   const op = matchOperation(req.method, urlPath);
   const v = (problem: string) =>

@@ -24,6 +24,7 @@ import { changeDeclaration, declarationById, declarationPage, declareInvestment 
 import { changeIncomeTaxSettings, changeTaxProfile, incomeTaxSettings, taxProfileOf } from "./income-tax/profile.ts";
 import { recordDeposit, tdsMonths } from "./income-tax/challans.ts";
 import { form16Of } from "./income-tax/form16.ts";
+import { form16PdfOf } from "./income-tax/form16-pdf.ts";
 import { taxProjectionOf } from "./income-tax/projection.ts";
 import { changeWpsSettings, wpsFile, wpsSettings } from "./wps.ts";
 
@@ -280,6 +281,9 @@ export const handlers = {
     const f = await form16Of(auth, params.employeeId, query.tax_year);
     return ok(f, f ? "OK" : "No income tax was deducted from this employee in the year");
   },
+  async downloadForm16({ params, query, auth, res }) {
+    return sendSlip(res, await form16PdfOf(auth, params.employeeId, query.tax_year));
+  },
   async listTdsChallans({ query }) {
     const m = await tdsMonths(query.tax_year);
     return ok(m, m ? "OK" : "This company withholds no income tax");
@@ -302,7 +306,7 @@ export const handlers = {
   },
 } satisfies Partial<AreaHandlers<"payroll">>;
 
-/** A slip's PDF as an attachment (downloadMySalarySlip, downloadPayrollRunEmployeeSlip). */
+/** A PDF as an attachment (downloadMySalarySlip, downloadPayrollRunEmployeeSlip, downloadForm16). */
 function sendSlip(res: HandlerContext<"downloadMySalarySlip">["res"], { fileName, pdf }: { fileName: string; pdf: Buffer }) {
   res.status(200);
   res.setHeader("Content-Type", "application/pdf");
