@@ -4,7 +4,8 @@ import { Prisma } from "../../generated/prisma/client.ts";
 import { systemDb } from "../db/client.ts";
 import { db } from "../db/tenancy.ts";
 import { requestContext } from "../request-context.ts";
-import { type EventClient, isEventType, recordEvent, recordEvents } from "./events/events.ts";
+import type { EventType } from "../../generated/registry.ts";
+import { type EventClient, recordEvent, recordEvents } from "./events/events.ts";
 import { execute, sql, tenant } from "../db/sql.ts";
 
 export interface AuditEntry {
@@ -12,6 +13,11 @@ export interface AuditEntry {
   entity_type?: string;
   entity_id?: string | null;
   changes?: Record<string, unknown> | null;
+  /**
+   * The webhook event this change raises (a type of the document's `webhooks` section, named as
+   * the action): declared by the producer, never inferred from the action's name.
+   */
+  event?: EventType;
 }
 
 type AuditClient = { auditLog: { create: (args: { data: Prisma.AuditLogUncheckedCreateInput }) => Promise<unknown> } } & EventClient;
@@ -34,9 +40,9 @@ function actor() {
 }
 
 /**
- * Audit in the active tenant (the tenant-scoped client adds tenant_id). An action that is an event
- * type of the document (its `webhooks` section) is also written as an event, with the same client:
- * in the change's transaction (src/platform/events/events.ts).
+ * Audit in the active tenant (the tenant-scoped client adds tenant_id). An entry that names an
+ * `event` is also written as that event, with the same client: in the change's transaction
+ * (src/platform/events/events.ts).
  */
 export async function audit(entry: AuditEntry, client: AuditClient = db): Promise<void> {
   await client.auditLog.create({
@@ -48,12 +54,12 @@ export async function audit(entry: AuditEntry, client: AuditClient = db): Promis
       changes: changesJson(entry.changes),
     },
   });
-  if (isEventType(entry.action)) await recordEvent(client, { type: entry.action, ...entry });
+  if (entry.event) await recordEvent(client, { ...entry, type: entry.event });
 }
 
 /**
  * Many entries at once in the active tenant (bulk imports): the rows `audit()` would write one by
- * one - the same actor, an event for each action that is an event type - in two statements, the
+ * one - the same actor, an event for each entry that names one - in two statements, the
  * entries travelling as one JSON parameter.
  */
 export async function auditMany(entries: AuditEntry[], client: Parameters<typeof execute>[1]): Promise<void> {
@@ -73,18 +79,14 @@ export async function auditMany(entries: AuditEntry[], client: Parameters<typeof
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS x(action text, entity_type text, entity_id uuid, changes jsonb)`,
     client,
   );
-  const events = rows.filter((e) => isEventType(e.action));
-  if (events.length)
-    await recordEvents(
-      client,
-      events.map((e) => ({ type: e.action, ...e })),
-    );
+  const events = entries.flatMap((e) => (e.event ? [{ ...e, type: e.event }] : []));
+  if (events.length) await recordEvents(client, events);
 }
 
 /** Audit in explicit tenants (sign-in events, before a tenant is active). */
 export async function auditTenants(
   tenantIds: string[],
-  entry: AuditEntry & { actor_user_id?: string | null; actor_email?: string | null },
+  entry: Omit<AuditEntry, "event"> & { actor_user_id?: string | null; actor_email?: string | null },
 ): Promise<void> {
   if (!tenantIds.length) return;
   const a = actor();

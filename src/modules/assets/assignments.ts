@@ -94,6 +94,7 @@ export async function assignAsset(auth: AuthContext, body: AssignInput) {
     await audit(
       {
         action: "asset.assigned",
+        event: "asset.assigned",
         entity_type: "asset_assignment",
         entity_id: a.id,
         changes: {

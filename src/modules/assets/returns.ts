@@ -176,6 +176,7 @@ export async function decideReturn(auth: AuthContext, id: string, body: Decision
       await audit(
         {
           action: "asset.returned",
+          event: "asset.returned",
           entity_type: "asset_assignment",
           entity_id: assignment.id,
           changes: { asset_id: asset.id, employee_id: assignment.employee_id, returned_on, return_condition, return_request_id: id },

@@ -184,6 +184,7 @@ async function decideRegularization(
     auth,
     {
       entity: "attendance_regularization",
+      events: { approved: "attendance_regularization.approved", rejected: "attendance_regularization.rejected" },
       employee: await loadEmployee(r.employee_id),
       async lock(tx) {
         await lockEmployees(tx, [r.employee_id]);

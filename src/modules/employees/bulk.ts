@@ -142,6 +142,7 @@ export async function createEmployeesIn(
       };
       return {
         action: "employee.created",
+        event: "employee.created",
         entity_type: "employee",
         entity_id: r.id as string,
         changes: creationChanges(e as unknown as Employee),

@@ -54,6 +54,7 @@ export async function endAccess(tx: ScopedTx, employeeId: string, managerId: str
     await audit(
       {
         action: "member.removed",
+        event: "member.removed",
         entity_type: "user",
         entity_id: m.user_id,
         changes: { role: m.role, employee_id: employeeId, reason: "exit_completed" },
@@ -82,6 +83,7 @@ export async function endAccess(tx: ScopedTx, employeeId: string, managerId: str
     await audit(
       {
         action: "employee.updated",
+        event: "employee.updated",
         entity_type: "employee",
         entity_id: r.id,
         changes: { reports_to: { from: employeeId, to }, reason: "manager_exited" },

@@ -181,6 +181,7 @@ export async function completeExitNow(auth: AuthContext, employeeId: string, inp
     await audit(
       {
         action: "employee.exited",
+        event: "employee.exited",
         entity_type: "employee",
         entity_id: employeeId,
         changes: {
@@ -231,6 +232,7 @@ export async function completeDueExitsOfTenant(today: string): Promise<number> {
       await audit(
         {
           action: "employee.exited",
+          event: "employee.exited",
           entity_type: "employee",
           entity_id: x.employee_id,
           changes: { status: { from: e.status, to: "exited" } },

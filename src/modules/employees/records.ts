@@ -205,7 +205,16 @@ export async function createEmployeeIn(tx: ScopedTx, rawInput: EmployeeCreateInp
       search_text: searchText({ ...input, employee_code: code }),
     },
   });
-  await audit({ action: "employee.created", entity_type: "employee", entity_id: created.id, changes: creationChanges(created) }, tx);
+  await audit(
+    {
+      action: "employee.created",
+      event: "employee.created",
+      entity_type: "employee",
+      entity_id: created.id,
+      changes: creationChanges(created),
+    },
+    tx,
+  );
   return created;
 }
 
@@ -264,7 +273,13 @@ export async function changeEmployee(auth: Pick<AuthContext, "role" | "employeeI
     const changes = diff(auditView(before), auditView(after), Object.keys(data));
     if (Object.keys(changes).length)
       await audit(
-        { action: "employee.updated", entity_type: "employee", entity_id: id, changes: { ...changes, ...selfDecision(self) } },
+        {
+          action: "employee.updated",
+          event: "employee.updated",
+          entity_type: "employee",
+          entity_id: id,
+          changes: { ...changes, ...selfDecision(self) },
+        },
         tx,
       );
   });
@@ -292,6 +307,7 @@ export async function removeEmployee(id: string): Promise<void> {
     await audit(
       {
         action: "employee.deleted",
+        event: "employee.deleted",
         entity_type: "employee",
         entity_id: id,
         changes: {

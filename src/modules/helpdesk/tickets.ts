@@ -90,6 +90,7 @@ export async function raiseTicket(auth: AuthContext, input: RequestBody<"createH
     await audit(
       {
         action: "helpdesk.ticket_created",
+        event: "helpdesk.ticket_created",
         entity_type: "helpdesk_ticket",
         entity_id: t.id,
         changes: { ticket_number, priority: input.priority, category: input.category },
@@ -156,6 +157,7 @@ export async function changeTicket(auth: AuthContext, id: string, change: Reques
       await audit(
         {
           action: changes.status ? "helpdesk.ticket_status_changed" : "helpdesk.ticket_updated",
+          event: changes.status ? undefined : "helpdesk.ticket_updated",
           entity_type: "helpdesk_ticket",
           entity_id: t.id,
           changes,
@@ -229,6 +231,7 @@ export async function releaseTicketsOf(tx: ScopedTx, userId: string): Promise<nu
     await audit(
       {
         action: "helpdesk.ticket_updated",
+        event: "helpdesk.ticket_updated",
         entity_type: "helpdesk_ticket",
         entity_id: t.id,
         changes: { assignee_user_id: { from: userId, to: null }, reason: "assignee_left" },

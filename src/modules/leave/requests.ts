@@ -100,6 +100,7 @@ export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"c
 
   const row = await submit({
     entity: "leave_request",
+    event: "leave_request.created",
     employee: emp,
     async create(tx) {
       await lockEmployees(tx, [employeeId]);
@@ -173,6 +174,7 @@ export async function decideLeaveRequest(auth: AuthContext, id: string, decision
     auth,
     {
       entity: "leave_request",
+      events: { approved: "leave_request.approved", rejected: "leave_request.rejected" },
       employee: emp,
       async lock(tx) {
         await lockEmployees(tx, [r.employee_id]);
@@ -231,6 +233,7 @@ export async function withdrawLeaveRequest(auth: AuthContext, id: string): Promi
   const today = tenantToday(await loadAttendanceSettings());
   const row = await cancel(auth, {
     entity: "leave_request",
+    event: "leave_request.cancelled",
     async lock(tx) {
       await lockEmployees(tx, [r.employee_id]);
       return tx.leaveRequest.findFirstOrThrow({ where: { id: r.id } });

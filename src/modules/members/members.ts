@@ -87,7 +87,10 @@ export async function revokeMembership(auth: AuthContext, userId: string): Promi
     if (m.role === "owner" && (await lockOwners(tx)).length <= 1) throw conflict("The last owner cannot be removed");
     await tx.membership.delete({ where: byId(m.id) });
     await revokeInvitationsBeyond(tx, userId, null);
-    await audit({ action: "member.removed", entity_type: "user", entity_id: userId, changes: { role: m.role } }, tx);
+    await audit(
+      { action: "member.removed", event: "member.removed", entity_type: "user", entity_id: userId, changes: { role: m.role } },
+      tx,
+    );
   });
 }
 

@@ -116,6 +116,7 @@ export async function executeQueuedRun(tenantId: string, runId: string): Promise
             await audit(
               {
                 action: "payroll_run.processed",
+                event: "payroll_run.processed",
                 entity_type: "payroll_run",
                 entity_id: runId,
                 changes: processedChanges("processing", calc),

@@ -266,7 +266,13 @@ export async function processRun(auth: AuthContext, id: string): Promise<RunOutc
     if (!calc.slips.length) throw conflict("The run has no employees to pay (no eligible employee has a salary setup)");
     await finalizeRun(tx, r, calc, auth.userId);
     await audit(
-      { action: "payroll_run.processed", entity_type: "payroll_run", entity_id: r.id, changes: processedChanges(status, calc) },
+      {
+        action: "payroll_run.processed",
+        event: "payroll_run.processed",
+        entity_type: "payroll_run",
+        entity_id: r.id,
+        changes: processedChanges(status, calc),
+      },
       tx,
     );
     return tx.payrollRun.findFirstOrThrow({ where: { id: r.id } });

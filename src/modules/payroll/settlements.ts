@@ -255,6 +255,7 @@ export async function processSettlement(auth: AuthContext, id: string): Promise<
     await audit(
       {
         action: "final_settlement.processed",
+        event: "final_settlement.processed",
         entity_type: "final_settlement",
         entity_id: id,
         changes: {

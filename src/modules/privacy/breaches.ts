@@ -135,6 +135,7 @@ export async function recordBreach(auth: AuthContext, input: RequestBody<"create
     await audit(
       {
         action: "privacy_breach.recorded",
+        event: "privacy_breach.recorded",
         entity_type: "privacy_breach",
         entity_id: b.id,
         changes: {

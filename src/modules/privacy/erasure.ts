@@ -111,6 +111,7 @@ export async function eraseSubject(tx: ScopedTx, s: Subject, requestId: string |
   await audit(
     {
       action: "personal_data.erased",
+      event: "personal_data.erased",
       entity_type: "employee",
       entity_id: id,
       changes: { stage: "erased", jurisdiction, erased, kept, request_id: requestId },
@@ -128,7 +129,13 @@ async function eraseCandidate(tx: ScopedTx, id: string, reason: string): Promise
   await pseudonymiseCandidateIn(tx, id);
   const erased = { candidate_profile: "pseudonymised", resume: true, talent_pool: true, consents: true };
   await audit(
-    { action: "personal_data.erased", entity_type: "candidate", entity_id: id, changes: { stage: "erased", reason, erased, kept: [] } },
+    {
+      action: "personal_data.erased",
+      event: "personal_data.erased",
+      entity_type: "candidate",
+      entity_id: id,
+      changes: { stage: "erased", reason, erased, kept: [] },
+    },
     tx,
   );
   return { erased, kept: [] };
@@ -166,6 +173,7 @@ export async function purgeDue(today: DateString): Promise<{ records: number; ca
       await audit(
         {
           action: "personal_data.erased",
+          event: "personal_data.erased",
           entity_type: "employee",
           entity_id: employeeId,
           changes: { stage: "purged", erased: { payslips: slips, attendance: days.length }, kept: [] },

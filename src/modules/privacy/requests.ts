@@ -130,6 +130,7 @@ export async function openRequest(
     await audit(
       {
         action: "privacy_request.received",
+        event: "privacy_request.received",
         entity_type: "privacy_request",
         entity_id: r.id,
         changes: { request_number, type: input.type, channel, due_at: due, subject: subject.employee_id ? "employee" : "candidate" },
@@ -183,6 +184,7 @@ export async function decideRequest(auth: AuthContext, id: string, input: Reques
     await audit(
       {
         action: closed ? "privacy_request.completed" : "privacy_request.acknowledged",
+        event: closed ? "privacy_request.completed" : undefined,
         entity_type: "privacy_request",
         entity_id: r.id,
         changes: { status: { from, to: input.status }, type: r.type, ...(outcome ? { outcome } : {}) },

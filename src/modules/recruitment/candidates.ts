@@ -252,6 +252,7 @@ async function wrapUp(tx: ScopedTx, candidateId: string, reason: string) {
     await audit(
       {
         action: "recruitment.offer_status_changed",
+        event: "recruitment.offer_status_changed",
         entity_type: "job_offer",
         entity_id: o.id,
         changes: { status: { from: o.status, to: "withdrawn" }, reason },

@@ -73,6 +73,7 @@ export async function convertToEmployee(auth: AuthContext, id: string, body: Inp
     await audit(
       {
         action: "recruitment.candidate_converted",
+        event: "recruitment.candidate_converted",
         entity_type: "candidate",
         entity_id: id,
         changes: {

@@ -31,6 +31,7 @@ export async function expireDueOffers(today: string): Promise<number> {
       await audit(
         {
           action: "recruitment.offer_status_changed",
+          event: "recruitment.offer_status_changed",
           entity_type: "job_offer",
           entity_id: id,
           changes: { status: { from: "sent", to: "expired" }, reason: `not answered by ${toDateString(o.expires_on)}` },

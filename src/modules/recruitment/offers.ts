@@ -186,16 +186,9 @@ export async function changeOffer(id: string, body: UpdateInput) {
     if (!Object.keys(data).length) return before;
     const after = await tx.jobOffer.update({ where: byId(id), data, include: offerInclude });
     const changes = diff(offerJson(before), offerJson(after), [...fields, ...(moving ? ["status"] : [])]);
-    if (Object.keys(changes).length)
-      await audit(
-        {
-          action: moving ? "recruitment.offer_status_changed" : "recruitment.offer_updated",
-          entity_type: "job_offer",
-          entity_id: id,
-          changes,
-        },
-        tx,
-      );
+    const event = moving ? "recruitment.offer_status_changed" : undefined;
+    const action = event ?? "recruitment.offer_updated";
+    if (Object.keys(changes).length) await audit({ action, event, entity_type: "job_offer", entity_id: id, changes }, tx);
     if (moving && to === "withdrawn" && from === "sent")
       await queueEmail(tx, {
         to: after.candidate.email,

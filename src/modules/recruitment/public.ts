@@ -148,6 +148,7 @@ export async function answerPublicOffer(token: string, answer: "accepted" | "dec
       await audit(
         {
           action: "recruitment.offer_status_changed",
+          event: "recruitment.offer_status_changed",
           entity_type: "job_offer",
           entity_id: offerId,
           changes: {

@@ -5,6 +5,7 @@
 // repayment schedules), writes the new state, the audit entry and the notices - so two approvals,
 // or an approval and a cancellation, never both succeed. The area supplies what differs (how to
 // lock and save its row, its effects and its wording) as a small flow object.
+import type { EventType } from "../../../generated/registry.ts";
 import { audit } from "../../platform/audit.ts";
 import { tenantTx, type ScopedTx } from "../../db/tenancy.ts";
 import { conflict } from "../../platform/errors.ts";
@@ -49,6 +50,8 @@ interface FlowBase<R extends RequestRow, Out> {
 
 export interface SubmitFlow<R extends RequestRow> {
   entity: string;
+  /** The webhook event a submission raises, if any. */
+  event?: EventType;
   /** The employee the request is for (their manager is told). */
   employee: { reports_to: string | null };
   /** Locks, checks the rules and inserts the request (status `pending`). */
@@ -67,7 +70,10 @@ export interface SubmitFlow<R extends RequestRow> {
 export function submit<R extends RequestRow>(flow: SubmitFlow<R>): Promise<R> {
   return tenantTx(async (tx) => {
     const row = await flow.create(tx);
-    await audit({ action: `${flow.entity}.created`, entity_type: flow.entity, entity_id: row.id, changes: flow.changes(row) }, tx);
+    await audit(
+      { action: `${flow.entity}.created`, event: flow.event, entity_type: flow.entity, entity_id: row.id, changes: flow.changes(row) },
+      tx,
+    );
     const receipt = flow.employeeNotice?.(row);
     if (receipt) await notifyEmployee(tx, row.employee_id, receipt);
     if (flow.managerNotice) await notifyManager(tx, flow.employee, flow.managerNotice(row));
@@ -79,6 +85,8 @@ export function submit<R extends RequestRow>(flow: SubmitFlow<R>): Promise<R> {
 export interface DecideFlow<R extends RequestRow, Out> extends FlowBase<R, Out> {
   /** The employee the request is for: never they, their manager (unless `managerMayDecide` is false) or hr/admin/owner. */
   employee: { id: string; reports_to: string | null };
+  /** The webhook event each decision raises, if any. */
+  events?: Partial<Record<Decision, EventType>>;
   managerMayDecide?: boolean;
   /** The 403 for a decision on one's own request (default OWN_REQUEST; the company's owner may: assertNotOwnRecord). */
   ownMessage?: string;
@@ -120,6 +128,7 @@ export function decide<R extends RequestRow, Out>(
     await audit(
       {
         action: `${flow.entity}.${status}`,
+        event: flow.events?.[status],
         entity_type: flow.entity,
         entity_id: current.id,
         changes: { status: { from: "pending", to: status }, comment, ...selfDecision(self) },
@@ -134,6 +143,8 @@ export function decide<R extends RequestRow, Out>(
 }
 
 export interface CancelFlow<R extends RequestRow, Out> extends FlowBase<R, Out> {
+  /** The webhook event a cancellation raises, if any. */
+  event?: EventType;
   /**
    * Who may cancel in which state: the shared rule (assertCanCancel: pending by the employee, their
    * manager or hr; approved by hr, and by the employee or manager only when `approvedBySelf` and
@@ -176,6 +187,7 @@ export function cancel<R extends RequestRow, Out>(auth: AuthContext, flow: Cance
     await audit(
       {
         action: `${flow.entity}.cancelled`,
+        event: flow.event,
         entity_type: flow.entity,
         entity_id: current.id,
         changes: { status: { from: current.status, to: "cancelled" }, ...selfDecision(self) },

@@ -1,5 +1,5 @@
-// Events (docs/integrations.md): an audited change whose action is an event type of the document's `webhooks`
-// section is also an event - written by `audit()` (src/platform/audit.ts) with the same client, so
+// Events (docs/integrations.md): an audited change whose entry names an `event` (a type of the document's
+// `webhooks` section) is also an event - written by `audit()` (src/platform/audit.ts) with the same client, so
 // in the change's transaction (an outbox): it exists if and only if the change committed. After
 // commit the sequencer gives it its place in the feed and queues its webhook deliveries
 // (src/platform/events/deliver.ts), kicked once the operation or job has finished.
@@ -7,18 +7,15 @@
 // The body `{ type, timestamp, data }`: `data` is the record's id, its type and the audit entry's
 // `changes` (from → to; masked identifiers stay masked) - not the whole resource (decided in
 // docs/integrations.md).
-import { type EventType, eventTypes } from "../../../generated/registry.ts";
+import type { EventType } from "../../../generated/registry.ts";
 import * as clock from "../../lib/clock.ts";
 import { kickAfterWork } from "../mail/outbox.ts";
 import { execute, sql, tenant } from "../../db/sql.ts";
 
-export const EVENT_TYPES: ReadonlySet<string> = new Set(eventTypes);
 export const DELIVER_JOB = "integrations.deliver-webhooks";
 
-export const isEventType = (action: string): action is EventType => EVENT_TYPES.has(action);
-
 export interface EventInput {
-  type: string;
+  type: EventType;
   entity_type?: string | null;
   entity_id?: string | null;
   changes?: Record<string, unknown> | null;
