@@ -4,6 +4,7 @@
 // in figures and in words. Amounts and text as on the payslip: the currency's digit grouping
 // (formatMoney), only what the standard fonts can draw (printable).
 import PDFDocument from "pdfkit";
+import { amountTable } from "./statement-table.ts";
 import { amountInWords } from "../../lib/amount-words.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { printable } from "../../lib/pdf-text.ts";
@@ -53,15 +54,7 @@ export function settlementPdf(company: { name: string; currency: string }, s: Se
     if (s.processed_at) info.push(["Processed at", s.processed_at]);
     for (const [k, v] of info) doc.text(printable(`${k}: ${v}`));
     doc.moveDown();
-    const table = (title: string, rows: [string, string][]) => {
-      doc.font("Helvetica-Bold").text(printable(title), 48).font("Helvetica");
-      for (const [k, v] of rows) {
-        const top = doc.y;
-        doc.text(printable(k), 48, top, { width: 330 });
-        doc.text(money(v), 380, top, { width: 160, align: "right" });
-      }
-      doc.moveDown(0.5);
-    };
+    const table = amountTable(doc, money);
     const salary: [string, string][] = s.salary.included
       ? [
           ...s.salary.earnings.map((l): [string, string] => [l.name, l.amount]),

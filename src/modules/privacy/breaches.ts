@@ -6,7 +6,7 @@ import { activeTenant } from "../../db/central.ts";
 import { byId, db, tenantTx } from "../../db/tenancy.ts";
 import { pageOf } from "../../platform/use-case.ts";
 import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
-import { toDateString } from "../../lib/dates.ts";
+import { todayIn } from "../../lib/dates.ts";
 import { audit } from "../../platform/audit.ts";
 import { conflict, invalidField, notFound } from "../../platform/errors.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
@@ -110,7 +110,7 @@ export async function recordBreach(auth: AuthContext, input: RequestBody<"create
   const count = input.affected_count ?? ids.length;
   if (count < ids.length) throw invalidField("body.affected_count", "must be at least the number of affected_employee_ids");
   const [{ jurisdiction, timezone }, settings] = await Promise.all([jurisdictionToday(), privacySettings()]);
-  const c = breachClock(jurisdiction, toDateString(new Date(aware.getTime() + offsetMs(timezone, aware))));
+  const c = breachClock(jurisdiction, todayIn(timezone, aware));
   const b = await tenantTx(async (tx) => {
     const breach_number = await nextNumber(tx, "privacy_breach", "BRC-");
     const b = await tx.privacyBreach.create({
@@ -159,13 +159,6 @@ export async function recordBreach(auth: AuthContext, input: RequestBody<"create
     return b;
   });
   return breachJson(b);
-}
-
-/** The time zone's offset from UTC at `at`, in ms (the breach's day in the company's calendar). */
-function offsetMs(timeZone: string, at: Date): number {
-  const local = new Date(at.toLocaleString("en-US", { timeZone }));
-  const utc = new Date(at.toLocaleString("en-US", { timeZone: "UTC" }));
-  return local.getTime() - utc.getTime();
 }
 
 export async function notifyBreachPersons(id: string) {

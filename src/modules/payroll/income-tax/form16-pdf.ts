@@ -2,6 +2,7 @@
 // the same object GET /api/payroll/form-16/{employeeId} returns (form16Of), drawn line by line in the
 // form's order, so the PDF and the JSON cannot disagree. Only withholding companies have one, so INR.
 import PDFDocument from "pdfkit";
+import { amountTable } from "../statement-table.ts";
 import { formatMoney } from "../../../lib/money.ts";
 import { printable } from "../../../lib/pdf-text.ts";
 import type { AuthContext } from "../../../platform/use-case.ts";
@@ -47,15 +48,7 @@ function form16Pdf(f: Form16): Promise<Buffer> {
     ];
     for (const [k, v] of info) doc.text(printable(`${k}: ${v}`));
     doc.moveDown();
-    const table = (title: string, rows: [string, string][]) => {
-      doc.font("Helvetica-Bold").text(printable(title), 48).font("Helvetica");
-      for (const [k, v] of rows) {
-        const top = doc.y;
-        doc.text(printable(k), 48, top, { width: 330 });
-        doc.text(money(v), 380, top, { width: 160, align: "right" });
-      }
-      doc.moveDown(0.5);
-    };
+    const table = amountTable(doc, money);
     const s = f.salary;
     table("Salary", [
       ["Gross salary from this employer", s.gross_from_this_employer],
