@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import PgBoss from "pg-boss";
+import { PgBoss } from "pg-boss";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationTable } from "../../generated/registry.ts";
 import { createMetricsServer } from "../../src/http/metrics-server.ts";
@@ -166,7 +166,7 @@ describe("getHealth, getEmployee, listEmployees: metrics a Prometheus scrapes", 
       await boss.send("mail.deliver", {});
       await boss.send("mail.deliver", {});
     } finally {
-      await boss.stop({ graceful: false, wait: true });
+      await boss.stop({ graceful: false });
     }
     const to = `metrics.${randomUUID()}@example.test`;
     await t.query("INSERT INTO email_outbox (to_address, subject, text_body) VALUES ($1, 'Hello', 'Hello')", [to]);

@@ -28,13 +28,14 @@ const fonts = `${path.resolve(import.meta.dirname, "../../node_modules/pdfjs-dis
 
 /** Renders page 1 to `pngPath` (at 1.5×) and extracts the text of every page. */
 export async function renderPdf(pdf: Buffer, pngPath: string): Promise<RenderedPdf> {
-  const doc = await getDocument({
+  const task = getDocument({
     data: new Uint8Array(pdf),
     standardFontDataUrl: fonts,
     disableFontFace: true,
     useSystemFonts: false,
     verbosity: 0,
-  }).promise;
+  });
+  const doc = await task.promise;
   const items: PdfText[] = [];
   for (let p = 1; p <= doc.numPages; p++) {
     const page = await doc.getPage(p);
@@ -58,7 +59,7 @@ export async function renderPdf(pdf: Buffer, pngPath: string): Promise<RenderedP
   for (let i = 0; i < data.length; i += 4) if (data[i] < 128 && data[i + 1] < 128 && data[i + 2] < 128) ink++;
   const png = await canvas.encode("png");
   writeFileSync(pngPath, png);
-  await doc.destroy();
+  await task.destroy();
   return {
     pages: items.reduce((n, i) => Math.max(n, i.page), 0),
     items,

@@ -4,7 +4,7 @@
 // sent once it is (a signup in the first seconds after a start is mailed at once, not at the
 // minute's sweep); in a process without a worker (RUN_WORKER=false) the other processes' workers
 // pick the work up at their sweep.
-import PgBoss from "pg-boss";
+import { PgBoss } from "pg-boss";
 import { config, type Config, withConfig } from "../../config.ts";
 import { logger } from "../../log.ts";
 
@@ -43,16 +43,15 @@ type QueueMaker = Pick<PgBoss, "createQueue" | "getQueue">;
 
 /**
  * Creates a job's queue unless it exists. Processes starting at the same moment create the same
- * queues at once; pg-boss's create_queue (an insert, then a partition attached to the job table)
- * can then fail in one of them (a deadlock or a lock timeout), which left that process without the
- * queue ("Queue ... not found") and its readiness at 503. A failure is retried a few times with a
+ * queues at once; pg-boss's create_queue can then fail in one of them (a deadlock or a lock
+ * timeout), which left that process without the queue ("Queue ... not found") and its readiness at 503. A failure is retried a few times with a
  * short random pause unless the queue is there by then; the last failure is thrown (the start fails
  * loudly instead of serving without a worker).
  */
 export async function ensureQueue(boss: QueueMaker, name: string, attempts = 5): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await boss.createQueue(name, { name, retryLimit: 10, retryDelay: 5, retryBackoff: true });
+      await boss.createQueue(name, { retryLimit: 10, retryDelay: 5, retryBackoff: true });
       return;
     } catch (err) {
       if (await boss.getQueue(name).catch(() => null)) return;
@@ -77,7 +76,7 @@ class Jobs {
   async start(connectionString: string, cfg: Config): Promise<void> {
     if (this.boss) return;
     const boss = new PgBoss({ connectionString, schema: "pgboss", max: 4 });
-    boss.on("error", (err) => logger.warn({ err: err.message }, "job queue error"));
+    boss.on("error", (err: Error) => logger.warn({ err: err.message }, "job queue error"));
     await boss.start();
     for (const def of definitions.values()) {
       await ensureQueue(boss, def.name);
@@ -110,7 +109,7 @@ class Jobs {
         const worker = this.workers.get(name);
         if (worker && this.boss === boss) boss.notifyWorker(worker);
       })
-      .catch((err) => logger.warn({ err: err.message, job: name }, "could not enqueue job"));
+      .catch((err: Error) => logger.warn({ err: err.message, job: name }, "could not enqueue job"));
   }
 
   /** Runs a registered job in this process now (tests, CLI), with `cfg` (default: the one in force). */
