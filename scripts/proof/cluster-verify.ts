@@ -33,6 +33,7 @@ import {
 } from "../measure/cluster.ts";
 import { failures, json, leaveSetup, ROUTES, runCannon, seed, table, routeContext, signInAll } from "../measure/load.ts";
 import { operationTable } from "../../generated/registry.ts";
+import { JOB_SCHEMA } from "../../src/platform/jobs/queue.ts";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 
@@ -326,12 +327,13 @@ export async function runClusterVerify(opts: { log?: (s: string) => void } = {})
     // jobs: one run per schedule tick across the processes (pg-boss's cron inserts a send-it job per
     // schedule and minute, singleton), and no job handed out again (a retry after a worker died)
     const { rows: ticks } = await db.query(
-      `SELECT data->>'name' AS name, singleton_on, count(*)::int AS n FROM pgboss.job WHERE name = '__pgboss__send-it' GROUP BY 1, 2`,
+      `SELECT data->>'name' AS name, singleton_on, count(*)::int AS n
+         FROM ${JOB_SCHEMA}.job WHERE name = '__pgboss__send-it' GROUP BY 1, 2`,
     );
     const doubleTicks = ticks.filter((t) => t.n > 1);
     const { rows: jobStats } = await db.query(
       `SELECT count(*)::int AS jobs, count(*) FILTER (WHERE retry_count > 0)::int AS retried,
-              count(*) FILTER (WHERE state = 'completed')::int AS completed FROM pgboss.job`,
+              count(*) FILTER (WHERE state = 'completed')::int AS completed FROM ${JOB_SCHEMA}.job`,
     );
     check(
       "no job run twice",

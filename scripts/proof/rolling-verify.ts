@@ -16,6 +16,7 @@ import pg from "pg";
 import { type ClusterState, startCluster, startServer, stopCluster, stopServer } from "../measure/cluster.ts";
 import { failures, leaveSetup, ROUTES, runCannon, seed, table, routeContext, signInAll } from "../measure/load.ts";
 import { operationTable } from "../../generated/registry.ts";
+import { JOB_SCHEMA } from "../../src/platform/jobs/queue.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -141,10 +142,11 @@ export async function runRollingVerify(opts: { log?: (s: string) => void } = {})
     );
     // jobs: one run per schedule tick across old and new processes, none handed out again
     const { rows: ticks } = await db.query(
-      `SELECT data->>'name' AS name, singleton_on, count(*)::int AS n FROM pgboss.job WHERE name = '__pgboss__send-it' GROUP BY 1, 2`,
+      `SELECT data->>'name' AS name, singleton_on, count(*)::int AS n
+         FROM ${JOB_SCHEMA}.job WHERE name = '__pgboss__send-it' GROUP BY 1, 2`,
     );
     const { rows: jobStats } = await db.query(
-      `SELECT count(*)::int AS jobs, count(*) FILTER (WHERE retry_count > 0)::int AS retried FROM pgboss.job`,
+      `SELECT count(*)::int AS jobs, count(*) FILTER (WHERE retry_count > 0)::int AS retried FROM ${JOB_SCHEMA}.job`,
     );
     const doubleTicks = ticks.filter((x) => x.n > 1).length;
     check(

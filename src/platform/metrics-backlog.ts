@@ -4,7 +4,7 @@
 import client from "prom-client";
 import { getHealthPool } from "../db/client.ts";
 import { logger } from "../log.ts";
-import { registeredJobNames } from "./jobs/queue.ts";
+import { JOB_SCHEMA, registeredJobNames } from "./jobs/queue.ts";
 
 interface QueueRow {
   name: string;
@@ -24,7 +24,7 @@ const QUEUES_SQL = `SELECT name,
        count(*) FILTER (WHERE state < 'active')::int AS waiting,
        count(*) FILTER (WHERE state = 'active')::int AS active,
        COALESCE(EXTRACT(EPOCH FROM now() - min(start_after) FILTER (WHERE state < 'active' AND start_after <= now())), 0)::float8 AS oldest
-  FROM pgboss.job WHERE state <= 'active' AND name = ANY($1::text[]) GROUP BY name`;
+  FROM ${JOB_SCHEMA}.job WHERE state <= 'active' AND name = ANY($1::text[]) GROUP BY name`;
 const OUTBOX_SQL = `SELECT count(*)::int AS pending, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float8 AS oldest
   FROM email_outbox WHERE status = 'pending'`;
 
@@ -49,7 +49,7 @@ export function readBacklog(): Promise<Backlog> {
     const names = registeredJobNames();
     const [queues, outbox, webhooks] = await Promise.allSettled([
       pool
-        .query<{ exists: boolean }>("SELECT to_regclass('pgboss.job') IS NOT NULL AS exists")
+        .query<{ exists: boolean }>("SELECT to_regclass($1) IS NOT NULL AS exists", [`${JOB_SCHEMA}.job`])
         .then(async (r) => (r.rows[0]?.exists ? (await pool.query<QueueRow>(QUEUES_SQL, [names])).rows : [])),
       pool.query<{ pending: number; oldest: number }>(OUTBOX_SQL).then((r) => r.rows[0] ?? { pending: 0, oldest: 0 }),
       pool.query<{ pending: number; oldest: number }>(WEBHOOKS_SQL).then((r) => r.rows[0] ?? { pending: 0, oldest: 0 }),

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { operationTable } from "../../generated/registry.ts";
 import { createMetricsServer } from "../../src/http/metrics-server.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
-import { registeredJobNames } from "../../src/platform/jobs/queue.ts";
+import { JOB_SCHEMA, registeredJobNames } from "../../src/platform/jobs/queue.ts";
 import { REFUSAL_REASONS } from "../../src/platform/metrics.ts";
 import { withConfig } from "../../src/config.ts";
 import { deliverDueEmails } from "../../src/platform/mail/deliver.ts";
@@ -159,7 +159,7 @@ describe("getHealth, getEmployee, listEmployees: metrics a Prometheus scrapes", 
 
   it("reports each job queue's depth and oldest job, and the outbox", async () => {
     // a pg-boss client that only sends (no worker, no maintenance): the jobs wait in their queue
-    const boss = new PgBoss({ connectionString: t.url, schema: "pgboss", max: 2, supervise: false, schedule: false });
+    const boss = new PgBoss({ connectionString: t.url, schema: JOB_SCHEMA, max: 2, supervise: false, schedule: false });
     await boss.start();
     try {
       await boss.createQueue("mail.deliver");

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Config } from "../../src/config.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
-import { jobs } from "../../src/platform/jobs/queue.ts";
+import { JOB_SCHEMA, jobs } from "../../src/platform/jobs/queue.ts";
 import { deliverDueEmails } from "../../src/platform/mail/deliver.ts";
 import { signupTenant, uniqueEmail, useTestApp, type TenantSession } from "../support/app.ts";
 import { startMailSink, type MailSink } from "../support/mail.ts";
@@ -82,7 +82,7 @@ describe("mail delivery while the SMTP server is down", () => {
   it("the worker that retries it is scheduled: mail.deliver every minute in the shared job queue", async () => {
     registerAllJobs();
     await jobs.start(t.url, withSink);
-    const rows = await t.query("SELECT name, cron FROM pgboss.schedule WHERE name = 'mail.deliver'");
+    const rows = await t.query(`SELECT name, cron FROM ${JOB_SCHEMA}.schedule WHERE name = 'mail.deliver'`);
     expect(rows).toEqual([{ name: "mail.deliver", cron: "* * * * *" }]);
     // and a kick delivers what is due without waiting for the sweep
     sink.refuse();

@@ -8,6 +8,14 @@ import { PgBoss } from "pg-boss";
 import { config, type Config, withConfig } from "../../config.ts";
 import { logger } from "../../log.ts";
 
+/**
+ * pg-boss's schema. pg-boss 11 and later cannot migrate the schema of pg-boss 10 (its chain starts at
+ * 11's), so 12 installs its own beside the old `pgboss`, which processes of the previous release keep
+ * using during a rolling upgrade (docs/operations.md, "Upgrading"). Its jobs are only wake-ups: the
+ * work they start is kept in the areas' own tables, so nothing waits in the old schema.
+ */
+export const JOB_SCHEMA = "pgboss_v12";
+
 type JobHandler = () => Promise<unknown>;
 interface JobDef {
   name: string;
@@ -44,9 +52,9 @@ type QueueMaker = Pick<PgBoss, "createQueue" | "getQueue">;
 /**
  * Creates a job's queue unless it exists. Processes starting at the same moment create the same
  * queues at once; pg-boss's create_queue can then fail in one of them (a deadlock or a lock
- * timeout), which left that process without the queue ("Queue ... not found") and its readiness at 503. A failure is retried a few times with a
- * short random pause unless the queue is there by then; the last failure is thrown (the start fails
- * loudly instead of serving without a worker).
+ * timeout), which left that process without the queue ("Queue ... not found") and its readiness at
+ * 503. A failure is retried a few times with a short random pause unless the queue is there by
+ * then; the last failure is thrown (the start fails loudly instead of serving without a worker).
  */
 export async function ensureQueue(boss: QueueMaker, name: string, attempts = 5): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -75,7 +83,7 @@ class Jobs {
   /** Starts this process's worker; it runs every job with `cfg` as the configuration in force. */
   async start(connectionString: string, cfg: Config): Promise<void> {
     if (this.boss) return;
-    const boss = new PgBoss({ connectionString, schema: "pgboss", max: 4 });
+    const boss = new PgBoss({ connectionString, schema: JOB_SCHEMA, max: 4 });
     boss.on("error", (err: Error) => logger.warn({ err: err.message }, "job queue error"));
     await boss.start();
     for (const def of definitions.values()) {
