@@ -27,7 +27,8 @@
 // the scenarios.
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon, { type Result } from "autocannon";
@@ -50,6 +51,12 @@ const RATE = Number(env.BENCH_RATE ?? 0);
 /** BENCH_PROFILE=cpu,heap: the server writes V8's CPU and sampling heap profiles into BENCH_PROFILE_DIR on exit */
 const PROFILE = (env.BENCH_PROFILE ?? "").split(",").filter(Boolean);
 const PROFILE_DIR = path.resolve(env.BENCH_PROFILE_DIR ?? path.join(import.meta.dirname, "../../.data/profiles"));
+/**
+ * BENCH_BEFORE=<git ref>: a build of that commit runs beside ours as a third side of every turn, to
+ * measure a change of the request path before and after in one run (its sources built into
+ * .data/bench-before/; the document, packages and database are this tree's)
+ */
+const BEFORE = env.BENCH_BEFORE ?? "";
 /** more node flags for the server (e.g. --heapsnapshot-signal=SIGUSR2), after production's */
 const NODE_FLAGS = (env.BENCH_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
 const DB_NAME = env.BENCH_DB_NAME ?? "hrms_bench";
@@ -234,12 +241,20 @@ async function seedEmployees(pool: pg.Pool, tenantId: string, { employees: count
 // ───────────────────────────── processes ─────────────────────────────
 
 const children: ChildProcess[] = [];
+/** when the server process was started (performance.now()): its profile's time 0, near enough */
+let serverStartedAt = 0;
 /**
  * One process each, so its CPU time can be read from /proc: the server as production runs it (the
  * compiled build, `npm start`'s flags), the baseline with `node --import tsx`.
  */
 async function startChild(script: string, extraEnv: Record<string, string>): Promise<{ proc: ChildProcess; base: string }> {
-  const args = script === "src/main.ts" ? withFlags(productionServerArgs(), [...profileFlags(), ...NODE_FLAGS]) : ["--import", "tsx", script];
+  const args =
+    script === "src/main.ts"
+      ? withFlags(productionServerArgs(), [...profileFlags(), ...NODE_FLAGS])
+      : script.endsWith(".js")
+        ? withFlags(productionServerArgs(), NODE_FLAGS).slice(0, -1).concat(script)
+        : ["--import", "tsx", script];
+  if (script === "src/main.ts") serverStartedAt = performance.now();
   // on a port the child takes itself (PORT=0) and reports: no port to lose to another process
   const { proc, base } = await startServerProcess(args, {
     cwd: ROOT,
@@ -250,6 +265,29 @@ async function startChild(script: string, extraEnv: Record<string, string>): Pro
   children.push(proc);
   return { proc, base };
 }
+/**
+ * The server of commit `ref` compiled into .data/bench-before/dist (BENCH_BEFORE): its src/ and
+ * generated/ taken out of git into .data/bench-before and built with this tree's build script and
+ * packages. Returns the bundle's path; the server finds this tree as its project folder.
+ */
+function buildBefore(ref: string): string {
+  const dir = path.join(ROOT, ".data", "bench-before");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = execFileSync("git", ["archive", ref, "src", "generated", "scripts/build", "tsconfig.json", "package.json"], {
+    cwd: ROOT,
+    maxBuffer: 1 << 30,
+  });
+  execFileSync("tar", ["-x", "-C", dir], { input: archive });
+  symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
+  execFileSync(process.execPath, [path.join(dir, "scripts", "build", "build.mjs"), "--outdir", path.join(dir, "dist")], {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  process.stderr.write(`  before: ${ref} built into ${dir}/dist\n`);
+  return path.join(dir, "dist", "main.js");
+}
+
 /** node's arguments with `flags` before the script (the last argument). */
 const withFlags = (args: string[], flags: string[]) => [...args.slice(0, -1), ...flags, args[args.length - 1]];
 
@@ -517,7 +555,7 @@ async function main() {
     await deployMigrations(url);
   }
 
-  const { proc: server, base } = await startChild("src/main.ts", {
+  const serverEnv = {
     DATABASE_URL: url,
     NODE_ENV: "production",
     SESSION_SECRET: "bench-session-secret-bench-session-secret",
@@ -528,7 +566,9 @@ async function main() {
     LOG_LEVEL: env.LOG_LEVEL ?? "info",
     // one signup per company from this address
     SIGNUP_MAX_PER_IP: "100",
-  });
+  };
+  const beforeScript = BEFORE ? buildBefore(BEFORE) : "";
+  const { proc: server, base } = await startChild("src/main.ts", serverEnv);
 
   // The session cookie is Secure in production: tell the server the sign-in came over HTTPS.
   const post = (p: string, body: unknown) =>
@@ -597,7 +637,14 @@ async function main() {
   const only = (env.BENCH_ONLY ?? "time,health,search,search-small,department,id").split(",");
   const scenarios: Scenario[] = [
     // the floor every request pays: signed in, no database work of its own / one SELECT 1
-    { key: "time", name: "signed-in floor: GET /api/server-time", paths: ["/api/server-time"], targetRatio: 0.3, targetP99: 0, rated: false },
+    {
+      key: "time",
+      name: "signed-in floor: GET /api/server-time",
+      paths: ["/api/server-time"],
+      targetRatio: 0.3,
+      targetP99: 0,
+      rated: false,
+    },
     { key: "health", name: "GET /api/health (SELECT 1)", paths: ["/api/health"], targetRatio: 0.5, targetP99: 0, rated: false },
     {
       key: "search",
@@ -650,23 +697,34 @@ async function main() {
     process.stderr.write(`  ${s.paths[0]}: total ${a.pagination.total}, same first row on both servers\n`);
   }
 
+  // the build of BENCH_BEFORE, signed in with the same sessions (same database and secret)
+  const before = beforeScript ? await startChild(beforeScript, serverEnv) : null;
+
   const loadBefore = os.loadavg();
   const idleRssMb = rssMb(server.pid!);
-  const results: { name: string; scenario: Scenario; ours: Measured; base: Measured; rated?: Measured }[] = [];
+  const results: Row[] = [];
   for (const s of scenarios) {
     process.stderr.write(`\n${s.name}\n  warm-up …\n`);
     await measure(base, s, oursHeaders(s), 2, server, pool);
     await measure(baselineBase, s, baseHeaders(s), 2, baseline, pool);
+    if (before) await measure(before.base, s, oursHeaders(s), 2, before.proc, pool);
     // turns in alternation, so that both sides share whatever else the machine does meanwhile
     const turn = SECONDS / ROUNDS;
     process.stderr.write(`  ${ROUNDS} × (ours, baseline) for ${turn.toFixed(1)} s each at ${CONNECTIONS} connections …\n`);
+    // where the turns are in the server's life: the window of its profile (scripts/measure/profile-summary.ts)
+    const since = () => ((performance.now() - serverStartedAt) / 1000).toFixed(1);
+    process.stderr.write(`  turns start at ${since()} s of the server's life\n`);
     const oursTurns: Measured[] = [];
     const baseTurns: Measured[] = [];
+    const beforeTurns: Measured[] = [];
     for (let k = 0; k < ROUNDS; k++) {
       oursTurns.push(await measure(base, s, oursHeaders(s), turn, server, pool));
+      if (before) beforeTurns.push(await measure(before.base, s, oursHeaders(s), turn, before.proc, pool));
       baseTurns.push(await measure(baselineBase, s, baseHeaders(s), turn, baseline, pool));
     }
     const [o, b] = [combined(oursTurns), combined(baseTurns)];
+    if (before) check(combined(beforeTurns), `before ${s.name}`);
+    process.stderr.write(`  turns end at ${since()} s; ours served ${o.requests} requests\n`);
     check(o, `ours ${s.name}`);
     check(b, `baseline ${s.name}`);
     let rated: Measured | undefined;
@@ -675,21 +733,40 @@ async function main() {
       rated = await measure(base, s, oursHeaders(s), SECONDS, server, pool, RATE);
       check(rated, `ours@${RATE} ${s.name}`);
     }
-    results.push({ name: s.name, scenario: s, ours: o, base: b, rated });
+    results.push({ name: s.name, scenario: s, ours: o, base: b, rated, before: before ? combined(beforeTurns) : undefined });
   }
   const peakRssMb = rssMb(server.pid!, "VmHWM");
   const baselinePeakMb = rssMb(baseline.pid!, "VmHWM");
+  const beforePeakMb = before ? rssMb(before.proc.pid!, "VmHWM") : 0;
   const loadAfter = os.loadavg();
   await pool.end();
   await stopChildren();
   await admin.stop();
-  printTable(results, { layout, loadBefore, loadAfter, idleRssMb, peakRssMb, baselinePeakMb });
+  printTable(results, { layout, loadBefore, loadAfter, idleRssMb, peakRssMb, baselinePeakMb, beforePeakMb });
 }
 
 /** The results as a table on stdout, each against the targets of docs/performance.md. */
+interface Row {
+  name: string;
+  scenario: Scenario;
+  ours: Measured;
+  base: Measured;
+  rated?: Measured;
+  /** the build of BENCH_BEFORE, in the same turns */
+  before?: Measured;
+}
+
 function printTable(
-  results: { name: string; scenario: Scenario; ours: Measured; base: Measured; rated?: Measured }[],
-  run: { layout: string; loadBefore: number[]; loadAfter: number[]; idleRssMb: number; peakRssMb: number; baselinePeakMb: number },
+  results: Row[],
+  run: {
+    layout: string;
+    loadBefore: number[];
+    loadAfter: number[];
+    idleRssMb: number;
+    peakRssMb: number;
+    baselinePeakMb: number;
+    beforePeakMb: number;
+  },
 ) {
   const header = [
     "query",
@@ -707,7 +784,12 @@ function printTable(
     ...(RATE > 0 ? [`@${RATE}/s p50`, "p99 ms"] : []),
     "target",
   ];
-  const rows = results.map((r) => {
+  // with BENCH_BEFORE, a row of the before build under each row of ours
+  const sides = results.flatMap((r) => [
+    { ...r, label: r.name },
+    ...(r.before ? [{ ...r, ours: r.before, rated: undefined, label: `  before (${BEFORE})` }] : []),
+  ]);
+  const rows = sides.map((r) => {
     const ratio = perSecond(r.ours) / perSecond(r.base);
     const p99 = quantile(r.ours, 0.99);
     const { targetRatio, targetP99 } = r.scenario;
@@ -715,7 +797,7 @@ function printTable(
     const target = [targetRatio ? `ratio ≥ ${targetRatio}` : "", targetP99 ? `p99 < ${targetP99} ms` : ""].filter(Boolean).join(", ");
     const [oursCpu, baseCpu] = [r.ours, r.base].map((m) => perRequest(m.nodeMs, m) + perRequest(m.pgMs, m));
     return [
-      r.name,
+      r.label,
       f0(perSecond(r.ours)),
       f1(quantile(r.ours, 0.5)),
       f1(p99),
@@ -748,7 +830,8 @@ function printTable(
   const rssMet = run.peakRssMb < TARGET_RSS_MB;
   console.log(
     `\nserver RSS: ${f0(run.idleRssMb)} MB before the load, peak ${f0(run.peakRssMb)} MB (VmHWM) - ` +
-      `${rssMet ? "met" : "MISSED"} (< ${TARGET_RSS_MB} MB); the baseline's peak ${f0(run.baselinePeakMb)} MB`,
+      `${rssMet ? "met" : "MISSED"} (< ${TARGET_RSS_MB} MB); the baseline's peak ${f0(run.baselinePeakMb)} MB` +
+      (BEFORE ? `; before (${BEFORE}): peak ${f0(run.beforePeakMb)} MB` : ""),
   );
 }
 
