@@ -57,6 +57,9 @@ const PROFILE_DIR = path.resolve(env.BENCH_PROFILE_DIR ?? path.join(import.meta.
  * .data/bench-before/; the document, packages and database are this tree's)
  */
 const BEFORE = env.BENCH_BEFORE ?? "";
+/** the before build's own node flags and environment where they differ from ours (space-separated; NAME= unsets NAME) */
+const BEFORE_FLAGS = (env.BENCH_BEFORE_FLAGS ?? "").split(/\s+/).filter(Boolean);
+const BEFORE_ENV = (env.BENCH_BEFORE_ENV ?? "").split(/\s+/).filter(Boolean);
 /** more node flags for the server (e.g. --heapsnapshot-signal=SIGUSR2), after production's */
 const NODE_FLAGS = (env.BENCH_NODE_FLAGS ?? "").split(/\s+/).filter(Boolean);
 const DB_NAME = env.BENCH_DB_NAME ?? "hrms_bench";
@@ -252,13 +255,20 @@ async function startChild(script: string, extraEnv: Record<string, string>): Pro
     script === "src/main.ts"
       ? withFlags(productionServerArgs(), [...profileFlags(), ...NODE_FLAGS])
       : script.endsWith(".js")
-        ? withFlags(productionServerArgs(), NODE_FLAGS).slice(0, -1).concat(script)
+        ? withFlags(productionServerArgs(), [...BEFORE_FLAGS, ...NODE_FLAGS]).slice(0, -1).concat(script)
         : ["--import", "tsx", script];
   if (script === "src/main.ts") serverStartedAt = performance.now();
   // on a port the child takes itself (PORT=0) and reports: no port to lose to another process
+  const childEnv: Record<string, string | undefined> = { ...process.env, ...extraEnv };
+  if (script.endsWith(".js"))
+    for (const pair of BEFORE_ENV) {
+      const [name, value] = [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)];
+      if (value) childEnv[name] = value;
+      else delete childEnv[name];
+    }
   const { proc, base } = await startServerProcess(args, {
     cwd: ROOT,
-    env: { ...process.env, ...extraEnv },
+    env: childEnv,
     inheritStderr: true,
     healthPath: script.includes("baseline") ? "/api/server-time" : "/api/health",
   });
