@@ -5,12 +5,13 @@
 //   npx tsx scripts/measure/profile-summary.ts <file.cpuprofile> [requests] [top] [from s] [to s]
 // `from`/`to`: only the samples between these seconds of the profile (the bench prints where each
 // scenario's measured turns start and end in the server's life), leaving start-up and sign-ups out.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { SourceMap } from "node:module";
 import path from "node:path";
 
 interface Node {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
 interface Profile {
@@ -52,6 +53,36 @@ const PARTS: [string, RegExp][] = [
   ["idle / program", /^\((idle|program)\)/],
 ];
 
+/**
+ * The bundle's frames by their TypeScript source: each url's source map (`<file>.map`, or
+ * PROFILE_MAP for the bundle when it has been rebuilt since: e.g. .data/bench-before/dist/main.js.map).
+ */
+const maps = new Map<string, SourceMap | null>();
+function mapped(n: Node): Node {
+  const { url, lineNumber, columnNumber } = n.callFrame;
+  if (!/\/dist\/(main|server)\.js$/.test(url)) return n;
+  let map = maps.get(url);
+  if (map === undefined) {
+    const file = process.env.PROFILE_MAP || `${url.replace(/^file:\/\//, "")}.map`;
+    map = existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, "utf8"))) : null;
+    maps.set(url, map);
+  }
+  const entry = map?.findEntry(lineNumber, columnNumber);
+  if (!entry || !("originalSource" in entry)) return n;
+  const source = entry.originalSource.replace(/^.*?\/(src|generated)\//, "$1/");
+  return { ...n, callFrame: { ...n.callFrame, url: source, lineNumber: entry.originalLine } };
+}
+
+/** A frame's place: our source file, the package (node_modules/<name>), node's internals, or V8's (GC, idle). */
+function fileOf(n: Node): string {
+  const url = n.callFrame.url.replace(/^file:\/\//, "");
+  if (!url) return n.callFrame.functionName.startsWith("(") ? n.callFrame.functionName : "(native: syscalls, builtins)";
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg) return `node_modules/${pkg[1]}`;
+  if (url.startsWith("node:")) return "node: internals (http, net, streams...)";
+  return url.replace(/^.*?\/(src|generated|dist)\//, "$1/");
+}
+
 function frameKey(n: Node): string {
   const { functionName, url, lineNumber } = n.callFrame;
   const file = url ? url.replace(/^file:\/\//, "").replace(/^.*\/(node_modules\/|src\/|generated\/|dist\/)/, "$1") : "";
@@ -71,10 +102,12 @@ function main() {
   const p = JSON.parse(readFileSync(file, "utf8")) as Profile;
   const requests = Number(requestsArg ?? 0);
   const top = Number(topArg ?? 30);
-  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const byId = new Map(p.nodes.map((n) => [n.id, mapped(n)]));
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const self = new Map<string, number>();
+  // self time by where the code is: a file of ours, a package, or node's internals
+  const selfByFile = new Map<string, number>();
   const parts = new Map<string, number>();
   // the stacks of each leaf, once: which parts it passes through
   const partsOfLeaf = new Map<number, string[]>();
@@ -90,6 +123,8 @@ function main() {
     total += dt;
     if (!/^\((idle|program)\)$/.test(n.callFrame.functionName)) busy += dt;
     self.set(frameKey(n), (self.get(frameKey(n)) ?? 0) + dt);
+    const where = fileOf(n);
+    selfByFile.set(where, (selfByFile.get(where) ?? 0) + dt);
     let names = partsOfLeaf.get(leaf);
     if (!names) {
       const texts: string[] = [];
@@ -110,6 +145,9 @@ function main() {
     const ms = parts.get(name) ?? 0;
     if (ms > 0) console.log(`| ${name} | ${ms.toFixed(0)} | ${pct(ms)} | ${per(ms)} |`);
   }
+  console.log(`\nSelf time by file (ours), package or node's internals\n| where | self ms | % busy | per request |\n|---|---:|---:|---:|`);
+  for (const [k, ms] of [...selfByFile].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`| ${k} | ${ms.toFixed(0)} | ${pct(ms)} | ${per(ms)} |`);
   console.log(`\nTop ${top} frames by self time\n| frame | self ms | % busy |\n|---|---:|---:|`);
   for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, top))
     console.log(`| ${k.replaceAll("|", "\\|")} | ${ms.toFixed(0)} | ${pct(ms)} |`);
