@@ -137,7 +137,8 @@ function main() {
   const per = (ms: number) => (requests ? `${((ms * 1000) / requests).toFixed(1)} µs/req` : "");
   const pct = (ms: number) => `${((ms / busy) * 100).toFixed(1)} %`;
   console.log(
-    `${path.basename(file)}: ${(total / 1000).toFixed(1)} s profiled, ${(busy / 1000).toFixed(1)} s busy${requests ? `, ${requests} requests` : ""}\n`,
+    `${path.basename(file)}: ${(total / 1000).toFixed(1)} s profiled, ${(busy / 1000).toFixed(1)} s busy` +
+      `${requests ? `, ${requests} requests` : ""}\n`,
   );
   console.log("Parts of the request path (inclusive: every sample whose stack passes through it), % of busy time");
   console.log("| part | ms | % busy | per request |\n|---|---:|---:|---:|");
