@@ -74,7 +74,7 @@ stubs: install
 # The compiled server (what production runs): esbuild bundle of src/ + generated/ into dist/main.js.
 build: dist/main.js
 
-# make run serves the build with plain node (npm start = node --enable-source-maps dist/main.js);
+# make run serves the build with plain node (npm start = node dist/main.js, source maps for the bundle);
 # make dev serves the TypeScript sources through tsx.
 run: build
 	npm start

@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // `npm run build` (`make build`): the production server as JavaScript, run by plain node
-// (`npm start` = `node --enable-source-maps dist/main.js`, no TypeScript loader).
+// (`npm start` = `node dist/main.js`, no TypeScript loader).
 //
 // esbuild bundles src/main.ts and everything it imports from src/ and generated/ (the Prisma client
-// included) into one ES module, dist/main.js, with a linked source map (dist/main.js.map) so that
-// stack traces name the TypeScript files and lines under --enable-source-maps. npm packages stay
+// included) into one ES module, dist/server.js, with a linked source map (dist/server.js.map) so that
+// stack traces name the TypeScript files and lines. dist/main.js, the entry `npm start` runs, turns
+// source maps on for the bundle (and not for node_modules: their maps, read and kept for every
+// package loaded, held ~20 MB of the heap for stack frames nobody reads) before it imports it. npm packages stay
 // outside the bundle (imported from node_modules at run time, as under tsx): they find their own
 // files (swagger-ui's assets, pdfkit's fonts, Prisma's WebAssembly, the PostgreSQL binaries) where
 // npm put them. The server's own run-time files are found from the project folder, the nearest
@@ -18,7 +20,7 @@
 //
 //   node scripts/build/build.mjs                 -> dist/
 //   node scripts/build/build.mjs --outdir <dir>  -> <dir> (the build test uses a temporary folder)
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -41,7 +43,7 @@ if (existsSync(outdir)) {
 }
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: "src/main.ts" },
+  entryPoints: { server: "src/main.ts" },
   outdir,
   bundle: true,
   platform: "node",
@@ -79,10 +81,22 @@ if (missing.length) {
   process.exit(1);
 }
 
-const main = result.metafile.outputs[path.relative(root, path.join(outdir, "main.js")).split(path.sep).join("/")];
+// The entry: source maps for the bundle before it is loaded (a module's map is read when it is
+// compiled); Node 20 lacks module.setSourceMapsSupport and maps every module's stack frames.
+writeFileSync(
+  path.join(outdir, "main.js"),
+  `// written by scripts/build/build.mjs: stack traces of the bundle name the TypeScript (not node_modules')
+import module from "node:module";
+if (module.setSourceMapsSupport) module.setSourceMapsSupport(true, { nodeModules: false, generatedCode: false });
+else process.setSourceMapsEnabled(true);
+await import("./server.js");
+`,
+);
+
+const main = result.metafile.outputs[path.relative(root, path.join(outdir, "server.js")).split(path.sep).join("/")];
 const kb = (n) => `${Math.round(n / 1024)} kB`;
 console.log(
-  `build: ${path.relative(root, outdir) || "."}/main.js ` +
+  `build: ${path.relative(root, outdir) || "."}/main.js and server.js ` +
     `(${kb(main?.bytes ?? 0)}, ${Object.keys(result.metafile.inputs).length} modules, ${imported.size} packages external) ` +
     `+ source map in ${Math.round(performance.now() - started)} ms`,
 );

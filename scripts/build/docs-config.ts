@@ -32,6 +32,9 @@ const NPM_START_VARIABLES: Record<string, string> = {
   MALLOC_ARENA_MAX:
     "glibc's malloc arenas of the server `npm start` runs: sign-in's scrypt working memory is not kept " +
     'per thread (docs/operations.md, "Memory")',
+  MALLOC_MMAP_THRESHOLD_:
+    "glibc's mmap threshold in bytes, fixed: large blocks freed (scrypt's 16 MB at each sign-in) go back to the system " +
+    'instead of staying in the arenas (docs/operations.md, "Memory")',
 };
 
 /** One variable of the server as the page lists it. */

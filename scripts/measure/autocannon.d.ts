@@ -34,6 +34,10 @@ declare module "autocannon" {
     non2xx: number;
     duration: number;
   }
-  function autocannon(opts: Options): Promise<Result>;
+  /** a run: a promise of its result that also emits each response (its latency in ms) */
+  export interface Run extends Promise<Result> {
+    on(event: "response", listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): Run;
+  }
+  function autocannon(opts: Options): Run;
   export default autocannon;
 }

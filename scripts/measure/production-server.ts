@@ -10,7 +10,7 @@ const root = path.resolve(import.meta.dirname, "../..");
 export const heapMb = (): number => Number(process.env.NODE_HEAP_MB || 512);
 
 /**
- * node's flags in production: source maps for stack traces, a bounded old space, and no
+ * node's flags in production (source maps, for the bundle alone, are turned on by dist/main.js): a bounded old space, and no
  * allocation-site pretenuring. Without the bound, V8 sizes the heap for the machine's memory (a
  * 24 GiB machine: a limit of ~4 GB) and lets garbage pile up to hundreds of MB under load before a
  * full collection; with 512 MB the server stays near 200-230 MB RSS under the same load at the same
@@ -24,15 +24,19 @@ export const heapMb = (): number => Number(process.env.NODE_HEAP_MB || 512);
  * (docs/decisions/0005-production-node-flags.md).
  */
 export function productionNodeFlags(): string[] {
-  return ["--enable-source-maps", `--max-old-space-size=${heapMb()}`, "--max-semi-space-size=16", "--no-allocation-site-pretenuring"];
+  return [`--max-old-space-size=${heapMb()}`, "--max-semi-space-size=16", "--no-allocation-site-pretenuring"];
 }
 
 /**
  * The environment `npm start` adds: glibc's malloc keeps at most two arenas. With its default (eight
  * per core), each libuv thread that ran a sign-in's scrypt (16 MB of working memory) keeps that
  * memory in an arena of its own: 80 sign-ins left the server at 279 MB RSS, against 181 MB with two.
+ * And a fixed mmap threshold (128 KiB, glibc's default before it adapts): freeing a large block
+ * (scrypt's 16 MB) otherwise raises the threshold, and every later block of that size is carved from
+ * an arena that keeps it - five sign-ins left ~25-30 MB more RSS
+ * (docs/measurements/2026-11-29-read-path.md).
  */
-export const PRODUCTION_ENV = { MALLOC_ARENA_MAX: "2" } as const;
+export const PRODUCTION_ENV = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072" } as const;
 
 /**
  * Not production's: the measuring scripts drive a few users' traffic far past the request rate

@@ -1,8 +1,9 @@
 // Start-up time and memory of the server, per way of starting it: the build (`npm run build`) run
-// by plain node as production should (`node --enable-source-maps dist/main.js`), the same without
-// source maps, through `npm start` (npm stays in memory as the server's parent), and the
-// TypeScript sources under tsx (the CLI, which runs the server in a child process, and node with
-// tsx as a loader). Prints a table: time from spawn to the "listening" log line, and after
+// by plain node as production should (`node dist/main.js`: source maps for the bundle alone), with
+// every module's source maps (`--enable-source-maps`), without any (the bundle, dist/server.js,
+// itself), through `npm start` (npm stays in memory as the server's parent), and the TypeScript
+// sources under tsx (the CLI, which runs the server in a child process, and node with tsx as a
+// loader). Prints a table: time from spawn to the "listening" log line, and after
 // STARTUP_IDLE_MS at idle the server process's VmRSS and VmHWM (/proc/<pid>/status), plus the RSS
 // of the whole process tree (npm, sh, the tsx CLI beside the server).
 //
@@ -38,7 +39,7 @@ const ALL_WAYS: Way[] = [
     env: PRODUCTION_ENV,
   },
   { name: "node --enable-source-maps dist/main.js", command: process.execPath, args: ["--enable-source-maps", "dist/main.js"] },
-  { name: "node dist/main.js (no source maps)", command: process.execPath, args: ["dist/main.js"] },
+  { name: "node dist/server.js (no source maps)", command: process.execPath, args: ["dist/server.js"] },
   { name: "npm start", command: "npm", args: ["start", "--silent"] },
   { name: "tsx src/main.ts (former npm start)", command: tsxBin, args: ["src/main.ts"] },
   { name: "node --import tsx src/main.ts", command: process.execPath, args: ["--import", "tsx", "src/main.ts"] },

@@ -99,12 +99,14 @@ afterAll(async () => {
 
 describe("the compiled build (npm run build, npm start)", () => {
   it("is one JavaScript module with a source map, importing packages only", () => {
-    const main = readFileSync(path.join(outDir, "main.js"), "utf8");
-    expect(main.trimEnd().endsWith("//# sourceMappingURL=main.js.map")).toBe(true);
+    // the entry turns source maps on for the bundle alone, then loads it
+    expect(readFileSync(path.join(outDir, "main.js"), "utf8")).toContain('await import("./server.js")');
+    const main = readFileSync(path.join(outDir, "server.js"), "utf8");
+    expect(main.trimEnd().endsWith("//# sourceMappingURL=server.js.map")).toBe(true);
     // no TypeScript file or relative module left to load at run time: src/ and generated/ are inside
     expect(main).not.toMatch(/(?:from\s*|import\s*\(\s*)["'][^"']*\.ts["']/);
     expect(main).not.toMatch(/(?:from\s*|import\s*\(\s*)["']\.\.?\//);
-    const map = JSON.parse(readFileSync(path.join(outDir, "main.js.map"), "utf8")) as { sources: string[] };
+    const map = JSON.parse(readFileSync(path.join(outDir, "server.js.map"), "utf8")) as { sources: string[] };
     const sources = map.sources.map((s) => path.relative(root, path.resolve(outDir, s)).split(path.sep).join("/"));
     expect(sources).toContain("src/main.ts");
     expect(sources).toContain("src/config.ts");
@@ -115,12 +117,11 @@ describe("the compiled build (npm run build, npm start)", () => {
     expect(pkg.scripts.start).not.toMatch(/tsx|ts-node|--import|--loader|--require/);
     const pid = server!.proc.pid!;
     const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-    // source maps, the old-space bound that keeps RSS near 200 MB under load, Node 20's young
+    // the old-space bound that keeps RSS near 200 MB under load, Node 20's young
     // generation (Node 24's default is larger), and no pretenuring decisions carried from one kind of
     // work to the request path (docs/operations.md, "Memory")
     expect(argv).toEqual([
       process.execPath,
-      "--enable-source-maps",
       "--max-old-space-size=512",
       "--max-semi-space-size=16",
       "--no-allocation-site-pretenuring",
@@ -132,6 +133,8 @@ describe("the compiled build (npm run build, npm start)", () => {
     expect(environ.filter((v) => /tsx|NODE_OPTIONS/.test(v))).toEqual([]);
     // glibc's malloc with two arenas (sign-in's scrypt memory is not kept per thread); the scripts too
     expect(environ).toContain("MALLOC_ARENA_MAX=2");
+    // and a fixed mmap threshold: scrypt's freed 16 MB blocks go back to the system
+    expect(environ).toContain("MALLOC_MMAP_THRESHOLD_=131072");
     expect(startCommand().env).toEqual(PRODUCTION_ENV);
   });
 
@@ -195,6 +198,6 @@ describe("the compiled build (npm run build, npm start)", () => {
     const frames = r.stderr.split("\n").filter((l) => /^\s+at /.test(l));
     expect(frames.some((l) => /at loadConfig \(.*\/src\/config\.ts:\d+:\d+\)/.test(l))).toBe(true);
     // every frame of our code is mapped back: only esbuild's own helpers (__init) are in the bundle
-    expect(frames.filter((l) => l.includes("main.js") && !/^\s+at __\w+ /.test(l))).toEqual([]);
+    expect(frames.filter((l) => l.includes("server.js") && !/^\s+at __\w+ /.test(l))).toEqual([]);
   });
 });
