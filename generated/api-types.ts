@@ -8954,8 +8954,10 @@ export interface components {
             };
             rebate: components["schemas"]["Money"];
             regime: components["schemas"]["TaxRegime"];
-            /** @description Relief for arrears (s.89); not computed here, always 0. */
+            /** @description Relief for arrears of earlier years (s.89(1)), from the arrears recorded on the tax profile; 0 when none. */
             relief: components["schemas"]["Money"];
+            /** @description The relief's computation by rule 21A (the employee's Form 10E figures); null when no arrears are recorded. */
+            relief_detail: components["schemas"]["TaxArrearsRelief"] | null;
             resident: boolean;
             salary: {
                 after_exemptions: components["schemas"]["Money"];
@@ -8979,6 +8981,7 @@ export interface components {
             /** @description After its marginal relief. */
             surcharge: components["schemas"]["Money"];
             tax_on_total_income: components["schemas"]["Money"];
+            /** @description Before the relief for arrears. */
             tax_payable: components["schemas"]["Money"];
             tax_year: components["schemas"]["TaxYear"];
             tds: {
@@ -13632,9 +13635,54 @@ export interface components {
          * @enum {string}
          */
         TaxAgeBand: "below_60" | "60_to_79" | "80_plus";
-        /** @description One tax year's computation under one regime, in the statute's order: gross salary (this employer's, paid and projected, + a previous employer's) − exemptions − standard deduction − professional tax = income from salary; + house property (24(b) interest as a loss, old regime) + other income = gross total income; − chapter VI-A deductions (each at its cap) = taxable income, rounded to ₹10 (s.288A); tax by the slabs − rebate (s.87A, with marginal relief in the new regime) + surcharge − its marginal relief + cess 4 % = total tax, rounded to ₹10 (s.288B). `tax_payable` is what is withheld over the year: the total, or 20 % of the taxable income without a PAN when that is higher (s.206AA). */
+        /** @description Salary paid in this tax year that belongs to an earlier one (arrears, s.89(1); Form 10E), with the employee's declared figures of that year: its total income without these arrears and the regime it was taxed under. The relief is computed by rule 21A(2) at that year's own rates (see TaxArrearsRelief). Rates are on record from 2020-21: arrears of an earlier year are refused (400, naming the first year known). */
+        TaxArrears: {
+            /** @description The arrears of that year included in this year's salary. */
+            amount: components["schemas"]["MoneyAmount"];
+            regime: components["schemas"]["TaxRegime"];
+            /**
+             * @description The earlier tax year the arrears belong to (before the profile's year; 2020-21 or later).
+             * @example 2024-25
+             */
+            relates_to: string;
+            /** @description That year's total income without these arrears (as assessed or returned). */
+            total_income: components["schemas"]["MoneyAmount"];
+        };
+        /** @description Relief for arrears of salary under s.89(1), computed by rule 21A(2) of the Income-tax Rules 1962 (Form 10E): the tax of this year with the arrears − without them (the same computation on the salary less the arrears), less the sum over the earlier years of that year's tax on its total income with its arrears − without them, each at that year's rates (slabs, rebate, surcharge and its relief, cess; total income and tax rounded to ₹10) and regime; never below nil. */
+        TaxArrearsRelief: {
+            /** @description Total arrears of earlier years in this year's salary. */
+            arrears: components["schemas"]["Money"];
+            current_year: {
+                difference: components["schemas"]["Money"];
+                tax: components["schemas"]["Money"];
+                tax_without_arrears: components["schemas"]["Money"];
+                tax_year: components["schemas"]["TaxYear"];
+                total_income: components["schemas"]["Money"];
+                total_income_without_arrears: components["schemas"]["Money"];
+            };
+            /** @description Sum of the earlier years' differences. */
+            earlier_difference: components["schemas"]["Money"];
+            earlier_years: {
+                arrears: components["schemas"]["Money"];
+                difference: components["schemas"]["Money"];
+                regime: components["schemas"]["TaxRegime"];
+                tax: components["schemas"]["Money"];
+                tax_with_arrears: components["schemas"]["Money"];
+                /** @example 2024-25 */
+                tax_year: string;
+                total_income: components["schemas"]["Money"];
+                total_income_with_arrears: components["schemas"]["Money"];
+            }[];
+            /** @description The current year's difference less the earlier years', at least 0. */
+            relief: components["schemas"]["Money"];
+        };
+        /** @description One tax year's computation under one regime, in the statute's order: gross salary (this employer's, paid and projected, + a previous employer's) − exemptions − standard deduction − professional tax = income from salary; + house property (24(b) interest as a loss, old regime) + other income = gross total income; − chapter VI-A deductions (each at its cap) = taxable income, rounded to ₹10 (s.288A); tax by the slabs − rebate (s.87A, with marginal relief in the new regime) + surcharge − its marginal relief + cess 4 % = total tax, rounded to ₹10 (s.288B); − relief for arrears of earlier years (s.89(1), rule 21A, when the profile records arrears). `tax_payable` is what is withheld over the year: the total less that relief, or 20 % of the taxable income without a PAN when that is higher (s.206AA). */
         TaxComputation: {
             age_band: components["schemas"]["TaxAgeBand"];
+            /** @description Relief for arrears of earlier years (s.89(1)); 0 when none are recorded. */
+            arrears_relief: components["schemas"]["Money"];
+            /** @description The relief's computation (Form 10E's figures); null when the profile records no arrears. */
+            arrears_relief_detail: components["schemas"]["TaxArrearsRelief"] | null;
             cess: components["schemas"]["Money"];
             deductions: {
                 allowed: components["schemas"]["Money"];
@@ -13782,6 +13830,8 @@ export interface components {
             age_band: components["schemas"]["TaxAgeBand"];
             /** @description True when the band comes from the date of birth; false when set on the profile. */
             age_band_from_birth_date: boolean;
+            /** @description Arrears of earlier years in this year's salary, oldest year first (relief under s.89(1) reduces the year's tax). */
+            arrears: components["schemas"]["TaxArrears"][];
             /**
              * @description The city the employee rents a home in (the HRA exemption's metro test).
              * @example Bengaluru
@@ -13826,6 +13876,8 @@ export interface components {
         TaxProfileUpdate: {
             /** @description null - from the date of birth. */
             age_band?: components["schemas"]["TaxAgeBand"] | null;
+            /** @description The arrears of earlier years paid in this year's salary, one entry per earlier year; the list replaces the stored one ([] removes them). 400 for a year not before the profile's, named twice, or before 2020-21 (the first year whose rates are on record). */
+            arrears?: components["schemas"]["TaxArrears"][];
             /** @example Bengaluru */
             city?: string | null;
             other_income?: components["schemas"]["MoneyAmount"];

@@ -74,8 +74,9 @@ export async function form16Of(auth: AuthContext, employeeId: string, requestedY
     rebate: c.rebate,
     surcharge: new Decimal(c.surcharge).minus(c.surcharge_relief).toFixed(2),
     cess: c.cess,
-    tax_payable: c.tax_payable,
-    relief: "0.00",
+    tax_payable: new Decimal(c.tax_payable).plus(c.arrears_relief).toFixed(2),
+    relief: c.arrears_relief,
+    relief_detail: c.arrears_relief_detail,
     net_tax_payable: c.tax_payable,
     tds: {
       quarters,
