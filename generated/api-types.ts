@@ -2852,6 +2852,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payroll/form-16/{employeeId}/part-a": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an employee's Form 16 (Form 130) Part A for a tax year
+         * @description The TRACES PDF uploaded as Part A (the current version), as an attachment under the name it was uploaded with. Part A and Part B are separate downloads (Part B: downloadForm16); getForm16's `part_a` says whether one is attached. Employees download their own, hr/admin/owner everyone's; 404 for an employee out of reach and when no Part A is uploaded for the year; 409 where no income tax is withheld (a company whose currency is not INR).
+         */
+        get: operations["downloadForm16PartA"];
+        /**
+         * Upload an employee's Form 16 (Form 130) Part A for a tax year
+         * @description `multipart/form-data` with a `file` part: the Part A PDF downloaded from TRACES for this employee and tax year (PDF only, its content must be a PDF - 415 otherwise; at most 10 MB - 413). It becomes the current Part A: the first upload is version 1, each later one replaces the one before (the new version is one more; the replaced version's file is no longer kept). Audited (`form16_part_a.uploaded`, from → to). The upload limits of uploadFile apply (uploads in progress, hourly budgets, the storage quota). 409 where no income tax is withheld (a company whose currency is not INR).
+         */
+        put: operations["uploadForm16PartA"];
+        post?: never;
+        /**
+         * Remove an employee's Form 16 (Form 130) Part A for a tax year
+         * @description Removes the current Part A (an upload to the wrong employee or year): getForm16's `part_a` is null again and its file is no longer kept. Audited (`form16_part_a.removed`). 404 when none is uploaded; 409 where no income tax is withheld.
+         */
+        delete: operations["deleteForm16PartA"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payroll/form-16/{employeeId}/pdf": {
         parameters: {
             query?: {
@@ -2867,7 +2898,7 @@ export interface paths {
         };
         /**
          * An employee's Form 16 (Form 130 from 2026-27) Part B as PDF
-         * @description The same Part B as GET /api/payroll/form-16/{employeeId}, every figure from the same computation, as a PDF attachment `form-16-part-b-<employee code>-<tax year>.pdf` (`form-130-...` from 2026-27), in the payslip's style: the employer with TAN and PAN, the employee with PAN, the period and regime, the salary computation in the form's order, the chapter VI-A deductions, the tax and the tax deducted per quarter. Amounts in the grouping of the company's currency (`1,23,456.00`). Employees download their own, hr/admin/owner everyone's. 409 where the employee exists but has no certificate for the year (where getForm16 answers null): no income tax is withheld (a company whose currency is not INR) or nothing was paid in the year; 404 only for an employee out of reach. Part A (the deposits) is issued by TRACES and is not drawn here.
+         * @description The same Part B as GET /api/payroll/form-16/{employeeId}, every figure from the same computation, as a PDF attachment `form-16-part-b-<employee code>-<tax year>.pdf` (`form-130-...` from 2026-27), in the payslip's style: the employer with TAN and PAN, the employee with PAN, the period and regime, the salary computation in the form's order, the chapter VI-A deductions, the tax and the tax deducted per quarter. Amounts in the grouping of the company's currency (`1,23,456.00`). Employees download their own, hr/admin/owner everyone's. 409 where the employee exists but has no certificate for the year (where getForm16 answers null): no income tax is withheld (a company whose currency is not INR) or nothing was paid in the year; 404 only for an employee out of reach. Part A (the deposits) is issued by TRACES and is not drawn here: its uploaded PDF is a separate download (downloadForm16PartA at getForm16's `part_a.download_url`).
          */
         get: operations["downloadForm16"];
         put?: never;
@@ -8884,7 +8915,7 @@ export interface components {
             recover_notice_shortfall?: boolean;
             separation?: components["schemas"]["Separation"];
         };
-        /** @description Part B of the employer's certificate of tax deducted from salary: Form 16 (Income-tax Rules 1962 rule 31) up to the tax year 2025-26, Form 130 (Income-tax Rules 2026, under the Income-tax Act 2025) from 2026-27 - `form` names which. Its figures are the year's computation on the salary paid by processed payroll runs (this employer's and a previous employer's, Form 12B) and the declarations counted after the proof cut-off, in the form's order: gross salary − exemptions − standard deduction − professional tax = income chargeable under "Salaries"; + house property + other income = gross total income; − chapter VI-A deductions = total income; tax, rebate, surcharge (after its marginal relief), cess = tax payable; the tax deducted per quarter. Part A (the deposits, issued only by TRACES) is not produced here. */
+        /** @description Part B of the employer's certificate of tax deducted from salary: Form 16 (Income-tax Rules 1962 rule 31) up to the tax year 2025-26, Form 130 (Income-tax Rules 2026, under the Income-tax Act 2025) from 2026-27 - `form` names which. Its figures are the year's computation on the salary paid by processed payroll runs (this employer's and a previous employer's, Form 12B) and the declarations counted after the proof cut-off, in the form's order: gross salary − exemptions − standard deduction − professional tax = income chargeable under "Salaries"; + house property + other income = gross total income; − chapter VI-A deductions = total income; tax, rebate, surcharge (after its marginal relief), cess = tax payable; the tax deducted per quarter. Part A (the deposits) is issued only by TRACES: hr uploads its PDF (uploadForm16PartA) and `part_a` says whether one is attached and where to download it - a separate file beside Part B's PDF (downloadForm16), not merged into it. */
         Form16: {
             /**
              * @description The assessment year under the Act 1961 ("2026-27" for the tax year 2025-26); null under the Act 2025, which has only the tax year.
@@ -8939,6 +8970,8 @@ export interface components {
             other_income: components["schemas"]["Money"];
             /** @enum {string} */
             part: "B";
+            /** @description The Part A uploaded for the year (its current version); null until one is uploaded. */
+            part_a: components["schemas"]["Form16PartA"] | null;
             period: {
                 /**
                  * Format: date
@@ -9002,6 +9035,32 @@ export interface components {
             total_deductions: string;
             /** @description Rounded to ₹10 (s.288A / s.516). */
             total_income: components["schemas"]["Money"];
+        };
+        /** @description The Part A of Form 16 (Form 130 from 2026-27) attached to an employee's tax year: the certificate of the tax deposited, as TRACES issues it (a PDF hr uploads). Downloaded on its own at `download_url` (downloadForm16PartA), beside Part B's PDF (downloadForm16): the two are separate files, as TRACES and the employer issue them, and are not merged into one. */
+        Form16PartA: {
+            /**
+             * @description Where to download it (relative to the API's origin).
+             * @example /api/payroll/form-16/6f1c2a9e-3b7d-4d0a-9a55-2c1e8b7f4d21/part-a?tax_year=2025-26
+             */
+            download_url: string;
+            /** @description The uploaded file's name. */
+            file_name: string;
+            /**
+             * Format: int64
+             * @example 184320
+             */
+            size_bytes: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            uploaded_at: string;
+            /**
+             * Format: int64
+             * @description 1 for the first upload of the year; each replacement adds one.
+             * @example 1
+             */
+            version: number;
         };
         /**
          * @description Gender as recorded for statutory purposes (e.g. Maharashtra professional-tax slabs differ for women).
@@ -24810,6 +24869,142 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadForm16PartA: {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description `attachment` with the uploaded file's name (RFC 5987 encoded). */
+                    "Content-Disposition"?: string;
+                    /** @description The size in bytes. */
+                    "Content-Length"?: number;
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description This company withholds no income tax. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    uploadForm16PartA: {
+        parameters: {
+            query: {
+                /** @description The tax year the certificate is for ("2025-26"). */
+                tax_year: components["schemas"]["TaxYear"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The TRACES Part A PDF.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored as the current Part A. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Form16PartA"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description This company withholds no income tax. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["UploadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["UsageLimitReached"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteForm16PartA: {
+        parameters: {
+            query: {
+                /** @description The tax year ("2025-26"). */
+                tax_year: components["schemas"]["TaxYear"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description This company withholds no income tax. */
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

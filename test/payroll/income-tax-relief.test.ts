@@ -66,8 +66,16 @@ describe("s.89(1) relief for arrears (rule 21A(2))", () => {
   it("the gksocialnet.blogspot.com example (old regime, arrears of 2024-25): nil relief once its slab figures are corrected", () => {
     const c = computeIncomeTax(salaryOnly(1050000, "old", { arrears: [arrears("2024-25", 200000, 600000, "old")] }), fy25);
     expect(c.tax_on_income).toBe("112500.00");
-    expect(c.arrears_relief_detail?.current_year).toMatchObject({ tax: "117000.00", tax_without_arrears: "75400.00", difference: "41600.00" });
-    expect(c.arrears_relief_detail?.earlier_years[0]).toMatchObject({ tax: "33800.00", tax_with_arrears: "75400.00", difference: "41600.00" });
+    expect(c.arrears_relief_detail?.current_year).toMatchObject({
+      tax: "117000.00",
+      tax_without_arrears: "75400.00",
+      difference: "41600.00",
+    });
+    expect(c.arrears_relief_detail?.earlier_years[0]).toMatchObject({
+      tax: "33800.00",
+      tax_with_arrears: "75400.00",
+      difference: "41600.00",
+    });
     expect([c.arrears_relief, c.tax_payable]).toEqual(["0.00", "117000.00"]);
   });
 

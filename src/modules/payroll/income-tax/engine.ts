@@ -122,7 +122,14 @@ export interface TaxComputation {
 /** Rule 21A(2)'s computation (Form 10E): this year's tax with and without the arrears, each earlier year's likewise. */
 export interface ArrearsRelief {
   arrears: string;
-  current_year: { tax_year: string; total_income: string; total_income_without_arrears: string; tax: string; tax_without_arrears: string; difference: string };
+  current_year: {
+    tax_year: string;
+    total_income: string;
+    total_income_without_arrears: string;
+    tax: string;
+    tax_without_arrears: string;
+    difference: string;
+  };
   earlier_years: {
     tax_year: string;
     regime: Regime;

@@ -13,7 +13,17 @@ import { readSettingsDoc, writeSettingsDoc } from "../../../platform/tenant-sett
 import { isHr } from "../../shared/access.ts";
 import { assertVisible } from "../../shared/people.ts";
 import { tenantToday } from "../../shared/work-settings.ts";
-import { type AgeBand, ageBandOf, EARLIEST_RATES_YEAR, isMetro, type Regime, rateRulesOf, rulesOf, type TaxRules, taxYearOf } from "./rates.ts";
+import {
+  type AgeBand,
+  ageBandOf,
+  EARLIEST_RATES_YEAR,
+  isMetro,
+  type Regime,
+  rateRulesOf,
+  rulesOf,
+  type TaxRules,
+  taxYearOf,
+} from "./rates.ts";
 
 /** The currency of the companies that withhold Indian income tax on salaries. */
 export const WITHHOLDING_CURRENCY = "INR";
@@ -133,7 +143,8 @@ function arrearsOf(taxYear: string, input: NonNullable<RequestBody<"setTaxProfil
       const path = `body.arrears[${i}]`;
       if (Number(a.relates_to.slice(5)) !== (Number(a.relates_to.slice(0, 4)) + 1) % 100)
         throw invalidField(`${path}.relates_to`, "must be a tax year of April to March, as 2024-25");
-      if (a.relates_to >= taxYear) throw invalidField(`${path}.relates_to`, `must be a tax year before ${taxYear} (arrears of an earlier year)`);
+      if (a.relates_to >= taxYear)
+        throw invalidField(`${path}.relates_to`, `must be a tax year before ${taxYear} (arrears of an earlier year)`);
       if (seen.has(a.relates_to)) throw invalidField(`${path}.relates_to`, `names ${a.relates_to} twice: give one entry per earlier year`);
       seen.add(a.relates_to);
       if (!rateRulesOf(a.relates_to))
@@ -141,7 +152,12 @@ function arrearsOf(taxYear: string, input: NonNullable<RequestBody<"setTaxProfil
           `${path}.relates_to`,
           `has no income-tax rates on record: relief for arrears is computed for ${EARLIEST_RATES_YEAR} and later years`,
         );
-      return { relates_to: a.relates_to, amount: moneyString(a.amount), total_income: moneyString(a.total_income), regime: a.regime ?? "new" };
+      return {
+        relates_to: a.relates_to,
+        amount: moneyString(a.amount),
+        total_income: moneyString(a.total_income),
+        regime: a.regime ?? "new",
+      };
     })
     .sort((a, b) => a.relates_to.localeCompare(b.relates_to));
 }
