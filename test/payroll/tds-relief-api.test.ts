@@ -53,7 +53,7 @@ describe("s.89(1) relief through the monthly deduction and Form 16 Part B", () =
     expect([p.computation.arrears_relief, p.computation.tax_payable]).toEqual(["6500.00", "144300.00"]);
   });
 
-  it("recorded after January: ₹50,267 in January at the tax without relief, then ₹47,017 and the remainder ₹47,016 - ₹1,44,300", async () => {
+  it("recorded after January: ₹50,267 in January without relief, then ₹47,017 and the remainder ₹47,016 - ₹1,44,300", async () => {
     const p = (await w.hr.agent.get(`/api/payroll/tax-projection/${late}?tax_year=2025-26`).expect(200)).body.data;
     expect(p.months.map((m: { tds: string }) => m.tds)).toEqual(["50267.00", "47017.00", "47016.00"]);
     const f = (await w.hr.agent.get(`/api/payroll/form-16/${late}?tax_year=2025-26`).expect(200)).body.data;

@@ -6,6 +6,7 @@
 // then removes (src/modules/utilities/cleanup.ts): only the current version's bytes are kept.
 import { byId, db, type ScopedTx, tenantTx } from "../../../db/tenancy.ts";
 import { lock, tenantLock } from "../../../db/primitives.ts";
+import * as clock from "../../../lib/clock.ts";
 import { audit } from "../../../platform/audit.ts";
 import { AppError, conflict, notFound } from "../../../platform/errors.ts";
 import { storeUpload } from "../../../platform/storage/files.ts";
@@ -69,7 +70,7 @@ export async function uploadPartA(
     const before = await currentPartA(tx, employeeId, taxYear);
     const last = await tx.form16PartA.aggregate({ where: { employee_id: employeeId, tax_year: taxYear }, _max: { version: true } });
     const stored = await storeUpload(file, { purpose: "form16_part_a", uploadedBy: auth.userId }, tx);
-    if (before) await tx.form16PartA.update({ where: byId(before.id), data: { replaced_at: new Date(), file_id: null } });
+    if (before) await tx.form16PartA.update({ where: byId(before.id), data: { replaced_at: clock.now(), file_id: null } });
     const saved = await tx.form16PartA.create({
       data: {
         employee_id: employeeId,
@@ -119,7 +120,7 @@ export async function removePartA(auth: AuthContext, employeeId: string, request
     if (!row) throw noPartA(taxYear);
     await tx.form16PartA.update({
       where: byId(row.id),
-      data: { removed_at: new Date(), removed_by: auth.userId, file_id: null },
+      data: { removed_at: clock.now(), removed_by: auth.userId, file_id: null },
     });
     await audit(
       {
