@@ -3175,7 +3175,7 @@ export interface paths {
         get: operations["getTaxProfile"];
         /**
          * Change an employee's income-tax profile for a tax year
-         * @description The employee (their own) or hr/admin/owner change any field; the first change saves the profile. Every change is audited with from → to (`tax_profile.changed`); the next payroll run's deduction follows it. A regime chosen after a run of the year was processed applies to the months left (the year's tax is recomputed, the deduction spread over the remaining months). A company that withholds no income tax (currency other than INR) answers 409.
+         * @description The employee (their own) or hr/admin/owner change any field; the first change saves the profile. Every change is audited with from → to (`tax_profile.changed`); the next payroll run's deduction follows it. A regime chosen after a run of the year was processed applies to the months left (the year's tax is recomputed, the deduction spread over the remaining months). `arrears` records salary of this year that belongs to earlier years (per earlier year, with that year's total income and regime): the year's tax is reduced by the relief of s.89(1) computed by rule 21A(2) (Form 10E), and the months left absorb it likewise. A company that withholds no income tax (currency other than INR) answers 409.
          */
         put: operations["setTaxProfile"];
         post?: never;
