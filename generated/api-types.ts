@@ -2869,7 +2869,7 @@ export interface paths {
         get: operations["downloadForm16PartA"];
         /**
          * Upload an employee's Form 16 (Form 130) Part A for a tax year
-         * @description `multipart/form-data` with a `file` part: the Part A PDF downloaded from TRACES for this employee and tax year (PDF only, its content must be a PDF - 415 otherwise; at most 10 MB - 413). It becomes the current Part A: the first upload is version 1, each later one replaces the one before (the new version is one more; the replaced version's file is no longer kept). Audited (`form16_part_a.uploaded`, from → to). The upload limits of uploadFile apply (uploads in progress, hourly budgets, the storage quota). 409 where no income tax is withheld (a company whose currency is not INR).
+         * @description `multipart/form-data` with a `file` part: the Part A PDF downloaded from TRACES for this employee and tax year (PDF only, its content must be a PDF - 415 otherwise; at most 10 MB - 413). It becomes the current Part A: the first upload is version 1, each later one replaces the one before (the new version is one more; the replaced version's file is no longer kept); the same PDF as the current version again (a retry) changes nothing and answers the current version. Audited (`form16_part_a.uploaded`, from → to). The upload limits of uploadFile apply (uploads in progress, hourly budgets, the storage quota). 409 where no income tax is withheld (a company whose currency is not INR).
          */
         put: operations["uploadForm16PartA"];
         post?: never;

@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
+import { renderPdf } from "../support/pdf.ts";
 import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
 
 useClock("2026-06-20T06:30:00Z");
@@ -107,6 +108,12 @@ describe("Form 16 Part A: upload, download, replace, remove", () => {
     expect(f.part_a.version).toBe(1);
   });
 
+  it("the same PDF again (a retry) changes nothing: still version 1", async () => {
+    const res = await w.hr.agent.put(url(alice)).attach("file", pdf("alice v1"), { filename: "retry.pdf", contentType: "application/pdf" });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ version: 1, file_name: "ABCPE1234F_2026-27.pdf" });
+  });
+
   it("a new upload replaces it as version 2 (audited from → to); the replaced version's file is let go", async () => {
     const res = await w.hr.agent
       .put(url(alice))
@@ -128,6 +135,10 @@ describe("Form 16 Part A: upload, download, replace, remove", () => {
       [w.owner.tenantId, alice],
     );
     expect(audits.at(-1).changes.part_a).toMatchObject({ from: { version: 1 }, to: { version: 2, file_name: "part-a-corrected.pdf" } });
+    // Part B's PDF says Part A is attached, as a separate download
+    const partB = await download(w.hr.agent, `/api/payroll/form-16/${alice}/pdf?tax_year=2025-26`);
+    const { text } = await renderPdf(partB.body as Buffer, "/tmp/form-16-part-a-note.png");
+    expect(text).toContain("Part A (TRACES): uploaded 2026-06-20 (version 2), a separate download");
   });
 
   it("hr removes it: getForm16 has no Part A, the download and a second removal are 404s; audited", async () => {

@@ -70,6 +70,8 @@ export async function uploadPartA(
     const before = await currentPartA(tx, employeeId, taxYear);
     const last = await tx.form16PartA.aggregate({ where: { employee_id: employeeId, tax_year: taxYear }, _max: { version: true } });
     const stored = await storeUpload(file, { purpose: "form16_part_a", uploadedBy: auth.userId }, tx);
+    // the same PDF again (a retried request): the current version stands, the new file row goes with the cleanup
+    if (before?.sha256 === stored.sha256) return before;
     if (before) await tx.form16PartA.update({ where: byId(before.id), data: { replaced_at: clock.now(), file_id: null } });
     const saved = await tx.form16PartA.create({
       data: {
@@ -81,6 +83,7 @@ export async function uploadPartA(
         size_bytes: stored.size_bytes,
         sha256: stored.sha256,
         uploaded_by: auth.userId,
+        created_at: clock.now(),
       },
     });
     await audit(
