@@ -16,7 +16,8 @@
 //    above ₹12 lakh); surcharge above ₹50 lakh / ₹1 crore / ₹2 crore (/ ₹5 crore, old regime) with
 //    marginal relief (tax + surcharge may not exceed the tax and surcharge at the threshold + the
 //    income above it); cess 4 % of tax + surcharge; the total rounded to the nearest ₹10 (s.288B).
-// 6. Without a PAN (s.206AA): the higher of that tax and 20 % of the total income, no cess on the
+// 6. Less relief for arrears of earlier years (s.89(1), rule 21A(2); arrearsReliefOf), when recorded.
+// 7. Without a PAN (s.206AA): the higher of that tax and 20 % of the total income, no cess on the
 //    20 % (CBDT's salary circular); nothing when the tax is nil.
 import { Decimal } from "../../../lib/money.ts";
 import { type AgeBand, dec, type RateRules, type Regime, rateRulesOf, type TaxRules } from "./rates.ts";
