@@ -14,6 +14,7 @@ const t = useTestApp();
 let w: PayrollWorld;
 let alice: string;
 let bob: string;
+let aliceMember: Awaited<ReturnType<typeof memberFor>>;
 
 const pdf = (text: string) => Buffer.from(`%PDF-1.4\n% ${text}\n%%EOF\n`);
 const url = (id: string, year = "2025-26") => `/api/payroll/form-16/${id}/part-a?tax_year=${year}`;
@@ -34,11 +35,13 @@ beforeAll(async () => {
   w = await payrollWorld(t);
   alice = await payrollEmployee(t, w, "600000.00", { joining_date: "2026-03-01" });
   bob = await payrollEmployee(t, w, "90000.00", { joining_date: "2026-03-01" });
+  // Alice signs in before her Part A is uploaded (the notice goes to her account)
+  aliceMember = await memberFor(t, w, alice);
   const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2026-03" }).expect(201);
   await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
 }, 120_000);
 
-describe("Form 16 Part A: upload, download, replace, remove", () => {
+describe("uploadForm16PartA, downloadForm16PartA, deleteForm16PartA: Form 16 Part A", () => {
   it("getForm16 says no Part A until one is uploaded; the download is a 404 that says so", async () => {
     const f = (await w.hr.agent.get(`/api/payroll/form-16/${alice}?tax_year=2025-26`).expect(200)).body.data;
     expect(f.part_a).toBeNull();
@@ -70,8 +73,13 @@ describe("Form 16 Part A: upload, download, replace, remove", () => {
     });
   });
 
-  it("the employee downloads their own Part A, byte for byte; not another's; another company's hr gets a 404", async () => {
-    const emp = await memberFor(t, w, alice);
+  it("the employee is notified, downloads their own Part A byte for byte, not another's; another company's hr gets a 404", async () => {
+    const emp = aliceMember;
+    const notes = (await emp.agent.get("/api/notifications").expect(200)).body.data;
+    expect(notes.map((n: { kind: string; title: string }) => [n.kind, n.title])).toContainEqual([
+      "form16_part_a.uploaded",
+      "Part A of your Form 16 for 2025-26 is available",
+    ]);
     const own = await download(emp.agent, url(alice));
     expect(own.status).toBe(200);
     expect(own.headers["content-type"]).toBe("application/pdf");
@@ -89,7 +97,7 @@ describe("Form 16 Part A: upload, download, replace, remove", () => {
   });
 
   it("an employee may not upload or remove, not even their own (403)", async () => {
-    const emp = await memberFor(t, w, alice);
+    const emp = aliceMember;
     expectError(await emp.agent.put(url(alice)).attach("file", pdf("mine"), { filename: "m.pdf", contentType: "application/pdf" }), 403);
     expectError(await emp.agent.delete(url(alice)), 403);
   });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   await runMonth("2026-03");
 }, 180_000);
 
-describe("s.89(1) relief through the monthly deduction and Form 16 Part B", () => {
+describe("getForm16, getTaxProjection: s.89(1) relief through the monthly deduction and Form 16 Part B", () => {
   it("recorded before the first month: ₹1,50,800 − relief ₹6,500 = ₹1,44,300 deducted over the year, to the rupee", async () => {
     const f = (await w.hr.agent.get(`/api/payroll/form-16/${early}?tax_year=2025-26`).expect(200)).body.data;
     expect(f).toMatchObject({ tax_payable: "150800.00", relief: "6500.00", net_tax_payable: "144300.00", balance: "0.00" });

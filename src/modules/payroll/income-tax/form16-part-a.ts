@@ -3,12 +3,14 @@
 // each upload is a new version, the one before it is replaced, a removal takes it away - all audited. The
 // employee downloads their own; getForm16 says whether it is attached. A replaced or removed version keeps
 // its row (version, name, size, hash, who, when) and lets go of its file, which the unattached-file cleanup
-// then removes (src/modules/utilities/cleanup.ts): only the current version's bytes are kept.
+// then removes (src/modules/utilities/cleanup.ts): only the current version's bytes are kept. The employee is
+// notified of each new version (form16_part_a.uploaded).
 import { byId, db, type ScopedTx, tenantTx } from "../../../db/tenancy.ts";
 import { lock, tenantLock } from "../../../db/primitives.ts";
 import * as clock from "../../../lib/clock.ts";
 import { audit } from "../../../platform/audit.ts";
 import { AppError, conflict, notFound } from "../../../platform/errors.ts";
+import { notify } from "../../../platform/notify.ts";
 import { storeUpload } from "../../../platform/storage/files.ts";
 import type { AuthContext, UploadedFile } from "../../../platform/use-case.ts";
 import { assertVisible } from "../../shared/people.ts";
@@ -101,6 +103,15 @@ export async function uploadPartA(
       },
       tx,
     );
+    // the employee hears that their certificate's Part A can be downloaded
+    const member = await tx.membership.findFirst({ where: { employee_id: employeeId }, select: { user_id: true } });
+    if (member)
+      await notify(tx, {
+        userId: member.user_id,
+        kind: "form16_part_a.uploaded",
+        title: `Part A of your Form 16 for ${taxYear} is available`,
+        link: `/api/payroll/form-16/${employeeId}/part-a?tax_year=${taxYear}`,
+      });
     return saved;
   });
   return partAJson(employeeId, taxYear, row);
