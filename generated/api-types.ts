@@ -2852,6 +2852,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/payroll/form-16/{employeeId}/part-a": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download an employee's Form 16 (Form 130) Part A for a tax year
+         * @description The TRACES PDF uploaded as Part A (the current version), as an attachment under the name it was uploaded with. Part A and Part B are separate downloads (Part B: downloadForm16); getForm16's `part_a` says whether one is attached. Employees download their own, hr/admin/owner everyone's; 404 for an employee out of reach and when no Part A is uploaded for the year; 409 where no income tax is withheld (a company whose currency is not INR).
+         */
+        get: operations["downloadForm16PartA"];
+        /**
+         * Upload an employee's Form 16 (Form 130) Part A for a tax year
+         * @description `multipart/form-data` with a `file` part: the Part A PDF downloaded from TRACES for this employee and tax year (PDF only, its content must be a PDF - 415 otherwise; at most 10 MB - 413). It becomes the current Part A: the first upload is version 1, each later one replaces the one before (the new version is one more; the replaced version's file is no longer kept); the same PDF as the current version again (a retry) changes nothing and answers the current version. Audited (`form16_part_a.uploaded`, from → to). The upload limits of uploadFile apply (uploads in progress, hourly budgets, the storage quota). 409 where no income tax is withheld (a company whose currency is not INR).
+         */
+        put: operations["uploadForm16PartA"];
+        post?: never;
+        /**
+         * Remove an employee's Form 16 (Form 130) Part A for a tax year
+         * @description Removes the current Part A (an upload to the wrong employee or year): getForm16's `part_a` is null again and its file is no longer kept. Audited (`form16_part_a.removed`). 404 when none is uploaded; 409 where no income tax is withheld.
+         */
+        delete: operations["deleteForm16PartA"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/payroll/form-16/{employeeId}/pdf": {
         parameters: {
             query?: {
@@ -2867,7 +2898,7 @@ export interface paths {
         };
         /**
          * An employee's Form 16 (Form 130 from 2026-27) Part B as PDF
-         * @description The same Part B as GET /api/payroll/form-16/{employeeId}, every figure from the same computation, as a PDF attachment `form-16-part-b-<employee code>-<tax year>.pdf` (`form-130-...` from 2026-27), in the payslip's style: the employer with TAN and PAN, the employee with PAN, the period and regime, the salary computation in the form's order, the chapter VI-A deductions, the tax and the tax deducted per quarter. Amounts in the grouping of the company's currency (`1,23,456.00`). Employees download their own, hr/admin/owner everyone's. 409 where the employee exists but has no certificate for the year (where getForm16 answers null): no income tax is withheld (a company whose currency is not INR) or nothing was paid in the year; 404 only for an employee out of reach. Part A (the deposits) is issued by TRACES and is not drawn here.
+         * @description The same Part B as GET /api/payroll/form-16/{employeeId}, every figure from the same computation, as a PDF attachment `form-16-part-b-<employee code>-<tax year>.pdf` (`form-130-...` from 2026-27), in the payslip's style: the employer with TAN and PAN, the employee with PAN, the period and regime, the salary computation in the form's order, the chapter VI-A deductions, the tax and the tax deducted per quarter. Amounts in the grouping of the company's currency (`1,23,456.00`). Employees download their own, hr/admin/owner everyone's. 409 where the employee exists but has no certificate for the year (where getForm16 answers null): no income tax is withheld (a company whose currency is not INR) or nothing was paid in the year; 404 only for an employee out of reach. Part A (the deposits) is issued by TRACES and is not drawn here: its uploaded PDF is a separate download (downloadForm16PartA at getForm16's `part_a.download_url`).
          */
         get: operations["downloadForm16"];
         put?: never;
@@ -3144,7 +3175,7 @@ export interface paths {
         get: operations["getTaxProfile"];
         /**
          * Change an employee's income-tax profile for a tax year
-         * @description The employee (their own) or hr/admin/owner change any field; the first change saves the profile. Every change is audited with from → to (`tax_profile.changed`); the next payroll run's deduction follows it. A regime chosen after a run of the year was processed applies to the months left (the year's tax is recomputed, the deduction spread over the remaining months). A company that withholds no income tax (currency other than INR) answers 409.
+         * @description The employee (their own) or hr/admin/owner change any field; the first change saves the profile. Every change is audited with from → to (`tax_profile.changed`); the next payroll run's deduction follows it. A regime chosen after a run of the year was processed applies to the months left (the year's tax is recomputed, the deduction spread over the remaining months). `arrears` records salary of this year that belongs to earlier years (per earlier year, with that year's total income and regime): the year's tax is reduced by the relief of s.89(1) computed by rule 21A(2) (Form 10E), and the months left absorb it likewise. A company that withholds no income tax (currency other than INR) answers 409.
          */
         put: operations["setTaxProfile"];
         post?: never;
@@ -8884,7 +8915,7 @@ export interface components {
             recover_notice_shortfall?: boolean;
             separation?: components["schemas"]["Separation"];
         };
-        /** @description Part B of the employer's certificate of tax deducted from salary: Form 16 (Income-tax Rules 1962 rule 31) up to the tax year 2025-26, Form 130 (Income-tax Rules 2026, under the Income-tax Act 2025) from 2026-27 - `form` names which. Its figures are the year's computation on the salary paid by processed payroll runs (this employer's and a previous employer's, Form 12B) and the declarations counted after the proof cut-off, in the form's order: gross salary − exemptions − standard deduction − professional tax = income chargeable under "Salaries"; + house property + other income = gross total income; − chapter VI-A deductions = total income; tax, rebate, surcharge (after its marginal relief), cess = tax payable; the tax deducted per quarter. Part A (the deposits, issued only by TRACES) is not produced here. */
+        /** @description Part B of the employer's certificate of tax deducted from salary: Form 16 (Income-tax Rules 1962 rule 31) up to the tax year 2025-26, Form 130 (Income-tax Rules 2026, under the Income-tax Act 2025) from 2026-27 - `form` names which. Its figures are the year's computation on the salary paid by processed payroll runs (this employer's and a previous employer's, Form 12B) and the declarations counted after the proof cut-off, in the form's order: gross salary − exemptions − standard deduction − professional tax = income chargeable under "Salaries"; + house property + other income = gross total income; − chapter VI-A deductions = total income; tax, rebate, surcharge (after its marginal relief), cess = tax payable; the tax deducted per quarter. Part A (the deposits) is issued only by TRACES: hr uploads its PDF (uploadForm16PartA) and `part_a` says whether one is attached and where to download it - a separate file beside Part B's PDF (downloadForm16), not merged into it. */
         Form16: {
             /**
              * @description The assessment year under the Act 1961 ("2026-27" for the tax year 2025-26); null under the Act 2025, which has only the tax year.
@@ -8939,6 +8970,8 @@ export interface components {
             other_income: components["schemas"]["Money"];
             /** @enum {string} */
             part: "B";
+            /** @description The Part A uploaded for the year (its current version); null until one is uploaded. */
+            part_a: components["schemas"]["Form16PartA"] | null;
             period: {
                 /**
                  * Format: date
@@ -8954,8 +8987,10 @@ export interface components {
             };
             rebate: components["schemas"]["Money"];
             regime: components["schemas"]["TaxRegime"];
-            /** @description Relief for arrears (s.89); not computed here, always 0. */
+            /** @description Relief for arrears of earlier years (s.89(1)), from the arrears recorded on the tax profile; 0 when none. */
             relief: components["schemas"]["Money"];
+            /** @description The relief's computation by rule 21A (the employee's Form 10E figures); null when no arrears are recorded. */
+            relief_detail: components["schemas"]["TaxArrearsRelief"] | null;
             resident: boolean;
             salary: {
                 after_exemptions: components["schemas"]["Money"];
@@ -8979,6 +9014,7 @@ export interface components {
             /** @description After its marginal relief. */
             surcharge: components["schemas"]["Money"];
             tax_on_total_income: components["schemas"]["Money"];
+            /** @description Before the relief for arrears. */
             tax_payable: components["schemas"]["Money"];
             tax_year: components["schemas"]["TaxYear"];
             tds: {
@@ -8999,6 +9035,32 @@ export interface components {
             total_deductions: string;
             /** @description Rounded to ₹10 (s.288A / s.516). */
             total_income: components["schemas"]["Money"];
+        };
+        /** @description The Part A of Form 16 (Form 130 from 2026-27) attached to an employee's tax year: the certificate of the tax deposited, as TRACES issues it (a PDF hr uploads). Downloaded on its own at `download_url` (downloadForm16PartA), beside Part B's PDF (downloadForm16): the two are separate files, as TRACES and the employer issue them, and are not merged into one. */
+        Form16PartA: {
+            /**
+             * @description Where to download it (relative to the API's origin).
+             * @example /api/payroll/form-16/6f1c2a9e-3b7d-4d0a-9a55-2c1e8b7f4d21/part-a?tax_year=2025-26
+             */
+            download_url: string;
+            /** @description The uploaded file's name. */
+            file_name: string;
+            /**
+             * Format: int64
+             * @example 184320
+             */
+            size_bytes: number;
+            /**
+             * Format: date-time
+             * @example 2026-11-25T10:30:00.000Z
+             */
+            uploaded_at: string;
+            /**
+             * Format: int64
+             * @description 1 for the first upload of the year; each replacement adds one.
+             * @example 1
+             */
+            version: number;
         };
         /**
          * @description Gender as recorded for statutory purposes (e.g. Maharashtra professional-tax slabs differ for women).
@@ -11734,7 +11796,7 @@ export interface components {
          * @description What the notification is about, `<subject>.<event>`: an approval waiting for the reader (`*.approval_needed`, `*.submitted`), a decision on the reader's own request (`*.approved`, `*.rejected`, `*.cancelled`), a change to something of theirs, or a recruitment event. New kinds may be added in later versions: clients should show an unknown kind by its `title`.
          * @enum {string}
          */
-        NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.reports_reassigned" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "tax_declaration.verified" | "tax_declaration.rejected" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled" | "privacy.request_received" | "privacy.request_decided" | "privacy.breach_recorded";
+        NotificationKind: "asset.assigned" | "asset.damage_reported" | "asset.damage_repaired" | "asset.damage_written_off" | "asset.return_requested" | "asset.return_approved" | "asset.return_rejected" | "comp_off.approval_needed" | "comp_off.submitted" | "comp_off.approved" | "comp_off.rejected" | "comp_off.cancelled" | "employee.reports_reassigned" | "employee.resigned" | "encashment.submitted" | "encashment.approved" | "encashment.rejected" | "encashment.cancelled" | "expense_claim.submitted" | "expense_claim.approved" | "expense_claim.rejected" | "expense_claim.cancelled" | "tax_declaration.verified" | "tax_declaration.rejected" | "form16_part_a.uploaded" | "helpdesk.message" | "helpdesk.ticket_assigned" | "helpdesk.ticket_created" | "helpdesk.ticket_updated" | "leave.adjusted" | "leave.approval_needed" | "leave.submitted" | "leave.approved" | "leave.rejected" | "leave.cancelled" | "leave.recounted" | "loan.submitted" | "loan.approved" | "loan.rejected" | "loan.cancelled" | "loan.deferred" | "payroll.slip_ready" | "recruitment.appointment_document" | "recruitment.candidate_hired" | "recruitment.interview_scheduled" | "recruitment.interview_rescheduled" | "recruitment.interview_cancelled" | "recruitment.interview_feedback" | "recruitment.offer_accepted" | "recruitment.offer_declined" | "recruitment.offer_expired" | "recruitment.requisition_submitted" | "recruitment.requisition_approved" | "recruitment.requisition_rejected" | "regularization.approval_needed" | "regularization.submitted" | "regularization.approved" | "regularization.rejected" | "regularization.cancelled" | "wfh.approval_needed" | "wfh.submitted" | "wfh.approved" | "wfh.rejected" | "wfh.cancelled" | "privacy.request_received" | "privacy.request_decided" | "privacy.breach_recorded";
         Pagination: {
             /**
              * Format: int32
@@ -13632,9 +13694,54 @@ export interface components {
          * @enum {string}
          */
         TaxAgeBand: "below_60" | "60_to_79" | "80_plus";
-        /** @description One tax year's computation under one regime, in the statute's order: gross salary (this employer's, paid and projected, + a previous employer's) − exemptions − standard deduction − professional tax = income from salary; + house property (24(b) interest as a loss, old regime) + other income = gross total income; − chapter VI-A deductions (each at its cap) = taxable income, rounded to ₹10 (s.288A); tax by the slabs − rebate (s.87A, with marginal relief in the new regime) + surcharge − its marginal relief + cess 4 % = total tax, rounded to ₹10 (s.288B). `tax_payable` is what is withheld over the year: the total, or 20 % of the taxable income without a PAN when that is higher (s.206AA). */
+        /** @description Salary paid in this tax year that belongs to an earlier one (arrears, s.89(1); Form 10E), with the employee's declared figures of that year: its total income without these arrears and the regime it was taxed under. The relief is computed by rule 21A(2) at that year's own rates (see TaxArrearsRelief). Rates are on record from 2020-21: arrears of an earlier year are refused (400, naming the first year known). */
+        TaxArrears: {
+            /** @description The arrears of that year included in this year's salary. */
+            amount: components["schemas"]["MoneyAmount"];
+            regime: components["schemas"]["TaxRegime"];
+            /**
+             * @description The earlier tax year the arrears belong to (before the profile's year; 2020-21 or later).
+             * @example 2024-25
+             */
+            relates_to: string;
+            /** @description That year's total income without these arrears (as assessed or returned). */
+            total_income: components["schemas"]["MoneyAmount"];
+        };
+        /** @description Relief for arrears of salary under s.89(1), computed by rule 21A(2) of the Income-tax Rules 1962 (Form 10E): the tax of this year with the arrears − without them (the same computation on the salary less the arrears), less the sum over the earlier years of that year's tax on its total income with its arrears − without them, each at that year's rates (slabs, rebate, surcharge and its relief, cess; total income and tax rounded to ₹10) and regime; never below nil. */
+        TaxArrearsRelief: {
+            /** @description Total arrears of earlier years in this year's salary. */
+            arrears: components["schemas"]["Money"];
+            current_year: {
+                difference: components["schemas"]["Money"];
+                tax: components["schemas"]["Money"];
+                tax_without_arrears: components["schemas"]["Money"];
+                tax_year: components["schemas"]["TaxYear"];
+                total_income: components["schemas"]["Money"];
+                total_income_without_arrears: components["schemas"]["Money"];
+            };
+            /** @description Sum of the earlier years' differences. */
+            earlier_difference: components["schemas"]["Money"];
+            earlier_years: {
+                arrears: components["schemas"]["Money"];
+                difference: components["schemas"]["Money"];
+                regime: components["schemas"]["TaxRegime"];
+                tax: components["schemas"]["Money"];
+                tax_with_arrears: components["schemas"]["Money"];
+                /** @example 2024-25 */
+                tax_year: string;
+                total_income: components["schemas"]["Money"];
+                total_income_with_arrears: components["schemas"]["Money"];
+            }[];
+            /** @description The current year's difference less the earlier years', at least 0. */
+            relief: components["schemas"]["Money"];
+        };
+        /** @description One tax year's computation under one regime, in the statute's order: gross salary (this employer's, paid and projected, + a previous employer's) − exemptions − standard deduction − professional tax = income from salary; + house property (24(b) interest as a loss, old regime) + other income = gross total income; − chapter VI-A deductions (each at its cap) = taxable income, rounded to ₹10 (s.288A); tax by the slabs − rebate (s.87A, with marginal relief in the new regime) + surcharge − its marginal relief + cess 4 % = total tax, rounded to ₹10 (s.288B); − relief for arrears of earlier years (s.89(1), rule 21A, when the profile records arrears). `tax_payable` is what is withheld over the year: the total less that relief, or 20 % of the taxable income without a PAN when that is higher (s.206AA). */
         TaxComputation: {
             age_band: components["schemas"]["TaxAgeBand"];
+            /** @description Relief for arrears of earlier years (s.89(1)); 0 when none are recorded. */
+            arrears_relief: components["schemas"]["Money"];
+            /** @description The relief's computation (Form 10E's figures); null when the profile records no arrears. */
+            arrears_relief_detail: components["schemas"]["TaxArrearsRelief"] | null;
             cess: components["schemas"]["Money"];
             deductions: {
                 allowed: components["schemas"]["Money"];
@@ -13782,6 +13889,8 @@ export interface components {
             age_band: components["schemas"]["TaxAgeBand"];
             /** @description True when the band comes from the date of birth; false when set on the profile. */
             age_band_from_birth_date: boolean;
+            /** @description Arrears of earlier years in this year's salary, oldest year first (relief under s.89(1) reduces the year's tax). */
+            arrears: components["schemas"]["TaxArrears"][];
             /**
              * @description The city the employee rents a home in (the HRA exemption's metro test).
              * @example Bengaluru
@@ -13826,6 +13935,8 @@ export interface components {
         TaxProfileUpdate: {
             /** @description null - from the date of birth. */
             age_band?: components["schemas"]["TaxAgeBand"] | null;
+            /** @description The arrears of earlier years paid in this year's salary, one entry per earlier year; the list replaces the stored one ([] removes them). 400 for a year not before the profile's, named twice, or before 2020-21 (the first year whose rates are on record). */
+            arrears?: components["schemas"]["TaxArrears"][];
             /** @example Bengaluru */
             city?: string | null;
             other_income?: components["schemas"]["MoneyAmount"];
@@ -24758,6 +24869,142 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadForm16PartA: {
+        parameters: {
+            query?: {
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description `attachment` with the uploaded file's name (RFC 5987 encoded). */
+                    "Content-Disposition"?: string;
+                    /** @description The size in bytes. */
+                    "Content-Length"?: number;
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description This company withholds no income tax. */
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    uploadForm16PartA: {
+        parameters: {
+            query: {
+                /** @description The tax year the certificate is for ("2025-26"). */
+                tax_year: components["schemas"]["TaxYear"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The TRACES Part A PDF.
+                     */
+                    file: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Stored as the current Part A. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Form16PartA"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            408: components["responses"]["RequestTimeout"];
+            /** @description This company withholds no income tax. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["UploadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["UsageLimitReached"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    deleteForm16PartA: {
+        parameters: {
+            query: {
+                /** @description The tax year ("2025-26"). */
+                tax_year: components["schemas"]["TaxYear"];
+            };
+            header?: never;
+            path: {
+                /** @description Employee id. A deleted employee, another company's employee, or one outside the caller's row scope for the operation is a 404. */
+                employeeId: components["parameters"]["EmployeeId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Ack"];
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description This company withholds no income tax. */
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

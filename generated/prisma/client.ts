@@ -365,6 +365,13 @@ export type FinalSettlement = Prisma.FinalSettlementModel
  */
 export type TaxProfile = Prisma.TaxProfileModel
 /**
+ * Model Form16PartA
+ * Part A of an employee's Form 16 (Form 130 from 2026-27) for a tax year: the TRACES PDF hr uploads. Each
+ * upload is a new version; the current one is the latest not removed (a replaced or removed version keeps
+ * its row for the history and lets go of its file, which the unattached-file cleanup then removes).
+ */
+export type Form16PartA = Prisma.Form16PartAModel
+/**
  * Model TaxDeclaration
  * One item of an employee's investment declaration for a tax year (Form 12BB): a section, the
  * amount declared, its proof (an upload), and hr's decision - submitted, verified (with the amount

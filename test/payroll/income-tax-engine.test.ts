@@ -80,15 +80,31 @@ describe("newspapers' tables of both regimes", () => {
     expect(computeIncomeTax(salaryOnly(2575000, "new"), fy25).tax_on_income).toBe("330000.00");
     expect(computeIncomeTax(salaryOnly(2575000, "new"), fy25).total_tax).toBe("343200.00");
   });
-  // ₹25 lakh, ₹50 lakh, ₹1 crore and ₹5 crore of salary: computed by hand from the Finance Act 2025's slabs,
-  // surcharge and cess (no newspaper table with these four figures was found in the library of stored pages)
+  // ₹25 lakh, ₹50 lakh, ₹1 crore and ₹5 crore of salary: computed by hand from the Finance Act 2025's slabs, surcharge and cess,
+  // each row's arithmetic beside it (new regime: ₹3,00,000 of slab tax up to ₹24 lakh - 20,000 + 40,000 + 60,000 + 80,000 + 1,00,000 -
+  // then 30 %; old regime: ₹1,12,500 up to ₹10 lakh - 12,500 + 1,00,000 - then 30 %; cess 4 % of tax + surcharge, to ₹10).
+  // Checked again against the stored pages: no newspaper table with these figures for 2025-26 was found. taxcalculater.com's "Tax
+  // Calculation on ₹50 Lakh Income Under New Tax Slabs for 2025-26" works with the 2023-24 slabs and ₹50,000 standard deduction and
+  // calls the cess a surcharge (₹12,32,400), so it is not a 2025-26 figure to replay; bajajfinserv.in's ₹50 lakh page gives no total.
   it.each([
+    // 25,00,000 − 75,000 = 24,25,000; 3,00,000 + 25,000 × 30 % = 3,07,500; × 1.04 = 3,19,800
     ["new", 2500000, "2425000.00", "307500.00", "0.00", "319800.00"],
+    // 49,25,000 (not above ₹50 lakh: no surcharge); 3,00,000 + 25,25,000 × 30 % = 10,57,500; × 1.04 = 10,99,800
     ["new", 5000000, "4925000.00", "1057500.00", "0.00", "1099800.00"],
+    // 99,25,000; 3,00,000 + 75,25,000 × 30 % = 25,57,500; surcharge 10 % = 2,55,750 (marginal relief: at ₹50 lakh 10,80,000 +
+    // 49,25,000 above it ≫ 28,13,250, none); 28,13,250 × 1.04 = 29,25,780
     ["new", 10000000, "9925000.00", "2557500.00", "255750.00", "2925780.00"],
+    // 4,99,25,000; 3,00,000 + 4,75,25,000 × 30 % = 1,45,57,500; surcharge 25 % (the new regime's cap) = 36,39,375; 1,81,96,875 × 1.04
+    // = 1,89,24,750
     ["new", 50000000, "49925000.00", "14557500.00", "3639375.00", "18924750.00"],
+    // 25,00,000 − 50,000 = 24,50,000; 1,12,500 + 14,50,000 × 30 % = 5,47,500; × 1.04 = 5,69,400
     ["old", 2500000, "2450000.00", "547500.00", "0.00", "569400.00"],
+    // 49,50,000 (no surcharge); 1,12,500 + 39,50,000 × 30 % = 12,97,500; × 1.04 = 13,49,400
+    ["old", 5000000, "4950000.00", "1297500.00", "0.00", "1349400.00"],
+    // 99,50,000; 1,12,500 + 89,50,000 × 30 % = 27,97,500; surcharge 10 % = 2,79,750; 30,77,250 × 1.04 = 32,00,340
     ["old", 10000000, "9950000.00", "2797500.00", "279750.00", "3200340.00"],
+    // 4,99,50,000 (≤ ₹5 crore: 25 %, not 37 %); 1,12,500 + 4,89,50,000 × 30 % = 1,47,97,500; surcharge 36,99,375; 1,84,96,875 × 1.04
+    // = 1,92,36,750
     ["old", 50000000, "49950000.00", "14797500.00", "3699375.00", "19236750.00"],
   ])("%s regime, salary ₹%i: taxable %s, tax %s, surcharge %s, total %s", (regime, salary, taxable, tax, surcharge, total) => {
     const c = computeIncomeTax(salaryOnly(salary, regime as "new" | "old"), fy25);

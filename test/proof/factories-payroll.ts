@@ -225,11 +225,28 @@ export const factories: Record<string, Factory> = {
       return { id, snapshot: rowOf(ctx.t, "employees", id) };
     },
   },
+  // with a Part A uploaded for 2025-26 (the document's example year) and for the tax year of today (the default)
   "/api/payroll/form-16/{employeeId}": {
     scope: "own",
     async create(ctx) {
       const id = await ownPayrollEmployee(ctx);
-      return { id, snapshot: rowOf(ctx.t, "employees", id) };
+      const today = (await api(ctx.owner.agent, "get", `/api/payroll/tax-profiles/${id}`)).tax_year as string;
+      for (const year of new Set(["2025-26", today])) {
+        const res = await ctx.owner.agent
+          .put(`/api/payroll/form-16/${id}/part-a?tax_year=${year}`)
+          .attach("file", Buffer.from(`%PDF-1.4\n% proof ${token("")}\n%%EOF\n`), {
+            filename: "part-a.pdf",
+            contentType: "application/pdf",
+          });
+        if (res.status !== 200) throw new Error(`form 16 factory: Part A upload answered ${res.status} ${JSON.stringify(res.body)}`);
+      }
+      return {
+        id,
+        snapshot: async () => ({
+          employee: await rowOf(ctx.t, "employees", id)(),
+          part_a: await ctx.t.query(`SELECT to_jsonb(p) AS row FROM form16_part_a p WHERE employee_id = $1 ORDER BY id`, [id]),
+        }),
+      };
     },
   },
 

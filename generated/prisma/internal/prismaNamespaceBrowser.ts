@@ -103,6 +103,7 @@ export const ModelName = {
   ExpenseClaim: 'ExpenseClaim',
   FinalSettlement: 'FinalSettlement',
   TaxProfile: 'TaxProfile',
+  Form16PartA: 'Form16PartA',
   TaxDeclaration: 'TaxDeclaration',
   TdsChallan: 'TdsChallan',
   User: 'User',
@@ -1187,6 +1188,7 @@ export const TaxProfileScalarFieldEnum = {
   previous_employer_pf: 'previous_employer_pf',
   previous_employer_professional_tax: 'previous_employer_professional_tax',
   other_income: 'other_income',
+  arrears: 'arrears',
   version: 'version',
   updated_by: 'updated_by',
   created_at: 'created_at',
@@ -1194,6 +1196,26 @@ export const TaxProfileScalarFieldEnum = {
 } as const
 
 export type TaxProfileScalarFieldEnum = (typeof TaxProfileScalarFieldEnum)[keyof typeof TaxProfileScalarFieldEnum]
+
+
+export const Form16PartAScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  tax_year: 'tax_year',
+  version: 'version',
+  file_id: 'file_id',
+  file_name: 'file_name',
+  size_bytes: 'size_bytes',
+  sha256: 'sha256',
+  uploaded_by: 'uploaded_by',
+  created_at: 'created_at',
+  replaced_at: 'replaced_at',
+  removed_at: 'removed_at',
+  removed_by: 'removed_by'
+} as const
+
+export type Form16PartAScalarFieldEnum = (typeof Form16PartAScalarFieldEnum)[keyof typeof Form16PartAScalarFieldEnum]
 
 
 export const TaxDeclarationScalarFieldEnum = {

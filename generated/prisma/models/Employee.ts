@@ -427,6 +427,7 @@ export type EmployeeWhereInput = {
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
   tax_profiles?: Prisma.TaxProfileListRelationFilter
   tax_declarations?: Prisma.TaxDeclarationListRelationFilter
+  form16_part_a?: Prisma.Form16PartAListRelationFilter
   final_settlements?: Prisma.FinalSettlementListRelationFilter
   job_requisitions?: Prisma.JobRequisitionListRelationFilter
   helpdesk_tickets?: Prisma.HelpdeskTicketListRelationFilter
@@ -494,6 +495,7 @@ export type EmployeeOrderByWithRelationInput = {
   expense_claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
   tax_profiles?: Prisma.TaxProfileOrderByRelationAggregateInput
   tax_declarations?: Prisma.TaxDeclarationOrderByRelationAggregateInput
+  form16_part_a?: Prisma.Form16PartAOrderByRelationAggregateInput
   final_settlements?: Prisma.FinalSettlementOrderByRelationAggregateInput
   job_requisitions?: Prisma.JobRequisitionOrderByRelationAggregateInput
   helpdesk_tickets?: Prisma.HelpdeskTicketOrderByRelationAggregateInput
@@ -567,6 +569,7 @@ export type EmployeeWhereUniqueInput = Prisma.AtLeast<{
   expense_claims?: Prisma.ExpenseClaimListRelationFilter
   tax_profiles?: Prisma.TaxProfileListRelationFilter
   tax_declarations?: Prisma.TaxDeclarationListRelationFilter
+  form16_part_a?: Prisma.Form16PartAListRelationFilter
   final_settlements?: Prisma.FinalSettlementListRelationFilter
   job_requisitions?: Prisma.JobRequisitionListRelationFilter
   helpdesk_tickets?: Prisma.HelpdeskTicketListRelationFilter
@@ -706,6 +709,7 @@ export type EmployeeCreateInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -770,6 +774,7 @@ export type EmployeeUncheckedCreateInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -833,6 +838,7 @@ export type EmployeeUpdateInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -897,6 +903,7 @@ export type EmployeeUncheckedUpdateInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -1567,6 +1574,20 @@ export type EmployeeUpdateOneRequiredWithoutTax_profilesNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutTax_profilesInput, Prisma.EmployeeUpdateWithoutTax_profilesInput>, Prisma.EmployeeUncheckedUpdateWithoutTax_profilesInput>
 }
 
+export type EmployeeCreateNestedOneWithoutForm16_part_aInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutForm16_part_aInput, Prisma.EmployeeUncheckedCreateWithoutForm16_part_aInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutForm16_part_aInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+}
+
+export type EmployeeUpdateOneRequiredWithoutForm16_part_aNestedInput = {
+  create?: Prisma.XOR<Prisma.EmployeeCreateWithoutForm16_part_aInput, Prisma.EmployeeUncheckedCreateWithoutForm16_part_aInput>
+  connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutForm16_part_aInput
+  upsert?: Prisma.EmployeeUpsertWithoutForm16_part_aInput
+  connect?: Prisma.EmployeeWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EmployeeUpdateToOneWithWhereWithoutForm16_part_aInput, Prisma.EmployeeUpdateWithoutForm16_part_aInput>, Prisma.EmployeeUncheckedUpdateWithoutForm16_part_aInput>
+}
+
 export type EmployeeCreateNestedOneWithoutTax_declarationsInput = {
   create?: Prisma.XOR<Prisma.EmployeeCreateWithoutTax_declarationsInput, Prisma.EmployeeUncheckedCreateWithoutTax_declarationsInput>
   connectOrCreate?: Prisma.EmployeeCreateOrConnectWithoutTax_declarationsInput
@@ -1750,6 +1771,7 @@ export type EmployeeCreateWithoutAsset_assignmentsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -1813,6 +1835,7 @@ export type EmployeeUncheckedCreateWithoutAsset_assignmentsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -1891,6 +1914,7 @@ export type EmployeeUpdateWithoutAsset_assignmentsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -1954,6 +1978,7 @@ export type EmployeeUncheckedUpdateWithoutAsset_assignmentsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -2016,6 +2041,7 @@ export type EmployeeCreateWithoutAttendance_recordsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -2079,6 +2105,7 @@ export type EmployeeUncheckedCreateWithoutAttendance_recordsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -2157,6 +2184,7 @@ export type EmployeeUpdateWithoutAttendance_recordsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -2220,6 +2248,7 @@ export type EmployeeUncheckedUpdateWithoutAttendance_recordsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -2282,6 +2311,7 @@ export type EmployeeCreateWithoutAttendance_regularizationsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -2345,6 +2375,7 @@ export type EmployeeUncheckedCreateWithoutAttendance_regularizationsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -2423,6 +2454,7 @@ export type EmployeeUpdateWithoutAttendance_regularizationsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -2486,6 +2518,7 @@ export type EmployeeUncheckedUpdateWithoutAttendance_regularizationsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -2548,6 +2581,7 @@ export type EmployeeCreateWithoutReportsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -2611,6 +2645,7 @@ export type EmployeeUncheckedCreateWithoutReportsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -2678,6 +2713,7 @@ export type EmployeeCreateWithoutManagerInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -2740,6 +2776,7 @@ export type EmployeeUncheckedCreateWithoutManagerInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -2823,6 +2860,7 @@ export type EmployeeUpdateWithoutReportsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -2886,6 +2924,7 @@ export type EmployeeUncheckedUpdateWithoutReportsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -3002,6 +3041,7 @@ export type EmployeeCreateWithoutDocumentsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -3065,6 +3105,7 @@ export type EmployeeUncheckedCreateWithoutDocumentsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -3143,6 +3184,7 @@ export type EmployeeUpdateWithoutDocumentsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -3206,6 +3248,7 @@ export type EmployeeUncheckedUpdateWithoutDocumentsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -3268,6 +3311,7 @@ export type EmployeeCreateWithoutExitInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -3331,6 +3375,7 @@ export type EmployeeUncheckedCreateWithoutExitInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -3409,6 +3454,7 @@ export type EmployeeUpdateWithoutExitInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -3472,6 +3518,7 @@ export type EmployeeUncheckedUpdateWithoutExitInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -3534,6 +3581,7 @@ export type EmployeeCreateWithoutBranchInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -3596,6 +3644,7 @@ export type EmployeeUncheckedCreateWithoutBranchInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -3684,6 +3733,7 @@ export type EmployeeCreateWithoutWork_locationInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -3746,6 +3796,7 @@ export type EmployeeUncheckedCreateWithoutWork_locationInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -3835,6 +3886,7 @@ export type EmployeeCreateWithoutHelpdesk_ticketsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
 }
@@ -3898,6 +3950,7 @@ export type EmployeeUncheckedCreateWithoutHelpdesk_ticketsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
 }
@@ -3976,6 +4029,7 @@ export type EmployeeUpdateWithoutHelpdesk_ticketsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
 }
@@ -4039,6 +4093,7 @@ export type EmployeeUncheckedUpdateWithoutHelpdesk_ticketsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
 }
@@ -4100,6 +4155,7 @@ export type EmployeeCreateWithoutLeave_policy_employeesInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -4163,6 +4219,7 @@ export type EmployeeUncheckedCreateWithoutLeave_policy_employeesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -4241,6 +4298,7 @@ export type EmployeeUpdateWithoutLeave_policy_employeesInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -4304,6 +4362,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_policy_employeesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -4366,6 +4425,7 @@ export type EmployeeCreateWithoutLeave_allocationsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -4429,6 +4489,7 @@ export type EmployeeUncheckedCreateWithoutLeave_allocationsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -4507,6 +4568,7 @@ export type EmployeeUpdateWithoutLeave_allocationsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -4570,6 +4632,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_allocationsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -4632,6 +4695,7 @@ export type EmployeeCreateWithoutLeave_ledger_entriesInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -4695,6 +4759,7 @@ export type EmployeeUncheckedCreateWithoutLeave_ledger_entriesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -4773,6 +4838,7 @@ export type EmployeeUpdateWithoutLeave_ledger_entriesInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -4836,6 +4902,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_ledger_entriesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -4898,6 +4965,7 @@ export type EmployeeCreateWithoutLeave_balance_totalsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -4961,6 +5029,7 @@ export type EmployeeUncheckedCreateWithoutLeave_balance_totalsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -5039,6 +5108,7 @@ export type EmployeeUpdateWithoutLeave_balance_totalsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -5102,6 +5172,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_balance_totalsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -5164,6 +5235,7 @@ export type EmployeeCreateWithoutLeave_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -5227,6 +5299,7 @@ export type EmployeeUncheckedCreateWithoutLeave_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -5305,6 +5378,7 @@ export type EmployeeUpdateWithoutLeave_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -5368,6 +5442,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -5430,6 +5505,7 @@ export type EmployeeCreateWithoutLeave_encashmentsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -5493,6 +5569,7 @@ export type EmployeeUncheckedCreateWithoutLeave_encashmentsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -5571,6 +5648,7 @@ export type EmployeeUpdateWithoutLeave_encashmentsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -5634,6 +5712,7 @@ export type EmployeeUncheckedUpdateWithoutLeave_encashmentsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -5696,6 +5775,7 @@ export type EmployeeCreateWithoutWfh_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -5759,6 +5839,7 @@ export type EmployeeUncheckedCreateWithoutWfh_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -5837,6 +5918,7 @@ export type EmployeeUpdateWithoutWfh_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -5900,6 +5982,7 @@ export type EmployeeUncheckedUpdateWithoutWfh_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -5962,6 +6045,7 @@ export type EmployeeCreateWithoutHoliday_work_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -6025,6 +6109,7 @@ export type EmployeeUncheckedCreateWithoutHoliday_work_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -6103,6 +6188,7 @@ export type EmployeeUpdateWithoutHoliday_work_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -6166,6 +6252,7 @@ export type EmployeeUncheckedUpdateWithoutHoliday_work_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -6228,6 +6315,7 @@ export type EmployeeCreateWithoutSalary_setupsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -6291,6 +6379,7 @@ export type EmployeeUncheckedCreateWithoutSalary_setupsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -6369,6 +6458,7 @@ export type EmployeeUpdateWithoutSalary_setupsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -6432,6 +6522,7 @@ export type EmployeeUncheckedUpdateWithoutSalary_setupsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -6494,6 +6585,7 @@ export type EmployeeCreateWithoutPayroll_slipsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -6557,6 +6649,7 @@ export type EmployeeUncheckedCreateWithoutPayroll_slipsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -6635,6 +6728,7 @@ export type EmployeeUpdateWithoutPayroll_slipsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -6698,6 +6792,7 @@ export type EmployeeUncheckedUpdateWithoutPayroll_slipsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -6760,6 +6855,7 @@ export type EmployeeCreateWithoutLoan_advancesInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -6823,6 +6919,7 @@ export type EmployeeUncheckedCreateWithoutLoan_advancesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -6901,6 +6998,7 @@ export type EmployeeUpdateWithoutLoan_advancesInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -6964,6 +7062,7 @@ export type EmployeeUncheckedUpdateWithoutLoan_advancesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -7026,6 +7125,7 @@ export type EmployeeCreateWithoutExpense_claimsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -7089,6 +7189,7 @@ export type EmployeeUncheckedCreateWithoutExpense_claimsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -7167,6 +7268,7 @@ export type EmployeeUpdateWithoutExpense_claimsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -7230,6 +7332,7 @@ export type EmployeeUncheckedUpdateWithoutExpense_claimsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -7293,6 +7396,7 @@ export type EmployeeCreateWithoutFinal_settlementsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
@@ -7356,6 +7460,7 @@ export type EmployeeUncheckedCreateWithoutFinal_settlementsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
@@ -7434,6 +7539,7 @@ export type EmployeeUpdateWithoutFinal_settlementsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
@@ -7497,6 +7603,7 @@ export type EmployeeUncheckedUpdateWithoutFinal_settlementsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
@@ -7558,6 +7665,7 @@ export type EmployeeCreateWithoutTax_profilesInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -7621,6 +7729,7 @@ export type EmployeeUncheckedCreateWithoutTax_profilesInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -7699,6 +7808,7 @@ export type EmployeeUpdateWithoutTax_profilesInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -7762,6 +7872,277 @@ export type EmployeeUncheckedUpdateWithoutTax_profilesInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeCreateWithoutForm16_part_aInput = {
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  manager?: Prisma.EmployeeCreateNestedOneWithoutReportsInput
+  reports?: Prisma.EmployeeCreateNestedManyWithoutManagerInput
+  branch?: Prisma.BranchCreateNestedOneWithoutEmployeesInput
+  work_location?: Prisma.WorkLocationCreateNestedOneWithoutEmployeesInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeUncheckedCreateWithoutForm16_part_aInput = {
+  tenant_id?: string
+  id?: string
+  employee_code: string
+  first_name: string
+  last_name: string
+  email: string
+  phone?: string | null
+  department: string
+  designation: string
+  joining_date: Date | string
+  date_of_birth?: Date | string | null
+  gender?: string | null
+  employment_type?: string
+  status?: string
+  reports_to?: string | null
+  branch_id?: string | null
+  work_location_id?: string | null
+  bank_name?: string | null
+  bank_account_number?: string | null
+  bank_ifsc?: string | null
+  bank_iban?: string | null
+  bank_routing_code?: string | null
+  labour_card_number?: string | null
+  pan_number?: string | null
+  uan?: string | null
+  esi_number?: string | null
+  state?: string | null
+  search_text?: string
+  created_at?: Date | string
+  updated_at?: Date | string
+  deleted_at?: Date | string | null
+  changed_at?: Date | string
+  reports?: Prisma.EmployeeUncheckedCreateNestedManyWithoutManagerInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutEmployeeInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutEmployeeInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  legal_holds?: Prisma.LegalHoldUncheckedCreateNestedManyWithoutEmployeeInput
+  retained_records?: Prisma.RetainedRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutEmployeeInput
+  exit?: Prisma.EmployeeExitUncheckedCreateNestedOneWithoutEmployeeInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedCreateNestedManyWithoutEmployeeInput
+  wfh_requests?: Prisma.WfhRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedCreateNestedManyWithoutEmployeeInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedCreateNestedManyWithoutEmployeeInput
+  recruitment_candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutEmployeeInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedCreateNestedManyWithoutEmployeeInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutEmployeeInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
+  job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
+}
+
+export type EmployeeCreateOrConnectWithoutForm16_part_aInput = {
+  where: Prisma.EmployeeWhereUniqueInput
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutForm16_part_aInput, Prisma.EmployeeUncheckedCreateWithoutForm16_part_aInput>
+}
+
+export type EmployeeUpsertWithoutForm16_part_aInput = {
+  update: Prisma.XOR<Prisma.EmployeeUpdateWithoutForm16_part_aInput, Prisma.EmployeeUncheckedUpdateWithoutForm16_part_aInput>
+  create: Prisma.XOR<Prisma.EmployeeCreateWithoutForm16_part_aInput, Prisma.EmployeeUncheckedCreateWithoutForm16_part_aInput>
+  where?: Prisma.EmployeeWhereInput
+}
+
+export type EmployeeUpdateToOneWithWhereWithoutForm16_part_aInput = {
+  where?: Prisma.EmployeeWhereInput
+  data: Prisma.XOR<Prisma.EmployeeUpdateWithoutForm16_part_aInput, Prisma.EmployeeUncheckedUpdateWithoutForm16_part_aInput>
+}
+
+export type EmployeeUpdateWithoutForm16_part_aInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  manager?: Prisma.EmployeeUpdateOneWithoutReportsNestedInput
+  reports?: Prisma.EmployeeUpdateManyWithoutManagerNestedInput
+  branch?: Prisma.BranchUpdateOneWithoutEmployeesNestedInput
+  work_location?: Prisma.WorkLocationUpdateOneWithoutEmployeesNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
+  job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
+  helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
+}
+
+export type EmployeeUncheckedUpdateWithoutForm16_part_aInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  employee_code?: Prisma.StringFieldUpdateOperationsInput | string
+  first_name?: Prisma.StringFieldUpdateOperationsInput | string
+  last_name?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  phone?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  department?: Prisma.StringFieldUpdateOperationsInput | string
+  designation?: Prisma.StringFieldUpdateOperationsInput | string
+  joining_date?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  date_of_birth?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  gender?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  employment_type?: Prisma.StringFieldUpdateOperationsInput | string
+  status?: Prisma.StringFieldUpdateOperationsInput | string
+  reports_to?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  branch_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  work_location_id?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_name?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_account_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_ifsc?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_iban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  bank_routing_code?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  labour_card_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  pan_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  uan?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  esi_number?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  state?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  search_text?: Prisma.StringFieldUpdateOperationsInput | string
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  updated_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deleted_at?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  changed_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reports?: Prisma.EmployeeUncheckedUpdateManyWithoutManagerNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutEmployeeNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutEmployeeNestedInput
+  privacy_requests?: Prisma.PrivacyRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  legal_holds?: Prisma.LegalHoldUncheckedUpdateManyWithoutEmployeeNestedInput
+  retained_records?: Prisma.RetainedRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutEmployeeNestedInput
+  exit?: Prisma.EmployeeExitUncheckedUpdateOneWithoutEmployeeNestedInput
+  asset_assignments?: Prisma.AssetAssignmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_policy_employees?: Prisma.LeavePolicyEmployeeUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_allocations?: Prisma.LeaveAllocationUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_ledger_entries?: Prisma.LeaveLedgerEntryUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_balance_totals?: Prisma.LeaveBalanceTotalUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  leave_encashments?: Prisma.LeaveEncashmentUncheckedUpdateManyWithoutEmployeeNestedInput
+  wfh_requests?: Prisma.WfhRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  holiday_work_requests?: Prisma.HolidayWorkRequestUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_records?: Prisma.AttendanceRecordUncheckedUpdateManyWithoutEmployeeNestedInput
+  attendance_regularizations?: Prisma.AttendanceRegularizationUncheckedUpdateManyWithoutEmployeeNestedInput
+  recruitment_candidates?: Prisma.CandidateUncheckedUpdateManyWithoutEmployeeNestedInput
+  salary_setups?: Prisma.EmployeeSalarySetupUncheckedUpdateManyWithoutEmployeeNestedInput
+  payroll_slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutEmployeeNestedInput
+  loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -7824,6 +8205,7 @@ export type EmployeeCreateWithoutTax_declarationsInput = {
   loan_advances?: Prisma.LoanAdvanceCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -7887,6 +8269,7 @@ export type EmployeeUncheckedCreateWithoutTax_declarationsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedCreateNestedManyWithoutEmployeeInput
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -7965,6 +8348,7 @@ export type EmployeeUpdateWithoutTax_declarationsInput = {
   loan_advances?: Prisma.LoanAdvanceUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -8028,6 +8412,7 @@ export type EmployeeUncheckedUpdateWithoutTax_declarationsInput = {
   loan_advances?: Prisma.LoanAdvanceUncheckedUpdateManyWithoutEmployeeNestedInput
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -8090,6 +8475,7 @@ export type EmployeeCreateWithoutMembershipsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -8153,6 +8539,7 @@ export type EmployeeUncheckedCreateWithoutMembershipsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -8231,6 +8618,7 @@ export type EmployeeUpdateWithoutMembershipsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -8294,6 +8682,7 @@ export type EmployeeUncheckedUpdateWithoutMembershipsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -8356,6 +8745,7 @@ export type EmployeeCreateWithoutInvitationsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -8419,6 +8809,7 @@ export type EmployeeUncheckedCreateWithoutInvitationsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -8497,6 +8888,7 @@ export type EmployeeUpdateWithoutInvitationsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -8560,6 +8952,7 @@ export type EmployeeUncheckedUpdateWithoutInvitationsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -8622,6 +9015,7 @@ export type EmployeeCreateWithoutPrivacy_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -8685,6 +9079,7 @@ export type EmployeeUncheckedCreateWithoutPrivacy_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -8763,6 +9158,7 @@ export type EmployeeUpdateWithoutPrivacy_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -8826,6 +9222,7 @@ export type EmployeeUncheckedUpdateWithoutPrivacy_requestsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -8888,6 +9285,7 @@ export type EmployeeCreateWithoutLegal_holdsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -8951,6 +9349,7 @@ export type EmployeeUncheckedCreateWithoutLegal_holdsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -9029,6 +9428,7 @@ export type EmployeeUpdateWithoutLegal_holdsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -9092,6 +9492,7 @@ export type EmployeeUncheckedUpdateWithoutLegal_holdsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -9154,6 +9555,7 @@ export type EmployeeCreateWithoutRetained_recordsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -9217,6 +9619,7 @@ export type EmployeeUncheckedCreateWithoutRetained_recordsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -9295,6 +9698,7 @@ export type EmployeeUpdateWithoutRetained_recordsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -9358,6 +9762,7 @@ export type EmployeeUncheckedUpdateWithoutRetained_recordsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -9421,6 +9826,7 @@ export type EmployeeCreateWithoutJob_requisitionsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
 }
@@ -9484,6 +9890,7 @@ export type EmployeeUncheckedCreateWithoutJob_requisitionsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
 }
@@ -9562,6 +9969,7 @@ export type EmployeeUpdateWithoutJob_requisitionsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
 }
@@ -9625,6 +10033,7 @@ export type EmployeeUncheckedUpdateWithoutJob_requisitionsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
 }
@@ -9686,6 +10095,7 @@ export type EmployeeCreateWithoutRecruitment_candidatesInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketCreateNestedManyWithoutRequester_employeeInput
@@ -9749,6 +10159,7 @@ export type EmployeeUncheckedCreateWithoutRecruitment_candidatesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutEmployeeInput
   tax_profiles?: Prisma.TaxProfileUncheckedCreateNestedManyWithoutEmployeeInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutEmployeeInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutEmployeeInput
   final_settlements?: Prisma.FinalSettlementUncheckedCreateNestedManyWithoutEmployeeInput
   job_requisitions?: Prisma.JobRequisitionUncheckedCreateNestedManyWithoutRequested_by_employeeInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedCreateNestedManyWithoutRequester_employeeInput
@@ -9827,6 +10238,7 @@ export type EmployeeUpdateWithoutRecruitment_candidatesInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -9890,6 +10302,7 @@ export type EmployeeUncheckedUpdateWithoutRecruitment_candidatesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -9985,6 +10398,7 @@ export type EmployeeUpdateWithoutManagerInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -10047,6 +10461,7 @@ export type EmployeeUncheckedUpdateWithoutManagerInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -10175,6 +10590,7 @@ export type EmployeeUpdateWithoutBranchInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -10237,6 +10653,7 @@ export type EmployeeUncheckedUpdateWithoutBranchInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -10365,6 +10782,7 @@ export type EmployeeUpdateWithoutWork_locationInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUpdateManyWithoutRequester_employeeNestedInput
@@ -10427,6 +10845,7 @@ export type EmployeeUncheckedUpdateWithoutWork_locationInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_profiles?: Prisma.TaxProfileUncheckedUpdateManyWithoutEmployeeNestedInput
   tax_declarations?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutEmployeeNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutEmployeeNestedInput
   final_settlements?: Prisma.FinalSettlementUncheckedUpdateManyWithoutEmployeeNestedInput
   job_requisitions?: Prisma.JobRequisitionUncheckedUpdateManyWithoutRequested_by_employeeNestedInput
   helpdesk_tickets?: Prisma.HelpdeskTicketUncheckedUpdateManyWithoutRequester_employeeNestedInput
@@ -10496,6 +10915,7 @@ export type EmployeeCountOutputType = {
   expense_claims: number
   tax_profiles: number
   tax_declarations: number
+  form16_part_a: number
   final_settlements: number
   job_requisitions: number
   helpdesk_tickets: number
@@ -10527,6 +10947,7 @@ export type EmployeeCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensio
   expense_claims?: boolean | EmployeeCountOutputTypeCountExpense_claimsArgs
   tax_profiles?: boolean | EmployeeCountOutputTypeCountTax_profilesArgs
   tax_declarations?: boolean | EmployeeCountOutputTypeCountTax_declarationsArgs
+  form16_part_a?: boolean | EmployeeCountOutputTypeCountForm16_part_aArgs
   final_settlements?: boolean | EmployeeCountOutputTypeCountFinal_settlementsArgs
   job_requisitions?: boolean | EmployeeCountOutputTypeCountJob_requisitionsArgs
   helpdesk_tickets?: boolean | EmployeeCountOutputTypeCountHelpdesk_ticketsArgs
@@ -10720,6 +11141,13 @@ export type EmployeeCountOutputTypeCountTax_declarationsArgs<ExtArgs extends run
 /**
  * EmployeeCountOutputType without action
  */
+export type EmployeeCountOutputTypeCountForm16_part_aArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.Form16PartAWhereInput
+}
+
+/**
+ * EmployeeCountOutputType without action
+ */
 export type EmployeeCountOutputTypeCountFinal_settlementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   where?: Prisma.FinalSettlementWhereInput
 }
@@ -10801,6 +11229,7 @@ export type EmployeeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
   tax_profiles?: boolean | Prisma.Employee$tax_profilesArgs<ExtArgs>
   tax_declarations?: boolean | Prisma.Employee$tax_declarationsArgs<ExtArgs>
+  form16_part_a?: boolean | Prisma.Employee$form16_part_aArgs<ExtArgs>
   final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
   job_requisitions?: boolean | Prisma.Employee$job_requisitionsArgs<ExtArgs>
   helpdesk_tickets?: boolean | Prisma.Employee$helpdesk_ticketsArgs<ExtArgs>
@@ -10949,6 +11378,7 @@ export type EmployeeInclude<ExtArgs extends runtime.Types.Extensions.InternalArg
   expense_claims?: boolean | Prisma.Employee$expense_claimsArgs<ExtArgs>
   tax_profiles?: boolean | Prisma.Employee$tax_profilesArgs<ExtArgs>
   tax_declarations?: boolean | Prisma.Employee$tax_declarationsArgs<ExtArgs>
+  form16_part_a?: boolean | Prisma.Employee$form16_part_aArgs<ExtArgs>
   final_settlements?: boolean | Prisma.Employee$final_settlementsArgs<ExtArgs>
   job_requisitions?: boolean | Prisma.Employee$job_requisitionsArgs<ExtArgs>
   helpdesk_tickets?: boolean | Prisma.Employee$helpdesk_ticketsArgs<ExtArgs>
@@ -10997,6 +11427,7 @@ export type $EmployeePayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     expense_claims: Prisma.$ExpenseClaimPayload<ExtArgs>[]
     tax_profiles: Prisma.$TaxProfilePayload<ExtArgs>[]
     tax_declarations: Prisma.$TaxDeclarationPayload<ExtArgs>[]
+    form16_part_a: Prisma.$Form16PartAPayload<ExtArgs>[]
     final_settlements: Prisma.$FinalSettlementPayload<ExtArgs>[]
     job_requisitions: Prisma.$JobRequisitionPayload<ExtArgs>[]
     helpdesk_tickets: Prisma.$HelpdeskTicketPayload<ExtArgs>[]
@@ -11463,6 +11894,7 @@ export interface Prisma__EmployeeClient<T, Null = never, ExtArgs extends runtime
   expense_claims<T extends Prisma.Employee$expense_claimsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$expense_claimsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ExpenseClaimPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   tax_profiles<T extends Prisma.Employee$tax_profilesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$tax_profilesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TaxProfilePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   tax_declarations<T extends Prisma.Employee$tax_declarationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$tax_declarationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TaxDeclarationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  form16_part_a<T extends Prisma.Employee$form16_part_aArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$form16_part_aArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$Form16PartAPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   final_settlements<T extends Prisma.Employee$final_settlementsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$final_settlementsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FinalSettlementPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   job_requisitions<T extends Prisma.Employee$job_requisitionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$job_requisitionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$JobRequisitionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   helpdesk_tickets<T extends Prisma.Employee$helpdesk_ticketsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Employee$helpdesk_ticketsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$HelpdeskTicketPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
@@ -12601,6 +13033,30 @@ export type Employee$tax_declarationsArgs<ExtArgs extends runtime.Types.Extensio
   take?: number
   skip?: number
   distinct?: Prisma.TaxDeclarationScalarFieldEnum | Prisma.TaxDeclarationScalarFieldEnum[]
+}
+
+/**
+ * Employee.form16_part_a
+ */
+export type Employee$form16_part_aArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Form16PartA
+   */
+  select?: Prisma.Form16PartASelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Form16PartA
+   */
+  omit?: Prisma.Form16PartAOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.Form16PartAInclude<ExtArgs> | null
+  where?: Prisma.Form16PartAWhereInput
+  orderBy?: Prisma.Form16PartAOrderByWithRelationInput | Prisma.Form16PartAOrderByWithRelationInput[]
+  cursor?: Prisma.Form16PartAWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.Form16PartAScalarFieldEnum | Prisma.Form16PartAScalarFieldEnum[]
 }
 
 /**

@@ -256,6 +256,7 @@ export type StoredFileWhereInput = {
   candidates?: Prisma.CandidateListRelationFilter
   talent_pool_candidates?: Prisma.TalentPoolCandidateListRelationFilter
   tax_declaration_proofs?: Prisma.TaxDeclarationListRelationFilter
+  form16_part_a?: Prisma.Form16PartAListRelationFilter
 }
 
 export type StoredFileOrderByWithRelationInput = {
@@ -276,6 +277,7 @@ export type StoredFileOrderByWithRelationInput = {
   candidates?: Prisma.CandidateOrderByRelationAggregateInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateOrderByRelationAggregateInput
   tax_declaration_proofs?: Prisma.TaxDeclarationOrderByRelationAggregateInput
+  form16_part_a?: Prisma.Form16PartAOrderByRelationAggregateInput
 }
 
 export type StoredFileWhereUniqueInput = Prisma.AtLeast<{
@@ -300,6 +302,7 @@ export type StoredFileWhereUniqueInput = Prisma.AtLeast<{
   candidates?: Prisma.CandidateListRelationFilter
   talent_pool_candidates?: Prisma.TalentPoolCandidateListRelationFilter
   tax_declaration_proofs?: Prisma.TaxDeclarationListRelationFilter
+  form16_part_a?: Prisma.Form16PartAListRelationFilter
 }, "tenant_id_id">
 
 export type StoredFileOrderByWithAggregationInput = {
@@ -352,6 +355,7 @@ export type StoredFileCreateInput = {
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUncheckedCreateInput = {
@@ -372,6 +376,7 @@ export type StoredFileUncheckedCreateInput = {
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUpdateInput = {
@@ -392,6 +397,7 @@ export type StoredFileUpdateInput = {
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileUncheckedUpdateInput = {
@@ -412,6 +418,7 @@ export type StoredFileUncheckedUpdateInput = {
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileCreateManyInput = {
@@ -571,6 +578,22 @@ export type StoredFileUpdateOneWithoutExpense_claimsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutExpense_claimsInput, Prisma.StoredFileUpdateWithoutExpense_claimsInput>, Prisma.StoredFileUncheckedUpdateWithoutExpense_claimsInput>
 }
 
+export type StoredFileCreateNestedOneWithoutForm16_part_aInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutForm16_part_aInput, Prisma.StoredFileUncheckedCreateWithoutForm16_part_aInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutForm16_part_aInput
+  connect?: Prisma.StoredFileWhereUniqueInput
+}
+
+export type StoredFileUpdateOneWithoutForm16_part_aNestedInput = {
+  create?: Prisma.XOR<Prisma.StoredFileCreateWithoutForm16_part_aInput, Prisma.StoredFileUncheckedCreateWithoutForm16_part_aInput>
+  connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutForm16_part_aInput
+  upsert?: Prisma.StoredFileUpsertWithoutForm16_part_aInput
+  disconnect?: Prisma.StoredFileWhereInput | boolean
+  delete?: Prisma.StoredFileWhereInput | boolean
+  connect?: Prisma.StoredFileWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.StoredFileUpdateToOneWithWhereWithoutForm16_part_aInput, Prisma.StoredFileUpdateWithoutForm16_part_aInput>, Prisma.StoredFileUncheckedUpdateWithoutForm16_part_aInput>
+}
+
 export type StoredFileCreateNestedOneWithoutTax_declaration_proofsInput = {
   create?: Prisma.XOR<Prisma.StoredFileCreateWithoutTax_declaration_proofsInput, Prisma.StoredFileUncheckedCreateWithoutTax_declaration_proofsInput>
   connectOrCreate?: Prisma.StoredFileCreateOrConnectWithoutTax_declaration_proofsInput
@@ -650,6 +673,7 @@ export type StoredFileCreateWithoutAsset_damage_reportsInput = {
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUncheckedCreateWithoutAsset_damage_reportsInput = {
@@ -669,6 +693,7 @@ export type StoredFileUncheckedCreateWithoutAsset_damage_reportsInput = {
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileCreateOrConnectWithoutAsset_damage_reportsInput = {
@@ -704,6 +729,7 @@ export type StoredFileUpdateWithoutAsset_damage_reportsInput = {
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutAsset_damage_reportsInput = {
@@ -723,6 +749,7 @@ export type StoredFileUncheckedUpdateWithoutAsset_damage_reportsInput = {
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileCreateWithoutEmployee_documentsInput = {
@@ -742,6 +769,7 @@ export type StoredFileCreateWithoutEmployee_documentsInput = {
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUncheckedCreateWithoutEmployee_documentsInput = {
@@ -761,6 +789,7 @@ export type StoredFileUncheckedCreateWithoutEmployee_documentsInput = {
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileCreateOrConnectWithoutEmployee_documentsInput = {
@@ -796,6 +825,7 @@ export type StoredFileUpdateWithoutEmployee_documentsInput = {
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutEmployee_documentsInput = {
@@ -815,6 +845,7 @@ export type StoredFileUncheckedUpdateWithoutEmployee_documentsInput = {
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileCreateWithoutLeave_requestsInput = {
@@ -834,6 +865,7 @@ export type StoredFileCreateWithoutLeave_requestsInput = {
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUncheckedCreateWithoutLeave_requestsInput = {
@@ -853,6 +885,7 @@ export type StoredFileUncheckedCreateWithoutLeave_requestsInput = {
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileCreateOrConnectWithoutLeave_requestsInput = {
@@ -888,6 +921,7 @@ export type StoredFileUpdateWithoutLeave_requestsInput = {
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutLeave_requestsInput = {
@@ -907,6 +941,7 @@ export type StoredFileUncheckedUpdateWithoutLeave_requestsInput = {
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileCreateWithoutExpense_claimsInput = {
@@ -926,6 +961,7 @@ export type StoredFileCreateWithoutExpense_claimsInput = {
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUncheckedCreateWithoutExpense_claimsInput = {
@@ -945,6 +981,7 @@ export type StoredFileUncheckedCreateWithoutExpense_claimsInput = {
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileCreateOrConnectWithoutExpense_claimsInput = {
@@ -980,6 +1017,7 @@ export type StoredFileUpdateWithoutExpense_claimsInput = {
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutExpense_claimsInput = {
@@ -996,6 +1034,103 @@ export type StoredFileUncheckedUpdateWithoutExpense_claimsInput = {
   appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
   asset_damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput
   leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
+  candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutFileNestedInput
+}
+
+export type StoredFileCreateWithoutForm16_part_aInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
+}
+
+export type StoredFileUncheckedCreateWithoutForm16_part_aInput = {
+  tenant_id?: string
+  id?: string
+  original_name: string
+  mime_type: string
+  size_bytes: number
+  sha256: string
+  purpose?: string
+  uploaded_by?: string | null
+  created_at?: Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedCreateNestedManyWithoutFileInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedCreateNestedManyWithoutFileInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedCreateNestedManyWithoutFileInput
+  leave_requests?: Prisma.LeaveRequestUncheckedCreateNestedManyWithoutAttachment_fileInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
+  candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
+}
+
+export type StoredFileCreateOrConnectWithoutForm16_part_aInput = {
+  where: Prisma.StoredFileWhereUniqueInput
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutForm16_part_aInput, Prisma.StoredFileUncheckedCreateWithoutForm16_part_aInput>
+}
+
+export type StoredFileUpsertWithoutForm16_part_aInput = {
+  update: Prisma.XOR<Prisma.StoredFileUpdateWithoutForm16_part_aInput, Prisma.StoredFileUncheckedUpdateWithoutForm16_part_aInput>
+  create: Prisma.XOR<Prisma.StoredFileCreateWithoutForm16_part_aInput, Prisma.StoredFileUncheckedCreateWithoutForm16_part_aInput>
+  where?: Prisma.StoredFileWhereInput
+}
+
+export type StoredFileUpdateToOneWithWhereWithoutForm16_part_aInput = {
+  where?: Prisma.StoredFileWhereInput
+  data: Prisma.XOR<Prisma.StoredFileUpdateWithoutForm16_part_aInput, Prisma.StoredFileUncheckedUpdateWithoutForm16_part_aInput>
+}
+
+export type StoredFileUpdateWithoutForm16_part_aInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
+  candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
+  talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+  tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
+}
+
+export type StoredFileUncheckedUpdateWithoutForm16_part_aInput = {
+  tenant_id?: Prisma.StringFieldUpdateOperationsInput | string
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  original_name?: Prisma.StringFieldUpdateOperationsInput | string
+  mime_type?: Prisma.StringFieldUpdateOperationsInput | string
+  size_bytes?: Prisma.IntFieldUpdateOperationsInput | number
+  sha256?: Prisma.StringFieldUpdateOperationsInput | string
+  purpose?: Prisma.StringFieldUpdateOperationsInput | string
+  uploaded_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  employee_documents?: Prisma.EmployeeDocumentUncheckedUpdateManyWithoutFileNestedInput
+  appointment_documents?: Prisma.AppointmentDocumentUncheckedUpdateManyWithoutFileNestedInput
+  asset_damage_reports?: Prisma.AssetDamageReportUncheckedUpdateManyWithoutFileNestedInput
+  leave_requests?: Prisma.LeaveRequestUncheckedUpdateManyWithoutAttachment_fileNestedInput
+  expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
@@ -1018,6 +1153,7 @@ export type StoredFileCreateWithoutTax_declaration_proofsInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUncheckedCreateWithoutTax_declaration_proofsInput = {
@@ -1037,6 +1173,7 @@ export type StoredFileUncheckedCreateWithoutTax_declaration_proofsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileCreateOrConnectWithoutTax_declaration_proofsInput = {
@@ -1072,6 +1209,7 @@ export type StoredFileUpdateWithoutTax_declaration_proofsInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutTax_declaration_proofsInput = {
@@ -1091,6 +1229,7 @@ export type StoredFileUncheckedUpdateWithoutTax_declaration_proofsInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileCreateWithoutCandidatesInput = {
@@ -1110,6 +1249,7 @@ export type StoredFileCreateWithoutCandidatesInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUncheckedCreateWithoutCandidatesInput = {
@@ -1129,6 +1269,7 @@ export type StoredFileUncheckedCreateWithoutCandidatesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileCreateOrConnectWithoutCandidatesInput = {
@@ -1164,6 +1305,7 @@ export type StoredFileUpdateWithoutCandidatesInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutCandidatesInput = {
@@ -1183,6 +1325,7 @@ export type StoredFileUncheckedUpdateWithoutCandidatesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileCreateWithoutAppointment_documentsInput = {
@@ -1202,6 +1345,7 @@ export type StoredFileCreateWithoutAppointment_documentsInput = {
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUncheckedCreateWithoutAppointment_documentsInput = {
@@ -1221,6 +1365,7 @@ export type StoredFileUncheckedCreateWithoutAppointment_documentsInput = {
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileCreateOrConnectWithoutAppointment_documentsInput = {
@@ -1256,6 +1401,7 @@ export type StoredFileUpdateWithoutAppointment_documentsInput = {
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutAppointment_documentsInput = {
@@ -1275,6 +1421,7 @@ export type StoredFileUncheckedUpdateWithoutAppointment_documentsInput = {
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   talent_pool_candidates?: Prisma.TalentPoolCandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileCreateWithoutTalent_pool_candidatesInput = {
@@ -1294,6 +1441,7 @@ export type StoredFileCreateWithoutTalent_pool_candidatesInput = {
   expense_claims?: Prisma.ExpenseClaimCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartACreateNestedManyWithoutFileInput
 }
 
 export type StoredFileUncheckedCreateWithoutTalent_pool_candidatesInput = {
@@ -1313,6 +1461,7 @@ export type StoredFileUncheckedCreateWithoutTalent_pool_candidatesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutReceipt_fileInput
   candidates?: Prisma.CandidateUncheckedCreateNestedManyWithoutResume_fileInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedCreateNestedManyWithoutProof_fileInput
+  form16_part_a?: Prisma.Form16PartAUncheckedCreateNestedManyWithoutFileInput
 }
 
 export type StoredFileCreateOrConnectWithoutTalent_pool_candidatesInput = {
@@ -1348,6 +1497,7 @@ export type StoredFileUpdateWithoutTalent_pool_candidatesInput = {
   expense_claims?: Prisma.ExpenseClaimUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUpdateManyWithoutFileNestedInput
 }
 
 export type StoredFileUncheckedUpdateWithoutTalent_pool_candidatesInput = {
@@ -1367,6 +1517,7 @@ export type StoredFileUncheckedUpdateWithoutTalent_pool_candidatesInput = {
   expense_claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutReceipt_fileNestedInput
   candidates?: Prisma.CandidateUncheckedUpdateManyWithoutResume_fileNestedInput
   tax_declaration_proofs?: Prisma.TaxDeclarationUncheckedUpdateManyWithoutProof_fileNestedInput
+  form16_part_a?: Prisma.Form16PartAUncheckedUpdateManyWithoutFileNestedInput
 }
 
 
@@ -1383,6 +1534,7 @@ export type StoredFileCountOutputType = {
   candidates: number
   talent_pool_candidates: number
   tax_declaration_proofs: number
+  form16_part_a: number
 }
 
 export type StoredFileCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1394,6 +1546,7 @@ export type StoredFileCountOutputTypeSelect<ExtArgs extends runtime.Types.Extens
   candidates?: boolean | StoredFileCountOutputTypeCountCandidatesArgs
   talent_pool_candidates?: boolean | StoredFileCountOutputTypeCountTalent_pool_candidatesArgs
   tax_declaration_proofs?: boolean | StoredFileCountOutputTypeCountTax_declaration_proofsArgs
+  form16_part_a?: boolean | StoredFileCountOutputTypeCountForm16_part_aArgs
 }
 
 /**
@@ -1462,6 +1615,13 @@ export type StoredFileCountOutputTypeCountTax_declaration_proofsArgs<ExtArgs ext
   where?: Prisma.TaxDeclarationWhereInput
 }
 
+/**
+ * StoredFileCountOutputType without action
+ */
+export type StoredFileCountOutputTypeCountForm16_part_aArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.Form16PartAWhereInput
+}
+
 
 export type StoredFileSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   tenant_id?: boolean
@@ -1481,6 +1641,7 @@ export type StoredFileSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   candidates?: boolean | Prisma.StoredFile$candidatesArgs<ExtArgs>
   talent_pool_candidates?: boolean | Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs>
   tax_declaration_proofs?: boolean | Prisma.StoredFile$tax_declaration_proofsArgs<ExtArgs>
+  form16_part_a?: boolean | Prisma.StoredFile$form16_part_aArgs<ExtArgs>
   _count?: boolean | Prisma.StoredFileCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["storedFile"]>
 
@@ -1530,6 +1691,7 @@ export type StoredFileInclude<ExtArgs extends runtime.Types.Extensions.InternalA
   candidates?: boolean | Prisma.StoredFile$candidatesArgs<ExtArgs>
   talent_pool_candidates?: boolean | Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs>
   tax_declaration_proofs?: boolean | Prisma.StoredFile$tax_declaration_proofsArgs<ExtArgs>
+  form16_part_a?: boolean | Prisma.StoredFile$form16_part_aArgs<ExtArgs>
   _count?: boolean | Prisma.StoredFileCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type StoredFileIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1546,6 +1708,7 @@ export type $StoredFilePayload<ExtArgs extends runtime.Types.Extensions.Internal
     candidates: Prisma.$CandidatePayload<ExtArgs>[]
     talent_pool_candidates: Prisma.$TalentPoolCandidatePayload<ExtArgs>[]
     tax_declaration_proofs: Prisma.$TaxDeclarationPayload<ExtArgs>[]
+    form16_part_a: Prisma.$Form16PartAPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     tenant_id: string
@@ -1959,6 +2122,7 @@ export interface Prisma__StoredFileClient<T, Null = never, ExtArgs extends runti
   candidates<T extends Prisma.StoredFile$candidatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$candidatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$CandidatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   talent_pool_candidates<T extends Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$talent_pool_candidatesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TalentPoolCandidatePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   tax_declaration_proofs<T extends Prisma.StoredFile$tax_declaration_proofsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$tax_declaration_proofsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TaxDeclarationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  form16_part_a<T extends Prisma.StoredFile$form16_part_aArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.StoredFile$form16_part_aArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$Form16PartAPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2579,6 +2743,30 @@ export type StoredFile$tax_declaration_proofsArgs<ExtArgs extends runtime.Types.
   take?: number
   skip?: number
   distinct?: Prisma.TaxDeclarationScalarFieldEnum | Prisma.TaxDeclarationScalarFieldEnum[]
+}
+
+/**
+ * StoredFile.form16_part_a
+ */
+export type StoredFile$form16_part_aArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Form16PartA
+   */
+  select?: Prisma.Form16PartASelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Form16PartA
+   */
+  omit?: Prisma.Form16PartAOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.Form16PartAInclude<ExtArgs> | null
+  where?: Prisma.Form16PartAWhereInput
+  orderBy?: Prisma.Form16PartAOrderByWithRelationInput | Prisma.Form16PartAOrderByWithRelationInput[]
+  cursor?: Prisma.Form16PartAWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.Form16PartAScalarFieldEnum | Prisma.Form16PartAScalarFieldEnum[]
 }
 
 /**

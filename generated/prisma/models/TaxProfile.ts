@@ -107,6 +107,7 @@ export type TaxProfileCountAggregateOutputType = {
   previous_employer_pf: number
   previous_employer_professional_tax: number
   other_income: number
+  arrears: number
   version: number
   updated_by: number
   created_at: number
@@ -193,6 +194,7 @@ export type TaxProfileCountAggregateInputType = {
   previous_employer_pf?: true
   previous_employer_professional_tax?: true
   other_income?: true
+  arrears?: true
   version?: true
   updated_by?: true
   created_at?: true
@@ -302,6 +304,7 @@ export type TaxProfileGroupByOutputType = {
   previous_employer_pf: runtime.Decimal
   previous_employer_professional_tax: runtime.Decimal
   other_income: runtime.Decimal
+  arrears: runtime.JsonValue
   version: number
   updated_by: string | null
   created_at: Date
@@ -347,6 +350,7 @@ export type TaxProfileWhereInput = {
   previous_employer_pf?: Prisma.DecimalFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: Prisma.DecimalFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: Prisma.DecimalFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonFilter<"TaxProfile">
   version?: Prisma.IntFilter<"TaxProfile"> | number
   updated_by?: Prisma.UuidNullableFilter<"TaxProfile"> | string | null
   created_at?: Prisma.DateTimeFilter<"TaxProfile"> | Date | string
@@ -370,6 +374,7 @@ export type TaxProfileOrderByWithRelationInput = {
   previous_employer_pf?: Prisma.SortOrder
   previous_employer_professional_tax?: Prisma.SortOrder
   other_income?: Prisma.SortOrder
+  arrears?: Prisma.SortOrder
   version?: Prisma.SortOrder
   updated_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -398,6 +403,7 @@ export type TaxProfileWhereUniqueInput = Prisma.AtLeast<{
   previous_employer_pf?: Prisma.DecimalFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: Prisma.DecimalFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: Prisma.DecimalFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonFilter<"TaxProfile">
   version?: Prisma.IntFilter<"TaxProfile"> | number
   updated_by?: Prisma.UuidNullableFilter<"TaxProfile"> | string | null
   created_at?: Prisma.DateTimeFilter<"TaxProfile"> | Date | string
@@ -421,6 +427,7 @@ export type TaxProfileOrderByWithAggregationInput = {
   previous_employer_pf?: Prisma.SortOrder
   previous_employer_professional_tax?: Prisma.SortOrder
   other_income?: Prisma.SortOrder
+  arrears?: Prisma.SortOrder
   version?: Prisma.SortOrder
   updated_by?: Prisma.SortOrderInput | Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -451,6 +458,7 @@ export type TaxProfileScalarWhereWithAggregatesInput = {
   previous_employer_pf?: Prisma.DecimalWithAggregatesFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: Prisma.DecimalWithAggregatesFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: Prisma.DecimalWithAggregatesFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonWithAggregatesFilter<"TaxProfile">
   version?: Prisma.IntWithAggregatesFilter<"TaxProfile"> | number
   updated_by?: Prisma.UuidNullableWithAggregatesFilter<"TaxProfile"> | string | null
   created_at?: Prisma.DateTimeWithAggregatesFilter<"TaxProfile"> | Date | string
@@ -471,6 +479,7 @@ export type TaxProfileCreateInput = {
   previous_employer_pf?: runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: number
   updated_by?: string | null
   created_at?: Date | string
@@ -494,6 +503,7 @@ export type TaxProfileUncheckedCreateInput = {
   previous_employer_pf?: runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: number
   updated_by?: string | null
   created_at?: Date | string
@@ -514,6 +524,7 @@ export type TaxProfileUpdateInput = {
   previous_employer_pf?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   updated_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -537,6 +548,7 @@ export type TaxProfileUncheckedUpdateInput = {
   previous_employer_pf?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   updated_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -559,6 +571,7 @@ export type TaxProfileCreateManyInput = {
   previous_employer_pf?: runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: number
   updated_by?: string | null
   created_at?: Date | string
@@ -579,6 +592,7 @@ export type TaxProfileUpdateManyMutationInput = {
   previous_employer_pf?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   updated_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -601,6 +615,7 @@ export type TaxProfileUncheckedUpdateManyInput = {
   previous_employer_pf?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   updated_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -644,6 +659,7 @@ export type TaxProfileCountOrderByAggregateInput = {
   previous_employer_pf?: Prisma.SortOrder
   previous_employer_professional_tax?: Prisma.SortOrder
   other_income?: Prisma.SortOrder
+  arrears?: Prisma.SortOrder
   version?: Prisma.SortOrder
   updated_by?: Prisma.SortOrder
   created_at?: Prisma.SortOrder
@@ -768,6 +784,7 @@ export type TaxProfileCreateWithoutEmployeeInput = {
   previous_employer_pf?: runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: number
   updated_by?: string | null
   created_at?: Date | string
@@ -788,6 +805,7 @@ export type TaxProfileUncheckedCreateWithoutEmployeeInput = {
   previous_employer_pf?: runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: number
   updated_by?: string | null
   created_at?: Date | string
@@ -839,6 +857,7 @@ export type TaxProfileScalarWhereInput = {
   previous_employer_pf?: Prisma.DecimalFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: Prisma.DecimalFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: Prisma.DecimalFilter<"TaxProfile"> | runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonFilter<"TaxProfile">
   version?: Prisma.IntFilter<"TaxProfile"> | number
   updated_by?: Prisma.UuidNullableFilter<"TaxProfile"> | string | null
   created_at?: Prisma.DateTimeFilter<"TaxProfile"> | Date | string
@@ -859,6 +878,7 @@ export type TaxProfileCreateManyEmployeeInput = {
   previous_employer_pf?: runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: number
   updated_by?: string | null
   created_at?: Date | string
@@ -879,6 +899,7 @@ export type TaxProfileUpdateWithoutEmployeeInput = {
   previous_employer_pf?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   updated_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -899,6 +920,7 @@ export type TaxProfileUncheckedUpdateWithoutEmployeeInput = {
   previous_employer_pf?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   updated_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -919,6 +941,7 @@ export type TaxProfileUncheckedUpdateManyWithoutEmployeeInput = {
   previous_employer_pf?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   previous_employer_professional_tax?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
   other_income?: Prisma.DecimalFieldUpdateOperationsInput | runtime.Decimal | runtime.DecimalJsLike | number | string
+  arrears?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   version?: Prisma.IntFieldUpdateOperationsInput | number
   updated_by?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   created_at?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -943,6 +966,7 @@ export type TaxProfileSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   previous_employer_pf?: boolean
   previous_employer_professional_tax?: boolean
   other_income?: boolean
+  arrears?: boolean
   version?: boolean
   updated_by?: boolean
   created_at?: boolean
@@ -966,6 +990,7 @@ export type TaxProfileSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   previous_employer_pf?: boolean
   previous_employer_professional_tax?: boolean
   other_income?: boolean
+  arrears?: boolean
   version?: boolean
   updated_by?: boolean
   created_at?: boolean
@@ -989,6 +1014,7 @@ export type TaxProfileSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   previous_employer_pf?: boolean
   previous_employer_professional_tax?: boolean
   other_income?: boolean
+  arrears?: boolean
   version?: boolean
   updated_by?: boolean
   created_at?: boolean
@@ -1012,13 +1038,14 @@ export type TaxProfileSelectScalar = {
   previous_employer_pf?: boolean
   previous_employer_professional_tax?: boolean
   other_income?: boolean
+  arrears?: boolean
   version?: boolean
   updated_by?: boolean
   created_at?: boolean
   updated_at?: boolean
 }
 
-export type TaxProfileOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "tax_year" | "regime" | "pan" | "resident" | "age_band" | "city" | "parents_senior" | "previous_employer_salary" | "previous_employer_tds" | "previous_employer_pf" | "previous_employer_professional_tax" | "other_income" | "version" | "updated_by" | "created_at" | "updated_at", ExtArgs["result"]["taxProfile"]>
+export type TaxProfileOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "employee_id" | "tax_year" | "regime" | "pan" | "resident" | "age_band" | "city" | "parents_senior" | "previous_employer_salary" | "previous_employer_tds" | "previous_employer_pf" | "previous_employer_professional_tax" | "other_income" | "arrears" | "version" | "updated_by" | "created_at" | "updated_at", ExtArgs["result"]["taxProfile"]>
 export type TaxProfileInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   employee?: boolean | Prisma.EmployeeDefaultArgs<ExtArgs>
 }
@@ -1050,6 +1077,10 @@ export type $TaxProfilePayload<ExtArgs extends runtime.Types.Extensions.Internal
     previous_employer_pf: runtime.Decimal
     previous_employer_professional_tax: runtime.Decimal
     other_income: runtime.Decimal
+    /**
+     * Salary of this year that is arrears of earlier years, per earlier year: [{ relates_to, amount, total_income, regime }] (s.89(1), Form 10E)
+     */
+    arrears: runtime.JsonValue
     version: number
     updated_by: string | null
     created_at: Date
@@ -1493,6 +1524,7 @@ export interface TaxProfileFieldRefs {
   readonly previous_employer_pf: Prisma.FieldRef<"TaxProfile", 'Decimal'>
   readonly previous_employer_professional_tax: Prisma.FieldRef<"TaxProfile", 'Decimal'>
   readonly other_income: Prisma.FieldRef<"TaxProfile", 'Decimal'>
+  readonly arrears: Prisma.FieldRef<"TaxProfile", 'Json'>
   readonly version: Prisma.FieldRef<"TaxProfile", 'Int'>
   readonly updated_by: Prisma.FieldRef<"TaxProfile", 'String'>
   readonly created_at: Prisma.FieldRef<"TaxProfile", 'DateTime'>

@@ -4,6 +4,7 @@
 // settlements.ts (full and final settlements).
 import { accepted, ack, created, listed, ok, pageOf, paginated } from "../../http/envelope.ts";
 import type { AreaHandlers, HandlerContext } from "../../http/types.ts";
+import { sendStoredFile } from "../../platform/storage/files.ts";
 import { expenseCategories, loanTypes } from "./catalogs.ts";
 import { cancelClaim, claimById, claimList, reviseClaim, submitClaim } from "./claims.ts";
 import { addComponent, changeComponent, componentById, componentList, removeComponent } from "./components.ts";
@@ -25,6 +26,7 @@ import { changeIncomeTaxSettings, changeTaxProfile, incomeTaxSettings, taxProfil
 import { recordDeposit, tdsMonths } from "./income-tax/challans.ts";
 import { form16Of } from "./income-tax/form16.ts";
 import { form16PdfOf } from "./income-tax/form16-pdf.ts";
+import { partAFile, removePartA, uploadPartA } from "./income-tax/form16-part-a.ts";
 import { taxProjectionOf } from "./income-tax/projection.ts";
 import { changeWpsSettings, wpsFile, wpsSettings } from "./wps.ts";
 
@@ -283,6 +285,18 @@ export const handlers = {
   },
   async downloadForm16({ params, query, auth, res }) {
     return sendSlip(res, await form16PdfOf(auth, params.employeeId, query.tax_year));
+  },
+  async downloadForm16PartA({ params, query, auth, res }) {
+    await sendStoredFile(res, await partAFile(auth, params.employeeId, query.tax_year));
+    return { sent: true as const };
+  },
+  async uploadForm16PartA({ params, query, files, auth }) {
+    const file = files.find((f) => f.fieldname === "file");
+    return ok(await uploadPartA(auth, params.employeeId, query.tax_year, file), "Form 16 Part A uploaded");
+  },
+  async deleteForm16PartA({ params, query, auth }) {
+    await removePartA(auth, params.employeeId, query.tax_year);
+    return ack("Form 16 Part A removed");
   },
   async listTdsChallans({ query }) {
     const m = await tdsMonths(query.tax_year);

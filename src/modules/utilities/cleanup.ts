@@ -26,7 +26,7 @@ export const REMOVE_ORPHAN_FILES_JOB = "utilities.remove-orphan-files";
 /** Every column that refers to an uploaded file (`table.column`), with the area function that says which files it refers to. */
 export const FILE_REFERENCES: readonly { columns: readonly string[]; inUse: (ids: readonly string[]) => Promise<string[]> }[] = [
   { columns: ["employee_documents.file_id"], inUse: employeeFilesInUse },
-  { columns: ["expense_claims.receipt_file_id", "tax_declarations.proof_file_id"], inUse: payrollFilesInUse },
+  { columns: ["expense_claims.receipt_file_id", "tax_declarations.proof_file_id", "form16_part_a.file_id"], inUse: payrollFilesInUse },
   { columns: ["leave_requests.attachment_file_id"], inUse: leaveFilesInUse },
   { columns: ["asset_damage_reports.file_id"], inUse: assetFilesInUse },
   {

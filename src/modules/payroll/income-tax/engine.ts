@@ -16,10 +16,11 @@
 //    above ₹12 lakh); surcharge above ₹50 lakh / ₹1 crore / ₹2 crore (/ ₹5 crore, old regime) with
 //    marginal relief (tax + surcharge may not exceed the tax and surcharge at the threshold + the
 //    income above it); cess 4 % of tax + surcharge; the total rounded to the nearest ₹10 (s.288B).
-// 6. Without a PAN (s.206AA): the higher of that tax and 20 % of the total income, no cess on the
+// 6. Less relief for arrears of earlier years (s.89(1), rule 21A(2); arrearsReliefOf), when recorded.
+// 7. Without a PAN (s.206AA): the higher of that tax and 20 % of the total income, no cess on the
 //    20 % (CBDT's salary circular); nothing when the tax is nil.
 import { Decimal } from "../../../lib/money.ts";
-import { type AgeBand, dec, type Regime, type TaxRules } from "./rates.ts";
+import { type AgeBand, dec, type RateRules, type Regime, rateRulesOf, type TaxRules } from "./rates.ts";
 
 const ZERO = new Decimal(0);
 const HUNDRED = new Decimal(100);
@@ -64,6 +65,17 @@ export interface TaxInput {
   /** Amounts claimed per section (declared or verified), before the caps. */
   deductions: Partial<Record<DeductionSection, Decimal>>;
   parents_senior?: boolean;
+  /** Salary of this year that is arrears of earlier years (s.89(1), rule 21A; Form 10E): per earlier year. */
+  arrears?: EarlierYearArrears[];
+}
+
+/** Arrears paid this year that belong to an earlier tax year, with that year's total income (without them) and regime. */
+export interface EarlierYearArrears {
+  relates_to: string;
+  amount: Decimal;
+  total_income: Decimal;
+  regime: Regime;
+  age_band: AgeBand;
 }
 
 export interface Line {
@@ -101,8 +113,36 @@ export interface TaxComputation {
   surcharge_relief: string;
   cess: string;
   total_tax: string;
+  /** Relief for arrears of earlier years (s.89(1)), deducted from the total tax. */
+  arrears_relief: string;
+  arrears_relief_detail: ArrearsRelief | null;
   no_pan_rate_applied: boolean;
   tax_payable: string;
+}
+
+/** Rule 21A(2)'s computation (Form 10E): this year's tax with and without the arrears, each earlier year's likewise. */
+export interface ArrearsRelief {
+  arrears: string;
+  current_year: {
+    tax_year: string;
+    total_income: string;
+    total_income_without_arrears: string;
+    tax: string;
+    tax_without_arrears: string;
+    difference: string;
+  };
+  earlier_years: {
+    tax_year: string;
+    regime: Regime;
+    total_income: string;
+    arrears: string;
+    total_income_with_arrears: string;
+    tax: string;
+    tax_with_arrears: string;
+    difference: string;
+  }[];
+  earlier_difference: string;
+  relief: string;
 }
 
 /** Tax by the slabs on an income. */
@@ -118,14 +158,14 @@ export function slabTax(income: Decimal, slabs: { from: string; rate: string }[]
   return tax;
 }
 
-function slabsOf(rules: TaxRules, regime: Regime, band: AgeBand, resident: boolean) {
+function slabsOf(rules: RateRules, regime: Regime, band: AgeBand, resident: boolean) {
   const table = rules.regimes[regime].slabs;
   // the senior citizens' slabs are for residents (Finance Act, First Schedule Part III A(II)-(III))
   return (resident ? table[band] : undefined) ?? table.below_60 ?? table.any!;
 }
 
 /** Surcharge on `tax` at `income`, with marginal relief at the threshold crossed. */
-export function surchargeOf(income: Decimal, tax: Decimal, rules: TaxRules, regime: Regime, slabs: { from: string; rate: string }[]) {
+export function surchargeOf(income: Decimal, tax: Decimal, rules: RateRules, regime: Regime, slabs: { from: string; rate: string }[]) {
   const bands = rules.regimes[regime].surcharge;
   const i = bands.findLastIndex((b) => income.gt(b.above));
   if (i < 0) return { surcharge: ZERO, relief: ZERO };
@@ -208,21 +248,11 @@ export function computeIncomeTax(input: TaxInput, rules: TaxRules): TaxComputati
   const totalDeductions = lines.reduce((t, l) => t.plus(l.allowed), ZERO);
 
   const taxable = roundToTen(nonNeg(grossTotal.minus(totalDeductions)));
-  const slabs = slabsOf(rules, regime, input.age_band, input.resident);
-  const tax = slabTax(taxable, slabs);
-  let rebate = ZERO;
-  const limit = dec(r.rebate.income_limit);
-  if (input.resident || !r.rebate.residents_only) {
-    if (taxable.lte(limit)) rebate = Decimal.min(tax, dec(r.rebate.max));
-    else if (r.rebate.marginal_relief) rebate = nonNeg(tax.minus(taxable.minus(limit)));
-  }
-  const afterRebate = tax.minus(rebate);
-  const { surcharge, relief } = surchargeOf(taxable, afterRebate, rules, regime, slabs);
-  const beforeCess = afterRebate.plus(surcharge).minus(relief);
-  const cess = pct(beforeCess, rules.cess.rate);
-  const total = roundToTen(beforeCess.plus(cess));
-  const noPan = !input.has_pan && total.gt(0) && pct(taxable, rules.no_pan.rate).gt(total);
-  const payable = noPan ? roundToTen(pct(taxable, rules.no_pan.rate)) : total;
+  const t = taxOnTotalIncome(taxable, input, rules);
+  const arrears = arrearsReliefOf(input, rules, taxable, t.total);
+  const afterRelief = t.total.minus(arrears?.relief ?? ZERO);
+  const noPan = !input.has_pan && afterRelief.gt(0) && pct(taxable, rules.no_pan.rate).gt(afterRelief);
+  const payable = noPan ? roundToTen(pct(taxable, rules.no_pan.rate)) : afterRelief;
   const m = (v: Decimal) => v.toFixed(2);
   return {
     tax_year: rules.tax_year,
@@ -241,15 +271,95 @@ export function computeIncomeTax(input: TaxInput, rules: TaxRules): TaxComputati
     deductions: lines,
     total_deductions: m(totalDeductions),
     taxable_income: m(taxable),
-    tax_on_income: m(rupees(tax)),
-    rebate: m(rupees(rebate)),
-    surcharge: m(rupees(surcharge)),
-    surcharge_relief: m(rupees(relief)),
-    cess: m(rupees(cess)),
-    total_tax: m(total),
+    tax_on_income: m(rupees(t.tax)),
+    rebate: m(rupees(t.rebate)),
+    surcharge: m(rupees(t.surcharge)),
+    surcharge_relief: m(rupees(t.surcharge_relief)),
+    cess: m(rupees(t.cess)),
+    total_tax: m(t.total),
+    arrears_relief: m(arrears?.relief ?? ZERO),
+    arrears_relief_detail: arrears ? arrears.detail : null,
     no_pan_rate_applied: noPan,
     tax_payable: m(payable),
   };
+}
+
+/**
+ * The tax on a total income (already rounded to ₹10) at a year's rates: slab tax − rebate (s.87A, with
+ * marginal relief where the year has it) + surcharge − its marginal relief + cess, rounded to ₹10 (s.288B).
+ */
+export function taxOnTotalIncome(
+  taxable: Decimal,
+  who: { regime: Regime; age_band: AgeBand; resident: boolean },
+  rules: RateRules,
+): { tax: Decimal; rebate: Decimal; surcharge: Decimal; surcharge_relief: Decimal; cess: Decimal; total: Decimal } {
+  const r = rules.regimes[who.regime];
+  const slabs = slabsOf(rules, who.regime, who.age_band, who.resident);
+  const tax = slabTax(taxable, slabs);
+  let rebate = ZERO;
+  const limit = dec(r.rebate.income_limit);
+  if (who.resident || !r.rebate.residents_only) {
+    if (taxable.lte(limit)) rebate = Decimal.min(tax, dec(r.rebate.max));
+    else if (r.rebate.marginal_relief) rebate = nonNeg(tax.minus(taxable.minus(limit)));
+  }
+  const afterRebate = tax.minus(rebate);
+  const { surcharge, relief } = surchargeOf(taxable, afterRebate, rules, who.regime, slabs);
+  const beforeCess = afterRebate.plus(surcharge).minus(relief);
+  const cess = pct(beforeCess, rules.cess.rate);
+  return { tax, rebate, surcharge, surcharge_relief: relief, cess, total: roundToTen(beforeCess.plus(cess)) };
+}
+
+/**
+ * Relief for arrears under s.89(1) by rule 21A(2): (this year's tax with the arrears − without them) −
+ * Σ over the earlier years (that year's tax on its total income with its arrears − without), each year
+ * at its own rates and under its own regime; never below nil. "Without" this year is the same
+ * computation on the salary less the arrears. Years without rates on record are refused where the
+ * arrears are recorded (profile.ts), so every year here has rates.
+ */
+function arrearsReliefOf(input: TaxInput, rules: TaxRules, taxable: Decimal, total: Decimal) {
+  const arrears = input.arrears ?? [];
+  if (!arrears.length) return null;
+  const sum = arrears.reduce((t, a) => t.plus(a.amount), ZERO);
+  const salary = { ...input.salary, gross: nonNeg(input.salary.gross.minus(sum)) };
+  const without = computeIncomeTax({ ...input, salary, arrears: [] }, rules);
+  const current = total.minus(without.total_tax);
+  const years = arrears.map((a) => {
+    const rates = rateRulesOf(a.relates_to);
+    if (!rates) throw new Error(`no rates on record for the tax year ${a.relates_to}`);
+    const who = { regime: a.regime, age_band: a.age_band, resident: input.resident };
+    const base = roundToTen(a.total_income);
+    const raised = roundToTen(a.total_income.plus(a.amount));
+    const before = taxOnTotalIncome(base, who, rates).total;
+    const after = taxOnTotalIncome(raised, who, rates).total;
+    return { a, base, raised, before, after, difference: after.minus(before) };
+  });
+  const earlier = years.reduce((t, y) => t.plus(y.difference), ZERO);
+  const relief = nonNeg(current.minus(earlier));
+  const m = (v: Decimal) => v.toFixed(2);
+  const detail: ArrearsRelief = {
+    arrears: m(sum),
+    current_year: {
+      tax_year: rules.tax_year,
+      total_income: m(taxable),
+      total_income_without_arrears: without.taxable_income,
+      tax: m(total),
+      tax_without_arrears: without.total_tax,
+      difference: m(current),
+    },
+    earlier_years: years.map((y) => ({
+      tax_year: y.a.relates_to,
+      regime: y.a.regime,
+      total_income: m(y.base),
+      arrears: m(y.a.amount),
+      total_income_with_arrears: m(y.raised),
+      tax: m(y.before),
+      tax_with_arrears: m(y.after),
+      difference: m(y.difference),
+    })),
+    earlier_difference: m(earlier),
+    relief: m(relief),
+  };
+  return { relief, detail };
 }
 
 /** An input with no exemptions, deductions or other income: a salary alone. */

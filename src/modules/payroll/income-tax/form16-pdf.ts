@@ -45,6 +45,10 @@ function form16Pdf(f: Form16): Promise<Buffer> {
       ["Tax year", f.assessment_year ? `${f.tax_year} (assessment year ${f.assessment_year})` : f.tax_year],
       ["Period with this employer", `${f.period.from} to ${f.period.to}`],
       ["Regime / residential status", `${f.regime} / ${f.resident ? "resident" : "non-resident"}`],
+      [
+        "Part A (TRACES)",
+        f.part_a ? `uploaded ${f.part_a.uploaded_at.slice(0, 10)} (version ${f.part_a.version}), a separate download` : "not uploaded",
+      ],
     ];
     for (const [k, v] of info) doc.text(printable(`${k}: ${v}`));
     doc.moveDown();

@@ -1,7 +1,8 @@
 // The employer's certificate of tax deducted from salary: Form 16 (Form 130 under the Income-tax Act 2025
 // from the tax year 2026-27) Part B, the salary and tax computation, as JSON (GET /api/payroll/form-16/
 // {employeeId}). Its figures are the year's computation (taxYearRecords) on the salary paid; Part A is
-// the TRACES certificate of the deposits, which only the tax department issues.
+// the TRACES certificate of the deposits, which only the tax department issues: `part_a` names the PDF
+// hr uploaded (form16-part-a.ts), downloaded on its own.
 import { activeTenant } from "../../../db/central.ts";
 import { db } from "../../../db/tenancy.ts";
 import { Decimal } from "../../../lib/money.ts";
@@ -9,6 +10,7 @@ import { notFound } from "../../../platform/errors.ts";
 import type { AuthContext } from "../../../platform/use-case.ts";
 import { assertVisible } from "../../shared/people.ts";
 import { filingRulesOn, type Quarter, quarterOf } from "./filing-rules.ts";
+import { currentPartA, partAJson } from "./form16-part-a.ts";
 import { incomeTaxSettings, resolveTaxYear, taxCompany } from "./profile.ts";
 import { taxYearRecords } from "./projection.ts";
 import { taxYearBounds } from "./rates.ts";
@@ -28,7 +30,11 @@ export async function form16Of(auth: AuthContext, employeeId: string, requestedY
   if (!record) return null;
   const { start, end, startYear } = taxYearBounds(taxYear);
   const rules = filingRulesOn(start);
-  const [settings, tenant] = await Promise.all([incomeTaxSettings(), activeTenant({ name: true, legal_name: true, address: true })]);
+  const [settings, tenant, partA] = await Promise.all([
+    incomeTaxSettings(),
+    activeTenant({ name: true, legal_name: true, address: true }),
+    currentPartA(db, employeeId, taxYear),
+  ]);
   const c = record.computation;
   const exemptions = c.exemptions.reduce((t, x) => t.plus(x.amount), ZERO);
   const otherEmployers = new Decimal(record.previous_employer.salary);
@@ -74,8 +80,9 @@ export async function form16Of(auth: AuthContext, employeeId: string, requestedY
     rebate: c.rebate,
     surcharge: new Decimal(c.surcharge).minus(c.surcharge_relief).toFixed(2),
     cess: c.cess,
-    tax_payable: c.tax_payable,
-    relief: "0.00",
+    tax_payable: new Decimal(c.tax_payable).plus(c.arrears_relief).toFixed(2),
+    relief: c.arrears_relief,
+    relief_detail: c.arrears_relief_detail,
     net_tax_payable: c.tax_payable,
     tds: {
       quarters,
@@ -84,5 +91,6 @@ export async function form16Of(auth: AuthContext, employeeId: string, requestedY
       total: deducted.toFixed(2),
     },
     balance: new Decimal(c.tax_payable).minus(deducted).toFixed(2),
+    part_a: partA ? partAJson(employeeId, taxYear, partA) : null,
   };
 }

@@ -87,6 +87,8 @@ export interface YearInputs {
   declared: Partial<Record<DeclarationSection, Decimal>>;
   /** A final settlement's gratuity and leave encashment with their statutory limits. */
   settlement?: Pick<TaxInput["salary"], "gratuity" | "leave_encashment">;
+  /** The date of birth (the age band of each earlier year that arrears belong to). */
+  birth_date?: string | null;
 }
 
 const sumOf = (months: MonthPay[], k: keyof Omit<MonthPay, "period">) => months.reduce((t, m) => t.plus(m[k]), ZERO);
@@ -128,6 +130,13 @@ export function taxInputOf(y: YearInputs, regime: Regime): TaxInput {
     other_income: new Decimal(p.other_income),
     deductions,
     parents_senior: p.parents_senior,
+    arrears: p.arrears.map((a) => ({
+      relates_to: a.relates_to,
+      amount: new Decimal(a.amount),
+      total_income: new Decimal(a.total_income),
+      regime: a.regime,
+      age_band: p.age_band ?? ageBandOf(y.birth_date ?? null, a.relates_to, y.rules),
+    })),
   };
 }
 
@@ -157,13 +166,12 @@ export interface EmployeeTaxFacts {
   declared: Partial<Record<DeclarationSection, Decimal>>;
 }
 
+/** The date of birth of the facts as a date string. */
+export const birthDate = (f: EmployeeTaxFacts): string | null =>
+  f.date_of_birth ? (typeof f.date_of_birth === "string" ? f.date_of_birth : toDateString(f.date_of_birth)) : null;
+
 export const ageBand = (f: EmployeeTaxFacts, taxYear: string, rules: TaxRules): AgeBand =>
-  f.profile.age_band ??
-  ageBandOf(
-    f.date_of_birth ? (typeof f.date_of_birth === "string" ? f.date_of_birth : toDateString(f.date_of_birth)) : null,
-    taxYear,
-    rules,
-  );
+  f.profile.age_band ?? ageBandOf(birthDate(f), taxYear, rules);
 
 /** The slip's month, and a full month at its structure, as MonthPay. */
 export function slipMonths(slip: SlipResult, period: string, classOf: ClassOf): { current: MonthPay; regular: MonthPay } {
@@ -205,6 +213,7 @@ export function withholdOnSlip(
     regular,
     future_months: monthsAfter(at.taxYear, at.year, at.month, at.lastWorkingDay),
     declared: f.declared,
+    birth_date: birthDate(f),
   };
   const computation = computeIncomeTax(taxInputOf(y, f.profile.regime), at.rules);
   const before = sumOf(f.paid, "tds").plus(f.profile.previous_employer_tds);

@@ -1,6 +1,7 @@
 // Income-tax profiles (one per employee and tax year) and the company's declaration and proof
 // windows. Income tax is withheld only by a company paying in INR (India); elsewhere - the UAE taxes
 // no salaries - there is no profile (null, not an error) and writing one is a 409.
+import type { Prisma } from "../../../../generated/prisma/client.ts";
 import { activeTenant } from "../../../db/central.ts";
 import { byId, db, tenantTx } from "../../../db/tenancy.ts";
 import type { AuthContext, RequestBody } from "../../../platform/use-case.ts";
@@ -12,7 +13,17 @@ import { readSettingsDoc, writeSettingsDoc } from "../../../platform/tenant-sett
 import { isHr } from "../../shared/access.ts";
 import { assertVisible } from "../../shared/people.ts";
 import { tenantToday } from "../../shared/work-settings.ts";
-import { type AgeBand, ageBandOf, isMetro, type Regime, rulesOf, type TaxRules, taxYearOf } from "./rates.ts";
+import {
+  type AgeBand,
+  ageBandOf,
+  EARLIEST_RATES_YEAR,
+  isMetro,
+  type Regime,
+  rateRulesOf,
+  rulesOf,
+  type TaxRules,
+  taxYearOf,
+} from "./rates.ts";
 
 /** The currency of the companies that withhold Indian income tax on salaries. */
 export const WITHHOLDING_CURRENCY = "INR";
@@ -77,6 +88,15 @@ export interface ProfileFacts {
   previous_employer_pf: string;
   previous_employer_professional_tax: string;
   other_income: string;
+  arrears: ProfileArrears[];
+}
+
+/** Salary of the year that is arrears of an earlier year (s.89(1), Form 10E): the employee's declared figures of that year. */
+export interface ProfileArrears {
+  relates_to: string;
+  amount: string;
+  total_income: string;
+  regime: Regime;
 }
 
 export const DEFAULT_PROFILE: ProfileFacts = {
@@ -91,6 +111,7 @@ export const DEFAULT_PROFILE: ProfileFacts = {
   previous_employer_pf: "0.00",
   previous_employer_professional_tax: "0.00",
   other_income: "0.00",
+  arrears: [],
 };
 
 export function profileFacts(row: ProfileRow | null): ProfileFacts {
@@ -107,7 +128,38 @@ export function profileFacts(row: ProfileRow | null): ProfileFacts {
     previous_employer_pf: moneyString(row.previous_employer_pf),
     previous_employer_professional_tax: moneyString(row.previous_employer_professional_tax),
     other_income: moneyString(row.other_income),
+    arrears: Array.isArray(row.arrears) ? (row.arrears as unknown as ProfileArrears[]) : [],
   };
+}
+
+/**
+ * The arrears as stored: each earlier year once, before this tax year, with rates on record (from
+ * EARLIEST_RATES_YEAR), the new regime only from 2020-21 (s.115BAC); oldest first, amounts to the paisa.
+ */
+function arrearsOf(taxYear: string, input: NonNullable<RequestBody<"setTaxProfile">["arrears"]>): ProfileArrears[] {
+  const seen = new Set<string>();
+  return input
+    .map((a, i) => {
+      const path = `body.arrears[${i}]`;
+      if (Number(a.relates_to.slice(5)) !== (Number(a.relates_to.slice(0, 4)) + 1) % 100)
+        throw invalidField(`${path}.relates_to`, "must be a tax year of April to March, as 2024-25");
+      if (a.relates_to >= taxYear)
+        throw invalidField(`${path}.relates_to`, `must be a tax year before ${taxYear} (arrears of an earlier year)`);
+      if (seen.has(a.relates_to)) throw invalidField(`${path}.relates_to`, `names ${a.relates_to} twice: give one entry per earlier year`);
+      seen.add(a.relates_to);
+      if (!rateRulesOf(a.relates_to))
+        throw invalidField(
+          `${path}.relates_to`,
+          `has no income-tax rates on record: relief for arrears is computed for ${EARLIEST_RATES_YEAR} and later years`,
+        );
+      return {
+        relates_to: a.relates_to,
+        amount: moneyString(a.amount),
+        total_income: moneyString(a.total_income),
+        regime: a.regime ?? "new",
+      };
+    })
+    .sort((a, b) => a.relates_to.localeCompare(b.relates_to));
 }
 
 function profileJson(
@@ -164,7 +216,12 @@ export async function changeTaxProfile(
   const company = await taxCompany();
   if (!company.withholds) throw conflict("This company withholds no income tax (its currency is not INR): there is no tax profile");
   const { taxYear, rules } = resolveTaxYear(requestedYear, company.timezone);
-  const data = { ...input, ...(input.pan ? { pan: input.pan.toUpperCase() } : {}) };
+  const { arrears, ...fields } = input;
+  const data = {
+    ...fields,
+    ...(input.pan ? { pan: input.pan.toUpperCase() } : {}),
+    ...(arrears ? { arrears: arrearsOf(taxYear, arrears) as unknown as Prisma.InputJsonValue } : {}),
+  };
   const row = await tenantTx(async (tx) => {
     const before = await tx.taxProfile.findFirst({ where: { employee_id: employeeId, tax_year: taxYear } });
     const saved = before

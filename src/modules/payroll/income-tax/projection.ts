@@ -12,6 +12,7 @@ import { loadComponents } from "../run-inputs.ts";
 import { computeIncomeTax, type TaxComputation } from "./engine.ts";
 import {
   ageBand,
+  birthDate,
   classesOf,
   type MonthPay,
   monthIndex,
@@ -71,6 +72,7 @@ export async function taxProjectionOf(auth: AuthContext, employeeId: string, req
     regular: null,
     future_months: 0,
     declared: facts.declared,
+    birth_date: birthDate(facts),
   };
   if (month && ahead) {
     const m = slipMonths(month.slip, ahead.period, classOf);
@@ -177,6 +179,7 @@ export async function taxYearRecords(taxYear: string, employeeIds?: string[]): P
       regular: null,
       future_months: 0,
       declared: f.declared,
+      birth_date: birthDate(f),
     };
     return {
       employee_id: e.id,

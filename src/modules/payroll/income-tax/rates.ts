@@ -6,6 +6,7 @@ import { Decimal } from "../../../lib/money.ts";
 import type { DateString } from "../../../lib/dates.ts";
 import y2025 from "./rates/2025-26.json" with { type: "json" };
 import y2026 from "./rates/2026-27.json" with { type: "json" };
+import earlier from "./rates/earlier-years.json" with { type: "json" };
 
 export type Regime = "new" | "old";
 export type AgeBand = "below_60" | "60_to_79" | "80_plus";
@@ -14,7 +15,7 @@ interface Slab {
   from: string;
   rate: string;
 }
-interface RegimeRules {
+export interface RegimeRules {
   source: string;
   slabs: Partial<Record<AgeBand | "any", Slab[]>>;
   standard_deduction: { amount: string; source: string };
@@ -45,6 +46,14 @@ export interface TaxRules {
   no_pan: { rate: string; source: string };
   senior_age: { senior: number; super_senior: number; source: string };
   rounding: { income_to: string; tax_to: string; monthly_tds_to: string; source: string };
+}
+
+/** What the tax on a given total income needs of a year's rules: slabs, rebate, surcharge and cess. */
+export interface RateRules {
+  tax_year: string;
+  law: string;
+  regimes: Record<Regime, Pick<RegimeRules, "slabs" | "rebate" | "surcharge" | "source" | "surcharge_source">>;
+  cess: { rate: string; source: string };
 }
 
 /** Every tax year on record, oldest first. */
@@ -107,5 +116,25 @@ export function isMetro(city: string | null | undefined, rules: TaxRules): boole
   const name = alias[c] ?? c;
   return rules.hra.metro_cities.some((m) => m.toLowerCase() === name);
 }
+
+type EarlierYear = Omit<RateRules, "regimes" | "cess"> & Partial<Pick<RateRules, "regimes" | "cess">> & { same_as?: string };
+const EARLIER: readonly EarlierYear[] = earlier.years as EarlierYear[];
+
+/**
+ * The rates of a tax year for the tax on a total income: a year the payroll withholds in (rulesOf), or
+ * an earlier one kept for relief on arrears under s.89(1) (rates/earlier-years.json); null before the
+ * first of those (EARLIEST_RATES_YEAR).
+ */
+export function rateRulesOf(taxYear: string): RateRules | null {
+  const own = rulesOf(taxYear);
+  if (own) return own;
+  const e = EARLIER.find((y) => y.tax_year === taxYear);
+  if (!e) return null;
+  const base = e.same_as ? EARLIER.find((y) => y.tax_year === e.same_as)! : e;
+  return { tax_year: e.tax_year, law: e.law, regimes: base.regimes!, cess: base.cess! };
+}
+
+/** The first tax year whose rates are on record (relief for arrears of an earlier year is refused). */
+export const EARLIEST_RATES_YEAR = EARLIER[0]?.tax_year ?? TAX_YEARS[0].tax_year;
 
 export const dec = (v: string | null | undefined) => new Decimal(v ?? 0);

@@ -9,7 +9,7 @@ import { Decimal } from "../../../lib/money.ts";
 import { loadComponents } from "../run-inputs.ts";
 import type { SlipResult } from "../slip-model.ts";
 import { computeIncomeTax, type TaxComputation } from "./engine.ts";
-import { ageBand, classesOf, monthlyTds, slipMonths, taxInputOf, type YearInputs } from "./monthly.ts";
+import { ageBand, birthDate, classesOf, monthlyTds, slipMonths, taxInputOf, type YearInputs } from "./monthly.ts";
 import { taxCompany } from "./profile.ts";
 import { rulesOf, taxYearOf } from "./rates.ts";
 import { countingOn, yearFacts } from "./year.ts";
@@ -49,6 +49,7 @@ export async function settlementIncomeTax(
     regular: null,
     future_months: 0,
     declared: facts.declared,
+    birth_date: birthDate(facts),
     settlement: {
       ...(gratuity.gt(0) ? { gratuity: { amount: gratuity, limit: null } } : {}),
       ...(encashment.gt(0) ? { leave_encashment: { amount: encashment, limit: new Decimal(f.wage).times(10) } } : {}),
