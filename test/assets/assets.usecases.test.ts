@@ -11,6 +11,7 @@ import { assetById, registerAsset } from "../../src/modules/assets/register.ts";
 import { decideReturn, requestReturn } from "../../src/modules/assets/returns.ts";
 import { addMember, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createCategory, insertEmployee } from "../support/asset-factories.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -33,9 +34,8 @@ async function rejection(p: Promise<unknown>): Promise<{ status: number; message
 
 beforeAll(async () => {
   owner = await signupTenant(t);
-  await owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ modules: ["assets"], timezone: "UTC" })
+  await api(owner.agent)
+    .op("updateCompanySettings", { body: { modules: ["assets"], timezone: "UTC" } })
     .expect(200);
   const hrMember = await addMember(t, owner, "hr", { name: "Hema HR" });
   hr = authAs(hrMember, "hr", null);
