@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { createAsset, createCategory } from "../support/asset-factories.ts";
+import { assetsWorld, createAsset, createCategory } from "./fixtures.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -10,12 +10,7 @@ let hr: TenantSession;
 let emp: TenantSession;
 
 beforeAll(async () => {
-  owner = await signupTenant(t);
-  await api(owner.agent)
-    .op("updateCompanySettings", { body: { modules: ["assets"] } })
-    .expect(200);
-  hr = await addMember(t, owner, "hr", { name: "Hema HR" });
-  emp = await addMember(t, owner, "employee");
+  ({ owner, hr, emp } = await assetsWorld(t, []));
 });
 
 describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAssetCategory, deleteAssetCategory: asset categories", () => {

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
+import { assetsWorld, assign, createAsset, createCategory, insertEmployee } from "./fixtures.ts";
 import { today as todayIn } from "../support/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 
@@ -17,13 +17,9 @@ let laptops: string;
 let phones: string;
 
 beforeAll(async () => {
-  owner = await signupTenant(t);
-  await api(owner.agent)
-    .op("updateCompanySettings", { body: { modules: ["assets"], timezone: "UTC" } })
-    .expect(200);
-  hr = await addMember(t, owner, "hr", { name: "Hema HR" });
-  laptops = await createCategory(hr, "Laptops");
-  phones = await createCategory(hr, "Phones");
+  const w = await assetsWorld(t, ["Laptops", "Phones"]);
+  ({ owner, hr } = w);
+  ({ Laptops: laptops, Phones: phones } = w.categories);
 });
 
 describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset register", () => {

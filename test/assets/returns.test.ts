@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
+import { assetsWorld, assign, createAsset, insertEmployee } from "./fixtures.ts";
 import { today as todayIn } from "../support/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 
@@ -20,16 +20,9 @@ let ravi: string;
 let meera: string;
 
 beforeAll(async () => {
-  owner = await signupTenant(t);
-  await api(owner.agent)
-    .op("updateCompanySettings", { body: { modules: ["assets"], timezone: "UTC" } })
-    .expect(200);
-  hr = await addMember(t, owner, "hr", { name: "Hema HR" });
-  laptops = await createCategory(hr, "Laptops");
-  ravi = await insertEmployee(t, owner.tenantId, { first_name: "Ravi", last_name: "Kumar" });
-  meera = await insertEmployee(t, owner.tenantId, { first_name: "Meera", last_name: "Nair" });
-  emp = await addMember(t, owner, "employee", { employeeId: ravi, name: "Ravi Kumar" });
-  colleague = await addMember(t, owner, "employee", { employeeId: meera, name: "Meera Nair" });
+  const w = await assetsWorld(t);
+  ({ owner, hr, ravi, meera, emp, colleague } = w);
+  laptops = w.categories.Laptops;
 });
 
 async function held(employeeId = ravi, fields: Record<string, unknown> = {}) {

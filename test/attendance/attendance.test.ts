@@ -5,7 +5,7 @@ import { api } from "../support/api.ts";
 import { addDays, weekday } from "../../src/lib/dates.ts";
 import { monthRange } from "../../src/modules/leave/calendar.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
@@ -347,7 +347,7 @@ describe(
       const list = await api(w.manager.agent)
         .op("listAttendanceRegularizations", { query: { employee_id: w.employeeId, from_date: day, to_date: day } })
         .expect(200);
-      expect(list.body.data.map((x: any) => x.status).sort()).toEqual(["approved", "cancelled"]);
+      expect(list.body.data.map((x) => x.status).sort()).toEqual(["approved", "cancelled"]);
       expectError(
         await api(w.employee.agent).op("createAttendanceRegularization", {
           body: { employee_id: w.managerEmployeeId, date: day, check_in: nine(day), reason: "for my boss" },

@@ -175,7 +175,7 @@ describe("receiveBillingWebhook: billing webhook", () => {
     const rows = await t.query("SELECT id, billing_customer_id FROM tenants WHERE id = ANY($1::uuid[]) ORDER BY id", [
       [a.tenantId, b.tenantId],
     ]);
-    expect(Object.fromEntries(rows.map((r: any) => [r.id, r.billing_customer_id]))).toEqual({
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.billing_customer_id]))).toEqual({
       [a.tenantId]: "cus_shared",
       [b.tenantId]: null,
     });

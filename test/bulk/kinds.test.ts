@@ -9,8 +9,8 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
 import { insertEmployee } from "../support/employees.ts";
-import { createType, leaveWorld } from "../support/leave-factories.ts";
-import { payrollWorld } from "../payroll/support.ts";
+import { createType, leaveWorld } from "../leave/fixtures.ts";
+import { payrollWorld } from "../payroll/fixtures.ts";
 import { api } from "../support/api.ts";
 
 /** An NDJSON answer's lines, parsed. */

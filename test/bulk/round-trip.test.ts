@@ -8,8 +8,8 @@ import { addDays } from "../../src/lib/dates.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
 import { insertEmployee } from "../support/employees.ts";
-import { createType, leaveWorld } from "../support/leave-factories.ts";
-import { payrollWorld } from "../payroll/support.ts";
+import { createType, leaveWorld } from "../leave/fixtures.ts";
+import { payrollWorld } from "../payroll/fixtures.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "../../src/lib/dates.ts";
 import { useTestApp } from "../support/app.ts";
-import { createType, leaveWorld, today } from "../support/leave-factories.ts";
+import { createType, leaveWorld, today } from "../leave/fixtures.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();

@@ -2,7 +2,7 @@
 // entries only to the roles that may read payroll data (getEmployeeSalarySetup's roles, module on),
 // and the actor's e-mail address and IP only to owner and admin.
 import { describe, expect, it } from "vitest";
-import { payrollEmployee, payrollWorld } from "../payroll/support.ts";
+import { payrollEmployee, payrollWorld } from "../payroll/fixtures.ts";
 import { addMember, type TenantSession, useTestApp } from "../support/app.ts";
 import { insertEmployee } from "../support/employees.ts";
 import { api } from "../support/api.ts";

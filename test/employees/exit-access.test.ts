@@ -9,7 +9,7 @@ import { completeDueExits } from "../../src/modules/employees/exits.ts";
 import { newToken } from "../../src/platform/identity/tokens.ts";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
-import { createType, grant, insertEmployee, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, grant, insertEmployee, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
 import { appIdentityCache, settled } from "../support/identity-cache.ts";
 import { api } from "../support/api.ts";
 
@@ -112,7 +112,7 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
       changes: { reports_to: { from: w.managerEmployeeId, to: topId }, reason: "manager_exited" },
     });
     const notices = (await api(top.agent).op("listNotifications").expect(200)).body.data;
-    expect(notices.map((n: any) => n.kind)).toContain("employee.reports_reassigned");
+    expect(notices.map((n) => n.kind)).toContain("employee.reports_reassigned");
     await api(top.agent)
       .op("updateLeaveRequest", { params: { id: leave.id }, body: { status: "approved" } })
       .expect(200);

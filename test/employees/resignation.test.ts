@@ -33,7 +33,7 @@ describe("submitResignation: resignation", () => {
       submitted_by: o.userId,
       completed_at: null,
     });
-    expect(exit.checklist.map((c: any) => [c.item, c.status])).toEqual([
+    expect(exit.checklist.map((c) => [c.item, c.status])).toEqual([
       ["asset_return", "pending"],
       ["knowledge_transfer", "pending"],
       ["clearance", "pending"],

@@ -10,10 +10,10 @@ import type { EventType } from "../../generated/registry.ts";
 import { nowMs } from "../../src/lib/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { api } from "../support/api.ts";
-import { createAsset, createCategory } from "../support/asset-factories.ts";
+import { createAsset, createCategory } from "../assets/fixtures.ts";
 import { addMember, uniqueEmail, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
-import { createType, grant, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, grant, type LeaveWorld, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
 const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));

@@ -8,7 +8,7 @@ import { accrualSchedule } from "../../src/modules/leave/accrual.ts";
 import { sumDays } from "../../src/modules/leave/days.ts";
 import { runLeaveAccruals, runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, insertEmployee, type LeaveWorld, leaveWorld, today } from "../support/leave-factories.ts";
+import { createType, insertEmployee, type LeaveWorld, leaveWorld, today } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
@@ -60,7 +60,7 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
       .expect(201);
     expect(res.body.data.created_count).toBe(12); // manager, employee, veteran, joiner × 3 types
     expect(res.body.data.skipped_count).toBe(0);
-    const joinerSl = res.body.data.allocations.find((a: any) => a.employee_id === joiner && a.leave_type_id === sl.id);
+    const joinerSl = res.body.data.allocations.find((a) => a.employee_id === joiner && a.leave_type_id === sl.id);
     // 176 of 351 days of the period remain after joining: 12 × 176 / 351 = 6.02 → 6.0
     expect(joinerSl).toMatchObject({
       days: "6.0",
@@ -195,15 +195,15 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
     const byDept = await api(w.hr.agent)
       .op("createLeaveAllocations", { body: { policy_id: dept.id } })
       .expect(201);
-    expect(byDept.body.data.allocations.map((a: any) => [a.employee_id, a.days])).toEqual([[sales, "4.0"]]);
+    expect(byDept.body.data.allocations.map((a) => [a.employee_id, a.days])).toEqual([[sales, "4.0"]]);
     const byDesig = await api(w.hr.agent)
       .op("createLeaveAllocations", { body: { policy_id: desig.id } })
       .expect(201);
-    expect(byDesig.body.data.allocations.map((a: any) => [a.employee_id, a.days])).toEqual([[lead, "6.0"]]);
+    expect(byDesig.body.data.allocations.map((a) => [a.employee_id, a.days])).toEqual([[lead, "6.0"]]);
     const byIndiv = await api(w.hr.agent)
       .op("createLeaveAllocations", { body: { policy_id: indiv.id } })
       .expect(201);
-    expect(byIndiv.body.data.allocations.map((a: any) => [a.employee_id, a.days])).toEqual([[veteran, "9.0"]]);
+    expect(byIndiv.body.data.allocations.map((a) => [a.employee_id, a.days])).toEqual([[veteran, "9.0"]]);
     // the individual policy now wins over the default one for the veteran, who already has the default types
     const ind = await api(w.hr.agent)
       .op("createLeaveAllocations", { body: { employee_id: veteran } })

@@ -8,7 +8,7 @@ import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { useTestApp } from "../support/app.ts";
-import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;

@@ -12,16 +12,7 @@ import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveAccruals, runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { useTestApp } from "../support/app.ts";
-import {
-  balanceTotalDrift,
-  createType,
-  grant,
-  insertEmployee,
-  type LeaveWorld,
-  leaveWorld,
-  nextWeekday,
-  today,
-} from "../support/leave-factories.ts";
+import { balanceTotalDrift, createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;

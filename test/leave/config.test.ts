@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, insertEmployee, type LeaveWorld, leaveWorld } from "../support/leave-factories.ts";
+import { createType, insertEmployee, type LeaveWorld, leaveWorld } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
@@ -248,7 +248,7 @@ describe("listHolidays, createHoliday, createHolidaysBulk, getHoliday, updateHol
         },
       })
       .expect(201);
-    expect(bulk.body.data.map((x: any) => x.date)).toEqual(["2031-03-10", "2031-08-15"]);
+    expect(bulk.body.data.map((x) => x.date)).toEqual(["2031-03-10", "2031-08-15"]);
     expectError(
       await api(w.hr.agent).op("createHolidaysBulk", {
         body: {

@@ -13,7 +13,7 @@ import { submitLeaveRequest, withdrawLeaveRequest } from "../../src/modules/leav
 import type { TenantSession } from "../support/app.ts";
 import { authOf } from "../support/auth-context.ts";
 import { useTestApp } from "../support/app.ts";
-import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();

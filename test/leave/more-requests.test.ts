@@ -6,7 +6,7 @@ import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { addMember, expectError, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;

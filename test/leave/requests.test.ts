@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
@@ -377,7 +377,7 @@ describe("listLeaveRequests: lists and tenancy", () => {
     const range = await api(w.hr.agent)
       .op("listLeaveRequests", { query: { from_date: day(12, 2), to_date: day(12, 3), employee_id: w.employeeId } })
       .expect(200);
-    expect(range.body.data.map((r: any) => [r.from_date, r.to_date]).sort()).toEqual([
+    expect(range.body.data.map((r) => [r.from_date, r.to_date]).sort()).toEqual([
       [day(12, 0), day(12, 2)],
       [day(12, 3), day(12, 4)],
     ]);

@@ -10,7 +10,7 @@ import { decideLeaveRequest, leaveRequestById, submitLeaveRequest, withdrawLeave
 import type { TenantSession } from "../support/app.ts";
 import { authOf } from "../support/auth-context.ts";
 import { useTestApp } from "../support/app.ts";
-import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();

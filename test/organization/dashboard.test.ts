@@ -62,7 +62,7 @@ describe("getDashboardOverview: dashboard overview", () => {
       date: inThree,
       years: Number(inThree.slice(0, 4)) - 2020,
     });
-    expect(d.work_anniversaries.every((a: any) => a.years >= 1 && a.date >= today)).toBe(true);
+    expect(d.work_anniversaries.every((a) => a.years >= 1 && a.date >= today)).toBe(true);
     expect(d).toMatchObject({ on_leave_today: 0, pending_approvals: 0, upcoming_holidays: [] });
     expect(veterans).toHaveLength(3);
   });
