@@ -4,13 +4,12 @@ import { describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 import * as clock from "../../src/lib/clock.ts";
-import { api } from "../support/api.ts";
+import { api, type RequestBodyOf } from "../support/api.ts";
 
 const t = useTestApp();
 
-async function credential(owner: TenantSession, body: Record<string, unknown>) {
-  const res = await owner.agent.post("/api/integrations/credentials").send(body).expect(201);
-  return res.body.data as { credential: { id: string; prefix: string; scopes: string[] }; secret: string };
+async function credential(owner: TenantSession, body: RequestBodyOf<"createApiCredential">) {
+  return (await api(owner.agent).op("createApiCredential", { body }).expect(201)).body.data;
 }
 const bearer = (secret: string) => ({ Authorization: `Bearer ${secret}` });
 

@@ -8,7 +8,7 @@ import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { useTestApp } from "../support/app.ts";
-import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
+import { balanceOf, createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
@@ -16,12 +16,7 @@ let el: any;
 let previousId: string;
 let expiresOn: string;
 
-const balance = async (employeeId: string) =>
-  (
-    await api(w.hr.agent)
-      .op("listLeaveBalances", { query: { employee_id: employeeId, leave_type_id: el.id } })
-      .expect(200)
-  ).body.data[0];
+const balance = (employeeId: string) => balanceOf(w.hr, employeeId, el.id);
 const expire = () => withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: today() }));
 /** Monday in 4 weeks: 11 working days run to the Monday two weeks later. */
 const monday = () => nextWeekday(addDays(today(), 28), 1);

@@ -73,6 +73,15 @@ export async function grant(agent: TenantSession["agent"], employeeId: string, l
   if (res.body.data.created_count !== 1) throw new Error(`allocation: ${JSON.stringify(res.body)}`);
 }
 
+/** An employee's balance of one leave type in the current period, as hr reads it (listLeaveBalances). */
+export async function balanceOf(hr: TenantSession, employeeId: string, leaveTypeId: string) {
+  return (
+    await api(hr.agent)
+      .op("listLeaveBalances", { query: { employee_id: employeeId, leave_type_id: leaveTypeId } })
+      .expect(200)
+  ).body.data[0];
+}
+
 /**
  * The accounts whose leave_balance_totals row (kept by triggers, migration
  * 20261127081556_leave_balance_totals) differs from the sums of the ledger entries by kind and of

@@ -6,19 +6,14 @@ import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
+import { balanceOf, createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
 let other: TenantSession;
 let M: string;
 const day = (week: number, dow: number) => addDays(M, week * 7 + dow);
-const balance = async (employeeId: string, typeId: string) =>
-  (
-    await api(w.hr.agent)
-      .op("listLeaveBalances", { query: { employee_id: employeeId, leave_type_id: typeId } })
-      .expect(200)
-  ).body.data[0];
+const balance = (employeeId: string, typeId: string) => balanceOf(w.hr, employeeId, typeId);
 
 beforeAll(async () => {
   [w, other] = await Promise.all([leaveWorld(t), signupTenant(t)]);

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
+import { balanceOf, createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
@@ -16,12 +16,7 @@ let M: string;
 const day = (week: number, dow: number) => addDays(M, week * 7 + dow); // dow 0 = Monday … 6 = Sunday
 
 const apply = (agent: TenantSession["agent"], body: Record<string, unknown>) => agent.post("/api/leave-requests").send(body);
-const balance = async (employeeId: string, typeId: string) =>
-  (
-    await api(w.hr.agent)
-      .op("listLeaveBalances", { query: { employee_id: employeeId, leave_type_id: typeId } })
-      .expect(200)
-  ).body.data[0];
+const balance = (employeeId: string, typeId: string) => balanceOf(w.hr, employeeId, typeId);
 
 beforeAll(async () => {
   [w, other] = await Promise.all([leaveWorld(t), signupTenant(t)]);
