@@ -29,7 +29,8 @@ describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, ca
     expectError(await api(w.employee.agent).op("createWfhRequest", { body: { from_date: day(1, 1), to_date: day(1, 2) } }), 409);
     expectError(await api(w.employee.agent).op("createWfhRequest", { body: { from_date: day(2, 1), to_date: day(2, 0) } }), 400);
     expectError(await api(w.employee.agent).op("createWfhRequest", { body: { from_date: day(2, 0), to_date: day(8, 0) } }), 400);
-    expectError(await api(w.employee.agent).op("createWfhRequest", { body: { from_date: day(2, 5), to_date: day(2, 6) } }), 409); // weekend only
+    // weekend only
+    expectError(await api(w.employee.agent).op("createWfhRequest", { body: { from_date: day(2, 5), to_date: day(2, 6) } }), 409);
     // leave on a WFH day and WFH on a leave day are refused
     const lop = await createType(w.hr.agent, { name: "Unpaid", code: "LOPW", is_paid: false });
     expectError(
@@ -143,7 +144,8 @@ describe(
       expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: addDays(saturday, 30) }))).toBe(1);
       expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: addDays(saturday, 40) }))).toBe(0);
       expect(await balance(w.employeeId, co.id)).toMatchObject({ comp_off: "1.0", expired: "1.0", available: "0.0" });
-      expectError(await api(w.hr.agent).op("cancelWorkingOnHolidayRequest", { params: { id: r.body.data.id } }), 409); // lapsed: nothing to take back
+      // lapsed: nothing to take back
+      expectError(await api(w.hr.agent).op("cancelWorkingOnHolidayRequest", { params: { id: r.body.data.id } }), 409);
     });
 
     it("half a day credits 0.5; the credit can be taken as leave; hr cancels an unused claim", async () => {
@@ -172,7 +174,8 @@ describe(
           body: { employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1), half_day_start: true },
         })
         .expect(201);
-      expectError(await api(w.hr.agent).op("cancelWorkingOnHolidayRequest", { params: { id: r.body.data.id } }), 409); // reserved by the pending leave
+      // reserved by the pending leave
+      expectError(await api(w.hr.agent).op("cancelWorkingOnHolidayRequest", { params: { id: r.body.data.id } }), 409);
       await api(w.hr.agent)
         .op("cancelLeaveRequest", { params: { id: leave.body.data.id } })
         .expect(200);
@@ -233,7 +236,8 @@ describe(
         .expect(201);
       expect(r.body.data).toMatchObject({ days: "4.5", amount: null, status: "pending" });
       expect((await balance(w.employeeId, en.id)).pending).toBe("4.5");
-      expectError(await api(w.employee.agent).op("createLeaveEncashment", { body: { leave_type_id: en.id, days: "1" } }), 409); // 4.5 + 1 > 5
+      // 4.5 + 1 > 5
+      expectError(await api(w.employee.agent).op("createLeaveEncashment", { body: { leave_type_id: en.id, days: "1" } }), 409);
       // days that must remain: 10 - 4.5 pending - 3 = 2.5 could be taken as leave; encashing 0.5 more is fine,
       // but not leave + encashment beyond
       const other2 = await insertEmployee(t, w.owner.tenantId, { first_name: "Keep" });
