@@ -8,12 +8,12 @@ import { accrualSchedule } from "../../src/modules/leave/accrual.ts";
 import { sumDays } from "../../src/modules/leave/days.ts";
 import { runLeaveAccruals, runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, insertEmployee, type LeaveWorld, leaveWorld, today } from "./fixtures.ts";
+import { createType, insertEmployee, type LeaveWorld, leaveWorld, today, type LeaveType } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
 let other: TenantSession;
-let el: any, cl: any, sl: any, policy: any;
+let el: LeaveType, cl: LeaveType, sl: LeaveType, policy: any;
 let veteran: string, joiner: string;
 
 const balances = async (agent: TenantSession["agent"], q: string) => (await agent.get(`/api/leave-balances?${q}`).expect(200)).body;

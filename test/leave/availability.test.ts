@@ -8,11 +8,11 @@ import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { useTestApp } from "../support/app.ts";
-import { balanceOf, createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
+import { balanceOf, createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today, type LeaveType } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
-let el: any;
+let el: LeaveType;
 let previousId: string;
 let expiresOn: string;
 

@@ -12,12 +12,22 @@ import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveAccruals, runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { useTestApp } from "../support/app.ts";
-import { balanceTotalDrift, createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
+import {
+  balanceTotalDrift,
+  createType,
+  grant,
+  insertEmployee,
+  type LeaveWorld,
+  leaveWorld,
+  nextWeekday,
+  today,
+  type LeaveType,
+} from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
-let el: any;
-let unpaid: any;
+let el: LeaveType;
+let unpaid: LeaveType;
 let previousId: string;
 let expiresOn: string;
 

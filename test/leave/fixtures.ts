@@ -65,6 +65,9 @@ export async function createType(agent: TenantSession["agent"], body: Partial<Re
   ).body.data;
 }
 
+/** A leave type as the API answers it. */
+export type LeaveType = Awaited<ReturnType<typeof createType>>;
+
 /** Gives an employee `days` of a type in the current period (individual allocation, up front). */
 export async function grant(agent: TenantSession["agent"], employeeId: string, leaveTypeId: string, days: string): Promise<void> {
   const res = await api(agent)

@@ -5,12 +5,22 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { balanceOf, createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
+import {
+  balanceOf,
+  createType,
+  grant,
+  insertEmployee,
+  type LeaveWorld,
+  leaveWorld,
+  nextWeekday,
+  today,
+  type LeaveType,
+} from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
 let other: TenantSession;
-let CL: any, SL: any, NL: any, LOP: any, NEG: any, FULL: any;
+let CL: LeaveType, SL: LeaveType, NL: LeaveType, LOP: LeaveType, NEG: LeaveType, FULL: LeaveType;
 // Monday of the first test week (≥ 2 weeks ahead); the Wednesday of week 0 is a holiday.
 let M: string;
 const day = (week: number, dow: number) => addDays(M, week * 7 + dow); // dow 0 = Monday … 6 = Sunday
