@@ -11,7 +11,7 @@ import { createEmployee } from "../support/employees.ts";
 import { createType, grant, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
 import { memberFor, payrollEmployee, payrollWorld } from "../payroll/fixtures.ts";
 import { eventually } from "../support/eventually.ts";
-import { addCandidate, openPosting, recruitingCompany } from "../recruitment/helpers.ts";
+import { addCandidate, openPosting, recruitingCompany } from "../recruitment/fixtures.ts";
 
 const t = useTestApp();
 

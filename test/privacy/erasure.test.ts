@@ -11,8 +11,8 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { createEmployee } from "../support/employees.ts";
-import { addCandidate, openPosting } from "../recruitment/helpers.ts";
-import { insertSlip, type Receiver, startReceiver } from "./helpers.ts";
+import { addCandidate, openPosting } from "../recruitment/fixtures.ts";
+import { insertSlip, type Receiver, startReceiver } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { signupToken } from "../support/signup.ts";
-import { addCandidate, draftOffer, openPosting, recruitingCompany } from "../recruitment/helpers.ts";
+import { addCandidate, draftOffer, openPosting, recruitingCompany } from "../recruitment/fixtures.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();

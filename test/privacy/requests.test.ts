@@ -11,7 +11,7 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
 import { createEmployee } from "../support/employees.ts";
-import { startReceiver } from "./helpers.ts";
+import { startReceiver } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });

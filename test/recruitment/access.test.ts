@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
 import { expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { addCandidate, advance, dateIn, draftOffer, isoIn, recruitingCompany, type Company } from "./helpers.ts";
+import { addCandidate, advance, dateIn, draftOffer, isoIn, recruitingCompany, type Company } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();

@@ -8,7 +8,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, expectError, useTestApp } from "../support/app.ts";
 import { expectRateLimitHeaders } from "../support/rate-limit.ts";
-import { type Company, recruitingCompany } from "./helpers.ts";
+import { type Company, recruitingCompany } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp({ config: { aiCallsPerUserPerHour: 2, aiCallsPerTenantPerHour: 3 } });

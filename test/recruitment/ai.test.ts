@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import type { Config } from "../../src/config.ts";
 import { appWith, expectError, useTestApp } from "../support/app.ts";
-import { addCandidate, consentToScreening, openPosting, recruitingCompany, type Company } from "./helpers.ts";
+import { addCandidate, consentToScreening, openPosting, recruitingCompany, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
 let c: Company;

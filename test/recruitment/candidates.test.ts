@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { expectError, useTestApp } from "../support/app.ts";
-import { addCandidate, advance, draftOffer, isoIn, openPosting, recruitingCompany, uniq, type Company } from "./helpers.ts";
+import { addCandidate, advance, draftOffer, isoIn, openPosting, recruitingCompany, uniq, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
 let c: Company;

@@ -7,7 +7,7 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addMember, expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink } from "../support/mail.ts";
-import { addCandidate, advance, isoIn, openPosting, recruitingCompany, type Company } from "./helpers.ts";
+import { addCandidate, advance, isoIn, openPosting, recruitingCompany, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
 let c: Company;

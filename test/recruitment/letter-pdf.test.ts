@@ -7,7 +7,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
 import { find, renderPdf, type RenderedPdf } from "../support/pdf.ts";
-import { binary, type Company, draftOffer, recruitingCompany } from "./helpers.ts";
+import { binary, type Company, draftOffer, recruitingCompany } from "./fixtures.ts";
 import { today } from "../support/clock.ts";
 import { api } from "../support/api.ts";
 

@@ -11,7 +11,7 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { expireOffersEverywhere } from "../../src/modules/recruitment/offer-expiry.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink, type ReceivedMail } from "../support/mail.ts";
-import { addCandidate, advance, binary, dateIn, draftOffer, openPosting, pdfText, recruitingCompany, type Company } from "./helpers.ts";
+import { addCandidate, advance, binary, dateIn, draftOffer, openPosting, pdfText, recruitingCompany, type Company } from "./fixtures.ts";
 import * as clock from "../../src/lib/clock.ts";
 
 const t = useTestApp();

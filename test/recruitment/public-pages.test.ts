@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "../../src/http/server.ts";
 import { expectError, useTestApp } from "../support/app.ts";
-import { dateIn, draftOffer, recruitingCompany } from "./helpers.ts";
+import { dateIn, draftOffer, recruitingCompany } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { expectError, useTestApp } from "../support/app.ts";
-import { approvedRequisition, openPosting, addCandidate, recruitingCompany, type Company } from "./helpers.ts";
+import { approvedRequisition, openPosting, addCandidate, recruitingCompany, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
 let c: Company;
