@@ -9,8 +9,8 @@ import { assignAsset } from "../../src/modules/assets/assignments.ts";
 import { reportDamage, resolveDamage } from "../../src/modules/assets/damage.ts";
 import { assetById, registerAsset } from "../../src/modules/assets/register.ts";
 import { decideReturn, requestReturn } from "../../src/modules/assets/returns.ts";
-import { addMember, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createCategory, insertEmployee } from "../support/asset-factories.ts";
+import { type TenantSession, useTestApp } from "../support/app.ts";
+import { assetsWorld, insertEmployee } from "./fixtures.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -32,16 +32,11 @@ async function rejection(p: Promise<unknown>): Promise<{ status: number; message
 }
 
 beforeAll(async () => {
-  owner = await signupTenant(t);
-  await owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ modules: ["assets"], timezone: "UTC" })
-    .expect(200);
-  const hrMember = await addMember(t, owner, "hr", { name: "Hema HR" });
-  hr = authAs(hrMember, "hr", null);
-  laptops = await createCategory(hrMember, "Laptops");
-  ravi = await insertEmployee(t, owner.tenantId, { first_name: "Ravi", last_name: "Kumar" });
-  holder = authAs(await addMember(t, owner, "employee", { employeeId: ravi, name: "Ravi Kumar" }), "employee", ravi);
+  const w = await assetsWorld(t);
+  ({ owner, ravi } = w);
+  hr = authAs(w.hr, "hr", null);
+  holder = authAs(w.emp, "employee", ravi);
+  laptops = w.categories.Laptops;
 });
 
 const newAsset = () => inCompany(() => registerAsset(hr, { name: "ThinkPad T14", category_id: laptops, condition: "good" }));

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
+import { assetsWorld, assign, createAsset, createCategory, insertEmployee } from "./fixtures.ts";
 import { today as todayIn } from "../support/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 
@@ -20,25 +20,16 @@ let emp: TenantSession;
 let colleague: TenantSession;
 
 beforeAll(async () => {
-  owner = await signupTenant(t);
-  await owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ modules: ["assets"], timezone: "UTC" })
-    .expect(200);
-  hr = await addMember(t, owner, "hr", { name: "Hema HR" });
-  laptops = await createCategory(hr, "Laptops");
-  ravi = await insertEmployee(t, owner.tenantId, { first_name: "Ravi", last_name: "Kumar", employee_code: "EMP-00101" });
-  meera = await insertEmployee(t, owner.tenantId, { first_name: "Meera", last_name: "Nair", employee_code: "EMP-00102" });
-  emp = await addMember(t, owner, "employee", { employeeId: ravi, name: "Ravi Kumar" });
-  colleague = await addMember(t, owner, "employee", { employeeId: meera, name: "Meera Nair" });
+  const w = await assetsWorld(t);
+  ({ owner, hr, ravi, meera, emp, colleague } = w);
+  laptops = w.categories.Laptops;
 });
 
 describe("listAssetAssignments, createAssetAssignment: asset assignments", () => {
   it("assigns an available asset, makes the employee its holder, audits and notifies them (in-app and email)", async () => {
     const a = await createAsset(hr, laptops, { name: "Dell Latitude", serial_number: "DL-1", condition: "good" });
-    const res = await hr.agent
-      .post("/api/assets/assignments")
-      .send({ asset_id: a.id, employee_id: ravi, expected_return_on: "2099-06-30", notes: "With charger" })
+    const res = await api(hr.agent)
+      .op("createAssetAssignment", { body: { asset_id: a.id, employee_id: ravi, expected_return_on: "2099-06-30", notes: "With charger" } })
       .expect(201);
     expect(res.body.data).toMatchObject({
       asset_id: a.id,
@@ -98,16 +89,24 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
   it("refuses an asset that is not available (409) and unknown assets (404)", async () => {
     const a = await createAsset(hr, laptops);
     await assign(hr, a.id, ravi);
-    const err = expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: meera }), 409, "conflict");
+    const err = expectError(
+      await api(hr.agent).op("createAssetAssignment", { body: { asset_id: a.id, employee_id: meera } }),
+      409,
+      "conflict",
+    );
     expect(err.error).toContain("not available");
     const b = await createAsset(hr, laptops);
-    await hr.agent.put(`/api/assets/${b.id}`).send({ status: "retired" }).expect(200);
-    expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: b.id, employee_id: meera }), 409, "conflict");
+    await api(hr.agent)
+      .op("updateAsset", { params: { assetId: b.id }, body: { status: "retired" } })
+      .expect(200);
+    expectError(await api(hr.agent).op("createAssetAssignment", { body: { asset_id: b.id, employee_id: meera } }), 409, "conflict");
     const c = await createAsset(hr, laptops);
-    await hr.agent.post("/api/assets/damage-reports").send({ asset_id: c.id, severity: "major", description: "Will not boot" }).expect(201);
-    expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: c.id, employee_id: meera }), 409, "conflict");
+    await api(hr.agent)
+      .op("createAssetDamageReport", { body: { asset_id: c.id, severity: "major", description: "Will not boot" } })
+      .expect(201);
+    expectError(await api(hr.agent).op("createAssetAssignment", { body: { asset_id: c.id, employee_id: meera } }), 409, "conflict");
     expectError(
-      await hr.agent.post("/api/assets/assignments").send({ asset_id: "00000000-0000-4000-8000-000000000000", employee_id: meera }),
+      await api(hr.agent).op("createAssetAssignment", { body: { asset_id: "00000000-0000-4000-8000-000000000000", employee_id: meera } }),
       404,
       "not_found",
     );
@@ -119,11 +118,15 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
     const inactive = await insertEmployee(t, owner.tenantId, { status: "inactive" });
     const deleted = await insertEmployee(t, owner.tenantId, { deleted_at: new Date().toISOString() });
     const onNotice = await insertEmployee(t, owner.tenantId, { status: "on_notice" });
-    expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: exited }), 409, "conflict");
-    expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: inactive }), 409, "conflict");
-    expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: deleted }), 400, "validation_failed");
+    expectError(await api(hr.agent).op("createAssetAssignment", { body: { asset_id: a.id, employee_id: exited } }), 409, "conflict");
+    expectError(await api(hr.agent).op("createAssetAssignment", { body: { asset_id: a.id, employee_id: inactive } }), 409, "conflict");
     expectError(
-      await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: "00000000-0000-4000-8000-000000000000" }),
+      await api(hr.agent).op("createAssetAssignment", { body: { asset_id: a.id, employee_id: deleted } }),
+      400,
+      "validation_failed",
+    );
+    expectError(
+      await api(hr.agent).op("createAssetAssignment", { body: { asset_id: a.id, employee_id: "00000000-0000-4000-8000-000000000000" } }),
       400,
       "validation_failed",
     );
@@ -153,8 +156,8 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
     for (let round = 0; round < 4; round++) {
       const a = await createAsset(hr, laptops);
       const [r1, r2] = await Promise.all([
-        hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: ravi }),
-        owner.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: meera }),
+        api(hr.agent).op("createAssetAssignment", { body: { asset_id: a.id, employee_id: ravi } }),
+        api(owner.agent).op("createAssetAssignment", { body: { asset_id: a.id, employee_id: meera } }),
       ]);
       expect([r1.status, r2.status].sort()).toEqual([201, 409]);
       const loser = r1.status === 409 ? r1 : r2;
@@ -198,26 +201,29 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
     // Only owner, admin and hr assign.
     const free = await createAsset(hr, laptops);
     for (const who of [emp, manager])
-      expectError(await who.agent.post("/api/assets/assignments").send({ asset_id: free.id, employee_id: ravi }), 403, "forbidden");
+      expectError(await api(who.agent).op("createAssetAssignment", { body: { asset_id: free.id, employee_id: ravi } }), 403, "forbidden");
   });
 
   it("needs the assets module and isolates tenants", async () => {
     const a = await createAsset(hr, laptops);
     const other = await signupTenant(t);
-    expectError(await other.agent.get("/api/assets/assignments"), 403, "module_disabled");
-    expectError(await other.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: ravi }), 403, "module_disabled");
-    await other.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["assets"] })
+    expectError(await api(other.agent).op("listAssetAssignments"), 403, "module_disabled");
+    expectError(
+      await api(other.agent).op("createAssetAssignment", { body: { asset_id: a.id, employee_id: ravi } }),
+      403,
+      "module_disabled",
+    );
+    await api(other.agent)
+      .op("updateCompanySettings", { body: { modules: ["assets"] } })
       .expect(200);
     const otherEmp = await insertEmployee(t, other.tenantId);
     // Our asset to their employee: the asset is unknown to them.
-    expectError(await other.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: otherEmp }), 404, "not_found");
+    expectError(await api(other.agent).op("createAssetAssignment", { body: { asset_id: a.id, employee_id: otherEmp } }), 404, "not_found");
     // Their asset to our employee: the employee is unknown to them.
     const cat = await createCategory(other, "Laptops");
     const theirs = await createAsset(other, cat);
     expectError(
-      await other.agent.post("/api/assets/assignments").send({ asset_id: theirs.id, employee_id: ravi }),
+      await api(other.agent).op("createAssetAssignment", { body: { asset_id: theirs.id, employee_id: ravi } }),
       400,
       "validation_failed",
     );

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { createAsset, createCategory } from "../support/asset-factories.ts";
+import { assetsWorld, createAsset, createCategory } from "./fixtures.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -10,25 +10,20 @@ let hr: TenantSession;
 let emp: TenantSession;
 
 beforeAll(async () => {
-  owner = await signupTenant(t);
-  await owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ modules: ["assets"] })
-    .expect(200);
-  hr = await addMember(t, owner, "hr", { name: "Hema HR" });
-  emp = await addMember(t, owner, "employee");
+  ({ owner, hr, emp } = await assetsWorld(t, []));
 });
 
 describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAssetCategory, deleteAssetCategory: asset categories", () => {
   it("creates, reads, lists, renames and audits a category", async () => {
-    const res = await hr.agent
-      .post("/api/configuration/asset-categories")
-      .send({ name: "  Laptops ", description: "Company laptops" })
+    const res = await api(hr.agent)
+      .op("createAssetCategory", { body: { name: "  Laptops ", description: "Company laptops" } })
       .expect(201);
     expect(res.body.data).toMatchObject({ name: "Laptops", description: "Company laptops", asset_count: 0 });
     const id = res.body.data.id;
     expect((await api(emp.agent).op("getAssetCategory", { params: { id } }).expect(200)).body.data.name).toBe("Laptops");
-    await hr.agent.post("/api/configuration/asset-categories").send({ name: "Monitors" }).expect(201);
+    await api(hr.agent)
+      .op("createAssetCategory", { body: { name: "Monitors" } })
+      .expect(201);
     const list = await api(emp.agent)
       .op("listAssetCategories", { query: { search: "lap" } })
       .expect(200);
@@ -40,9 +35,8 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
     expect(page.body.data.map((c) => c.name)).toEqual(["Monitors"]);
     expect(page.body.pagination).toEqual({ page: 2, limit: 1, total: 2, total_pages: 2 });
 
-    const upd = await hr.agent
-      .put(`/api/configuration/asset-categories/${id}`)
-      .send({ name: "Laptops & notebooks", description: null })
+    const upd = await api(hr.agent)
+      .op("updateAssetCategory", { params: { id }, body: { name: "Laptops & notebooks", description: null } })
       .expect(200);
     expect(upd.body.data).toMatchObject({ name: "Laptops & notebooks", description: null });
     const [row] = await t.query("SELECT name, description FROM asset_categories WHERE id = $1", [id]);
@@ -53,19 +47,30 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
   });
 
   it("keeps names unique per company, ignoring case (409)", async () => {
-    await hr.agent.post("/api/configuration/asset-categories").send({ name: "Phones" }).expect(201);
-    expectError(await hr.agent.post("/api/configuration/asset-categories").send({ name: "PHONES" }), 409, "conflict");
-    const other = await hr.agent.post("/api/configuration/asset-categories").send({ name: "Tablets" }).expect(201);
-    expectError(await hr.agent.put(`/api/configuration/asset-categories/${other.body.data.id}`).send({ name: "phones" }), 409, "conflict");
+    await api(hr.agent)
+      .op("createAssetCategory", { body: { name: "Phones" } })
+      .expect(201);
+    expectError(await api(hr.agent).op("createAssetCategory", { body: { name: "PHONES" } }), 409, "conflict");
+    const other = await api(hr.agent)
+      .op("createAssetCategory", { body: { name: "Tablets" } })
+      .expect(201);
+    expectError(
+      await api(hr.agent).op("updateAssetCategory", { params: { id: other.body.data.id }, body: { name: "phones" } }),
+      409,
+      "conflict",
+    );
     // Renaming to itself in another case is fine.
-    await hr.agent.put(`/api/configuration/asset-categories/${other.body.data.id}`).send({ name: "TABLETS" }).expect(200);
+    await api(hr.agent)
+      .op("updateAssetCategory", { params: { id: other.body.data.id }, body: { name: "TABLETS" } })
+      .expect(200);
     // Another company may use the same name.
     const o2 = await signupTenant(t);
-    await o2.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["assets"] })
+    await api(o2.agent)
+      .op("updateCompanySettings", { body: { modules: ["assets"] } })
       .expect(200);
-    await o2.agent.post("/api/configuration/asset-categories").send({ name: "Phones" }).expect(201);
+    await api(o2.agent)
+      .op("createAssetCategory", { body: { name: "Phones" } })
+      .expect(201);
   });
 
   it("validates input", async () => {
@@ -79,27 +84,31 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
     ])
       expectError(await hr.agent.post("/api/configuration/asset-categories").send(body), 400, "validation_failed");
     const id = await createCategory(hr);
-    expectError(await hr.agent.put(`/api/configuration/asset-categories/${id}`).send({}), 400, "validation_failed");
-    expectError(await hr.agent.get("/api/configuration/asset-categories/not-a-uuid"), 400, "validation_failed");
-    expectError(await hr.agent.get("/api/configuration/asset-categories?limit=101"), 400, "validation_failed");
+    expectError(await api(hr.agent).op("updateAssetCategory", { params: { id }, body: {} }), 400, "validation_failed");
+    expectError(await api(hr.agent).op("getAssetCategory", { params: { id: "not-a-uuid" } }), 400, "validation_failed");
+    expectError(await api(hr.agent).op("listAssetCategories", { query: { limit: 101 } }), 400, "validation_failed");
   });
 
   it("refuses to delete a category still used by assets, and frees the name once deleted", async () => {
     const id = await createCategory(hr, "Headsets");
     const asset = await createAsset(hr, id);
     expect((await api(hr.agent).op("getAssetCategory", { params: { id } }).expect(200)).body.data.asset_count).toBe(1);
-    expectError(await hr.agent.delete(`/api/configuration/asset-categories/${id}`), 409, "conflict");
-    await hr.agent.delete(`/api/assets/${asset.id}`).expect(200);
+    expectError(await api(hr.agent).op("deleteAssetCategory", { params: { id } }), 409, "conflict");
+    await api(hr.agent)
+      .op("deleteAsset", { params: { assetId: asset.id } })
+      .expect(200);
     // Only deleted assets use it now: deletable.
-    await hr.agent.delete(`/api/configuration/asset-categories/${id}`).expect(200);
-    expectError(await hr.agent.get(`/api/configuration/asset-categories/${id}`), 404, "not_found");
-    expectError(await hr.agent.put(`/api/configuration/asset-categories/${id}`).send({ name: "X" }), 404, "not_found");
-    expectError(await hr.agent.delete(`/api/configuration/asset-categories/${id}`), 404, "not_found");
+    await api(hr.agent).op("deleteAssetCategory", { params: { id } }).expect(200);
+    expectError(await api(hr.agent).op("getAssetCategory", { params: { id } }), 404, "not_found");
+    expectError(await api(hr.agent).op("updateAssetCategory", { params: { id }, body: { name: "X" } }), 404, "not_found");
+    expectError(await api(hr.agent).op("deleteAssetCategory", { params: { id } }), 404, "not_found");
     const [row] = await t.query("SELECT deleted_at FROM asset_categories WHERE id = $1", [id]);
     expect(row.deleted_at).not.toBeNull();
     // A deleted category takes no new assets, and its name can be used again.
-    expectError(await hr.agent.post("/api/assets").send({ name: "Jabra", category_id: id }), 400, "validation_failed");
-    await hr.agent.post("/api/configuration/asset-categories").send({ name: "headsets" }).expect(201);
+    expectError(await api(hr.agent).op("createAsset", { body: { name: "Jabra", category_id: id } }), 400, "validation_failed");
+    await api(hr.agent)
+      .op("createAssetCategory", { body: { name: "headsets" } })
+      .expect(201);
     const log = await api(owner.agent)
       .op("listActivityLog", { query: { entity_id: id, action: "asset.category_deleted" } })
       .expect(200);
@@ -111,33 +120,36 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
     const manager = await addMember(t, owner, "manager");
     await api(manager.agent).op("listAssetCategories").expect(200);
     for (const who of [emp, manager]) {
-      expectError(await who.agent.post("/api/configuration/asset-categories").send({ name: "Mine" }), 403, "forbidden");
-      expectError(await who.agent.put(`/api/configuration/asset-categories/${id}`).send({ name: "Mine" }), 403, "forbidden");
-      expectError(await who.agent.delete(`/api/configuration/asset-categories/${id}`), 403, "forbidden");
+      expectError(await api(who.agent).op("createAssetCategory", { body: { name: "Mine" } }), 403, "forbidden");
+      expectError(await api(who.agent).op("updateAssetCategory", { params: { id }, body: { name: "Mine" } }), 403, "forbidden");
+      expectError(await api(who.agent).op("deleteAssetCategory", { params: { id } }), 403, "forbidden");
     }
     const admin = await addMember(t, owner, "admin");
-    await admin.agent.put(`/api/configuration/asset-categories/${id}`).send({ description: "By admin" }).expect(200);
-    await owner.agent.put(`/api/configuration/asset-categories/${id}`).send({ description: "By owner" }).expect(200);
+    await api(admin.agent)
+      .op("updateAssetCategory", { params: { id }, body: { description: "By admin" } })
+      .expect(200);
+    await api(owner.agent)
+      .op("updateAssetCategory", { params: { id }, body: { description: "By owner" } })
+      .expect(200);
   });
 
   it("needs the assets module and isolates tenants", async () => {
     const id = await createCategory(hr);
     const other = await signupTenant(t);
-    expectError(await other.agent.get("/api/configuration/asset-categories"), 403, "module_disabled");
-    expectError(await other.agent.post("/api/configuration/asset-categories").send({ name: "X" }), 403, "module_disabled");
-    expectError(await other.agent.get(`/api/configuration/asset-categories/${id}`), 403, "module_disabled");
-    expectError(await other.agent.put(`/api/configuration/asset-categories/${id}`).send({ name: "X" }), 403, "module_disabled");
-    expectError(await other.agent.delete(`/api/configuration/asset-categories/${id}`), 403, "module_disabled");
-    await other.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["assets"] })
+    expectError(await api(other.agent).op("listAssetCategories"), 403, "module_disabled");
+    expectError(await api(other.agent).op("createAssetCategory", { body: { name: "X" } }), 403, "module_disabled");
+    expectError(await api(other.agent).op("getAssetCategory", { params: { id } }), 403, "module_disabled");
+    expectError(await api(other.agent).op("updateAssetCategory", { params: { id }, body: { name: "X" } }), 403, "module_disabled");
+    expectError(await api(other.agent).op("deleteAssetCategory", { params: { id } }), 403, "module_disabled");
+    await api(other.agent)
+      .op("updateCompanySettings", { body: { modules: ["assets"] } })
       .expect(200);
-    expectError(await other.agent.get(`/api/configuration/asset-categories/${id}`), 404, "not_found");
-    expectError(await other.agent.put(`/api/configuration/asset-categories/${id}`).send({ name: "Stolen" }), 404, "not_found");
-    expectError(await other.agent.delete(`/api/configuration/asset-categories/${id}`), 404, "not_found");
+    expectError(await api(other.agent).op("getAssetCategory", { params: { id } }), 404, "not_found");
+    expectError(await api(other.agent).op("updateAssetCategory", { params: { id }, body: { name: "Stolen" } }), 404, "not_found");
+    expectError(await api(other.agent).op("deleteAssetCategory", { params: { id } }), 404, "not_found");
     expect((await api(other.agent).op("listAssetCategories").expect(200)).body.data).toEqual([]);
     // Another tenant's category cannot be used for an asset either.
-    expectError(await other.agent.post("/api/assets").send({ name: "X", category_id: id }), 400, "validation_failed");
+    expectError(await api(other.agent).op("createAsset", { body: { name: "X", category_id: id } }), 400, "validation_failed");
     const [row] = await t.query("SELECT deleted_at FROM asset_categories WHERE id = $1", [id]);
     expect(row.deleted_at).toBeNull();
   });

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { assign, createAsset, createCategory, insertEmployee, PNG } from "../support/asset-factories.ts";
+import { assetsWorld, assign, createAsset, createCategory, insertEmployee, PNG } from "./fixtures.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -15,17 +15,9 @@ let ravi: string;
 let meera: string;
 
 beforeAll(async () => {
-  owner = await signupTenant(t);
-  await owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ modules: ["assets"], timezone: "UTC" })
-    .expect(200);
-  hr = await addMember(t, owner, "hr", { name: "Hema HR" });
-  laptops = await createCategory(hr, "Laptops");
-  ravi = await insertEmployee(t, owner.tenantId, { first_name: "Ravi", last_name: "Kumar" });
-  meera = await insertEmployee(t, owner.tenantId, { first_name: "Meera", last_name: "Nair" });
-  emp = await addMember(t, owner, "employee", { employeeId: ravi, name: "Ravi Kumar" });
-  colleague = await addMember(t, owner, "employee", { employeeId: meera, name: "Meera Nair" });
+  const w = await assetsWorld(t);
+  ({ owner, hr, ravi, meera, emp, colleague } = w);
+  laptops = w.categories.Laptops;
 });
 
 const assetRow = async (id: string) => (await t.query("SELECT status, condition FROM assets WHERE id = $1", [id]))[0];
@@ -45,9 +37,10 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
     const x = await assign(hr, asset.id, ravi, { assigned_on: "2026-01-05" });
     const photo = await upload(emp);
 
-    const dmg = await emp.agent
-      .post("/api/assets/damage-reports")
-      .send({ asset_id: asset.id, severity: "major", description: "Dropped it; screen cracked", file_id: photo })
+    const dmg = await api(emp.agent)
+      .op("createAssetDamageReport", {
+        body: { asset_id: asset.id, severity: "major", description: "Dropped it; screen cracked", file_id: photo },
+      })
       .expect(201);
     expect(dmg.body.data).toMatchObject({
       asset_id: asset.id,
@@ -80,20 +73,23 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
       .op("downloadFile", { params: { fileId: photo } })
       .expect(200);
 
-    const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: x.id, reason: "Needs repair" }).expect(201);
-    const approved = await hr.agent
-      .put(`/api/assets/return-requests/${req.body.data.id}`)
-      .send({ status: "approved", returned_on: "2026-02-10" })
+    const req = await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: x.id, reason: "Needs repair" } })
+      .expect(201);
+    const approved = await api(hr.agent)
+      .op("decideAssetReturnRequest", { params: { id: req.body.data.id }, body: { status: "approved", returned_on: "2026-02-10" } })
       .expect(200);
     expect(approved.body.data).toMatchObject({ status: "approved", return_condition: "damaged", returned_on: "2026-02-10" });
     expect(await assetRow(asset.id)).toEqual({ status: "under_repair", condition: "damaged" });
     // No second report was opened: one is already on file.
     expect((await t.query("SELECT count(*)::int AS n FROM asset_damage_reports WHERE asset_id = $1", [asset.id]))[0].n).toBe(1);
-    expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: asset.id, employee_id: meera }), 409, "conflict");
+    expectError(await api(hr.agent).op("createAssetAssignment", { body: { asset_id: asset.id, employee_id: meera } }), 409, "conflict");
 
-    const fixed = await hr.agent
-      .put(`/api/assets/damage-reports/${dmg.body.data.id}`)
-      .send({ status: "repaired", resolution_notes: "Screen replaced", repair_cost: "8500.00" })
+    const fixed = await api(hr.agent)
+      .op("resolveAssetDamageReport", {
+        params: { id: dmg.body.data.id },
+        body: { status: "repaired", resolution_notes: "Screen replaced", repair_cost: "8500.00" },
+      })
       .expect(200);
     expect(fixed.body.data).toMatchObject({
       status: "repaired",
@@ -119,29 +115,32 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
     ]);
     // Back in service: it can be assigned again.
     await assign(hr, asset.id, meera);
-    expectError(await hr.agent.put(`/api/assets/damage-reports/${dmg.body.data.id}`).send({ status: "written_off" }), 409, "conflict");
+    expectError(
+      await api(hr.agent).op("resolveAssetDamageReport", { params: { id: dmg.body.data.id }, body: { status: "written_off" } }),
+      409,
+      "conflict",
+    );
   });
 
   it("keeps an asset with minor damage in service", async () => {
     const asset = await createAsset(hr, laptops, { condition: "good" });
     const x = await assign(hr, asset.id, ravi);
-    await emp.agent
-      .post("/api/assets/damage-reports")
-      .send({ asset_id: asset.id, severity: "minor", description: "Scratch on the lid" })
+    await api(emp.agent)
+      .op("createAssetDamageReport", { body: { asset_id: asset.id, severity: "minor", description: "Scratch on the lid" } })
       .expect(201);
     expect(await assetRow(asset.id)).toEqual({ status: "assigned", condition: "damaged" });
     // Returned with the report still open and inspected as fine: back in service, still marked damaged.
-    const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: x.id, reason: "Swap" }).expect(201);
-    await hr.agent
-      .put(`/api/assets/return-requests/${req.body.data.id}`)
-      .send({ status: "approved", return_condition: "good" })
+    const req = await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: x.id, reason: "Swap" } })
+      .expect(201);
+    await api(hr.agent)
+      .op("decideAssetReturnRequest", { params: { id: req.body.data.id }, body: { status: "approved", return_condition: "good" } })
       .expect(200);
     expect(await assetRow(asset.id)).toEqual({ status: "available", condition: "damaged" });
     // hr reports a minor damage on an unassigned asset: it stays available.
     const spare = await createAsset(hr, laptops);
-    const r = await hr.agent
-      .post("/api/assets/damage-reports")
-      .send({ asset_id: spare.id, severity: "minor", description: "Sticky key" })
+    const r = await api(hr.agent)
+      .op("createAssetDamageReport", { body: { asset_id: spare.id, severity: "minor", description: "Sticky key" } })
       .expect(201);
     expect(r.body.data).toMatchObject({ assignment_id: null, employee_id: null, employee_name: null });
     expect(await assetRow(spare.id)).toEqual({ status: "available", condition: "damaged" });
@@ -149,50 +148,60 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
 
   it("takes an unassigned asset with major damage out of service at once; restores it when the last report is repaired", async () => {
     const asset = await createAsset(hr, laptops, { condition: "fair" });
-    const a = await hr.agent
-      .post("/api/assets/damage-reports")
-      .send({ asset_id: asset.id, severity: "major", description: "Water damage" })
+    const a = await api(hr.agent)
+      .op("createAssetDamageReport", { body: { asset_id: asset.id, severity: "major", description: "Water damage" } })
       .expect(201);
     expect(await assetRow(asset.id)).toEqual({ status: "under_repair", condition: "damaged" });
-    const b = await hr.agent
-      .post("/api/assets/damage-reports")
-      .send({ asset_id: asset.id, severity: "minor", description: "Missing foot" })
+    const b = await api(hr.agent)
+      .op("createAssetDamageReport", { body: { asset_id: asset.id, severity: "minor", description: "Missing foot" } })
       .expect(201);
-    await hr.agent.put(`/api/assets/damage-reports/${a.body.data.id}`).send({ status: "repaired" }).expect(200);
+    await api(hr.agent)
+      .op("resolveAssetDamageReport", { params: { id: a.body.data.id }, body: { status: "repaired" } })
+      .expect(200);
     expect(await assetRow(asset.id)).toEqual({ status: "under_repair", condition: "damaged" });
-    await hr.agent.put(`/api/assets/damage-reports/${b.body.data.id}`).send({ status: "repaired", condition: "fair" }).expect(200);
+    await api(hr.agent)
+      .op("resolveAssetDamageReport", { params: { id: b.body.data.id }, body: { status: "repaired", condition: "fair" } })
+      .expect(200);
     expect(await assetRow(asset.id)).toEqual({ status: "available", condition: "fair" });
   });
 
   it("writes off: refused while someone holds the asset, then retires it and closes its other reports", async () => {
     const asset = await createAsset(hr, laptops);
     const x = await assign(hr, asset.id, ravi);
-    const d1 = await emp.agent
-      .post("/api/assets/damage-reports")
-      .send({ asset_id: asset.id, severity: "major", description: "Motherboard dead" })
+    const d1 = await api(emp.agent)
+      .op("createAssetDamageReport", { body: { asset_id: asset.id, severity: "major", description: "Motherboard dead" } })
       .expect(201);
-    const d2 = await emp.agent
-      .post("/api/assets/damage-reports")
-      .send({ asset_id: asset.id, severity: "minor", description: "Dent" })
+    const d2 = await api(emp.agent)
+      .op("createAssetDamageReport", { body: { asset_id: asset.id, severity: "minor", description: "Dent" } })
       .expect(201);
-    expectError(await hr.agent.put(`/api/assets/damage-reports/${d1.body.data.id}`).send({ status: "written_off" }), 409, "conflict");
-    const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: x.id, reason: "Broken" }).expect(201);
-    await hr.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved" }).expect(200);
+    expectError(
+      await api(hr.agent).op("resolveAssetDamageReport", { params: { id: d1.body.data.id }, body: { status: "written_off" } }),
+      409,
+      "conflict",
+    );
+    const req = await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: x.id, reason: "Broken" } })
+      .expect(201);
+    await api(hr.agent)
+      .op("decideAssetReturnRequest", { params: { id: req.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     expect(await assetRow(asset.id)).toEqual({ status: "under_repair", condition: "damaged" });
-    const res = await hr.agent
-      .put(`/api/assets/damage-reports/${d1.body.data.id}`)
-      .send({ status: "written_off", resolution_notes: "Beyond repair", repair_cost: "0.00" })
+    const res = await api(hr.agent)
+      .op("resolveAssetDamageReport", {
+        params: { id: d1.body.data.id },
+        body: { status: "written_off", resolution_notes: "Beyond repair", repair_cost: "0.00" },
+      })
       .expect(200);
     expect(res.body.data.status).toBe("written_off");
     expect(await assetRow(asset.id)).toEqual({ status: "retired", condition: "damaged" });
     expect((await t.query("SELECT status FROM asset_damage_reports WHERE id = $1", [d2.body.data.id]))[0].status).toBe("written_off");
     // A retired asset takes no reports and no assignment.
     expectError(
-      await hr.agent.post("/api/assets/damage-reports").send({ asset_id: asset.id, severity: "minor", description: "More" }),
+      await api(hr.agent).op("createAssetDamageReport", { body: { asset_id: asset.id, severity: "minor", description: "More" } }),
       409,
       "conflict",
     );
-    expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: asset.id, employee_id: meera }), 409, "conflict");
+    expectError(await api(hr.agent).op("createAssetAssignment", { body: { asset_id: asset.id, employee_id: meera } }), 409, "conflict");
   });
 
   it("lets employees report only on what they hold, with their own files", async () => {
@@ -202,40 +211,40 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
     const mine = await createAsset(hr, laptops);
     await assign(hr, mine.id, ravi);
     expectError(
-      await emp.agent.post("/api/assets/damage-reports").send({ asset_id: theirs.id, severity: "minor", description: "Not mine" }),
+      await api(emp.agent).op("createAssetDamageReport", { body: { asset_id: theirs.id, severity: "minor", description: "Not mine" } }),
       404,
       "not_found",
     );
     expectError(
-      await emp.agent.post("/api/assets/damage-reports").send({ asset_id: spare.id, severity: "minor", description: "Not mine" }),
+      await api(emp.agent).op("createAssetDamageReport", { body: { asset_id: spare.id, severity: "minor", description: "Not mine" } }),
       404,
       "not_found",
     );
     expectError(
-      await emp.agent
-        .post("/api/assets/damage-reports")
-        .send({ asset_id: "00000000-0000-4000-8000-000000000000", severity: "minor", description: "Unknown" }),
+      await api(emp.agent).op("createAssetDamageReport", {
+        body: { asset_id: "00000000-0000-4000-8000-000000000000", severity: "minor", description: "Unknown" },
+      }),
       404,
       "not_found",
     );
     const unlinked = await addMember(t, owner, "employee");
     expectError(
-      await unlinked.agent.post("/api/assets/damage-reports").send({ asset_id: mine.id, severity: "minor", description: "Not mine" }),
+      await api(unlinked.agent).op("createAssetDamageReport", { body: { asset_id: mine.id, severity: "minor", description: "Not mine" } }),
       404,
       "not_found",
     );
     const hrFile = await upload(hr);
     expectError(
-      await emp.agent
-        .post("/api/assets/damage-reports")
-        .send({ asset_id: mine.id, severity: "minor", description: "Photo", file_id: hrFile }),
+      await api(emp.agent).op("createAssetDamageReport", {
+        body: { asset_id: mine.id, severity: "minor", description: "Photo", file_id: hrFile },
+      }),
       400,
       "validation_failed",
     );
     expectError(
-      await emp.agent
-        .post("/api/assets/damage-reports")
-        .send({ asset_id: mine.id, severity: "minor", description: "Photo", file_id: "00000000-0000-4000-8000-000000000000" }),
+      await api(emp.agent).op("createAssetDamageReport", {
+        body: { asset_id: mine.id, severity: "minor", description: "Photo", file_id: "00000000-0000-4000-8000-000000000000" },
+      }),
       400,
       "validation_failed",
     );
@@ -252,11 +261,14 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
         .n,
     ).toBe(0);
     // Only owner, admin and hr resolve.
-    const d = await emp.agent
-      .post("/api/assets/damage-reports")
-      .send({ asset_id: mine.id, severity: "minor", description: "Dent" })
+    const d = await api(emp.agent)
+      .op("createAssetDamageReport", { body: { asset_id: mine.id, severity: "minor", description: "Dent" } })
       .expect(201);
-    expectError(await emp.agent.put(`/api/assets/damage-reports/${d.body.data.id}`).send({ status: "repaired" }), 403, "forbidden");
+    expectError(
+      await api(emp.agent).op("resolveAssetDamageReport", { params: { id: d.body.data.id }, body: { status: "repaired" } }),
+      403,
+      "forbidden",
+    );
     for (const body of [
       { status: "open" },
       { status: "written_off", condition: "good" },
@@ -273,13 +285,11 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
     await assign(hr, mine.id, ravi);
     const theirs = await createAsset(hr, laptops);
     await assign(hr, theirs.id, meera);
-    const r1 = await emp.agent
-      .post("/api/assets/damage-reports")
-      .send({ asset_id: mine.id, severity: "minor", description: "Mine" })
+    const r1 = await api(emp.agent)
+      .op("createAssetDamageReport", { body: { asset_id: mine.id, severity: "minor", description: "Mine" } })
       .expect(201);
-    const r2 = await hr.agent
-      .post("/api/assets/damage-reports")
-      .send({ asset_id: theirs.id, severity: "major", description: "Theirs" })
+    const r2 = await api(hr.agent)
+      .op("createAssetDamageReport", { body: { asset_id: theirs.id, severity: "major", description: "Theirs" } })
       .expect(201);
     const ids = async (who: TenantSession, qs = "") =>
       (await who.agent.get(`/api/assets/damage-reports?limit=100&${qs}`).expect(200)).body.data.map((x: any) => x.id);
@@ -298,37 +308,43 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
 
   it("needs the assets module and isolates tenants", async () => {
     const asset = await createAsset(hr, laptops);
-    const d = await hr.agent
-      .post("/api/assets/damage-reports")
-      .send({ asset_id: asset.id, severity: "minor", description: "Scuff" })
+    const d = await api(hr.agent)
+      .op("createAssetDamageReport", { body: { asset_id: asset.id, severity: "minor", description: "Scuff" } })
       .expect(201);
     const other = await signupTenant(t);
-    expectError(await other.agent.get("/api/assets/damage-reports"), 403, "module_disabled");
+    expectError(await api(other.agent).op("listAssetDamageReports"), 403, "module_disabled");
     expectError(
-      await other.agent.post("/api/assets/damage-reports").send({ asset_id: asset.id, severity: "minor", description: "Scuff" }),
+      await api(other.agent).op("createAssetDamageReport", { body: { asset_id: asset.id, severity: "minor", description: "Scuff" } }),
       403,
       "module_disabled",
     );
-    expectError(await other.agent.put(`/api/assets/damage-reports/${d.body.data.id}`).send({ status: "repaired" }), 403, "module_disabled");
-    await other.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["assets"] })
+    expectError(
+      await api(other.agent).op("resolveAssetDamageReport", { params: { id: d.body.data.id }, body: { status: "repaired" } }),
+      403,
+      "module_disabled",
+    );
+    await api(other.agent)
+      .op("updateCompanySettings", { body: { modules: ["assets"] } })
       .expect(200);
     expectError(
-      await other.agent.post("/api/assets/damage-reports").send({ asset_id: asset.id, severity: "major", description: "Sabotage" }),
+      await api(other.agent).op("createAssetDamageReport", { body: { asset_id: asset.id, severity: "major", description: "Sabotage" } }),
       404,
       "not_found",
     );
-    expectError(await other.agent.put(`/api/assets/damage-reports/${d.body.data.id}`).send({ status: "written_off" }), 404, "not_found");
+    expectError(
+      await api(other.agent).op("resolveAssetDamageReport", { params: { id: d.body.data.id }, body: { status: "written_off" } }),
+      404,
+      "not_found",
+    );
     expect((await api(other.agent).op("listAssetDamageReports").expect(200)).body.data).toEqual([]);
     // Their own upload cannot be attached across tenants either.
     const cat = await createCategory(other, "Laptops");
     const theirs = await createAsset(other, cat);
     const foreignFile = await upload(hr);
     expectError(
-      await other.agent
-        .post("/api/assets/damage-reports")
-        .send({ asset_id: theirs.id, severity: "minor", description: "Photo", file_id: foreignFile }),
+      await api(other.agent).op("createAssetDamageReport", {
+        body: { asset_id: theirs.id, severity: "minor", description: "Photo", file_id: foreignFile },
+      }),
       400,
       "validation_failed",
     );

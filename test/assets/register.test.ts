@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
+import { assetsWorld, assign, createAsset, createCategory, insertEmployee } from "./fixtures.ts";
 import { today as todayIn } from "../support/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 
@@ -17,29 +17,25 @@ let laptops: string;
 let phones: string;
 
 beforeAll(async () => {
-  owner = await signupTenant(t);
-  await owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ modules: ["assets"], timezone: "UTC" })
-    .expect(200);
-  hr = await addMember(t, owner, "hr", { name: "Hema HR" });
-  laptops = await createCategory(hr, "Laptops");
-  phones = await createCategory(hr, "Phones");
+  const w = await assetsWorld(t, ["Laptops", "Phones"]);
+  ({ owner, hr } = w);
+  ({ Laptops: laptops, Phones: phones } = w.categories);
 });
 
 describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset register", () => {
   it("adds an asset with a generated tag and every field, and audits it", async () => {
-    const res = await hr.agent
-      .post("/api/assets")
-      .send({
-        name: "MacBook Pro 14",
-        category_id: laptops,
-        serial_number: "C02XK1ZZ",
-        purchase_date: "2026-01-15",
-        purchase_cost: "189900.50",
-        warranty_expires_on: "2029-01-14",
-        condition: "good",
-        notes: "16 GB",
+    const res = await api(hr.agent)
+      .op("createAsset", {
+        body: {
+          name: "MacBook Pro 14",
+          category_id: laptops,
+          serial_number: "C02XK1ZZ",
+          purchase_date: "2026-01-15",
+          purchase_cost: "189900.50",
+          warranty_expires_on: "2029-01-14",
+          condition: "good",
+          notes: "16 GB",
+        },
       })
       .expect(201);
     expect(res.body.data).toMatchObject({
@@ -93,7 +89,11 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
   it("takes a given tag, refuses a taken one (any case), and skips taken numbers when generating", async () => {
     const given = await createAsset(hr, laptops, { asset_tag: "LAP-BLR-7" });
     expect(given.asset_tag).toBe("LAP-BLR-7");
-    expectError(await hr.agent.post("/api/assets").send({ name: "Dup", category_id: laptops, asset_tag: "lap-blr-7" }), 409, "conflict");
+    expectError(
+      await api(hr.agent).op("createAsset", { body: { name: "Dup", category_id: laptops, asset_tag: "lap-blr-7" } }),
+      409,
+      "conflict",
+    );
     const [{ last_value }] = await t.query("SELECT last_value FROM number_sequences WHERE tenant_id = $1 AND name = 'asset_tag'", [
       owner.tenantId,
     ]);
@@ -105,7 +105,7 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
 
   it("numbers concurrent creates without duplicates", async () => {
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => hr.agent.post("/api/assets").send({ name: `Concurrent ${i}`, category_id: phones })),
+      Array.from({ length: 5 }, (_, i) => api(hr.agent).op("createAsset", { body: { name: `Concurrent ${i}`, category_id: phones } })),
     );
     for (const r of results) expect(r.status).toBe(201);
     expect(new Set(results.map((r) => r.body.data.asset_tag)).size).toBe(5);
@@ -114,16 +114,26 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
   it("keeps serial numbers unique among live assets (any case); a deleted asset frees its serial but never its tag", async () => {
     const a = await createAsset(hr, laptops, { serial_number: "SN-UNIQUE-1" });
     expectError(
-      await hr.agent.post("/api/assets").send({ name: "Dup", category_id: laptops, serial_number: "sn-unique-1" }),
+      await api(hr.agent).op("createAsset", { body: { name: "Dup", category_id: laptops, serial_number: "sn-unique-1" } }),
       409,
       "conflict",
     );
     const b = await createAsset(hr, laptops, { serial_number: "SN-UNIQUE-2" });
-    expectError(await hr.agent.put(`/api/assets/${b.id}`).send({ serial_number: "SN-UNIQUE-1" }), 409, "conflict");
-    expectError(await hr.agent.put(`/api/assets/${b.id}`).send({ asset_tag: a.asset_tag }), 409, "conflict");
-    await hr.agent.delete(`/api/assets/${a.id}`).expect(200);
+    expectError(
+      await api(hr.agent).op("updateAsset", { params: { assetId: b.id }, body: { serial_number: "SN-UNIQUE-1" } }),
+      409,
+      "conflict",
+    );
+    expectError(await api(hr.agent).op("updateAsset", { params: { assetId: b.id }, body: { asset_tag: a.asset_tag } }), 409, "conflict");
+    await api(hr.agent)
+      .op("deleteAsset", { params: { assetId: a.id } })
+      .expect(200);
     await createAsset(hr, laptops, { serial_number: "SN-UNIQUE-1" });
-    expectError(await hr.agent.post("/api/assets").send({ name: "Reuse", category_id: laptops, asset_tag: a.asset_tag }), 409, "conflict");
+    expectError(
+      await api(hr.agent).op("createAsset", { body: { name: "Reuse", category_id: laptops, asset_tag: a.asset_tag } }),
+      409,
+      "conflict",
+    );
   });
 
   it("validates input (400 with details)", async () => {
@@ -150,9 +160,13 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
       expect(err.details?.length, JSON.stringify(body)).toBeGreaterThan(0);
     }
     const a = await createAsset(hr, laptops, { purchase_date: "2026-01-10" });
-    expectError(await hr.agent.put(`/api/assets/${a.id}`).send({ warranty_expires_on: "2026-01-01" }), 400, "validation_failed");
+    expectError(
+      await api(hr.agent).op("updateAsset", { params: { assetId: a.id }, body: { warranty_expires_on: "2026-01-01" } }),
+      400,
+      "validation_failed",
+    );
     expectError(await hr.agent.put(`/api/assets/${a.id}`).send({ status: "available" }), 400, "validation_failed");
-    expectError(await hr.agent.put(`/api/assets/${a.id}`).send({}), 400, "validation_failed");
+    expectError(await api(hr.agent).op("updateAsset", { params: { assetId: a.id }, body: {} }), 400, "validation_failed");
     expect((await t.query("SELECT count(*)::int AS n FROM assets WHERE name = 'X'"))[0].n).toBe(0);
   });
 
@@ -163,7 +177,9 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     const m2 = await createAsset(hr, cat, { name: "LG 27UL", serial_number: "MON-BBB-2" });
     const m3 = await createAsset(hr, cat, { name: "Dell P2422" });
     await assign(hr, m2.id, emp, { expected_return_on: "2099-12-31" });
-    await hr.agent.put(`/api/assets/${m3.id}`).send({ status: "retired" }).expect(200);
+    await api(hr.agent)
+      .op("updateAsset", { params: { assetId: m3.id }, body: { status: "retired" } })
+      .expect(200);
 
     const all = await api(hr.agent)
       .op("listAssets", { query: { category_id: cat } })
@@ -192,20 +208,22 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     expect(page.body.data.map((a) => a.id)).toEqual([m3.id]);
     expect(page.body.pagination).toEqual({ page: 2, limit: 2, total: 3, total_pages: 2 });
     expectError(await hr.agent.get("/api/assets?status=broken"), 400, "validation_failed");
-    expectError(await hr.agent.get("/api/assets?page=0"), 400, "validation_failed");
+    expectError(await api(hr.agent).op("listAssets", { query: { page: 0 } }), 400, "validation_failed");
   });
 
   it("updates register data and audits from → to", async () => {
     const a = await createAsset(hr, laptops, { name: "ThinkPad", purchase_cost: "1000.00" });
-    const res = await hr.agent
-      .put(`/api/assets/${a.id}`)
-      .send({
-        name: "ThinkPad X1",
-        category_id: phones,
-        purchase_cost: "1250.75",
-        condition: "fair",
-        notes: "Keyboard shiny",
-        serial_number: "TP-1",
+    const res = await api(hr.agent)
+      .op("updateAsset", {
+        params: { assetId: a.id },
+        body: {
+          name: "ThinkPad X1",
+          category_id: phones,
+          purchase_cost: "1250.75",
+          condition: "fair",
+          notes: "Keyboard shiny",
+          serial_number: "TP-1",
+        },
       })
       .expect(200);
     expect(res.body.data).toMatchObject({
@@ -228,7 +246,9 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
       purchase_cost: { from: "1000.00", to: "1250.75" },
       condition: { from: "new", to: "fair" },
     });
-    await hr.agent.put(`/api/assets/${a.id}`).send({ purchase_date: "2026-01-10", warranty_expires_on: "2027-01-09" }).expect(200);
+    await api(hr.agent)
+      .op("updateAsset", { params: { assetId: a.id }, body: { purchase_date: "2026-01-10", warranty_expires_on: "2027-01-09" } })
+      .expect(200);
     const dates = await api(owner.agent)
       .op("listActivityLog", { query: { entity_id: a.id, action: "asset.updated" } })
       .expect(200);
@@ -237,11 +257,13 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
       warranty_expires_on: { from: null, to: "2027-01-09" },
     });
     expectError(
-      await hr.agent.put(`/api/assets/${a.id}`).send({ category_id: "00000000-0000-4000-8000-000000000000" }),
+      await api(hr.agent).op("updateAsset", { params: { assetId: a.id }, body: { category_id: "00000000-0000-4000-8000-000000000000" } }),
       400,
       "validation_failed",
     );
-    await hr.agent.put(`/api/assets/${a.id}`).send({ serial_number: null, purchase_cost: null }).expect(200);
+    await api(hr.agent)
+      .op("updateAsset", { params: { assetId: a.id }, body: { serial_number: null, purchase_cost: null } })
+      .expect(200);
     const [cleared] = await t.query("SELECT serial_number, purchase_cost FROM assets WHERE id = $1", [a.id]);
     expect(cleared).toEqual({ serial_number: null, purchase_cost: null });
   });
@@ -250,36 +272,44 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     const emp = await insertEmployee(t, owner.tenantId);
     const a = await createAsset(hr, laptops);
     await assign(hr, a.id, emp);
-    expectError(await hr.agent.put(`/api/assets/${a.id}`).send({ status: "lost" }), 409, "conflict");
-    expectError(await hr.agent.put(`/api/assets/${a.id}`).send({ status: "retired" }), 409, "conflict");
-    expectError(await hr.agent.delete(`/api/assets/${a.id}`), 409, "conflict");
+    expectError(await api(hr.agent).op("updateAsset", { params: { assetId: a.id }, body: { status: "lost" } }), 409, "conflict");
+    expectError(await api(hr.agent).op("updateAsset", { params: { assetId: a.id }, body: { status: "retired" } }), 409, "conflict");
+    expectError(await api(hr.agent).op("deleteAsset", { params: { assetId: a.id } }), 409, "conflict");
     expect((await t.query("SELECT status, deleted_at FROM assets WHERE id = $1", [a.id]))[0]).toEqual({
       status: "assigned",
       deleted_at: null,
     });
 
     const b = await createAsset(hr, laptops);
-    const lost = await hr.agent.put(`/api/assets/${b.id}`).send({ status: "lost", notes: "Left in a cab" }).expect(200);
+    const lost = await api(hr.agent)
+      .op("updateAsset", { params: { assetId: b.id }, body: { status: "lost", notes: "Left in a cab" } })
+      .expect(200);
     expect(lost.body.data.status).toBe("lost");
     const log = await api(owner.agent)
       .op("listActivityLog", { query: { entity_id: b.id, action: "asset.status_changed" } })
       .expect(200);
     expect(log.body.data[0].changes!.status).toEqual({ from: "available", to: "lost" });
     const emp2 = await insertEmployee(t, owner.tenantId);
-    expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: b.id, employee_id: emp2 }), 409, "conflict");
+    expectError(await api(hr.agent).op("createAssetAssignment", { body: { asset_id: b.id, employee_id: emp2 } }), 409, "conflict");
 
     const c = await createAsset(hr, laptops);
-    await hr.agent.post("/api/assets/damage-reports").send({ asset_id: c.id, severity: "minor", description: "Scratched lid" }).expect(201);
-    expectError(await hr.agent.put(`/api/assets/${c.id}`).send({ condition: "good" }), 409, "conflict");
-    await hr.agent.put(`/api/assets/${c.id}`).send({ name: "Renamed while damaged" }).expect(200);
+    await api(hr.agent)
+      .op("createAssetDamageReport", { body: { asset_id: c.id, severity: "minor", description: "Scratched lid" } })
+      .expect(201);
+    expectError(await api(hr.agent).op("updateAsset", { params: { assetId: c.id }, body: { condition: "good" } }), 409, "conflict");
+    await api(hr.agent)
+      .op("updateAsset", { params: { assetId: c.id }, body: { name: "Renamed while damaged" } })
+      .expect(200);
   });
 
   it("soft-deletes: gone from every read, row and audit kept", async () => {
     const a = await createAsset(hr, laptops);
-    await hr.agent.delete(`/api/assets/${a.id}`).expect(200);
-    expectError(await hr.agent.get(`/api/assets/${a.id}`), 404, "not_found");
-    expectError(await hr.agent.put(`/api/assets/${a.id}`).send({ name: "Zombie" }), 404, "not_found");
-    expectError(await hr.agent.delete(`/api/assets/${a.id}`), 404, "not_found");
+    await api(hr.agent)
+      .op("deleteAsset", { params: { assetId: a.id } })
+      .expect(200);
+    expectError(await api(hr.agent).op("getAsset", { params: { assetId: a.id } }), 404, "not_found");
+    expectError(await api(hr.agent).op("updateAsset", { params: { assetId: a.id }, body: { name: "Zombie" } }), 404, "not_found");
+    expectError(await api(hr.agent).op("deleteAsset", { params: { assetId: a.id } }), 404, "not_found");
     expect(
       (
         await api(hr.agent)
@@ -294,7 +324,7 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
       .expect(200);
     expect(log.body.data).toHaveLength(1);
     const emp = await insertEmployee(t, owner.tenantId);
-    expectError(await hr.agent.post("/api/assets/assignments").send({ asset_id: a.id, employee_id: emp }), 404, "not_found");
+    expectError(await api(hr.agent).op("createAssetAssignment", { body: { asset_id: a.id, employee_id: emp } }), 404, "not_found");
   });
 
   it("keeps the register to owner, admin and hr", async () => {
@@ -306,29 +336,28 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     await api(owner.agent).op("listAssets").expect(200);
     for (const role of ["manager", "employee"] as const) {
       const who = await addMember(t, owner, role, { employeeId: await insertEmployee(t, owner.tenantId) });
-      expectError(await who.agent.get("/api/assets"), 403, "forbidden");
-      expectError(await who.agent.get(`/api/assets/${a.id}`), 403, "forbidden");
-      expectError(await who.agent.post("/api/assets").send({ name: "Mine", category_id: laptops }), 403, "forbidden");
-      expectError(await who.agent.put(`/api/assets/${a.id}`).send({ name: "Mine" }), 403, "forbidden");
-      expectError(await who.agent.delete(`/api/assets/${a.id}`), 403, "forbidden");
+      expectError(await api(who.agent).op("listAssets"), 403, "forbidden");
+      expectError(await api(who.agent).op("getAsset", { params: { assetId: a.id } }), 403, "forbidden");
+      expectError(await api(who.agent).op("createAsset", { body: { name: "Mine", category_id: laptops } }), 403, "forbidden");
+      expectError(await api(who.agent).op("updateAsset", { params: { assetId: a.id }, body: { name: "Mine" } }), 403, "forbidden");
+      expectError(await api(who.agent).op("deleteAsset", { params: { assetId: a.id } }), 403, "forbidden");
     }
   });
 
   it("needs the assets module and isolates tenants", async () => {
     const a = await createAsset(hr, laptops);
     const other = await signupTenant(t);
-    expectError(await other.agent.get("/api/assets"), 403, "module_disabled");
-    expectError(await other.agent.post("/api/assets").send({ name: "X", category_id: laptops }), 403, "module_disabled");
-    expectError(await other.agent.get(`/api/assets/${a.id}`), 403, "module_disabled");
-    expectError(await other.agent.put(`/api/assets/${a.id}`).send({ name: "X" }), 403, "module_disabled");
-    expectError(await other.agent.delete(`/api/assets/${a.id}`), 403, "module_disabled");
-    await other.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["assets"] })
+    expectError(await api(other.agent).op("listAssets"), 403, "module_disabled");
+    expectError(await api(other.agent).op("createAsset", { body: { name: "X", category_id: laptops } }), 403, "module_disabled");
+    expectError(await api(other.agent).op("getAsset", { params: { assetId: a.id } }), 403, "module_disabled");
+    expectError(await api(other.agent).op("updateAsset", { params: { assetId: a.id }, body: { name: "X" } }), 403, "module_disabled");
+    expectError(await api(other.agent).op("deleteAsset", { params: { assetId: a.id } }), 403, "module_disabled");
+    await api(other.agent)
+      .op("updateCompanySettings", { body: { modules: ["assets"] } })
       .expect(200);
-    expectError(await other.agent.get(`/api/assets/${a.id}`), 404, "not_found");
-    expectError(await other.agent.put(`/api/assets/${a.id}`).send({ name: "Stolen" }), 404, "not_found");
-    expectError(await other.agent.delete(`/api/assets/${a.id}`), 404, "not_found");
+    expectError(await api(other.agent).op("getAsset", { params: { assetId: a.id } }), 404, "not_found");
+    expectError(await api(other.agent).op("updateAsset", { params: { assetId: a.id }, body: { name: "Stolen" } }), 404, "not_found");
+    expectError(await api(other.agent).op("deleteAsset", { params: { assetId: a.id } }), 404, "not_found");
     expect((await api(other.agent).op("listAssets").expect(200)).body.data).toEqual([]);
     const cat = await createCategory(other, "Laptops");
     const mine = await createAsset(other, cat, { serial_number: "SAME-SERIAL" });

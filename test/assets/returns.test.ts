@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { assign, createAsset, createCategory, insertEmployee } from "../support/asset-factories.ts";
+import { assetsWorld, assign, createAsset, insertEmployee } from "./fixtures.ts";
 import { today as todayIn } from "../support/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 
@@ -20,17 +20,9 @@ let ravi: string;
 let meera: string;
 
 beforeAll(async () => {
-  owner = await signupTenant(t);
-  await owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ modules: ["assets"], timezone: "UTC" })
-    .expect(200);
-  hr = await addMember(t, owner, "hr", { name: "Hema HR" });
-  laptops = await createCategory(hr, "Laptops");
-  ravi = await insertEmployee(t, owner.tenantId, { first_name: "Ravi", last_name: "Kumar" });
-  meera = await insertEmployee(t, owner.tenantId, { first_name: "Meera", last_name: "Nair" });
-  emp = await addMember(t, owner, "employee", { employeeId: ravi, name: "Ravi Kumar" });
-  colleague = await addMember(t, owner, "employee", { employeeId: meera, name: "Meera Nair" });
+  const w = await assetsWorld(t);
+  ({ owner, hr, ravi, meera, emp, colleague } = w);
+  laptops = w.categories.Laptops;
 });
 
 async function held(employeeId = ravi, fields: Record<string, unknown> = {}) {
@@ -42,9 +34,8 @@ async function held(employeeId = ravi, fields: Record<string, unknown> = {}) {
 describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRequest: asset return requests", () => {
   it("lets the holder ask to return, notifies hr, and allows one pending request per assignment", async () => {
     const { asset, assignment } = await held();
-    const res = await emp.agent
-      .post("/api/assets/return-requests")
-      .send({ assignment_id: assignment.id, reason: "Got a new laptop" })
+    const res = await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Got a new laptop" } })
       .expect(201);
     expect(res.body.data).toMatchObject({
       assignment_id: assignment.id,
@@ -63,12 +54,12 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
     const [row] = await t.query("SELECT status, requested_by FROM asset_return_requests WHERE id = $1", [res.body.data.id]);
     expect(row).toEqual({ status: "pending", requested_by: emp.userId });
     expectError(
-      await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Again" }),
+      await api(emp.agent).op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Again" } }),
       409,
       "conflict",
     );
     expectError(
-      await hr.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Again" }),
+      await api(hr.agent).op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Again" } }),
       409,
       "conflict",
     );
@@ -84,7 +75,7 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
     const { assignment } = await held();
     const results = await Promise.all(
       [emp.agent, emp.agent, hr.agent].map((a, i) =>
-        a.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: `Race ${i}` }),
+        api(a).op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: `Race ${i}` } }),
       ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
@@ -94,35 +85,38 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
   it("hides other people's assignments (404) and refuses returned ones (409)", async () => {
     const { assignment } = await held(meera);
     expectError(
-      await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Not mine" }),
+      await api(emp.agent).op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Not mine" } }),
       404,
       "not_found",
     );
     const manager = await addMember(t, owner, "manager", { employeeId: await insertEmployee(t, owner.tenantId) });
     expectError(
-      await manager.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Not mine" }),
+      await api(manager.agent).op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Not mine" } }),
       404,
       "not_found",
     );
     const unlinked = await addMember(t, owner, "employee");
     expectError(
-      await unlinked.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Not mine" }),
+      await api(unlinked.agent).op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Not mine" } }),
       404,
       "not_found",
     );
     expectError(
-      await hr.agent.post("/api/assets/return-requests").send({ assignment_id: "00000000-0000-4000-8000-000000000000", reason: "Nope" }),
+      await api(hr.agent).op("createAssetReturnRequest", {
+        body: { assignment_id: "00000000-0000-4000-8000-000000000000", reason: "Nope" },
+      }),
       404,
       "not_found",
     );
     // hr may file on the employee's behalf (e.g. at exit) and approve it.
-    const r = await hr.agent
-      .post("/api/assets/return-requests")
-      .send({ assignment_id: assignment.id, reason: "Last working day" })
+    const r = await api(hr.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Last working day" } })
       .expect(201);
-    await hr.agent.put(`/api/assets/return-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+    await api(hr.agent)
+      .op("decideAssetReturnRequest", { params: { id: r.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     expectError(
-      await colleague.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Again" }),
+      await api(colleague.agent).op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Again" } }),
       409,
       "conflict",
     );
@@ -146,14 +140,19 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
 
   it("approves: closes the assignment with date and condition, frees the asset, audits and notifies", async () => {
     const { asset, assignment } = await held();
-    const req = await emp.agent
-      .post("/api/assets/return-requests")
-      .send({ assignment_id: assignment.id, reason: "Project over" })
+    const req = await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Project over" } })
       .expect(201);
-    expectError(await emp.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved" }), 403, "forbidden");
-    const res = await hr.agent
-      .put(`/api/assets/return-requests/${req.body.data.id}`)
-      .send({ status: "approved", returned_on: "2026-02-01", return_condition: "fair", decision_notes: "Charger missing" })
+    expectError(
+      await api(emp.agent).op("decideAssetReturnRequest", { params: { id: req.body.data.id }, body: { status: "approved" } }),
+      403,
+      "forbidden",
+    );
+    const res = await api(hr.agent)
+      .op("decideAssetReturnRequest", {
+        params: { id: req.body.data.id },
+        body: { status: "approved", returned_on: "2026-02-01", return_condition: "fair", decision_notes: "Charger missing" },
+      })
       .expect(200);
     expect(res.body.data).toMatchObject({
       status: "approved",
@@ -194,17 +193,22 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
     expect(await actions(assignment.id)).toContain("asset.returned");
     expect(await actions(asset.id)).toContain("asset.status_changed");
     // A decided request is final; the asset can go to someone else.
-    expectError(await hr.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "rejected" }), 409, "conflict");
+    expectError(
+      await api(hr.agent).op("decideAssetReturnRequest", { params: { id: req.body.data.id }, body: { status: "rejected" } }),
+      409,
+      "conflict",
+    );
     await assign(hr, asset.id, meera);
   });
 
   it("approves with today's date and the asset's condition by default", async () => {
     const { asset, assignment } = await held();
-    const req = await emp.agent
-      .post("/api/assets/return-requests")
-      .send({ assignment_id: assignment.id, reason: "Leaving the team" })
+    const req = await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Leaving the team" } })
       .expect(201);
-    const res = await hr.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved" }).expect(200);
+    const res = await api(hr.agent)
+      .op("decideAssetReturnRequest", { params: { id: req.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     expect(res.body.data).toMatchObject({ returned_on: today(), return_condition: "good" });
     expect((await t.query("SELECT status, condition FROM assets WHERE id = $1", [asset.id]))[0]).toEqual({
       status: "available",
@@ -214,7 +218,9 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
 
   it("checks the return date (not in the future, not before the hand-over, a real day)", async () => {
     const { assignment } = await held();
-    const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Done" }).expect(201);
+    const req = await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Done" } })
+      .expect(201);
     const future = addDays(today(), 3);
     for (const body of [
       { status: "approved", returned_on: future },
@@ -232,10 +238,14 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
 
   it("rejects: the employee keeps the asset and may ask again", async () => {
     const { asset, assignment } = await held();
-    const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Too heavy" }).expect(201);
-    const res = await hr.agent
-      .put(`/api/assets/return-requests/${req.body.data.id}`)
-      .send({ status: "rejected", decision_notes: "Needed for the release" })
+    const req = await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Too heavy" } })
+      .expect(201);
+    const res = await api(hr.agent)
+      .op("decideAssetReturnRequest", {
+        params: { id: req.body.data.id },
+        body: { status: "rejected", decision_notes: "Needed for the release" },
+      })
       .expect(200);
     expect(res.body.data).toMatchObject({
       status: "rejected",
@@ -247,18 +257,21 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
     expect((await t.query("SELECT returned_on FROM asset_assignments WHERE id = $1", [assignment.id]))[0].returned_on).toBeNull();
     const n = await api(emp.agent).op("listNotifications").expect(200);
     expect(n.body.data.find((x) => x.kind === "asset.return_rejected")!.body).toContain("Needed for the release");
-    await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Still too heavy" }).expect(201);
+    await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Still too heavy" } })
+      .expect(201);
   });
 
   it("sends an asset returned damaged to repair, opening a damage report when none was filed", async () => {
     const { asset, assignment } = await held();
-    const req = await emp.agent
-      .post("/api/assets/return-requests")
-      .send({ assignment_id: assignment.id, reason: "Screen issue" })
+    const req = await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Screen issue" } })
       .expect(201);
-    await hr.agent
-      .put(`/api/assets/return-requests/${req.body.data.id}`)
-      .send({ status: "approved", return_condition: "damaged", decision_notes: "Hinge broken" })
+    await api(hr.agent)
+      .op("decideAssetReturnRequest", {
+        params: { id: req.body.data.id },
+        body: { status: "approved", return_condition: "damaged", decision_notes: "Hinge broken" },
+      })
       .expect(200);
     expect((await t.query("SELECT status, condition FROM assets WHERE id = $1", [asset.id]))[0]).toEqual({
       status: "under_repair",
@@ -289,10 +302,11 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
   it("lists with filters; employees see only requests for their own assets", async () => {
     const mine = await held();
     const theirs = await held(meera);
-    const r1 = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: mine.assignment.id, reason: "Mine" }).expect(201);
-    const r2 = await colleague.agent
-      .post("/api/assets/return-requests")
-      .send({ assignment_id: theirs.assignment.id, reason: "Theirs" })
+    const r1 = await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: mine.assignment.id, reason: "Mine" } })
+      .expect(201);
+    const r2 = await api(colleague.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: theirs.assignment.id, reason: "Theirs" } })
       .expect(201);
     const ids = async (who: TenantSession, qs = "") =>
       (await who.agent.get(`/api/assets/return-requests?limit=100&${qs}`).expect(200)).body.data.map((x: any) => x.id);
@@ -310,29 +324,34 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
 
   it("needs the assets module and isolates tenants", async () => {
     const { assignment } = await held();
-    const req = await emp.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Done" }).expect(201);
+    const req = await api(emp.agent)
+      .op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Done" } })
+      .expect(201);
     const other = await signupTenant(t);
-    expectError(await other.agent.get("/api/assets/return-requests"), 403, "module_disabled");
+    expectError(await api(other.agent).op("listAssetReturnRequests"), 403, "module_disabled");
     expectError(
-      await other.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Mine now" }),
+      await api(other.agent).op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Mine now" } }),
       403,
       "module_disabled",
     );
     expectError(
-      await other.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved" }),
+      await api(other.agent).op("decideAssetReturnRequest", { params: { id: req.body.data.id }, body: { status: "approved" } }),
       403,
       "module_disabled",
     );
-    await other.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["assets"] })
+    await api(other.agent)
+      .op("updateCompanySettings", { body: { modules: ["assets"] } })
       .expect(200);
     expectError(
-      await other.agent.post("/api/assets/return-requests").send({ assignment_id: assignment.id, reason: "Mine now" }),
+      await api(other.agent).op("createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Mine now" } }),
       404,
       "not_found",
     );
-    expectError(await other.agent.put(`/api/assets/return-requests/${req.body.data.id}`).send({ status: "approved" }), 404, "not_found");
+    expectError(
+      await api(other.agent).op("decideAssetReturnRequest", { params: { id: req.body.data.id }, body: { status: "approved" } }),
+      404,
+      "not_found",
+    );
     expect((await api(other.agent).op("listAssetReturnRequests").expect(200)).body.data).toEqual([]);
     expect((await t.query("SELECT status FROM asset_return_requests WHERE id = $1", [req.body.data.id]))[0].status).toBe("pending");
   });

@@ -5,7 +5,7 @@ import { api } from "../support/api.ts";
 import { addDays, weekday } from "../../src/lib/dates.ts";
 import { monthRange } from "../../src/modules/leave/calendar.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
@@ -31,9 +31,8 @@ describe("getAttendanceSettings, updateAttendanceSettings: attendance settings",
       updated_at: null,
       version: expect.any(String),
     });
-    await w.owner.agent
-      .post("/api/configuration/company-settings")
-      .send({ weekly_offs: [5, 6] })
+    await api(w.owner.agent)
+      .op("updateCompanySettings", { body: { weekly_offs: [5, 6] } })
       .expect(200);
     expect((await api(w.hr.agent).op("getAttendanceSettings").expect(200)).body.data.weekly_offs).toEqual([5, 6]);
     // the day view follows the weekly offs in force: a past Saturday, off with the company's
@@ -45,14 +44,13 @@ describe("getAttendanceSettings, updateAttendanceSettings: attendance settings",
           .expect(200)
       ).body.data[0].status;
     expect(await satStatus()).toBe("weekly_off");
-    expectError(await w.employee.agent.post("/api/configuration/attendance").send({ grace_minutes: 30 }), 403);
-    expectError(await w.hr.agent.post("/api/configuration/attendance").send({ shift_start: "18:00", shift_end: "09:00" }), 400);
-    expectError(await w.hr.agent.post("/api/configuration/attendance").send({ half_day_threshold_hours: "10" }), 400);
-    expectError(await w.hr.agent.post("/api/configuration/attendance").send({ shift_start: "25:00" }), 400);
-    expectError(await w.hr.agent.post("/api/configuration/attendance").send({}), 400);
-    const u = await w.hr.agent
-      .post("/api/configuration/attendance")
-      .send({ weekly_offs: [0], grace_minutes: 10, half_day_threshold_hours: "4.5" })
+    expectError(await api(w.employee.agent).op("updateAttendanceSettings", { body: { grace_minutes: 30 } }), 403);
+    expectError(await api(w.hr.agent).op("updateAttendanceSettings", { body: { shift_start: "18:00", shift_end: "09:00" } }), 400);
+    expectError(await api(w.hr.agent).op("updateAttendanceSettings", { body: { half_day_threshold_hours: "10" } }), 400);
+    expectError(await api(w.hr.agent).op("updateAttendanceSettings", { body: { shift_start: "25:00" } }), 400);
+    expectError(await api(w.hr.agent).op("updateAttendanceSettings", { body: {} }), 400);
+    const u = await api(w.hr.agent)
+      .op("updateAttendanceSettings", { body: { weekly_offs: [0], grace_minutes: 10, half_day_threshold_hours: "4.5" } })
       .expect(200);
     expect(u.body.data).toMatchObject({
       weekly_offs: [0],
@@ -64,20 +62,19 @@ describe("getAttendanceSettings, updateAttendanceSettings: attendance settings",
     // weekly offs drive leave day counts: Monday to Saturday is 6 days with Sunday the only off day
     const lop = await createType(w.hr.agent, { name: "Unpaid", code: "UNP", is_paid: false });
     const mon = nextWeekday(addDays(today(), 20), 1);
-    const r = await w.employee.agent
-      .post("/api/leave-requests")
-      .send({ leave_type_id: lop.id, from_date: mon, to_date: addDays(mon, 5) })
+    const r = await api(w.employee.agent)
+      .op("createLeaveRequest", { body: { leave_type_id: lop.id, from_date: mon, to_date: addDays(mon, 5) } })
       .expect(201);
     expect(r.body.data.days).toBe("6.0");
-    await w.employee.agent.delete(`/api/leave-requests/${r.body.data.id}`).expect(200);
-    const back = await w.hr.agent
-      .post("/api/configuration/attendance")
-      .send({ weekly_offs: null, grace_minutes: 15, half_day_threshold_hours: "4" })
+    await api(w.employee.agent)
+      .op("cancelLeaveRequest", { params: { id: r.body.data.id } })
+      .expect(200);
+    const back = await api(w.hr.agent)
+      .op("updateAttendanceSettings", { body: { weekly_offs: null, grace_minutes: 15, half_day_threshold_hours: "4" } })
       .expect(200);
     expect(back.body.data).toMatchObject({ weekly_offs: [5, 6], weekly_offs_source: "company" });
-    await w.owner.agent
-      .post("/api/configuration/company-settings")
-      .send({ weekly_offs: [0, 6] })
+    await api(w.owner.agent)
+      .op("updateCompanySettings", { body: { weekly_offs: [0, 6] } })
       .expect(200);
     const log = await api(w.owner.agent)
       .op("listActivityLog", { query: { action: "settings.attendance_updated" } })
@@ -88,17 +85,21 @@ describe("getAttendanceSettings, updateAttendanceSettings: attendance settings",
 
 describe("checkIn, checkOut: check-in and check-out", () => {
   it("records today's punches with late/early flags from the settings", async () => {
-    await w.hr.agent.post("/api/configuration/attendance").send({ shift_start: "00:00", shift_end: "23:59", grace_minutes: 0 }).expect(200);
+    await api(w.hr.agent)
+      .op("updateAttendanceSettings", { body: { shift_start: "00:00", shift_end: "23:59", grace_minutes: 0 } })
+      .expect(200);
     try {
-      const ci = await w.employee.agent.post("/api/attendance/check-in").send({}).expect(200);
+      const ci = await api(w.employee.agent).op("checkIn", { body: {} }).expect(200);
       expect(ci.body.data).toMatchObject({ employee_id: w.employeeId, date: today(), check_out: null, source: "self", late: true });
       expect(["present", "wfh"]).toContain(ci.body.data.status);
-      expectError(await w.employee.agent.post("/api/attendance/check-in"), 409, "conflict");
-      const co = await w.employee.agent.post("/api/attendance/check-out").send({ notes: "left early" }).expect(200);
+      expectError(await api(w.employee.agent).op("checkIn"), 409, "conflict");
+      const co = await api(w.employee.agent)
+        .op("checkOut", { body: { notes: "left early" } })
+        .expect(200);
       expect(co.body.data).toMatchObject({ status: "half_day", early_exit: true, worked_hours: "0.00", notes: "left early" });
-      expectError(await w.employee.agent.post("/api/attendance/check-out"), 409);
-      expectError(await w.owner.agent.post("/api/attendance/check-in"), 409); // no employee record
-      expectError(await w.manager.agent.post("/api/attendance/check-out"), 409); // not checked in
+      expectError(await api(w.employee.agent).op("checkOut"), 409);
+      expectError(await api(w.owner.agent).op("checkIn"), 409); // no employee record
+      expectError(await api(w.manager.agent).op("checkOut"), 409); // not checked in
       const view = await api(w.employee.agent)
         .op("listAttendance", { query: { date: today() } })
         .expect(200);
@@ -106,9 +107,8 @@ describe("checkIn, checkOut: check-in and check-out", () => {
         expect.objectContaining({ date: today(), status: "half_day", source: "self", record_id: co.body.data.id }),
       ]);
     } finally {
-      await w.hr.agent
-        .post("/api/configuration/attendance")
-        .send({ shift_start: "09:00", shift_end: "18:00", grace_minutes: 15 })
+      await api(w.hr.agent)
+        .op("updateAttendanceSettings", { body: { shift_start: "09:00", shift_end: "18:00", grace_minutes: 15 } })
         .expect(200);
     }
   });
@@ -118,12 +118,14 @@ describe("checkIn, checkOut: check-in and check-out", () => {
     const { addMember } = await import("../support/app.ts");
     const member = await addMember(t, w.owner, "employee", { employeeId: emp });
     const lop = await createType(w.hr.agent, { name: "Unpaid2", code: "UNP2", is_paid: false });
-    const r = await w.hr.agent
-      .post("/api/leave-requests")
-      .send({ employee_id: emp, leave_type_id: lop.id, from_date: today(), to_date: today() });
+    const r = await api(w.hr.agent).op("createLeaveRequest", {
+      body: { employee_id: emp, leave_type_id: lop.id, from_date: today(), to_date: today() },
+    });
     if (r.status === 409) return; // today is a weekly off or holiday
-    await w.owner.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
-    expect(expectError(await member.agent.post("/api/attendance/check-in"), 409).error).toMatch(/leave/);
+    await api(w.owner.agent)
+      .op("updateLeaveRequest", { params: { id: r.body.data.id }, body: { status: "approved" } })
+      .expect(200);
+    expect(expectError(await api(member.agent).op("checkIn"), 409).error).toMatch(/leave/);
   });
 });
 
@@ -141,63 +143,76 @@ describe("importAttendance, listAttendance: import and the month view", () => {
     const fri1 = addDays(mon1, 4);
     const mon2 = addDays(mon1, 7);
     // a holiday, a leave and a work-from-home day, all approved
-    await w.hr.agent.post("/api/holidays").send({ date: wed1, name: "Founders' Day" }).expect(201);
-    const lop = await createType(w.hr.agent, { name: "Unpaid3", code: "UNP3", is_paid: false });
-    const leave = await w.employee.agent
-      .post("/api/leave-requests")
-      .send({ leave_type_id: lop.id, from_date: thu1, to_date: thu1 })
+    await api(w.hr.agent)
+      .op("createHoliday", { body: { date: wed1, name: "Founders' Day" } })
       .expect(201);
-    await w.manager.agent.put(`/api/leave-requests/${leave.body.data.id}`).send({ status: "approved" }).expect(200);
-    const wfh = await w.employee.agent.post("/api/wfh-requests").send({ from_date: fri1, to_date: fri1 }).expect(201);
-    await w.manager.agent.put(`/api/wfh-requests/${wfh.body.data.id}`).send({ status: "approved" }).expect(200);
+    const lop = await createType(w.hr.agent, { name: "Unpaid3", code: "UNP3", is_paid: false });
+    const leave = await api(w.employee.agent)
+      .op("createLeaveRequest", { body: { leave_type_id: lop.id, from_date: thu1, to_date: thu1 } })
+      .expect(201);
+    await api(w.manager.agent)
+      .op("updateLeaveRequest", { params: { id: leave.body.data.id }, body: { status: "approved" } })
+      .expect(200);
+    const wfh = await api(w.employee.agent)
+      .op("createWfhRequest", { body: { from_date: fri1, to_date: fri1 } })
+      .expect(201);
+    await api(w.manager.agent)
+      .op("updateWfhRequest", { params: { id: wfh.body.data.id }, body: { status: "approved" } })
+      .expect(200);
 
     expectError(
-      await w.employee.agent
-        .post("/api/attendance/import")
-        .send({ records: [{ employee_id: w.employeeId, date: mon1, status: "present" }] }),
+      await api(w.employee.agent).op("importAttendance", {
+        body: { records: [{ employee_id: w.employeeId, date: mon1, status: "present" }] },
+      }),
       403,
     );
-    expectError(await w.hr.agent.post("/api/attendance/import").send({ records: [{ employee_id: w.employeeId, date: mon1 }] }), 400);
+    expectError(await api(w.hr.agent).op("importAttendance", { body: { records: [{ employee_id: w.employeeId, date: mon1 }] } }), 400);
     expectError(
-      await w.hr.agent.post("/api/attendance/import").send({ records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(tue1) }] }),
-      400,
-    );
-    expectError(
-      await w.hr.agent
-        .post("/api/attendance/import")
-        .send({ records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(mon1), check_out: nine(mon1) }] }),
-      400,
-    );
-    expectError(
-      await w.hr.agent.post("/api/attendance/import").send({
-        records: [
-          { employee_id: w.employeeId, date: mon1, status: "absent" },
-          { employee_id: w.employeeId, date: mon1, status: "present" },
-        ],
+      await api(w.hr.agent).op("importAttendance", {
+        body: { records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(tue1) }] },
       }),
       400,
     );
     expectError(
-      await w.hr.agent
-        .post("/api/attendance/import")
-        .send({ records: [{ employee_id: "00000000-0000-4000-8000-000000000000", date: mon1, status: "present" }] }),
+      await api(w.hr.agent).op("importAttendance", {
+        body: { records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(mon1), check_out: nine(mon1) }] },
+      }),
+      400,
+    );
+    expectError(
+      await api(w.hr.agent).op("importAttendance", {
+        body: {
+          records: [
+            { employee_id: w.employeeId, date: mon1, status: "absent" },
+            { employee_id: w.employeeId, date: mon1, status: "present" },
+          ],
+        },
+      }),
+      400,
+    );
+    expectError(
+      await api(w.hr.agent).op("importAttendance", {
+        body: { records: [{ employee_id: "00000000-0000-4000-8000-000000000000", date: mon1, status: "present" }] },
+      }),
       404,
     );
-    const imp = await w.hr.agent
-      .post("/api/attendance/import")
-      .send({
-        records: [
-          { employee_id: w.employeeId, date: mon1, check_in: nine(mon1), check_out: six(mon1) },
-          // 09:30-12:30: late, half day
-          { employee_id: w.employeeId, date: mon2, check_in: `${mon2}T04:00:00.000Z`, check_out: `${mon2}T07:00:00.000Z` },
-          { employee_id: w.employeeId, date: fri1, check_in: nine(fri1), check_out: six(fri1) },
-        ],
+    const imp = await api(w.hr.agent)
+      .op("importAttendance", {
+        body: {
+          records: [
+            { employee_id: w.employeeId, date: mon1, check_in: nine(mon1), check_out: six(mon1) },
+            // 09:30-12:30: late, half day
+            { employee_id: w.employeeId, date: mon2, check_in: `${mon2}T04:00:00.000Z`, check_out: `${mon2}T07:00:00.000Z` },
+            { employee_id: w.employeeId, date: fri1, check_in: nine(fri1), check_out: six(fri1) },
+          ],
+        },
       })
       .expect(200);
     expect(imp.body.data).toEqual({ created: 3, updated: 0 });
-    const again = await w.hr.agent
-      .post("/api/attendance/import")
-      .send({ records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(mon1), check_out: six(mon1), notes: "device 2" }] })
+    const again = await api(w.hr.agent)
+      .op("importAttendance", {
+        body: { records: [{ employee_id: w.employeeId, date: mon1, check_in: nine(mon1), check_out: six(mon1), notes: "device 2" }] },
+      })
       .expect(200);
     expect(again.body.data).toEqual({ created: 0, updated: 1 });
 
@@ -225,11 +240,11 @@ describe("importAttendance, listAttendance: import and the month view", () => {
   });
 
   it("validates the query and scopes by role", async () => {
-    expectError(await w.hr.agent.get("/api/attendance?month=13"), 400, "validation_failed");
-    expectError(await w.hr.agent.get("/api/attendance?month=0"), 400);
-    expectError(await w.hr.agent.get(`/api/attendance?date=${today()}&month=1`), 400);
-    expectError(await w.hr.agent.get("/api/attendance?year=2026"), 400);
-    expectError(await w.employee.agent.get(`/api/attendance?employee_id=${w.managerEmployeeId}`), 404);
+    expectError(await api(w.hr.agent).op("listAttendance", { query: { month: 13 } }), 400, "validation_failed");
+    expectError(await api(w.hr.agent).op("listAttendance", { query: { month: 0 } }), 400);
+    expectError(await api(w.hr.agent).op("listAttendance", { query: { date: today(), month: 1 } }), 400);
+    expectError(await api(w.hr.agent).op("listAttendance", { query: { year: 2026 } }), 400);
+    expectError(await api(w.employee.agent).op("listAttendance", { query: { employee_id: w.managerEmployeeId } }), 404);
     const mgr = await api(w.manager.agent)
       .op("listAttendance", { query: { employee_id: w.employeeId, date: today() } })
       .expect(200);
@@ -239,7 +254,7 @@ describe("importAttendance, listAttendance: import and the month view", () => {
       .expect(200);
     expect(page.body.pagination.total).toBeGreaterThanOrEqual(2); // employees, not days
     expect(page.body.data).toHaveLength(1);
-    expectError(await other.agent.get(`/api/attendance?employee_id=${w.employeeId}`), 404);
+    expectError(await api(other.agent).op("listAttendance", { query: { employee_id: w.employeeId } }), 404);
     expect((await api(other.agent).op("listAttendance").expect(200)).body.data).toEqual([]);
   });
 });
@@ -251,44 +266,46 @@ describe(
     it("request, edit, approval rewrites the day (audited), and the rules around it", async () => {
       const day = nextWeekday(addDays(today(), -14), 2); // a Tuesday in the last two weeks
       expectError(
-        await w.employee.agent
-          .post("/api/attendance-regularization")
-          .send({ date: addDays(today(), 2), check_in: nine(addDays(today(), 2)), reason: "future" }),
+        await api(w.employee.agent).op("createAttendanceRegularization", {
+          body: { date: addDays(today(), 2), check_in: nine(addDays(today(), 2)), reason: "future" },
+        }),
         400,
       );
       expectError(
-        await w.employee.agent
-          .post("/api/attendance-regularization")
-          .send({ date: day, check_in: nine(addDays(day, 1)), reason: "wrong day" }),
+        await api(w.employee.agent).op("createAttendanceRegularization", {
+          body: { date: day, check_in: nine(addDays(day, 1)), reason: "wrong day" },
+        }),
         400,
       );
-      await w.hr.agent
-        .post("/api/attendance/import")
-        .send({ records: [{ employee_id: w.employeeId, date: day, status: "absent" }] })
+      await api(w.hr.agent)
+        .op("importAttendance", { body: { records: [{ employee_id: w.employeeId, date: day, status: "absent" }] } })
         .expect(200);
-      const r = await w.employee.agent
-        .post("/api/attendance-regularization")
-        .send({ date: day, check_in: nine(day), reason: "Forgot to punch" })
+      const r = await api(w.employee.agent)
+        .op("createAttendanceRegularization", { body: { date: day, check_in: nine(day), reason: "Forgot to punch" } })
         .expect(201);
       expect(r.body.data).toMatchObject({ status: "pending", check_out: null, previous: null, employee_name: "Eli Employee" });
       expectError(
-        await w.employee.agent.post("/api/attendance-regularization").send({ date: day, check_in: nine(day), reason: "again" }),
+        await api(w.employee.agent).op("createAttendanceRegularization", { body: { date: day, check_in: nine(day), reason: "again" } }),
         409,
       );
       const id = r.body.data.id;
-      const ed = await w.employee.agent
-        .put(`/api/attendance-regularization/${id}`)
-        .send({ check_out: six(day) })
+      const ed = await api(w.employee.agent)
+        .op("updateAttendanceRegularization", { params: { id }, body: { check_out: six(day) } })
         .expect(200);
       expect(ed.body.data.check_out).toBe(six(day));
       expectError(
-        await w.employee.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved", check_out: six(day) }),
+        await api(w.employee.agent).op("updateAttendanceRegularization", {
+          params: { id },
+          body: { status: "approved", check_out: six(day) },
+        }),
         400,
       );
-      expectError(await w.employee.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved" }), 403);
+      expectError(await api(w.employee.agent).op("updateAttendanceRegularization", { params: { id }, body: { status: "approved" } }), 403);
       // not the requester
-      expectError(await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ check_out: six(day) }), 409);
-      const a = await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ status: "approved", comment: "ok" }).expect(200);
+      expectError(await api(w.manager.agent).op("updateAttendanceRegularization", { params: { id }, body: { check_out: six(day) } }), 409);
+      const a = await api(w.manager.agent)
+        .op("updateAttendanceRegularization", { params: { id }, body: { status: "approved", comment: "ok" } })
+        .expect(200);
       expect(a.body.data).toMatchObject({ status: "approved", previous: { check_in: null, check_out: null, status: "absent" } });
       expect((await api(w.employee.agent).op("getAttendanceRegularization", { params: { id } }).expect(200)).body.data).toMatchObject({
         id,
@@ -317,40 +334,43 @@ describe(
       expect((await api(w.employee.agent).op("listNotifications").expect(200)).body.data.map((n) => n.kind)).toContain(
         "regularization.approved",
       );
-      expectError(await w.manager.agent.put(`/api/attendance-regularization/${id}`).send({ status: "rejected" }), 409);
-      expectError(await w.employee.agent.delete(`/api/attendance-regularization/${id}`), 409);
+      expectError(await api(w.manager.agent).op("updateAttendanceRegularization", { params: { id }, body: { status: "rejected" } }), 409);
+      expectError(await api(w.employee.agent).op("cancelAttendanceRegularization", { params: { id } }), 409);
       // a second request for the same day can be cancelled while pending
-      const r2 = await w.employee.agent
-        .post("/api/attendance-regularization")
-        .send({ date: day, check_in: `${day}T03:00:00.000Z`, reason: "earlier, actually" })
+      const r2 = await api(w.employee.agent)
+        .op("createAttendanceRegularization", { body: { date: day, check_in: `${day}T03:00:00.000Z`, reason: "earlier, actually" } })
         .expect(201);
-      const c = await w.employee.agent.delete(`/api/attendance-regularization/${r2.body.data.id}`).expect(200);
-      expect(c.body.data.status).toBe("cancelled");
-      const list = await w.manager.agent
-        .get(`/api/attendance-regularization?employee_id=${w.employeeId}&from_date=${day}&to_date=${day}`)
+      const c = await api(w.employee.agent)
+        .op("cancelAttendanceRegularization", { params: { id: r2.body.data.id } })
         .expect(200);
-      expect(list.body.data.map((x: any) => x.status).sort()).toEqual(["approved", "cancelled"]);
+      expect(c.body.data.status).toBe("cancelled");
+      const list = await api(w.manager.agent)
+        .op("listAttendanceRegularizations", { query: { employee_id: w.employeeId, from_date: day, to_date: day } })
+        .expect(200);
+      expect(list.body.data.map((x) => x.status).sort()).toEqual(["approved", "cancelled"]);
       expectError(
-        await w.employee.agent
-          .post("/api/attendance-regularization")
-          .send({ employee_id: w.managerEmployeeId, date: day, check_in: nine(day), reason: "for my boss" }),
+        await api(w.employee.agent).op("createAttendanceRegularization", {
+          body: { employee_id: w.managerEmployeeId, date: day, check_in: nine(day), reason: "for my boss" },
+        }),
         403,
       );
     });
 
     it("another company's regularization is a 404", async () => {
       const day = nextWeekday(addDays(today(), -14), 3);
-      const r = await w.employee.agent
-        .post("/api/attendance-regularization")
-        .send({ date: day, check_in: nine(day), reason: "tenancy" })
+      const r = await api(w.employee.agent)
+        .op("createAttendanceRegularization", { body: { date: day, check_in: nine(day), reason: "tenancy" } })
         .expect(201);
       for (const res of [
-        await other.agent.get(`/api/attendance-regularization/${r.body.data.id}`),
-        await other.agent.put(`/api/attendance-regularization/${r.body.data.id}`).send({ status: "approved" }),
-        await other.agent.delete(`/api/attendance-regularization/${r.body.data.id}`),
+        await api(other.agent).op("getAttendanceRegularization", { params: { id: r.body.data.id } }),
+        await api(other.agent).op("updateAttendanceRegularization", { params: { id: r.body.data.id }, body: { status: "approved" } }),
+        await api(other.agent).op("cancelAttendanceRegularization", { params: { id: r.body.data.id } }),
       ])
         expectError(res, 404, "not_found");
-      expectError(await w.employee.agent.get("/api/attendance-regularization/00000000-0000-4000-8000-000000000000"), 404);
+      expectError(
+        await api(w.employee.agent).op("getAttendanceRegularization", { params: { id: "00000000-0000-4000-8000-000000000000" } }),
+        404,
+      );
     });
   },
 );

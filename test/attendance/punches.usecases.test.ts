@@ -7,7 +7,7 @@ import { addDays } from "../../src/lib/dates.ts";
 import { importRecords, punchIn, punchOut } from "../../src/modules/attendance/punches.ts";
 import { changeAttendanceSettings } from "../../src/modules/attendance/settings.ts";
 import { authOf } from "../support/auth-context.ts";
-import { type LeaveWorld, insertEmployee, leaveWorld, today } from "../support/leave-factories.ts";
+import { type LeaveWorld, insertEmployee, leaveWorld, today } from "../leave/fixtures.ts";
 import { useTestApp } from "../support/app.ts";
 
 const t = useTestApp();

@@ -12,7 +12,7 @@ import {
 } from "../../src/modules/attendance/regularizations.ts";
 import type { AuthContext } from "../../src/http/types.ts";
 import { authOf } from "../support/auth-context.ts";
-import { type LeaveWorld, insertEmployee, leaveWorld, today } from "../support/leave-factories.ts";
+import { type LeaveWorld, insertEmployee, leaveWorld, today } from "../leave/fixtures.ts";
 import { useTestApp } from "../support/app.ts";
 
 const t = useTestApp();

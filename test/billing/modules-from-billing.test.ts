@@ -4,6 +4,7 @@ import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.ts";
 import { appWith, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const secret = "whsec_modules_from_billing";
 const t = useTestApp({ config: { billingWebhookSecret: secret, modulesFromBilling: true } });
@@ -38,40 +39,42 @@ describe("updateCompanySettings, receiveBillingWebhook: modules from billing (MO
   it("refuses a change of modules with 403 and saves nothing of that request", async () => {
     const o = await signupTenant(t, { company: "Billed Co" });
     const res = expectError(
-      await o.agent.post("/api/configuration/company-settings").send({ name: "Renamed Co", modules: ["payroll"] }),
+      await api(o.agent).op("updateCompanySettings", { body: { name: "Renamed Co", modules: ["payroll"] } }),
       403,
       "forbidden",
     );
     expect(res.error).toMatch(/subscription/i);
-    const s = await o.agent.get("/api/configuration/company-settings").expect(200);
+    const s = await api(o.agent).op("getCompanySettings").expect(200);
     expect(s.body.data).toMatchObject({ name: "Billed Co", modules: [] });
-    expectError(await o.agent.get("/api/configuration/payroll/pf-settings"), 403, "module_disabled");
-    const log = await o.agent.get("/api/configuration/activity-log?action=settings.modules_changed").expect(200);
+    expectError(await api(o.agent).op("getPfSettings"), 403, "module_disabled");
+    const log = await api(o.agent)
+      .op("listActivityLog", { query: { action: "settings.modules_changed" } })
+      .expect(200);
     expect(log.body.data).toHaveLength(0);
   });
 
   it("takes other settings, and the current set of modules repeated in any order", async () => {
     const o = await signupTenant(t);
-    await o.agent.post("/api/configuration/company-settings").send({ name: "Still Fine", modules: [] }).expect(200);
+    await api(o.agent)
+      .op("updateCompanySettings", { body: { name: "Still Fine", modules: [] } })
+      .expect(200);
     await subscribe(o.tenantId, ["payroll", "assets"]).expect(200);
-    const same = await o.agent.post("/api/configuration/company-settings").send({ weekly_offs: [5, 6], modules: ["payroll", "assets"] });
+    const same = await api(o.agent).op("updateCompanySettings", { body: { weekly_offs: [5, 6], modules: ["payroll", "assets"] } });
     expect(same.status).toBe(200);
     expect(same.body.data).toMatchObject({ name: "Still Fine", weekly_offs: [5, 6], modules: ["payroll", "assets"] });
     // switching one off is a change too
-    expectError(await o.agent.post("/api/configuration/company-settings").send({ modules: ["payroll"] }), 403, "forbidden");
-    expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual(["payroll", "assets"]);
+    expectError(await api(o.agent).op("updateCompanySettings", { body: { modules: ["payroll"] } }), 403, "forbidden");
+    expect((await api(o.agent).op("getCompanySettings")).body.data.modules).toEqual(["payroll", "assets"]);
     // the subscription changes them
     expect((await subscribe(o.tenantId, ["helpdesk"]).expect(200)).body.data.modules).toEqual(["helpdesk"]);
-    expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual(["helpdesk"]);
+    expect((await api(o.agent).op("getCompanySettings")).body.data.modules).toEqual(["helpdesk"]);
   });
 
   it("leaves owner/admin switching on where the setting is off (self-hosted)", async () => {
     const selfHosted = appWith(t, { modulesFromBilling: false });
     const o = await signupTenant(t);
-    const res = await selfHosted
-      .as(o.agent)
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["payroll"] })
+    const res = await api(selfHosted.as(o.agent))
+      .op("updateCompanySettings", { body: { modules: ["payroll"] } })
       .expect(200);
     expect(res.body.data.modules).toEqual(["payroll"]);
   });
@@ -90,13 +93,10 @@ describe("updateCompanySettings: MODULES_FROM_BILLING's default follows billing"
     const billed = appWith(t, { billingWebhookSecret: env.billingWebhookSecret, modulesFromBilling: env.modulesFromBilling });
     const o = await signupTenant(t);
     expectError(
-      await billed
-        .as(o.agent)
-        .post("/api/configuration/company-settings")
-        .send({ modules: ["payroll", "recruitment", "helpdesk", "assets"] }),
+      await api(billed.as(o.agent)).op("updateCompanySettings", { body: { modules: ["payroll", "recruitment", "helpdesk", "assets"] } }),
       403,
       "forbidden",
     );
-    expect((await billed.as(o.agent).get("/api/configuration/company-settings").expect(200)).body.data.modules).toEqual([]);
+    expect((await api(billed.as(o.agent)).op("getCompanySettings").expect(200)).body.data.modules).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import Stripe from "stripe";
 import { describe, expect, it } from "vitest";
 import { modulesFromSubscription } from "../../src/modules/billing/subscriptions.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const secret = "whsec_test_secret_for_hrms";
 const t = useTestApp({ config: { billingWebhookSecret: secret } });
@@ -72,9 +73,9 @@ describe("receiveBillingWebhook: billing webhook", () => {
     const event = subscriptionEvent(o.tenantId, { lookupKeys: ["hrms_payroll", "hrms_assets"] });
     const res = await send(event).expect(200);
     expect(res.body.data).toMatchObject({ handled: true, duplicate: false, tenant_id: o.tenantId, modules: ["payroll", "assets"] });
-    const s = await o.agent.get("/api/configuration/company-settings").expect(200);
+    const s = await api(o.agent).op("getCompanySettings").expect(200);
     expect(s.body.data.modules).toEqual(["payroll", "assets"]);
-    await o.agent.get("/api/configuration/payroll/pf-settings").expect(200);
+    await api(o.agent).op("getPfSettings").expect(200);
     const again = await send(event).expect(200);
     expect(again.body.data).toMatchObject({ duplicate: true, handled: false });
     const log = await o.agent.get("/api/configuration/activity-log?action=settings.modules_changed").expect(200);
@@ -88,19 +89,19 @@ describe("receiveBillingWebhook: billing webhook", () => {
     await send(subscriptionEvent(o.tenantId, { lookupKeys: ["payroll"], created: now })).expect(200);
     const late = await send(subscriptionEvent(o.tenantId, { lookupKeys: ["payroll", "helpdesk"], created: now - 60 })).expect(200);
     expect(late.body.data.handled).toBe(false);
-    expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual(["payroll"]);
+    expect((await api(o.agent).op("getCompanySettings")).body.data.modules).toEqual(["payroll"]);
     await send(subscriptionEvent(o.tenantId, { type: "customer.subscription.deleted", lookupKeys: ["payroll"], created: now + 1 })).expect(
       200,
     );
-    expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual([]);
-    expectError(await o.agent.get("/api/configuration/payroll/pf-settings"), 403, "module_disabled");
+    expect((await api(o.agent).op("getCompanySettings")).body.data.modules).toEqual([]);
+    expectError(await api(o.agent).op("getPfSettings"), 403, "module_disabled");
   });
 
   it("refuses a bad signature and a missing header; ignores unrelated events", async () => {
     const o = await signupTenant(t);
     expectError(await send(subscriptionEvent(o.tenantId, { lookupKeys: ["payroll"] }), "whsec_wrong"), 400, "invalid_signature");
     expectError(await t.request().post("/api/billing/webhook").send(subscriptionEvent(o.tenantId)), 400, "validation_failed");
-    expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual([]);
+    expect((await api(o.agent).op("getCompanySettings")).body.data.modules).toEqual([]);
     const other = await send({ id: `evt_other_${seq++}`, object: "event", type: "invoice.paid", created: 1, data: { object: {} } }).expect(
       200,
     );
@@ -114,7 +115,7 @@ describe("receiveBillingWebhook: billing webhook", () => {
       const e = expectError(await send(subscriptionEvent(o.tenantId, { lookupKeys: ["payroll"] }), secret, at), 400, "invalid_signature");
       expect(e.error).toMatch(/timestamp/i);
     }
-    expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual([]);
+    expect((await api(o.agent).op("getCompanySettings")).body.data.modules).toEqual([]);
     // a clock a few seconds behind the provider's is fine
     const skewed = await send(subscriptionEvent(o.tenantId, { lookupKeys: ["payroll"] }), secret, now + 30).expect(200);
     expect(skewed.body.data).toMatchObject({ handled: true, modules: ["payroll"] });
@@ -142,8 +143,10 @@ describe("receiveBillingWebhook: billing webhook", () => {
         reason: "customer_mismatch",
       });
     }
-    expect((await o.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual(["payroll"]);
-    const log = await o.agent.get("/api/configuration/activity-log?action=settings.modules_changed").expect(200);
+    expect((await api(o.agent).op("getCompanySettings")).body.data.modules).toEqual(["payroll"]);
+    const log = await api(o.agent)
+      .op("listActivityLog", { query: { action: "settings.modules_changed" } })
+      .expect(200);
     expect(log.body.data).toHaveLength(1);
     // its own customer still changes it
     const own = await send(subscriptionEvent(o.tenantId, { lookupKeys: ["payroll", "assets"], customer: "cus_owner_of_a" })).expect(200);
@@ -168,11 +171,11 @@ describe("receiveBillingWebhook: billing webhook", () => {
     await send(subscriptionEvent(a.tenantId, { lookupKeys: ["payroll"], customer: "cus_shared" })).expect(200);
     const res = await send(subscriptionEvent(b.tenantId, { lookupKeys: ["payroll", "assets"], customer: "cus_shared" })).expect(200);
     expect(res.body.data).toMatchObject({ handled: false, tenant_id: null, modules: null, reason: "customer_in_use" });
-    expect((await b.agent.get("/api/configuration/company-settings")).body.data.modules).toEqual([]);
+    expect((await api(b.agent).op("getCompanySettings")).body.data.modules).toEqual([]);
     const rows = await t.query("SELECT id, billing_customer_id FROM tenants WHERE id = ANY($1::uuid[]) ORDER BY id", [
       [a.tenantId, b.tenantId],
     ]);
-    expect(Object.fromEntries(rows.map((r: any) => [r.id, r.billing_customer_id]))).toEqual({
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.billing_customer_id]))).toEqual({
       [a.tenantId]: "cus_shared",
       [b.tenantId]: null,
     });

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { csvCell } from "../../src/modules/bulk/exports.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee, insertEmployee } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
@@ -30,7 +31,9 @@ describe("exportEmployees: CSV and NDJSON", () => {
     });
     const plain = await createEmployee(o, { first_name: "Plain", last_name: "Person, Jr.", designation: 'Says "hi"\nand, bye' });
     const deleted = await createEmployee(o, { first_name: "Gone" });
-    await o.agent.delete(`/api/employees/${deleted.id}`).expect(200);
+    await api(o.agent)
+      .op("deleteEmployee", { params: { employeeId: deleted.id } })
+      .expect(200);
     const res = await text(o.agent.get("/api/exports/employees")).expect(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(res.headers["content-disposition"]).toBe('attachment; filename="employees.csv"');
@@ -80,7 +83,7 @@ describe("exportEmployees: CSV and NDJSON", () => {
         .split("\n")
         .map((l) => JSON.parse(l).id),
     ).toEqual([b.id]);
-    expectError(await o.agent.get("/api/exports/employees?updated_since=yesterday"), 400, "validation_failed");
+    expectError(await api(o.agent).op("exportEmployees", { query: { updated_since: "yesterday" } }), 400, "validation_failed");
     expectError(await o.agent.get("/api/exports/employees?format=xlsx"), 400, "validation_failed");
   });
 
@@ -111,8 +114,12 @@ describe("exportHolidays, exportAttendanceRecords, exportLeaveAllocations: the o
     expect((await text(o.agent.get("/api/exports/holidays")).expect(200)).body).toBe(
       "id,date,name,description,is_optional,branch_id,work_location_id,created_at,updated_at\r\n",
     );
-    await o.agent.post("/api/holidays").send({ date: "2027-01-26", name: "Republic Day" }).expect(201);
-    await o.agent.post("/api/holidays").send({ date: "2027-08-15", name: "Independence Day" }).expect(201);
+    await api(o.agent)
+      .op("createHoliday", { body: { date: "2027-01-26", name: "Republic Day" } })
+      .expect(201);
+    await api(o.agent)
+      .op("createHoliday", { body: { date: "2027-08-15", name: "Independence Day" } })
+      .expect(201);
     const res = await text(o.agent.get("/api/exports/holidays?format=ndjson&from_date=2027-06-01")).expect(200);
     expect(
       (res.body as string)
@@ -126,13 +133,14 @@ describe("exportHolidays, exportAttendanceRecords, exportLeaveAllocations: the o
     const o = await signupTenant(t);
     const e1 = await insertEmployee(t, o.tenantId);
     const e2 = await insertEmployee(t, o.tenantId);
-    await o.agent
-      .post("/api/attendance/import")
-      .send({
-        records: [
-          { employee_id: e1, date: "2026-11-02", status: "absent" },
-          { employee_id: e2, date: "2026-11-02", status: "absent" },
-        ],
+    await api(o.agent)
+      .op("importAttendance", {
+        body: {
+          records: [
+            { employee_id: e1, date: "2026-11-02", status: "absent" },
+            { employee_id: e2, date: "2026-11-02", status: "absent" },
+          ],
+        },
       })
       .expect(200);
     const res = await text(o.agent.get(`/api/exports/attendance?format=ndjson&employee_id=${e1}`)).expect(200);
@@ -160,7 +168,7 @@ describe("exportEmployees: roles and isolation", () => {
         .split("\n")
         .map((l) => JSON.parse(l).id),
     ).toEqual([mine.id]);
-    expectError(await manager.agent.get("/api/exports/employees"), 403, "forbidden");
+    expectError(await api(manager.agent).op("exportEmployees"), 403, "forbidden");
   });
 });
 

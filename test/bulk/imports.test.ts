@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee, employeeInput, insertEmployee } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
@@ -42,7 +43,11 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
     const o = await signupTenant(t);
     const csv = await withBadRows(o);
     const before = await employeeCount(o.tenantId);
-    const res = expectError(await o.agent.post("/api/imports/employees?dry_run=true").send({ csv }), 400, "validation_failed");
+    const res = expectError(
+      await api(o.agent).op("importEmployees", { query: { dry_run: true }, body: { csv } }),
+      400,
+      "validation_failed",
+    );
     const byRow = new Map<number, { column: string | null; path: string; message: string }[]>();
     for (const d of res.details) byRow.set(d.row, [...(byRow.get(d.row) ?? []), d]);
     expect([...byRow.keys()].sort()).toEqual([2, 3, 5, 6, 7]);
@@ -55,7 +60,10 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
     expect(await employeeCount(o.tenantId)).toBe(before);
 
     // without problems: 200, what would be imported, still nothing written
-    const ok = await o.agent.post("/api/imports/employees?dry_run=true").send({ csv: csvOf(line("A", email("a")), line("B", email("b"))) });
+    const ok = await api(o.agent).op("importEmployees", {
+      query: { dry_run: true },
+      body: { csv: csvOf(line("A", email("a")), line("B", email("b"))) },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({
       dry_run: true,
@@ -72,14 +80,16 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
     const o = await signupTenant(t);
     const before = await employeeCount(o.tenantId);
     const bad = csvOf(line("One", email("one")), line("Two", email("two")), line("Three", email("three"), { date_of_birth: "2030-01-01" }));
-    const res = expectError(await o.agent.post("/api/imports/employees").send({ csv: bad }), 400, "validation_failed");
+    const res = expectError(await api(o.agent).op("importEmployees", { body: { csv: bad } }), 400, "validation_failed");
     expect(res.details).toEqual([expect.objectContaining({ row: 3, column: "date_of_birth" })]);
     expect(await employeeCount(o.tenantId)).toBe(before);
     const [imp] = await t.query("SELECT status, imported_rows FROM imports WHERE tenant_id = $1", [o.tenantId]);
     expect(imp).toMatchObject({ status: "failed", imported_rows: 0 });
 
     const good = csvOf(line("One", email("one")), line("Two", email("two")));
-    const done = await o.agent.post("/api/imports/employees").send({ csv: good }).expect(201);
+    const done = await api(o.agent)
+      .op("importEmployees", { body: { csv: good } })
+      .expect(201);
     expect(done.body.data).toMatchObject({ status: "succeeded", mode: "all_or_nothing", imported_rows: 2, format: "csv" });
     expect(await employeeCount(o.tenantId)).toBe(before + 2);
     // as by the single create: a generated code and an activity entry for each
@@ -101,12 +111,18 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
     const o = await signupTenant(t);
     const before = await employeeCount(o.tenantId);
     const csv = await withBadRows(o);
-    const res = await o.agent.post("/api/imports/employees?mode=row_by_row").send({ csv }).expect(201);
+    const res = await api(o.agent)
+      .op("importEmployees", { query: { mode: "row_by_row" }, body: { csv } })
+      .expect(201);
     expect(res.body.data).toMatchObject({ status: "succeeded", mode: "row_by_row", total_rows: 7, imported_rows: 2, failed_rows: 5 });
     expect(res.body.data.problems.map((p: { row: number }) => p.row)).toEqual([2, 3, 5, 6, 7]);
     // + the stored one of withBadRows, + rows 1 and 4
     expect(await employeeCount(o.tenantId)).toBe(before + 3);
-    const got = (await o.agent.get(`/api/imports/${res.body.data.id}`).expect(200)).body.data;
+    const got = (
+      await api(o.agent)
+        .op("getImport", { params: { id: res.body.data.id } })
+        .expect(200)
+    ).body.data;
     expect(got).toEqual({ ...res.body.data, version: expect.any(String) });
   });
 
@@ -117,19 +133,18 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
       employeeInput({ employment_type: "sometimes" }),
       employeeInput({ reports_to: "8c4b1b8e-1f7e-4c55-9c4e-6f1b2a3c4d5e" }),
     ];
-    const res = expectError(await o.agent.post("/api/imports/employees").send({ rows }), 400, "validation_failed");
+    const res = expectError(await api(o.agent).op("importEmployees", { body: { rows } }), 400, "validation_failed");
     expect(res.details).toEqual([
       expect.objectContaining({ row: 2, column: "employment_type", message: expect.stringContaining("must be one of") }),
       expect.objectContaining({ row: 3, column: "reports_to", message: "is not an employee of this company" }),
     ]);
-    const ok = await o.agent
-      .post("/api/imports/employees")
-      .send({ rows: [employeeInput({ employee_code: "IMP-7" })] })
+    const ok = await api(o.agent)
+      .op("importEmployees", { body: { rows: [employeeInput({ employee_code: "IMP-7" })] } })
       .expect(201);
     expect(ok.body.data).toMatchObject({ format: "json", imported_rows: 1 });
     // the code is now taken: a second import of it is a problem of its row
     const again = expectError(
-      await o.agent.post("/api/imports/employees").send({ rows: [employeeInput({ employee_code: "IMP-7" })] }),
+      await api(o.agent).op("importEmployees", { body: { rows: [employeeInput({ employee_code: "IMP-7" })] } }),
       400,
     );
     expect(again.details[0]).toMatchObject({ row: 1, column: "employee_code", message: expect.stringContaining("already taken") });
@@ -139,7 +154,7 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
 describe("importEmployees: the source as a whole", () => {
   it("names an unknown column in part only: a huge header line does not come back in the answer", async () => {
     const o = await signupTenant(t);
-    const res = await o.agent.post("/api/imports/employees").send({ csv: `first_name,${"x".repeat(100_000)}\nPriya,1\n` });
+    const res = await api(o.agent).op("importEmployees", { body: { csv: `first_name,${"x".repeat(100_000)}\nPriya,1\n` } });
     const e = expectError(res, 400, "validation_failed");
     expect(e.error).toContain(`Unknown or repeated columns: ${"x".repeat(60)}...`);
     expect(JSON.stringify(res.body).length).toBeLessThan(2000);
@@ -149,11 +164,11 @@ describe("importEmployees: the source as a whole", () => {
     const o = await signupTenant(t);
     const before = await employeeCount(o.tenantId);
     const csv = `first_name,last_name,email,department,designation,joining_date,salary\nA,B,${email("x")},D,E,2024-01-01,100\n`;
-    const res = expectError(await o.agent.post("/api/imports/employees").send({ csv }), 400, "validation_failed");
+    const res = expectError(await api(o.agent).op("importEmployees", { body: { csv } }), 400, "validation_failed");
     expect(res.details).toEqual([
       { path: "body.csv.columns[7]", message: expect.stringMatching(/^"salary" is not a column of an employees row/) },
     ]);
-    const json = expectError(await o.agent.post("/api/imports/employees").send({ rows: [{ ...employeeInput(), salary: 1 }] }), 400);
+    const json = expectError(await api(o.agent).op("importEmployees", { body: { rows: [{ ...employeeInput(), salary: 1 }] } }), 400);
     expect(json.details[0]).toMatchObject({ path: "body.rows[1].salary" });
     expect(await employeeCount(o.tenantId)).toBe(before);
   });
@@ -161,12 +176,12 @@ describe("importEmployees: the source as a whole", () => {
   it("CSV that cannot be parsed, an empty file, both or neither form: 400", async () => {
     const o = await signupTenant(t);
     const broken = `${HEADER}\n"unterminated,B,c@example.test,D,E,2024-01-01,,\n`;
-    expect(expectError(await o.agent.post("/api/imports/employees").send({ csv: broken }), 400).details[0].path).toBe("body.csv");
-    expectError(await o.agent.post("/api/imports/employees").send({ csv: `${HEADER}\n` }), 400);
-    expectError(await o.agent.post("/api/imports/employees").send({ csv: "a", rows: [{}] }), 400);
-    expectError(await o.agent.post("/api/imports/employees").send({}), 400);
+    expect(expectError(await api(o.agent).op("importEmployees", { body: { csv: broken } }), 400).details[0].path).toBe("body.csv");
+    expectError(await api(o.agent).op("importEmployees", { body: { csv: `${HEADER}\n` } }), 400);
+    expectError(await api(o.agent).op("importEmployees", { body: { csv: "a", rows: [{}] } }), 400);
+    expectError(await api(o.agent).op("importEmployees", { body: {} }), 400);
     const wide = `${HEADER}\nA,B,${email("w")},D,E,2024-01-01,,,extra\n`;
-    expectError(await o.agent.post("/api/imports/employees").send({ csv: wide }), 400);
+    expectError(await api(o.agent).op("importEmployees", { body: { csv: wide } }), 400);
   });
 });
 
@@ -176,11 +191,11 @@ describe("importEmployees, getImport: roles, isolation, retries", () => {
     const hr = await addMember(t, o, "hr");
     const emp = await addMember(t, o, "employee", { employeeId: await insertEmployee(t, o.tenantId) });
     const csv = csvOf(line("Hr", email("hr")));
-    const made = await hr.agent.post("/api/imports/employees").send({ csv }).expect(201);
-    expectError(await emp.agent.post("/api/imports/employees").send({ csv }), 403, "forbidden");
-    expectError(await emp.agent.get(`/api/imports/${made.body.data.id}`), 403, "forbidden");
+    const made = await api(hr.agent).op("importEmployees", { body: { csv } }).expect(201);
+    expectError(await api(emp.agent).op("importEmployees", { body: { csv } }), 403, "forbidden");
+    expectError(await api(emp.agent).op("getImport", { params: { id: made.body.data.id } }), 403, "forbidden");
     const other = await signupTenant(t);
-    expectError(await other.agent.get(`/api/imports/${made.body.data.id}`), 404, "not_found");
+    expectError(await api(other.agent).op("getImport", { params: { id: made.body.data.id } }), 404, "not_found");
   });
 
   it("a retry with the same Idempotency-Key answers the first import and imports nothing again", async () => {
@@ -188,8 +203,12 @@ describe("importEmployees, getImport: roles, isolation, retries", () => {
     const before = await employeeCount(o.tenantId);
     const csv = csvOf(line("Once", email("once")), line("Only", email("only")));
     const key = "bulk-import-retry-1";
-    const first = await o.agent.post("/api/imports/employees").set("Idempotency-Key", key).send({ csv }).expect(201);
-    const second = await o.agent.post("/api/imports/employees").set("Idempotency-Key", key).send({ csv }).expect(201);
+    const first = await api(o.agent)
+      .op("importEmployees", { body: { csv }, headers: { "Idempotency-Key": key } })
+      .expect(201);
+    const second = await api(o.agent)
+      .op("importEmployees", { body: { csv }, headers: { "Idempotency-Key": key } })
+      .expect(201);
     expect(second.headers["idempotent-replayed"]).toBe("true");
     expect(second.body).toEqual(first.body);
     expect(await employeeCount(o.tenantId)).toBe(before + 2);
@@ -201,7 +220,7 @@ describe("importEmployees, getImport: roles, isolation, retries", () => {
     const o = await signupTenant(t);
     const before = await employeeCount(o.tenantId);
     const csv = csvOf(line("Race1", email("race")), line("Race2", email("race")), line("Race3", email("race")));
-    const answers = await Promise.all([1, 2, 3].map(() => o.agent.post("/api/imports/employees").send({ csv })));
+    const answers = await Promise.all([1, 2, 3].map(() => api(o.agent).op("importEmployees", { body: { csv } })));
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     for (const r of answers.filter((x) => x.status !== 201)) expect([400, 409]).toContain(expectError(r, r.status).status);
@@ -217,9 +236,8 @@ describe("importEmployees, getImport: roles, isolation, retries", () => {
     const o = await signupTenant(t);
     const make = async (scopes: string[]) =>
       (
-        await o.agent
-          .post("/api/integrations/credentials")
-          .send({ name: `Sync ${scopes.join(" ")}`, scopes })
+        await api(o.agent)
+          .op("createApiCredential", { body: { name: `Sync ${scopes.join(" ")}`, scopes } })
           .expect(201)
       ).body.data.secret as string;
     const reader = await make(["employees:read"]);

@@ -9,8 +9,9 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
 import { insertEmployee } from "../support/employees.ts";
-import { createType, leaveWorld } from "../support/leave-factories.ts";
-import { payrollWorld } from "../payroll/support.ts";
+import { createType, leaveWorld } from "../leave/fixtures.ts";
+import { payrollWorld } from "../payroll/fixtures.ts";
+import { api } from "../support/api.ts";
 
 /** An NDJSON answer's lines, parsed. */
 const ndjson = async (req: import("supertest").Test) => {
@@ -32,13 +33,21 @@ registerAllJobs();
 describe("importHolidays", () => {
   it("imports holidays from CSV; a duplicate of a stored holiday or an earlier row is that row's problem", async () => {
     const o = await signupTenant(t);
-    await o.agent.post("/api/holidays").send({ date: "2027-01-26", name: "Republic Day" }).expect(201);
+    await api(o.agent)
+      .op("createHoliday", { body: { date: "2027-01-26", name: "Republic Day" } })
+      .expect(201);
     const csv = "date,name,is_optional\n2027-08-15,Independence Day,false\n2027-01-26,Republic Day,\n2027-10-02,Gandhi Jayanti,true\n";
-    const bad = expectError(await o.agent.post("/api/imports/holidays").send({ csv }), 400);
+    const bad = expectError(await api(o.agent).op("importHolidays", { body: { csv } }), 400);
     expect(bad.details).toEqual([expect.objectContaining({ row: 2, column: null, message: expect.stringContaining("already exists") })]);
-    const res = await o.agent.post("/api/imports/holidays?mode=row_by_row").send({ csv }).expect(201);
+    const res = await api(o.agent)
+      .op("importHolidays", { query: { mode: "row_by_row" }, body: { csv } })
+      .expect(201);
     expect(res.body.data).toMatchObject({ imported_rows: 2, failed_rows: 1 });
-    const list = (await o.agent.get("/api/holidays?year=2027").expect(200)).body.data;
+    const list = (
+      await api(o.agent)
+        .op("listHolidays", { query: { year: 2027 } })
+        .expect(200)
+    ).body.data;
     expect(list.map((h: { name: string; is_optional: boolean }) => `${h.name}:${h.is_optional}`).sort()).toEqual([
       "Gandhi Jayanti:true",
       "Independence Day:false",
@@ -57,7 +66,7 @@ describe("importAttendanceRecords", () => {
       { employee_id: emp, date: d1, status: "absent" },
       { employee_id: emp, date: d2, status: "present", notes: "imported" },
     ];
-    const res = await o.agent.post("/api/imports/attendance").send({ rows }).expect(201);
+    const res = await api(o.agent).op("importAttendanceRecords", { body: { rows } }).expect(201);
     expect(res.body.data).toMatchObject({ kind: "attendance", imported_rows: 2 });
     const stored = await t.query(
       "SELECT to_char(date, 'YYYY-MM-DD') AS date, status, source FROM attendance_records WHERE tenant_id = $1 ORDER BY date",
@@ -68,9 +77,9 @@ describe("importAttendanceRecords", () => {
       { date: d2, status: "present", source: "import" },
     ]);
     const unknown = expectError(
-      await o.agent
-        .post("/api/imports/attendance")
-        .send({ csv: `employee_id,date,status\n5d0f3a8e-2b1c-4d5e-8f9a-0b1c2d3e4f5a,${d1},absent\n` }),
+      await api(o.agent).op("importAttendanceRecords", {
+        body: { csv: `employee_id,date,status\n5d0f3a8e-2b1c-4d5e-8f9a-0b1c2d3e4f5a,${d1},absent\n` },
+      }),
       400,
     );
     expect(unknown.details[0]).toMatchObject({ row: 1, message: "Employee not found" });
@@ -82,8 +91,8 @@ describe("importLeaveAllocations, exportLeaveAllocations", () => {
     const w = await leaveWorld(t);
     const type = await createType(w.hr.agent, { name: "Casual", code: `CL${Date.now() % 100000}` });
     const csv = `employee_id,leave_type_id,days\n${w.employeeId},${type.id},6\n${w.managerEmployeeId},${type.id},4.5\n`;
-    await w.hr.agent.post("/api/imports/leave-allocations").send({ csv }).expect(201);
-    await w.hr.agent.post("/api/imports/leave-allocations").send({ csv }).expect(201);
+    await api(w.hr.agent).op("importLeaveAllocations", { body: { csv } }).expect(201);
+    await api(w.hr.agent).op("importLeaveAllocations", { body: { csv } }).expect(201);
     const rows = await t.query(
       "SELECT employee_id, days::text AS days FROM leave_allocations WHERE tenant_id = $1 AND leave_type_id = $2 ORDER BY days",
       [w.owner.tenantId, type.id],
@@ -113,7 +122,7 @@ describe("importLeaveAllocations, exportLeaveAllocations", () => {
     expect(changed.body.map((a: { employee_id: string }) => a.employee_id)).toEqual([w.employeeId]);
     // the same rules as the single call: days need leave_type_id (schema), a wrong step is refused
     const bad = expectError(
-      await w.hr.agent.post("/api/imports/leave-allocations").send({ rows: [{ employee_id: w.employeeId, days: "2" }] }),
+      await api(w.hr.agent).op("importLeaveAllocations", { body: { rows: [{ employee_id: w.employeeId, days: "2" }] } }),
       400,
     );
     expect(bad.details[0]).toMatchObject({ row: 1 });
@@ -125,9 +134,13 @@ describe("importSalarySetups, exportSalarySetups", () => {
     const w = await payrollWorld(t);
     const emp = await insertEmployee(t, w.owner.tenantId);
     const csv = `employee_id,effective_from,monthly_ctc,pf_enabled\n${emp},2026-04-01,50000.00,false\n`;
-    const res = await w.hr.agent.post("/api/imports/salary-setups").send({ csv }).expect(201);
+    const res = await api(w.hr.agent).op("importSalarySetups", { body: { csv } }).expect(201);
     expect(res.body.data).toMatchObject({ kind: "salary_setups", imported_rows: 1 });
-    const setup = (await w.hr.agent.get(`/api/payroll/employee-setup/${emp}`).expect(200)).body.data;
+    const setup = (
+      await api(w.hr.agent)
+        .op("getEmployeeSalarySetup", { params: { employeeId: emp } })
+        .expect(200)
+    ).body.data;
     expect(JSON.stringify(setup)).toContain("50000.00");
     const [row] = await t.query("SELECT pf_enabled, all_components FROM employee_salary_setups WHERE tenant_id = $1", [w.owner.tenantId]);
     expect(row).toEqual({ pf_enabled: false, all_components: true });
@@ -146,13 +159,13 @@ describe("importSalarySetups, exportSalarySetups", () => {
     expect(again.body).toHaveLength(1);
     // components in CSV are JSON text in their cell, as the export writes them (test/bulk/round-trip.test.ts)
     const col = expectError(
-      await w.hr.agent.post("/api/imports/salary-setups").send({ csv: "employee_id,effective_from,components\n" }),
+      await api(w.hr.agent).op("importSalarySetups", { body: { csv: "employee_id,effective_from,components\n" } }),
       400,
     );
     expect(col.details[0].message).toContain("needs at least one row");
 
     const plain = await signupTenant(t);
-    expectError(await plain.agent.post("/api/imports/salary-setups").send({ csv }), 403, "module_disabled");
+    expectError(await api(plain.agent).op("importSalarySetups", { body: { csv } }), 403, "module_disabled");
   });
 });
 
@@ -164,10 +177,14 @@ describe("importEmployees, getImport: a large import runs as a job with progress
       (_, i) => `Job${i},Person,job.${process.pid}.${Date.now()}.${i}@example.test,Ops,Clerk,2024-01-0${i + 1}`,
     );
     const csv = `first_name,last_name,email,department,designation,joining_date\n${lines.join("\n")}\n`;
-    const res = await o.agent.post("/api/imports/employees").send({ csv }).expect(202);
+    const res = await api(o.agent).op("importEmployees", { body: { csv } }).expect(202);
     expect(res.body.data).toMatchObject({ status: "queued", total_rows: 7, processed_rows: 0 });
     await jobs.runNow("bulk.imports", t.config);
-    const done = (await o.agent.get(`/api/imports/${res.body.data.id}`).expect(200)).body.data;
+    const done = (
+      await api(o.agent)
+        .op("getImport", { params: { id: res.body.data.id } })
+        .expect(200)
+    ).body.data;
     expect(done).toMatchObject({ status: "succeeded", processed_rows: 7, imported_rows: 7, failed_rows: 0 });
     const [{ n }] = await t.query("SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND department = 'Ops'", [o.tenantId]);
     expect(n).toBe(7);
@@ -191,9 +208,13 @@ describe("importEmployees, getImport: a large import runs as a job with progress
       designation: "Q",
       joining_date: i === 4 ? "2024-13-01" : "2024-01-01",
     }));
-    const res = await o.agent.post("/api/imports/employees").send({ rows }).expect(202);
+    const res = await api(o.agent).op("importEmployees", { body: { rows } }).expect(202);
     await jobs.runNow("bulk.imports", t.config);
-    const done = (await o.agent.get(`/api/imports/${res.body.data.id}`).expect(200)).body.data;
+    const done = (
+      await api(o.agent)
+        .op("getImport", { params: { id: res.body.data.id } })
+        .expect(200)
+    ).body.data;
     expect(done).toMatchObject({ status: "failed", processed_rows: 5, imported_rows: 0, failed_rows: 1, problem_count: 1 });
     expect(done.problems[0]).toMatchObject({ row: 5, column: "joining_date" });
     const [{ n }] = await t.query("SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND department = 'Queue'", [o.tenantId]);
@@ -203,14 +224,24 @@ describe("importEmployees, getImport: a large import runs as a job with progress
   it("imports that ended more than 30 days ago are pruned by bulk.prune-imports; newer ones stay", async () => {
     const o = await signupTenant(t);
     const csv = "date,name\n2099-03-01,Prune\n";
-    const old = (await o.agent.post("/api/imports/holidays?dry_run=true").send({ csv }).expect(200)).body.data;
-    const recent = (await o.agent.post("/api/imports/holidays?dry_run=true").send({ csv }).expect(200)).body.data;
+    const old = (
+      await api(o.agent)
+        .op("importHolidays", { query: { dry_run: true }, body: { csv } })
+        .expect(200)
+    ).body.data;
+    const recent = (
+      await api(o.agent)
+        .op("importHolidays", { query: { dry_run: true }, body: { csv } })
+        .expect(200)
+    ).body.data;
     const now = clock.now().getTime();
     await t.query("UPDATE imports SET finished_at = $2 WHERE id = $1", [old.id, new Date(now - 31 * 86_400_000)]);
     await t.query("UPDATE imports SET finished_at = $2 WHERE id = $1", [recent.id, new Date(now - 29 * 86_400_000)]);
     await jobs.runNow("bulk.prune-imports", t.config);
-    expectError(await o.agent.get(`/api/imports/${old.id}`), 404, "not_found");
-    await o.agent.get(`/api/imports/${recent.id}`).expect(200);
+    expectError(await api(o.agent).op("getImport", { params: { id: old.id } }), 404, "not_found");
+    await api(o.agent)
+      .op("getImport", { params: { id: recent.id } })
+      .expect(200);
   });
 });
 
@@ -233,7 +264,7 @@ describe("importSalarySetups queued: the job acts as its maker is now", () => {
       (await t.query("SELECT employee_id FROM employee_salary_setups WHERE tenant_id = $1", [w.owner.tenantId])).map((r) => r.employee_id);
     const run = async (id: string) => {
       await jobs.runNow("bulk.imports", t.config);
-      return (await w.owner.agent.get(`/api/imports/${id}`).expect(200)).body.data;
+      return (await api(w.owner.agent).op("getImport", { params: { id } }).expect(200)).body.data;
     };
     return { w, own, admin, cred, csv, setups, run };
   }
@@ -254,13 +285,12 @@ describe("importSalarySetups queued: the job acts as its maker is now", () => {
 
   it("a session's queued import keeps the maker's own-record links, and is not run once the maker is demoted", async () => {
     const { w, own, admin, csv, setups, run } = await world();
-    const first = await admin.agent.post("/api/imports/salary-setups").send({ csv }).expect(202);
+    const first = await api(admin.agent).op("importSalarySetups", { body: { csv } }).expect(202);
     const refused = await run(first.body.data.id);
     expect(refused.problems[0]).toMatchObject({ row: 5, message: expect.stringContaining("own record") });
     const rows = csv.split("\n").slice(0, 5).join("\n");
-    const second = await admin.agent
-      .post("/api/imports/salary-setups")
-      .send({ csv: `${rows}\n` })
+    const second = await api(admin.agent)
+      .op("importSalarySetups", { body: { csv: `${rows}\n` } })
       .expect(202);
     await t.query("UPDATE memberships SET role = 'employee' WHERE tenant_id = $1 AND user_id = $2", [w.owner.tenantId, admin.userId]);
     const demoted = await run(second.body.data.id);

@@ -8,8 +8,9 @@ import { addDays } from "../../src/lib/dates.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
 import { insertEmployee } from "../support/employees.ts";
-import { createType, leaveWorld } from "../support/leave-factories.ts";
-import { payrollWorld } from "../payroll/support.ts";
+import { createType, leaveWorld } from "../leave/fixtures.ts";
+import { payrollWorld } from "../payroll/fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 type Agent = TenantSession["agent"];
@@ -63,18 +64,19 @@ describe("exportEmployees, importEmployees: an export imports back", () => {
       ["Aditi", "+91 98450 11223", "Engineer"],
       ["Bharat", "+91 80 4110 2233", "-Contractor liaison"],
     ])
-      await a.agent
-        .post("/api/employees")
-        .send({
-          first_name: first,
-          last_name: "Sharma",
-          email: `${first.toLowerCase()}.${process.pid}.${Date.now()}@example.test`,
-          phone,
-          department: "Engineering",
-          designation,
-          joining_date: "2024-01-15",
-          date_of_birth: "1994-05-02",
-          gender: first === "Aditi" ? "female" : "male",
+      await api(a.agent)
+        .op("createEmployee", {
+          body: {
+            first_name: first,
+            last_name: "Sharma",
+            email: `${first.toLowerCase()}.${process.pid}.${Date.now()}@example.test`,
+            phone,
+            department: "Engineering",
+            designation,
+            joining_date: "2024-01-15",
+            date_of_birth: "1994-05-02",
+            gender: first === "Aditi" ? "female" : "male",
+          },
         })
         .expect(201);
     const exported = await exportCsv(a.agent, "/api/exports/employees?format=csv");
@@ -101,14 +103,22 @@ describe("exportEmployees, importEmployees: an export imports back", () => {
     expect(data.records).toEqual(
       byEmail.map((e) => ({ row: rowOf(e.email), id: e.id, code: e.employee_code })).sort((x, y) => x.row - y.row),
     );
-    expect((await b.agent.get(`/api/imports/${data.id}`).expect(200)).body.data.records).toEqual(data.records);
+    expect(
+      (
+        await api(b.agent)
+          .op("getImport", { params: { id: data.id } })
+          .expect(200)
+      ).body.data.records,
+    ).toEqual(data.records);
   });
 
   it("codes drawn by an import (no employee_code column) are in its answer; a dry run and a refused import list none", async () => {
     const o = await signupTenant(t);
     const row = (n: string) => `Z,${n},z${n}.${Date.now()}@example.test,Ops,Clerk,2024-01-01`;
     const csv = `first_name,last_name,email,department,designation,joining_date\n${row("One")}\n${row("Two")}\n`;
-    const dry = await o.agent.post("/api/imports/employees?dry_run=true").send({ csv }).expect(200);
+    const dry = await api(o.agent)
+      .op("importEmployees", { query: { dry_run: true }, body: { csv } })
+      .expect(200);
     expect(dry.body.data.records).toEqual([]);
     const res = await o.agent.post("/api/imports/employees").send({ csv }).expect(201);
     expect(res.body.data.records.map((r: { row: number; code: string }) => [r.row, r.code])).toEqual([
@@ -121,8 +131,12 @@ describe("exportEmployees, importEmployees: an export imports back", () => {
 describe("exportHolidays, importHolidays: an export imports back", () => {
   it("into another company, as exported", async () => {
     const a = await signupTenant(t);
-    await a.agent.post("/api/holidays").send({ date: "2027-01-26", name: "Republic Day", description: "=National holiday" }).expect(201);
-    await a.agent.post("/api/holidays").send({ date: "2027-03-14", name: "Holi", is_optional: true }).expect(201);
+    await api(a.agent)
+      .op("createHoliday", { body: { date: "2027-01-26", name: "Republic Day", description: "=National holiday" } })
+      .expect(201);
+    await api(a.agent)
+      .op("createHoliday", { body: { date: "2027-03-14", name: "Holi", is_optional: true } })
+      .expect(201);
     const exported = await exportCsv(a.agent, "/api/exports/holidays?format=csv");
     const b = await signupTenant(t);
     const { data, columns } = await importBack(b.agent, "/api/imports/holidays", exported);
@@ -142,13 +156,14 @@ describe("exportAttendanceRecords, importAttendanceRecords: an export imports ba
     const emp = await insertEmployee(t, o.tenantId);
     const d1 = addDays(today(), -3);
     const d2 = addDays(today(), -2);
-    await o.agent
-      .post("/api/imports/attendance")
-      .send({
-        rows: [
-          { employee_id: emp, date: d1, status: "absent", notes: "@home sick" },
-          { employee_id: emp, date: d2, status: "present" },
-        ],
+    await api(o.agent)
+      .op("importAttendanceRecords", {
+        body: {
+          rows: [
+            { employee_id: emp, date: d1, status: "absent", notes: "@home sick" },
+            { employee_id: emp, date: d2, status: "present" },
+          ],
+        },
       })
       .expect(201);
     const exported = await exportCsv(o.agent, `/api/exports/attendance?format=csv&employee_id=${emp}`);
@@ -164,9 +179,10 @@ describe("exportLeaveAllocations, importLeaveAllocations: an export imports back
   it("into the same company: accepted, nothing doubled", async () => {
     const w = await leaveWorld(t);
     const type = await createType(w.hr.agent, { name: "Casual", code: `CL${Date.now() % 100000}` });
-    await w.hr.agent
-      .post("/api/imports/leave-allocations")
-      .send({ csv: `employee_id,leave_type_id,days\n${w.employeeId},${type.id},6\n${w.managerEmployeeId},${type.id},4.5\n` })
+    await api(w.hr.agent)
+      .op("importLeaveAllocations", {
+        body: { csv: `employee_id,leave_type_id,days\n${w.employeeId},${type.id},6\n${w.managerEmployeeId},${type.id},4.5\n` },
+      })
       .expect(201);
     const exported = await exportCsv(w.hr.agent, `/api/exports/leave-allocations?format=csv&leave_type_id=${type.id}`);
     const { data, columns } = await importBack(w.hr.agent, "/api/imports/leave-allocations", exported);
@@ -180,12 +196,14 @@ describe("exportSalarySetups, importSalarySetups: an export imports back", () =>
   it("into the same company: component lists from their JSON text, the same versions (ids in the answer)", async () => {
     const w = await payrollWorld(t);
     const emp = await insertEmployee(t, w.owner.tenantId);
-    await w.hr.agent
-      .put(`/api/payroll/employee-setup/${emp}`)
-      .send({
-        effective_from: "2026-04-01",
-        monthly_ctc: "60000.00",
-        components: [{ component_id: w.components.BASIC }, { component_id: w.components.HRA }],
+    await api(w.hr.agent)
+      .op("setEmployeeSalarySetup", {
+        params: { employeeId: emp },
+        body: {
+          effective_from: "2026-04-01",
+          monthly_ctc: "60000.00",
+          components: [{ component_id: w.components.BASIC }, { component_id: w.components.HRA }],
+        },
       })
       .expect(200);
     const exported = await exportCsv(w.hr.agent, `/api/exports/salary-setups?format=csv&employee_id=${emp}`);
@@ -197,7 +215,7 @@ describe("exportSalarySetups, importSalarySetups: an export imports back", () =>
     expect(pick(again.rows, columns, "effective_from")).toEqual(pick(exported.rows, columns, "effective_from"));
     // a list column that is not JSON: that row's problem, in words
     const bad = expectError(
-      await w.hr.agent.post("/api/imports/salary-setups").send({ csv: `employee_id,effective_from,components\n${emp},2026-05-01,BASIC\n` }),
+      await api(w.hr.agent).op("importSalarySetups", { body: { csv: `employee_id,effective_from,components\n${emp},2026-05-01,BASIC\n` } }),
       400,
     );
     expect(bad.details[0]).toMatchObject({ row: 1, column: "components" });

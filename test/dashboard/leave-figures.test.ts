@@ -2,7 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { addDays } from "../../src/lib/dates.ts";
 import { useTestApp } from "../support/app.ts";
-import { createType, leaveWorld, today } from "../support/leave-factories.ts";
+import { createType, leaveWorld, today } from "../leave/fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
@@ -17,23 +18,21 @@ describe("getDashboardOverview: dashboard leave figures", () => {
        VALUES ($1, $2, $3, $4, $5, $6, 1, 'approved'), ($1, $2, $3, $4, $7, $7, 1, 'pending')`,
       [w.owner.tenantId, w.employeeId, type.id, w.periodId, addDays(day, -1), addDays(day, 1), addDays(day, 20)],
     );
-    await w.hr.agent
-      .post("/api/holidays")
-      .send({ date: addDays(day, 5), name: "Founders' Day" })
+    await api(w.hr.agent)
+      .op("createHoliday", { body: { date: addDays(day, 5), name: "Founders' Day" } })
       .expect(201);
-    await w.hr.agent
-      .post("/api/holidays")
-      .send({ date: addDays(day, 45), name: "Too far ahead" })
+    await api(w.hr.agent)
+      .op("createHoliday", { body: { date: addDays(day, 45), name: "Too far ahead" } })
       .expect(201);
 
-    const hr = (await w.hr.agent.get("/api/dashboard/overview").expect(200)).body.data;
+    const hr = (await api(w.hr.agent).op("getDashboardOverview").expect(200)).body.data;
     expect(hr).toMatchObject({ on_leave_today: 1, pending_approvals: 1 });
     expect(hr.upcoming_holidays).toEqual([{ date: addDays(day, 5), name: "Founders' Day" }]);
 
-    const mgr = (await w.manager.agent.get("/api/dashboard/overview").expect(200)).body.data;
+    const mgr = (await api(w.manager.agent).op("getDashboardOverview").expect(200)).body.data;
     expect(mgr).toMatchObject({ scope: "team", on_leave_today: 1, pending_approvals: 1 });
 
-    const emp = (await w.employee.agent.get("/api/dashboard/overview").expect(200)).body.data;
+    const emp = (await api(w.employee.agent).op("getDashboardOverview").expect(200)).body.data;
     expect(emp.pending_approvals).toBe(0); // nobody's requests wait for an employee, not even their own
   });
 });

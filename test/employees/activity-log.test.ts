@@ -2,14 +2,19 @@
 // entries only to the roles that may read payroll data (getEmployeeSalarySetup's roles, module on),
 // and the actor's e-mail address and IP only to owner and admin.
 import { describe, expect, it } from "vitest";
-import { payrollEmployee, payrollWorld } from "../payroll/support.ts";
+import { payrollEmployee, payrollWorld } from "../payroll/fixtures.ts";
 import { addMember, type TenantSession, useTestApp } from "../support/app.ts";
 import { insertEmployee } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
 const log = async (who: TenantSession, id: string) =>
-  (await who.agent.get(`/api/employees/${id}/activity-log?limit=100`).expect(200)).body as {
+  (
+    await api(who.agent)
+      .op("getEmployeeActivityLog", { params: { employeeId: id }, query: { limit: 100 } })
+      .expect(200)
+  ).body as {
     data: { action: string; actor_email: string | null; ip: string | null; changes: unknown }[];
     pagination: { total: number };
   };
@@ -23,7 +28,9 @@ describe("getEmployeeActivityLog: payroll entries and actor details by role", ()
     const self = await addMember(t, w.owner, "employee", { employeeId: id });
     const admin = await addMember(t, w.owner, "admin");
     // An ordinary employee update by hr, so every reader has an entry to see.
-    await w.hr.agent.put(`/api/employees/${id}`).send({ designation: "Analyst" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateEmployee", { params: { employeeId: id }, body: { designation: "Analyst" } })
+      .expect(200);
 
     for (const reader of [w.owner, admin, w.hr]) {
       const { data } = await log(reader, id);
@@ -32,7 +39,9 @@ describe("getEmployeeActivityLog: payroll entries and actor details by role", ()
     }
     for (const reader of [manager, self]) {
       // The salary is not readable elsewhere ...
-      await reader.agent.get(`/api/payroll/employee-setup/${id}`).expect(403);
+      await api(reader.agent)
+        .op("getEmployeeSalarySetup", { params: { employeeId: id } })
+        .expect(403);
       // ... nor through the log: no entry, not counted, and the serialized page does not carry it.
       const body = await log(reader, id);
       expect(body.data.map((e) => e.action)).toEqual(["employee.updated"]);
@@ -57,7 +66,9 @@ describe("getEmployeeActivityLog: payroll entries and actor details by role", ()
     const w = await payrollWorld(t);
     const id = await payrollEmployee(t, w, "50000.00");
     expect((await log(w.hr, id)).data.map((e) => e.action)).toContain("salary_setup.created");
-    await w.owner.agent.post("/api/configuration/company-settings").send({ modules: [] }).expect(200);
+    await api(w.owner.agent)
+      .op("updateCompanySettings", { body: { modules: [] } })
+      .expect(200);
     expect((await log(w.hr, id)).data.map((e) => e.action)).not.toContain("salary_setup.created");
     expect((await log(w.owner, id)).data.map((e) => e.action)).not.toContain("salary_setup.created");
   });

@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.from("hello document ".repeat(50))]);
@@ -51,7 +52,9 @@ describe("listEmployeeDocuments, uploadEmployeeDocument, downloadEmployeeDocumen
     );
     expect(row).toMatchObject({ title: "PAN card", size_bytes: PDF.length, sha256: doc.file.sha256 });
 
-    const listed = await owner.agent.get(`/api/employees/${emp.id}/documents`).expect(200);
+    const listed = await api(owner.agent)
+      .op("listEmployeeDocuments", { params: { employeeId: emp.id } })
+      .expect(200);
     expect(listed.body.data).toEqual([doc]);
     expect(listed.body.pagination.total).toBe(1);
 
@@ -76,9 +79,15 @@ describe("listEmployeeDocuments, uploadEmployeeDocument, downloadEmployeeDocumen
     });
 
     // The document belongs to its employee only.
-    expectError(await owner.agent.get(`/api/employees/${other.id}/documents/${doc.id}/download`), 404, "not_found");
     expectError(
-      await owner.agent.get(`/api/employees/${emp.id}/documents/00000000-0000-4000-8000-000000000000/download`),
+      await api(owner.agent).op("downloadEmployeeDocument", { params: { employeeId: other.id, documentId: doc.id } }),
+      404,
+      "not_found",
+    );
+    expectError(
+      await api(owner.agent).op("downloadEmployeeDocument", {
+        params: { employeeId: emp.id, documentId: "00000000-0000-4000-8000-000000000000" },
+      }),
       404,
       "not_found",
     );
@@ -158,17 +167,27 @@ describe("access", () => {
     expect(doc.uploaded_by).toBe(me.userId);
     await me.agent.get(doc.download_path).expect(200);
     await mgr.agent.get(doc.download_path).expect(200);
-    expect((await mgr.agent.get(`/api/employees/${worker.id}/documents`).expect(200)).body.data).toHaveLength(1);
+    expect(
+      (
+        await api(mgr.agent)
+          .op("listEmployeeDocuments", { params: { employeeId: worker.id } })
+          .expect(200)
+      ).body.data,
+    ).toHaveLength(1);
     expectError(await colleague.agent.get(doc.download_path), 404, "not_found");
-    expectError(await colleague.agent.get(`/api/employees/${worker.id}/documents`), 404, "not_found");
+    expectError(await api(colleague.agent).op("listEmployeeDocuments", { params: { employeeId: worker.id } }), 404, "not_found");
     // Managers upload only for themselves.
     expectError(await upload(mgr, worker.id, PDF), 404, "not_found");
     // Another company cannot reach it, even through its own employee's path.
     const stranger = await signupTenant(t);
     const theirs = await createEmployee(stranger);
     expectError(await stranger.agent.get(doc.download_path), 404, "not_found");
-    expectError(await stranger.agent.get(`/api/employees/${theirs.id}/documents/${doc.id}/download`), 404, "not_found");
+    expectError(
+      await api(stranger.agent).op("downloadEmployeeDocument", { params: { employeeId: theirs.id, documentId: doc.id } }),
+      404,
+      "not_found",
+    );
     // Nor can the plain file endpoint serve it to a colleague.
-    expectError(await colleague.agent.get(`/api/files/${doc.file.id}`), 404, "not_found");
+    expectError(await api(colleague.agent).op("downloadFile", { params: { fileId: doc.file.id } }), 404, "not_found");
   });
 });

@@ -9,8 +9,9 @@ import { completeDueExits } from "../../src/modules/employees/exits.ts";
 import { newToken } from "../../src/platform/identity/tokens.ts";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
-import { createType, grant, insertEmployee, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, grant, insertEmployee, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
 import { appIdentityCache, settled } from "../support/identity-cache.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp({ config: { identityCacheTtlMs: 60_000 } });
 const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.from("passport scan ".repeat(40))]);
@@ -20,9 +21,11 @@ const appCache = () => appIdentityCache(t);
 /** hr files a resignation whose last working day has passed. */
 async function resignedYesterday(hr: TenantSession, employeeId: string) {
   return (
-    await hr.agent
-      .post(`/api/employees/${employeeId}/resignation`)
-      .send({ resignation_date: addDays(today(), -30), last_working_day: addDays(today(), -1), reason: "Moving on" })
+    await api(hr.agent)
+      .op("submitResignation", {
+        params: { employeeId },
+        body: { resignation_date: addDays(today(), -30), last_working_day: addDays(today(), -1), reason: "Moving on" },
+      })
       .expect(201)
   ).body.data;
 }
@@ -42,13 +45,17 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
     const w = await leaveWorld(t);
     const topId = await insertEmployee(t, w.owner.tenantId, { first_name: "Tara", last_name: "Top" });
     const top = await addMember(t, w.owner, "manager", { employeeId: topId, name: "Tara Top" });
-    await w.hr.agent.put(`/api/employees/${w.managerEmployeeId}`).send({ reports_to: topId }).expect(200);
+    await api(w.hr.agent)
+      .op("updateEmployee", { params: { employeeId: w.managerEmployeeId }, body: { reports_to: topId } })
+      .expect(200);
     // the report's pending leave and passport
     const CL = await createType(w.hr.agent, { name: "Casual leave" });
     await grant(w.hr.agent, w.employeeId, CL.id, "5.0");
     const day = nextWeekday(addDays(today(), 14), 2);
     const leave = (
-      await w.employee.agent.post("/api/leave-requests").send({ leave_type_id: CL.id, from_date: day, to_date: day }).expect(201)
+      await api(w.employee.agent)
+        .op("createLeaveRequest", { body: { leave_type_id: CL.id, from_date: day, to_date: day } })
+        .expect(201)
     ).body.data;
     const doc = (
       await w.hr.agent
@@ -64,14 +71,22 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
     expect(await sessionsIn(w.manager.userId, w.owner.tenantId)).toBe(1);
 
     await resignedYesterday(w.hr, w.managerEmployeeId);
-    await w.owner.agent.post(`/api/employees/${w.managerEmployeeId}/exit/complete`).send({ override_reason: "Left early" }).expect(200);
+    await api(w.owner.agent)
+      .op("completeExit", { params: { employeeId: w.managerEmployeeId }, body: { override_reason: "Left early" } })
+      .expect(200);
 
     // at once: no document, no decision, no company
     expectError(await w.manager.agent.get(doc.download_path), 401, "unauthenticated");
-    expectError(await w.manager.agent.put(`/api/leave-requests/${leave.id}`).send({ status: "approved" }), 401, "unauthenticated");
+    expectError(
+      await api(w.manager.agent).op("updateLeaveRequest", { params: { id: leave.id }, body: { status: "approved" } }),
+      401,
+      "unauthenticated",
+    );
     expect(await memberships(w.manager.userId, w.owner.tenantId)).toEqual([]);
     expect(await sessionsIn(w.manager.userId, w.owner.tenantId)).toBe(0);
-    const again = await t.request().post("/api/auth/sign-in").send({ email: w.manager.email, password: w.manager.password }).expect(200);
+    const again = await api(t.request())
+      .op("signIn", { body: { email: w.manager.email, password: w.manager.password } })
+      .expect(200);
     expect(again.body.data.tenants).toEqual([]);
     expect(again.body.data.active_tenant_id).toBeNull();
     const removed = await t.query<{ changes: any }>(
@@ -81,21 +96,30 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
     expect(removed.map((r) => r.changes)).toEqual([{ role: "manager", employee_id: w.managerEmployeeId, reason: "exit_completed" }]);
 
     // the report now reports to the exited manager's manager, who is told and decides the leave
-    const report = (await w.hr.agent.get(`/api/employees/${w.employeeId}`).expect(200)).body.data;
+    const report = (
+      await api(w.hr.agent)
+        .op("getEmployee", { params: { employeeId: w.employeeId } })
+        .expect(200)
+    ).body.data;
     expect(report.reports_to).toBe(topId);
-    const log = (await w.hr.agent.get(`/api/employees/${w.employeeId}/activity-log`).expect(200)).body.data;
+    const log = (
+      await api(w.hr.agent)
+        .op("getEmployeeActivityLog", { params: { employeeId: w.employeeId } })
+        .expect(200)
+    ).body.data;
     expect(log[0]).toMatchObject({
       action: "employee.updated",
       changes: { reports_to: { from: w.managerEmployeeId, to: topId }, reason: "manager_exited" },
     });
-    const notices = (await top.agent.get("/api/notifications").expect(200)).body.data;
-    expect(notices.map((n: any) => n.kind)).toContain("employee.reports_reassigned");
-    await top.agent.put(`/api/leave-requests/${leave.id}`).send({ status: "approved" }).expect(200);
+    const notices = (await api(top.agent).op("listNotifications").expect(200)).body.data;
+    expect(notices.map((n) => n.kind)).toContain("employee.reports_reassigned");
+    await api(top.agent)
+      .op("updateLeaveRequest", { params: { id: leave.id }, body: { status: "approved" } })
+      .expect(200);
 
     // re-hiring: only an invitation, accepted by the person, gives the access back
-    await w.owner.agent
-      .post("/api/configuration/members")
-      .send({ email: w.manager.email, role: "manager", employee_id: w.managerEmployeeId })
+    await api(w.owner.agent)
+      .op("inviteMember", { body: { email: w.manager.email, role: "manager", employee_id: w.managerEmployeeId } })
       .expect(201);
     const { token, hash } = newToken();
     await t.query(`UPDATE invitations SET token_hash = $1 WHERE tenant_id = $2 AND email = $3 AND accepted_at IS NULL`, [
@@ -104,9 +128,13 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
       w.manager.email,
     ]);
     const back = t.request();
-    const accepted = await back.post("/api/auth/accept-invite").send({ token, password: w.manager.password }).expect(200);
+    const accepted = await api(back)
+      .op("acceptInvite", { body: { token, password: w.manager.password } })
+      .expect(200);
     expect(accepted.body.data).toMatchObject({ active_tenant_id: w.owner.tenantId, role: "manager", employee_id: w.managerEmployeeId });
-    await back.get(`/api/employees/${w.managerEmployeeId}`).expect(200);
+    await api(back)
+      .op("getEmployee", { params: { employeeId: w.managerEmployeeId } })
+      .expect(200);
   });
 
   it("the exit job ends access too, also of a member who unlinked first; their cached identity and tickets go with it", async () => {
@@ -114,32 +142,43 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
     const e = await createEmployee(o);
     const admin = await addMember(t, o, "admin", { employeeId: e.id });
     const exit = await resignedYesterday(o, e.id);
-    for (const c of exit.checklist) await o.agent.put(`/api/employees/${e.id}/exit/checklist/${c.id}`).send({ status: "done" }).expect(200);
+    for (const c of exit.checklist)
+      await api(o.agent)
+        .op("updateExitChecklistItem", { params: { employeeId: e.id, itemId: c.id }, body: { status: "done" } })
+        .expect(200);
     // a helpdesk ticket in the admin's hands
-    await o.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["helpdesk"] })
+    await api(o.agent)
+      .op("updateCompanySettings", { body: { modules: ["helpdesk"] } })
       .expect(200);
     const ticket = (
-      await o.agent
-        .post("/api/helpdesk/tickets")
-        .send({ title: "Laptop fan", category: "it", priority: "low", description: "Loud" })
+      await api(o.agent)
+        .op("createHelpdeskTicket", { body: { title: "Laptop fan", category: "it", priority: "low", description: "Loud" } })
         .expect(201)
     ).body.data;
-    await o.agent.put(`/api/helpdesk/tickets/${ticket.id}`).send({ assignee_user_id: admin.userId }).expect(200);
+    await api(o.agent)
+      .op("updateHelpdeskTicket", { params: { id: ticket.id }, body: { assignee_user_id: admin.userId } })
+      .expect(200);
     // the admin unlinks their own membership, hoping to stay
-    await admin.agent.put(`/api/configuration/members/${admin.userId}`).send({ employee_id: null }).expect(200);
-    await admin.agent.get("/api/configuration/members").expect(200);
+    await api(admin.agent)
+      .op("updateMember", { params: { userId: admin.userId }, body: { employee_id: null } })
+      .expect(200);
+    await api(admin.agent).op("listMembers").expect(200);
     await settled(t);
-    await admin.agent.get("/api/configuration/members").expect(200); // from the cache now
+    await api(admin.agent).op("listMembers").expect(200); // from the cache now
     expect(appCache().size).toBeGreaterThan(0);
 
     expect(await completeDueExits()).toBeGreaterThanOrEqual(1);
     await settled(t); // the job is no request of this process: the memberships trigger's NOTIFY drops the cache
-    expectError(await admin.agent.get("/api/configuration/members"), 401, "unauthenticated");
+    expectError(await api(admin.agent).op("listMembers"), 401, "unauthenticated");
     expect(await memberships(admin.userId, o.tenantId)).toEqual([]);
     // their ticket is back in the queue, still in progress
-    expect((await o.agent.get(`/api/helpdesk/tickets/${ticket.id}`).expect(200)).body.data).toMatchObject({
+    expect(
+      (
+        await api(o.agent)
+          .op("getHelpdeskTicket", { params: { id: ticket.id } })
+          .expect(200)
+      ).body.data,
+    ).toMatchObject({
       assignee_user_id: null,
       status: "in_progress",
     });
@@ -151,16 +190,20 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
     await t.query(`UPDATE memberships SET employee_id = $1 WHERE tenant_id = $2 AND user_id = $3`, [e.id, o.tenantId, o.userId]);
     await resignedYesterday(o, e.id);
     const refused = expectError(
-      await o.agent.post(`/api/employees/${e.id}/exit/complete`).send({ override_reason: "Handing over" }),
+      await api(o.agent).op("completeExit", { params: { employeeId: e.id }, body: { override_reason: "Handing over" } }),
       409,
       "conflict",
     );
     expect(refused.error).toMatch(/last owner/);
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [e.id]))[0].status).toBe("on_notice");
     const second = await addMember(t, o, "admin");
-    await o.agent.put(`/api/configuration/members/${second.userId}`).send({ role: "owner" }).expect(200);
-    await second.agent.post(`/api/employees/${e.id}/exit/complete`).send({ override_reason: "Handing over" }).expect(200);
-    expectError(await o.agent.get("/api/employees"), 401, "unauthenticated");
+    await api(o.agent)
+      .op("updateMember", { params: { userId: second.userId }, body: { role: "owner" } })
+      .expect(200);
+    await api(second.agent)
+      .op("completeExit", { params: { employeeId: e.id }, body: { override_reason: "Handing over" } })
+      .expect(200);
+    expectError(await api(o.agent).op("listEmployees"), 401, "unauthenticated");
   });
 });
 
@@ -171,18 +214,26 @@ describe("completeExit: not on one's own exit (the owner may)", () => {
     const hr = await addMember(t, o, "hr", { employeeId: self.id });
     await resignedYesterday(hr, self.id);
     const e = expectError(
-      await hr.agent.post(`/api/employees/${self.id}/exit/complete`).send({ override_reason: "All fine" }),
+      await api(hr.agent).op("completeExit", { params: { employeeId: self.id }, body: { override_reason: "All fine" } }),
       403,
       "forbidden",
     );
     expect(e.error).toMatch(/^You cannot complete your own exit: only the company's owner may decide on their own record/);
-    await o.agent.put(`/api/configuration/members/${hr.userId}`).send({ employee_id: null }).expect(200);
-    expectError(await hr.agent.post(`/api/employees/${self.id}/exit/complete`).send({ override_reason: "All fine" }), 403, "forbidden");
+    await api(o.agent)
+      .op("updateMember", { params: { userId: hr.userId }, body: { employee_id: null } })
+      .expect(200);
+    expectError(
+      await api(hr.agent).op("completeExit", { params: { employeeId: self.id }, body: { override_reason: "All fine" } }),
+      403,
+      "forbidden",
+    );
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [self.id]))[0].status).toBe("on_notice");
     const [x] = await t.query(`SELECT status FROM employee_exits WHERE employee_id = $1`, [self.id]);
     expect(x.status).toBe("in_progress");
 
     const other = await addMember(t, o, "hr");
-    await other.agent.post(`/api/employees/${self.id}/exit/complete`).send({ override_reason: "All fine" }).expect(200);
+    await api(other.agent)
+      .op("completeExit", { params: { employeeId: self.id }, body: { override_reason: "All fine" } })
+      .expect(200);
   });
 });

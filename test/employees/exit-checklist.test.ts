@@ -111,9 +111,11 @@ describe("updateExitChecklistItem: ticking the exit checklist", () => {
     const self = await createEmployee(o);
     const hr = await addMember(t, o, "hr", { employeeId: self.id });
     const exit = (
-      await hr.agent
-        .post(`/api/employees/${self.id}/resignation`)
-        .send({ resignation_date: today(), last_working_day: addDays(today(), 30), reason: "x" })
+      await api(hr.agent)
+        .op("submitResignation", {
+          params: { employeeId: self.id },
+          body: { resignation_date: today(), last_working_day: addDays(today(), 30), reason: "x" },
+        })
         .expect(201)
     ).body.data;
     expectError(await hr.agent.put(itemUrl(self.id, exit.checklist[0].id)).send({ status: "done" }), 403, "forbidden");
@@ -148,13 +150,15 @@ describe("completeExit and the exit job: the exit completes only with its checkl
       .put(itemUrl(e.id, item("clearance")))
       .send({ status: "done" })
       .expect(200);
-    const refused = expectError(await hr.agent.post(`/api/employees/${e.id}/exit/complete`).send({}), 409, "conflict");
+    const refused = expectError(await api(hr.agent).op("completeExit", { params: { employeeId: e.id }, body: {} }), 409, "conflict");
     expect(refused.error).toBe(
       "Checklist items are still pending (asset_return, knowledge_transfer, final_settlement): " +
         "tick them, or give override_reason to complete the exit without them",
     );
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [e.id]))[0].status).toBe("on_notice");
-    const res = await hr.agent.post(`/api/employees/${e.id}/exit/complete`).send({ override_reason: " Assets written off " }).expect(200);
+    const res = await api(hr.agent)
+      .op("completeExit", { params: { employeeId: e.id }, body: { override_reason: " Assets written off " } })
+      .expect(200);
     expect(res.body.data).toMatchObject({ status: "completed", completed_by: hr.userId, override_reason: "Assets written off" });
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [e.id]))[0].status).toBe("exited");
     const [entry] = (
@@ -168,23 +172,25 @@ describe("completeExit and the exit job: the exit completes only with its checkl
       override_reason: "Assets written off",
       pending_items: ["asset_return", "knowledge_transfer", "final_settlement"],
     });
-    expectError(await hr.agent.post(`/api/employees/${e.id}/exit/complete`).send({}), 409, "conflict");
+    expectError(await api(hr.agent).op("completeExit", { params: { employeeId: e.id }, body: {} }), 409, "conflict");
   });
 
   it("refuses before the last working day, without an exit, and for managers (403)", async () => {
     const o = await signupTenant(t);
     const { e, exit } = await resigned(o, {}, addDays(today(), 10));
     for (const c of exit.checklist) await o.agent.put(itemUrl(e.id, c.id)).send({ status: "done" }).expect(200);
-    const early = expectError(await o.agent.post(`/api/employees/${e.id}/exit/complete`).send({}), 409, "conflict");
+    const early = expectError(await api(o.agent).op("completeExit", { params: { employeeId: e.id }, body: {} }), 409, "conflict");
     expect(early.error).toBe(`The exit can be completed after the last working day (${addDays(today(), 10)})`);
     const stay = await createEmployee(o);
-    expectError(await o.agent.post(`/api/employees/${stay.id}/exit/complete`).send({}), 409, "conflict");
+    expectError(await api(o.agent).op("completeExit", { params: { employeeId: stay.id }, body: {} }), 409, "conflict");
     const manager = await addMember(t, o, "manager");
-    expectError(await manager.agent.post(`/api/employees/${e.id}/exit/complete`).send({}), 403, "forbidden");
+    expectError(await api(manager.agent).op("completeExit", { params: { employeeId: e.id }, body: {} }), 403, "forbidden");
     // with every item done and the last day passed, no reason is needed
     const done = await resigned(o);
     for (const c of done.exit.checklist) await o.agent.put(itemUrl(done.e.id, c.id)).send({ status: "done" }).expect(200);
-    const res = await o.agent.post(`/api/employees/${done.e.id}/exit/complete`).send({ override_reason: "not needed" }).expect(200);
+    const res = await api(o.agent)
+      .op("completeExit", { params: { employeeId: done.e.id }, body: { override_reason: "not needed" } })
+      .expect(200);
     expect(res.body.data).toMatchObject({ status: "completed", completed_by: o.userId, override_reason: null });
   });
 });

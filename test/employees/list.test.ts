@@ -2,6 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let o: TenantSession;
@@ -120,7 +121,9 @@ describe("listEmployees: filters, sorting, pagination", () => {
     expect(ids(await list("?department=engineering"))).toEqual([]);
     const report = await createEmployee(o, { first_name: "Rita", last_name: "Report", reports_to: people.anna.id });
     expect(ids(await list(`?reports_to=${people.anna.id}`))).toEqual([report.id]);
-    await o.agent.delete(`/api/employees/${report.id}`).expect(200);
+    await api(o.agent)
+      .op("deleteEmployee", { params: { employeeId: report.id } })
+      .expect(200);
   });
 
   it("sorts by the documented keys, ties broken by id", async () => {
@@ -162,9 +165,13 @@ describe("listEmployees: filters, sorting, pagination", () => {
     const before = { all: await total(""), eng: await total("?department=Engineering"), legal: await total("?department=Legal") };
     const e = await createEmployee(o, { department: "Legal" });
     expect([await total(""), await total("?department=Legal")]).toEqual([before.all + 1, before.legal + 1]);
-    await o.agent.put(`/api/employees/${e.id}`).send({ department: "Engineering", designation: "Counsel" }).expect(200);
+    await api(o.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { department: "Engineering", designation: "Counsel" } })
+      .expect(200);
     expect([await total("?department=Legal"), await total("?department=Engineering")]).toEqual([before.legal, before.eng + 1]);
-    await o.agent.delete(`/api/employees/${e.id}`).expect(200);
+    await api(o.agent)
+      .op("deleteEmployee", { params: { employeeId: e.id } })
+      .expect(200);
     expect([await total(""), await total("?department=Engineering")]).toEqual([before.all, before.eng]);
     // The kept totals equal a real count.
     const [{ n }] = await t.query(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL`, [o.tenantId]);

@@ -5,6 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let o: TenantSession;
@@ -18,11 +19,14 @@ beforeAll(async () => {
 describe("prepared reads across a schema change", () => {
   it("the profile read keeps working after a column is added to employees", async () => {
     // enough reads that every connection of the pool (10) has prepared the statement
-    for (let i = 0; i < 30; i++) await o.agent.get(`/api/employees/${id}`).expect(200);
+    for (let i = 0; i < 30; i++)
+      await api(o.agent)
+        .op("getEmployee", { params: { employeeId: id } })
+        .expect(200);
     await t.query(`ALTER TABLE employees ADD COLUMN added_by_a_later_release text`);
     try {
       for (let i = 0; i < 30; i++) {
-        const res = await o.agent.get(`/api/employees/${id}`);
+        const res = await api(o.agent).op("getEmployee", { params: { employeeId: id } });
         expect(res.status).toBe(200);
         expect(res.body.data).not.toHaveProperty("added_by_a_later_release");
       }

@@ -3,11 +3,16 @@
 import { describe, expect, it } from "vitest";
 import { expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { createEmployee, employeeInput } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
 const activity = async (o: TenantSession, id: string) =>
-  (await o.agent.get(`/api/employees/${id}/activity-log?limit=100`).expect(200)).body.data;
+  (
+    await api(o.agent)
+      .op("getEmployeeActivityLog", { params: { employeeId: id }, query: { limit: 100 } })
+      .expect(200)
+  ).body.data;
 
 describe("createEmployee, getEmployee: create", () => {
   it("creates with generated, sequential codes and persists every field", async () => {
@@ -60,7 +65,9 @@ describe("createEmployee, getEmployee: create", () => {
       tenant_id: o.tenantId,
     });
     expect(row.search_text).toContain("919876543210");
-    const got = await o.agent.get(`/api/employees/${b.id}`).expect(200);
+    const got = await api(o.agent)
+      .op("getEmployee", { params: { employeeId: b.id } })
+      .expect(200);
     expect(got.body.data).toMatchObject({
       bank_iban: "AE070331234567890123456",
       bank_routing_code: "802420101",
@@ -149,12 +156,12 @@ describe("createEmployee, getEmployee: create", () => {
       entity_type: "employee",
       entity_id: e.id,
     });
-    expect(entry.changes.first_name).toEqual({ from: null, to: e.first_name });
-    expect(entry.changes.phone).toEqual({ from: null, to: "+971 50 123 4567" });
-    expect(entry.changes.bank_account_number).toEqual({ from: null, to: "********7890" });
-    expect(entry.changes.bank_iban).toEqual({ from: null, to: "********3456" });
-    expect(entry.changes.pan_number).toEqual({ from: null, to: "******234K" });
-    expect(entry.changes.date_of_birth).toBeUndefined();
+    expect(entry.changes!.first_name).toEqual({ from: null, to: e.first_name });
+    expect(entry.changes!.phone).toEqual({ from: null, to: "+971 50 123 4567" });
+    expect(entry.changes!.bank_account_number).toEqual({ from: null, to: "********7890" });
+    expect(entry.changes!.bank_iban).toEqual({ from: null, to: "********3456" });
+    expect(entry.changes!.pan_number).toEqual({ from: null, to: "******234K" });
+    expect(entry.changes!.date_of_birth).toBeUndefined();
   });
 });
 
@@ -162,9 +169,11 @@ describe("updateEmployee, getEmployeeActivityLog: update", () => {
   it("changes only the given fields and logs from → to (masked)", async () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o, { bank_account_number: "11112222333344", designation: "Engineer" });
-    const res = await o.agent
-      .put(`/api/employees/${e.id}`)
-      .send({ designation: "Staff Engineer", bank_account_number: "99998888777766", phone: null, joining_date: "2023-05-01" })
+    const res = await api(o.agent)
+      .op("updateEmployee", {
+        params: { employeeId: e.id },
+        body: { designation: "Staff Engineer", bank_account_number: "99998888777766", phone: null, joining_date: "2023-05-01" },
+      })
       .expect(200);
     expect(res.body.data).toMatchObject({
       designation: "Staff Engineer",
@@ -185,7 +194,9 @@ describe("updateEmployee, getEmployeeActivityLog: update", () => {
       joining_date: { from: "2023-04-03", to: "2023-05-01" },
     });
     // No change, no entry.
-    await o.agent.put(`/api/employees/${e.id}`).send({ designation: "Staff Engineer" }).expect(200);
+    await api(o.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Staff Engineer" } })
+      .expect(200);
     expect((await activity(o, e.id)).length).toBe(2);
   });
 
@@ -193,16 +204,26 @@ describe("updateEmployee, getEmployeeActivityLog: update", () => {
     const o = await signupTenant(t);
     const a = await createEmployee(o);
     const b = await createEmployee(o);
-    expectError(await o.agent.put(`/api/employees/${a.id}`).send({}), 400);
-    expectError(await o.agent.put(`/api/employees/${a.id}`).send({ email: b.email.toUpperCase() }), 409, "conflict");
+    expectError(await api(o.agent).op("updateEmployee", { params: { employeeId: a.id }, body: {} }), 400);
+    expectError(
+      await api(o.agent).op("updateEmployee", { params: { employeeId: a.id }, body: { email: b.email.toUpperCase() } }),
+      409,
+      "conflict",
+    );
     expectError(await o.agent.put(`/api/employees/${a.id}`).send({ status: "on_notice" }), 400);
-    await o.agent.put(`/api/employees/${a.id}`).send({ email: a.email }).expect(200); // own email is fine
-    await o.agent.put(`/api/employees/${a.id}`).send({ status: "inactive" }).expect(200);
-    await o.agent
-      .post(`/api/employees/${b.id}/resignation`)
-      .send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" })
+    await api(o.agent)
+      .op("updateEmployee", { params: { employeeId: a.id }, body: { email: a.email } })
+      .expect(200); // own email is fine
+    await api(o.agent)
+      .op("updateEmployee", { params: { employeeId: a.id }, body: { status: "inactive" } })
+      .expect(200);
+    await api(o.agent)
+      .op("submitResignation", {
+        params: { employeeId: b.id },
+        body: { resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" },
+      })
       .expect(201);
-    expectError(await o.agent.put(`/api/employees/${b.id}`).send({ status: "active" }), 409, "conflict");
+    expectError(await api(o.agent).op("updateEmployee", { params: { employeeId: b.id }, body: { status: "active" } }), 409, "conflict");
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [b.id]))[0].status).toBe("on_notice");
   });
 
@@ -212,19 +233,31 @@ describe("updateEmployee, getEmployeeActivityLog: update", () => {
     const vp = await createEmployee(o, { reports_to: ceo.id });
     const dev = await createEmployee(o, { reports_to: vp.id });
     expect(dev.reports_to).toBe(vp.id);
-    const self = expectError(await o.agent.put(`/api/employees/${ceo.id}`).send({ reports_to: ceo.id }), 400, "validation_failed");
+    const self = expectError(
+      await api(o.agent).op("updateEmployee", { params: { employeeId: ceo.id }, body: { reports_to: ceo.id } }),
+      400,
+      "validation_failed",
+    );
     expect(self.details[0].path).toBe("body.reports_to");
-    const cycle = expectError(await o.agent.put(`/api/employees/${ceo.id}`).send({ reports_to: dev.id }), 400, "validation_failed");
+    const cycle = expectError(
+      await api(o.agent).op("updateEmployee", { params: { employeeId: ceo.id }, body: { reports_to: dev.id } }),
+      400,
+      "validation_failed",
+    );
     expect(cycle.details[0]).toMatchObject({ path: "body.reports_to" });
     expect(cycle.error).toMatch(/cycle/);
     expectError(await o.agent.post("/api/employees").send(employeeInput({ reports_to: "00000000-0000-4000-8000-000000000000" })), 400);
     const other = await signupTenant(t);
     const foreign = await createEmployee(other);
-    expectError(await o.agent.put(`/api/employees/${dev.id}`).send({ reports_to: foreign.id }), 400);
+    expectError(await api(o.agent).op("updateEmployee", { params: { employeeId: dev.id }, body: { reports_to: foreign.id } }), 400);
     expect((await t.query(`SELECT reports_to FROM employees WHERE id = $1`, [ceo.id]))[0].reports_to).toBeNull();
     // Moving within the tree is fine; clearing is fine.
-    await o.agent.put(`/api/employees/${dev.id}`).send({ reports_to: ceo.id }).expect(200);
-    await o.agent.put(`/api/employees/${vp.id}`).send({ reports_to: null }).expect(200);
+    await api(o.agent)
+      .op("updateEmployee", { params: { employeeId: dev.id }, body: { reports_to: ceo.id } })
+      .expect(200);
+    await api(o.agent)
+      .op("updateEmployee", { params: { employeeId: vp.id }, body: { reports_to: null } })
+      .expect(200);
     expect((await t.query(`SELECT reports_to FROM employees WHERE id = $1`, [vp.id]))[0].reports_to).toBeNull();
   });
 
@@ -233,8 +266,8 @@ describe("updateEmployee, getEmployeeActivityLog: update", () => {
     const a = await createEmployee(o);
     const b = await createEmployee(o);
     const [r1, r2] = await Promise.all([
-      o.agent.put(`/api/employees/${a.id}`).send({ reports_to: b.id }),
-      o.agent.put(`/api/employees/${b.id}`).send({ reports_to: a.id }),
+      api(o.agent).op("updateEmployee", { params: { employeeId: a.id }, body: { reports_to: b.id } }),
+      api(o.agent).op("updateEmployee", { params: { employeeId: b.id }, body: { reports_to: a.id } }),
     ]);
     expect([r1.status, r2.status].sort()).toEqual([200, 400]);
     const rows = await t.query(`SELECT id, reports_to FROM employees WHERE id = ANY($1)`, [[a.id, b.id]]);
@@ -246,17 +279,20 @@ describe("deleteEmployee: soft delete", () => {
   it("hides the employee everywhere, keeps history and frees the email", async () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o, { email: "leaver@example.com", last_name: "Leaverson" });
-    await o.agent.delete(`/api/employees/${e.id}`).expect(200);
+    await api(o.agent)
+      .op("deleteEmployee", { params: { employeeId: e.id } })
+      .expect(200);
     const [row] = await t.query(`SELECT deleted_at FROM employees WHERE id = $1`, [e.id]);
     expect(row.deleted_at).not.toBeNull();
     for (const path of ["", "/documents", "/activity-log"])
       expectError(await o.agent.get(`/api/employees/${e.id}${path}`), 404, "not_found");
-    expectError(await o.agent.put(`/api/employees/${e.id}`).send({ designation: "x" }), 404);
-    expectError(await o.agent.delete(`/api/employees/${e.id}`), 404);
+    expectError(await api(o.agent).op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "x" } }), 404);
+    expectError(await api(o.agent).op("deleteEmployee", { params: { employeeId: e.id } }), 404);
     expectError(
-      await o.agent
-        .post(`/api/employees/${e.id}/resignation`)
-        .send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }),
+      await api(o.agent).op("submitResignation", {
+        params: { employeeId: e.id },
+        body: { resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" },
+      }),
       404,
     );
     const list = await o.agent.get(`/api/employees?search=leaverson`).expect(200);
@@ -274,11 +310,17 @@ describe("deleteEmployee: soft delete", () => {
     const o = await signupTenant(t);
     const boss = await createEmployee(o);
     const report = await createEmployee(o, { reports_to: boss.id });
-    expectError(await o.agent.delete(`/api/employees/${boss.id}`), 409, "conflict");
+    expectError(await api(o.agent).op("deleteEmployee", { params: { employeeId: boss.id } }), 409, "conflict");
     await t.query(`UPDATE memberships SET employee_id = $1 WHERE user_id = $2`, [report.id, o.userId]);
-    await o.agent.put(`/api/employees/${report.id}`).send({ reports_to: null }).expect(200);
-    await o.agent.delete(`/api/employees/${boss.id}`).expect(200);
-    await o.agent.delete(`/api/employees/${report.id}`).expect(200);
+    await api(o.agent)
+      .op("updateEmployee", { params: { employeeId: report.id }, body: { reports_to: null } })
+      .expect(200);
+    await api(o.agent)
+      .op("deleteEmployee", { params: { employeeId: boss.id } })
+      .expect(200);
+    await api(o.agent)
+      .op("deleteEmployee", { params: { employeeId: report.id } })
+      .expect(200);
     expect((await t.query(`SELECT employee_id FROM memberships WHERE user_id = $1`, [o.userId]))[0].employee_id).toBeNull();
   });
 });
@@ -290,10 +332,10 @@ describe("tenant isolation", () => {
     const e = await createEmployee(other);
     const [doc] = await t.query(`SELECT gen_random_uuid() AS id`);
     const id = e.id;
-    expectError(await o.agent.get(`/api/employees/${id}`), 404, "not_found");
-    expectError(await o.agent.put(`/api/employees/${id}`).send({ designation: "Hacker" }), 404, "not_found");
-    expectError(await o.agent.delete(`/api/employees/${id}`), 404, "not_found");
-    expectError(await o.agent.get(`/api/employees/${id}/documents`), 404, "not_found");
+    expectError(await api(o.agent).op("getEmployee", { params: { employeeId: id } }), 404, "not_found");
+    expectError(await api(o.agent).op("updateEmployee", { params: { employeeId: id }, body: { designation: "Hacker" } }), 404, "not_found");
+    expectError(await api(o.agent).op("deleteEmployee", { params: { employeeId: id } }), 404, "not_found");
+    expectError(await api(o.agent).op("listEmployeeDocuments", { params: { employeeId: id } }), 404, "not_found");
     expectError(
       await o.agent
         .post(`/api/employees/${id}/documents`)
@@ -303,21 +345,24 @@ describe("tenant isolation", () => {
       404,
       "not_found",
     );
-    expectError(await o.agent.get(`/api/employees/${id}/documents/${doc.id}/download`), 404, "not_found");
-    expectError(await o.agent.get(`/api/employees/${id}/activity-log`), 404, "not_found");
+    expectError(await api(o.agent).op("downloadEmployeeDocument", { params: { employeeId: id, documentId: doc.id } }), 404, "not_found");
+    expectError(await api(o.agent).op("getEmployeeActivityLog", { params: { employeeId: id } }), 404, "not_found");
     expectError(
-      await o.agent
-        .post(`/api/employees/${id}/resignation`)
-        .send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }),
+      await api(o.agent).op("submitResignation", {
+        params: { employeeId: id },
+        body: { resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" },
+      }),
       404,
       "not_found",
     );
     const [row] = await t.query(`SELECT designation, status, deleted_at FROM employees WHERE id = $1`, [id]);
     expect(row).toEqual({ designation: e.designation, status: "active", deleted_at: null });
     expect((await t.query(`SELECT count(*)::int AS n FROM employee_documents`))[0].n).toBe(0);
-    const list = await o.agent.get(`/api/employees?reports_to=${id}`).expect(200);
+    const list = await api(o.agent)
+      .op("listEmployees", { query: { reports_to: id } })
+      .expect(200);
     expect(list.body.data).toEqual([]);
-    const all = await o.agent.get(`/api/employees`).expect(200);
+    const all = await api(o.agent).op("listEmployees").expect(200);
     expect(all.body.data).toEqual([]);
   });
 });

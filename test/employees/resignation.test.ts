@@ -7,6 +7,7 @@ import { addDays } from "../../src/lib/dates.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { today } from "../support/clock.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
@@ -16,9 +17,11 @@ describe("submitResignation: resignation", () => {
     const boss = await createEmployee(o);
     const bossMember = await addMember(t, o, "manager", { employeeId: boss.id });
     const e = await createEmployee(o, { reports_to: boss.id, joining_date: "2022-01-01" });
-    const res = await o.agent
-      .post(`/api/employees/${e.id}/resignation`)
-      .send({ resignation_date: "2024-05-02", last_working_day: "2024-06-01", reason: " Relocating " })
+    const res = await api(o.agent)
+      .op("submitResignation", {
+        params: { employeeId: e.id },
+        body: { resignation_date: "2024-05-02", last_working_day: "2024-06-01", reason: " Relocating " },
+      })
       .expect(201);
     const exit = res.body.data;
     expect(exit).toMatchObject({
@@ -30,7 +33,7 @@ describe("submitResignation: resignation", () => {
       submitted_by: o.userId,
       completed_at: null,
     });
-    expect(exit.checklist.map((c: any) => [c.item, c.status])).toEqual([
+    expect(exit.checklist.map((c) => [c.item, c.status])).toEqual([
       ["asset_return", "pending"],
       ["knowledge_transfer", "pending"],
       ["clearance", "pending"],
@@ -42,7 +45,11 @@ describe("submitResignation: resignation", () => {
     const profile = (await o.agent.get(`/api/employees/${e.id}`).expect(200)).body.data;
     expect(profile.status).toBe("on_notice");
     expect(profile.exit).toEqual(exit);
-    const [entry] = (await o.agent.get(`/api/employees/${e.id}/activity-log`).expect(200)).body.data;
+    const [entry] = (
+      await api(o.agent)
+        .op("getEmployeeActivityLog", { params: { employeeId: e.id } })
+        .expect(200)
+    ).body.data;
     expect(entry).toMatchObject({ action: "employee.resigned", actor_user_id: o.userId });
     expect(entry.changes).toEqual({
       status: { from: "active", to: "on_notice" },
@@ -51,7 +58,7 @@ describe("submitResignation: resignation", () => {
       reason: { from: null, to: "Relocating" },
     });
     // The manager is told in-app.
-    const notes = (await bossMember.agent.get("/api/notifications").expect(200)).body.data;
+    const notes = (await api(bossMember.agent).op("listNotifications").expect(200)).body.data;
     expect(notes[0]).toMatchObject({ kind: "employee.resigned", link: `/api/employees/${e.id}` });
   });
 
@@ -59,31 +66,36 @@ describe("submitResignation: resignation", () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o, { joining_date: "2023-01-01" });
     const bad = expectError(
-      await o.agent
-        .post(`/api/employees/${e.id}/resignation`)
-        .send({ resignation_date: "2024-05-02", last_working_day: "2024-05-01", reason: "x" }),
+      await api(o.agent).op("submitResignation", {
+        params: { employeeId: e.id },
+        body: { resignation_date: "2024-05-02", last_working_day: "2024-05-01", reason: "x" },
+      }),
       400,
       "validation_failed",
     );
     expect(bad.details[0].path).toBe("body.last_working_day");
     const early = expectError(
-      await o.agent
-        .post(`/api/employees/${e.id}/resignation`)
-        .send({ resignation_date: "2022-12-31", last_working_day: "2023-01-31", reason: "x" }),
+      await api(o.agent).op("submitResignation", {
+        params: { employeeId: e.id },
+        body: { resignation_date: "2022-12-31", last_working_day: "2023-01-31", reason: "x" },
+      }),
       400,
     );
     expect(early.details[0].path).toBe("body.resignation_date");
     const missing = expectError(await o.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: "2024-05-02" }), 400);
     expect(missing.details.map((d: any) => d.path).sort()).toEqual(["body.last_working_day", "body.reason"]);
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [e.id]))[0].status).toBe("active");
-    await o.agent
-      .post(`/api/employees/${e.id}/resignation`)
-      .send({ resignation_date: "2024-05-02", last_working_day: "2024-05-02", reason: "x" })
+    await api(o.agent)
+      .op("submitResignation", {
+        params: { employeeId: e.id },
+        body: { resignation_date: "2024-05-02", last_working_day: "2024-05-02", reason: "x" },
+      })
       .expect(201);
     expectError(
-      await o.agent
-        .post(`/api/employees/${e.id}/resignation`)
-        .send({ resignation_date: "2024-05-03", last_working_day: "2024-06-02", reason: "again" }),
+      await api(o.agent).op("submitResignation", {
+        params: { employeeId: e.id },
+        body: { resignation_date: "2024-05-03", last_working_day: "2024-06-02", reason: "again" },
+      }),
       409,
       "conflict",
     );
@@ -94,7 +106,7 @@ describe("submitResignation: resignation", () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o);
     const body = { resignation_date: "2024-05-02", last_working_day: "2024-06-01", reason: "x" };
-    const statuses = (await Promise.all([1, 2].map(() => o.agent.post(`/api/employees/${e.id}/resignation`).send(body))))
+    const statuses = (await Promise.all([1, 2].map(() => api(o.agent).op("submitResignation", { params: { employeeId: e.id }, body }))))
       .map((r) => r.status)
       .sort();
     expect(statuses).toEqual([201, 409]);
@@ -104,9 +116,11 @@ describe("submitResignation: resignation", () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o);
     const me = await addMember(t, o, "employee", { employeeId: e.id });
-    const res = await me.agent
-      .post(`/api/employees/${e.id}/resignation`)
-      .send({ resignation_date: today(), last_working_day: addDays(today(), 30), reason: "New job" })
+    const res = await api(me.agent)
+      .op("submitResignation", {
+        params: { employeeId: e.id },
+        body: { resignation_date: today(), last_working_day: addDays(today(), 30), reason: "New job" },
+      })
       .expect(201);
     expect(res.body.data.submitted_by).toBe(me.userId);
   });
@@ -118,13 +132,17 @@ describe("exit job", () => {
     const leaving = await createEmployee(o);
     const staying = await createEmployee(o);
     const lwd = addDays(today(), 3);
-    await o.agent
-      .post(`/api/employees/${leaving.id}/resignation`)
-      .send({ resignation_date: today(), last_working_day: lwd, reason: "x" })
+    await api(o.agent)
+      .op("submitResignation", {
+        params: { employeeId: leaving.id },
+        body: { resignation_date: today(), last_working_day: lwd, reason: "x" },
+      })
       .expect(201);
-    await o.agent
-      .post(`/api/employees/${staying.id}/resignation`)
-      .send({ resignation_date: today(), last_working_day: addDays(today(), 60), reason: "y" })
+    await api(o.agent)
+      .op("submitResignation", {
+        params: { employeeId: staying.id },
+        body: { resignation_date: today(), last_working_day: addDays(today(), 60), reason: "y" },
+      })
       .expect(201);
 
     // The job completes an exit once its checklist is done (test/employees/exit-checklist.test.ts).
@@ -140,13 +158,21 @@ describe("exit job", () => {
     const [x] = await t.query(`SELECT status, completed_at FROM employee_exits WHERE employee_id = $1`, [leaving.id]);
     expect(x.status).toBe("completed");
     expect(x.completed_at).not.toBeNull();
-    const log = (await o.agent.get(`/api/employees/${leaving.id}/activity-log`).expect(200)).body.data;
+    const log = (
+      await api(o.agent)
+        .op("getEmployeeActivityLog", { params: { employeeId: leaving.id } })
+        .expect(200)
+    ).body.data;
     expect(log[0]).toMatchObject({
       action: "employee.exited",
       actor_user_id: null,
       changes: { status: { from: "on_notice", to: "exited" } },
     });
-    const profile = (await o.agent.get(`/api/employees/${leaving.id}`).expect(200)).body.data;
+    const profile = (
+      await api(o.agent)
+        .op("getEmployee", { params: { employeeId: leaving.id } })
+        .expect(200)
+    ).body.data;
     expect(profile).toMatchObject({ status: "exited", exit: { status: "completed" } });
 
     // Running again changes nothing; an exited employee cannot resign or be reactivated.
@@ -155,12 +181,13 @@ describe("exit job", () => {
       (await t.query(`SELECT count(*)::int AS n FROM audit_logs WHERE entity_id = $1 AND action = 'employee.exited'`, [leaving.id]))[0].n,
     ).toBe(1);
     expectError(
-      await o.agent
-        .post(`/api/employees/${leaving.id}/resignation`)
-        .send({ resignation_date: today(), last_working_day: today(), reason: "x" }),
+      await api(o.agent).op("submitResignation", {
+        params: { employeeId: leaving.id },
+        body: { resignation_date: today(), last_working_day: today(), reason: "x" },
+      }),
       409,
     );
-    expectError(await o.agent.put(`/api/employees/${leaving.id}`).send({ status: "active" }), 409);
+    expectError(await api(o.agent).op("updateEmployee", { params: { employeeId: leaving.id }, body: { status: "active" } }), 409);
   });
 
   it("is registered as a scheduled job", async () => {

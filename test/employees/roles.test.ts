@@ -69,12 +69,13 @@ describe("employee role", () => {
   });
 
   it("gets 404 for colleagues' documents, activity log and resignation", async () => {
-    expectError(await employee.agent.get(`/api/employees/${colleague.id}/documents`), 404, "not_found");
-    expectError(await employee.agent.get(`/api/employees/${colleague.id}/activity-log`), 404, "not_found");
+    expectError(await api(employee.agent).op("listEmployeeDocuments", { params: { employeeId: colleague.id } }), 404, "not_found");
+    expectError(await api(employee.agent).op("getEmployeeActivityLog", { params: { employeeId: colleague.id } }), 404, "not_found");
     expectError(
-      await employee.agent
-        .post(`/api/employees/${colleague.id}/resignation`)
-        .send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }),
+      await api(employee.agent).op("submitResignation", {
+        params: { employeeId: colleague.id },
+        body: { resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" },
+      }),
       404,
     );
     expectError(
@@ -95,8 +96,12 @@ describe("employee role", () => {
 
   it("cannot create, update or delete (403)", async () => {
     expectError(await employee.agent.post("/api/employees").send(employeeInput()), 403, "forbidden");
-    expectError(await employee.agent.put(`/api/employees/${report.id}`).send({ designation: "CEO" }), 403, "forbidden");
-    expectError(await employee.agent.delete(`/api/employees/${colleague.id}`), 403, "forbidden");
+    expectError(
+      await api(employee.agent).op("updateEmployee", { params: { employeeId: report.id }, body: { designation: "CEO" } }),
+      403,
+      "forbidden",
+    );
+    expectError(await api(employee.agent).op("deleteEmployee", { params: { employeeId: colleague.id } }), 403, "forbidden");
     expect((await t.query(`SELECT designation, deleted_at FROM employees WHERE id = $1`, [report.id]))[0]).toEqual({
       designation: report.designation,
       deleted_at: null,
@@ -112,7 +117,7 @@ describe("employee role", () => {
           .expect(200)
       ).body.data.view,
     ).toBe("directory");
-    expectError(await unlinked.agent.get(`/api/employees/${report.id}/documents`), 404);
+    expectError(await api(unlinked.agent).op("listEmployeeDocuments", { params: { employeeId: report.id } }), 404);
   });
 });
 
@@ -137,7 +142,9 @@ describe("manager role", () => {
     const text = JSON.stringify(r.body);
     for (const clear of ["100123456789", "3100123456", "HDFC0001234", "802420101", "00915012345663"]) expect(text).not.toContain(clear);
     // the activity log masks them too
-    await hr.agent.put(`/api/employees/${report.id}`).send({ uan: "100987654321", bank_ifsc: "ICIC0005678" }).expect(200);
+    await api(hr.agent)
+      .op("updateEmployee", { params: { employeeId: report.id }, body: { uan: "100987654321", bank_ifsc: "ICIC0005678" } })
+      .expect(200);
     const log = (
       await api(manager.agent)
         .op("getEmployeeActivityLog", { params: { employeeId: report.id } })
@@ -147,16 +154,30 @@ describe("manager role", () => {
       uan: { from: "********6789", to: "********4321" },
       bank_ifsc: { from: "*******1234", to: "*******5678" },
     });
-    await hr.agent.put(`/api/employees/${report.id}`).send({ uan: "100123456789", bank_ifsc: "HDFC0001234" }).expect(200);
+    await api(hr.agent)
+      .op("updateEmployee", { params: { employeeId: report.id }, body: { uan: "100123456789", bank_ifsc: "HDFC0001234" } })
+      .expect(200);
     // the employee and hr see their own / every record in full
-    expect((await employee.agent.get(`/api/employees/${report.id}`).expect(200)).body.data).toMatchObject({
+    expect(
+      (
+        await api(employee.agent)
+          .op("getEmployee", { params: { employeeId: report.id } })
+          .expect(200)
+      ).body.data,
+    ).toMatchObject({
       uan: "100123456789",
       labour_card_number: "00915012345663",
     });
     expect((await hr.agent.get(`/api/employees/${report.id}`).expect(200)).body.data.esi_number).toBe("3100123456");
-    await manager.agent.get(`/api/employees/${report.id}/activity-log`).expect(200);
-    await manager.agent.get(`/api/employees/${report.id}/documents`).expect(200);
-    const own = await manager.agent.get(`/api/employees/${boss.id}`).expect(200);
+    await api(manager.agent)
+      .op("getEmployeeActivityLog", { params: { employeeId: report.id } })
+      .expect(200);
+    await api(manager.agent)
+      .op("listEmployeeDocuments", { params: { employeeId: report.id } })
+      .expect(200);
+    const own = await api(manager.agent)
+      .op("getEmployee", { params: { employeeId: boss.id } })
+      .expect(200);
     expect(own.body.data.view).toBe("full");
   });
 
@@ -165,13 +186,14 @@ describe("manager role", () => {
       .op("getEmployee", { params: { employeeId: colleague.id } })
       .expect(200);
     expect(c.body.data.view).toBe("directory");
-    expectError(await manager.agent.get(`/api/employees/${colleague.id}/activity-log`), 404);
+    expectError(await api(manager.agent).op("getEmployeeActivityLog", { params: { employeeId: colleague.id } }), 404);
     expectError(await manager.agent.post("/api/employees").send(employeeInput()), 403, "forbidden");
     // A manager resigns for themselves only, not for their reports.
     expectError(
-      await manager.agent
-        .post(`/api/employees/${report.id}/resignation`)
-        .send({ resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" }),
+      await api(manager.agent).op("submitResignation", {
+        params: { employeeId: report.id },
+        body: { resignation_date: "2024-01-02", last_working_day: "2024-02-01", reason: "x" },
+      }),
       404,
     );
     const reports = await api(manager.agent)
@@ -188,8 +210,12 @@ describe("hr role", () => {
       .op("getEmployee", { params: { employeeId: colleague.id } })
       .expect(200);
     expect(c.body.data).toMatchObject({ view: "full", bank_account_number: "12341234123412" });
-    await hr.agent.put(`/api/employees/${e.id}`).send({ designation: "Lead" }).expect(200);
-    await hr.agent.delete(`/api/employees/${e.id}`).expect(200);
+    await api(hr.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Lead" } })
+      .expect(200);
+    await api(hr.agent)
+      .op("deleteEmployee", { params: { employeeId: e.id } })
+      .expect(200);
     const log = await api(owner.agent)
       .op("listActivityLog", { query: { entity_id: e.id } })
       .expect(200);
@@ -205,22 +231,31 @@ describe("linking a member through an invitation", () => {
   it("an invited employee reads their own record after accepting", async () => {
     const e = await createEmployee(owner, { first_name: "Ines", last_name: "Invited" });
     const email = uniqueEmail("invitee");
-    await owner.agent.post("/api/configuration/members").send({ email, role: "employee", employee_id: e.id }).expect(201);
+    await api(owner.agent)
+      .op("inviteMember", { body: { email, role: "employee", employee_id: e.id } })
+      .expect(201);
     const [mail] = await t.query<{ text_body: string }>(`SELECT text_body FROM email_outbox WHERE to_address = $1`, [email]);
     const token = /Invitation token: (\S+)/.exec(mail.text_body)![1];
     const agent = t.request();
-    const accepted = await agent
-      .post("/api/auth/accept-invite")
-      .send({ token, name: "Ines Invited", password: "a-good-password" })
+    const accepted = await api(agent)
+      .op("acceptInvite", { body: { token, name: "Ines Invited", password: "a-good-password" } })
       .expect(200);
     expect(accepted.body.data).toMatchObject({ role: "employee", employee_id: e.id, active_tenant_id: owner.tenantId });
-    const me = await agent.get(`/api/employees/${e.id}`).expect(200);
+    const me = await api(agent)
+      .op("getEmployee", { params: { employeeId: e.id } })
+      .expect(200);
     expect(me.body.data).toMatchObject({ view: "full", id: e.id, user_id: accepted.body.data.user.id });
-    const other = await agent.get(`/api/employees/${colleague.id}`).expect(200);
+    const other = await api(agent)
+      .op("getEmployee", { params: { employeeId: colleague.id } })
+      .expect(200);
     expect(other.body.data.view).toBe("directory");
-    expectError(await agent.get(`/api/employees/${colleague.id}/documents`), 404);
+    expectError(await api(agent).op("listEmployeeDocuments", { params: { employeeId: colleague.id } }), 404);
     // the record's activity log says who became its member, and by which invitation
-    const log = (await owner.agent.get(`/api/employees/${e.id}/activity-log`).expect(200)).body.data;
+    const log = (
+      await api(owner.agent)
+        .op("getEmployeeActivityLog", { params: { employeeId: e.id } })
+        .expect(200)
+    ).body.data;
     const linked = log.filter((l: { action: string }) => l.action === "employee.member_linked");
     expect(linked).toHaveLength(1);
     expect(linked[0]).toMatchObject({

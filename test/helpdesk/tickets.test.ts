@@ -143,9 +143,8 @@ describe(
       await api(emp.agent)
         .op("addHelpdeskMessage", { params: { id }, body: { body: "Any update?" } })
         .expect(201);
-      await hr.agent
-        .post(`/api/helpdesk/tickets/${id}/messages`)
-        .send({ body: "Payroll team says it's a bug", internal: true })
+      await api(hr.agent)
+        .op("addHelpdeskMessage", { params: { id }, body: { body: "Payroll team says it's a bug", internal: true } })
         .expect(201);
       await api(hr.agent)
         .op("addHelpdeskMessage", { params: { id }, body: { body: "We are on it." } })

@@ -4,12 +4,12 @@ import { describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 import * as clock from "../../src/lib/clock.ts";
+import { api, type RequestBodyOf } from "../support/api.ts";
 
 const t = useTestApp();
 
-async function credential(owner: TenantSession, body: Record<string, unknown>) {
-  const res = await owner.agent.post("/api/integrations/credentials").send(body).expect(201);
-  return res.body.data as { credential: { id: string; prefix: string; scopes: string[] }; secret: string };
+async function credential(owner: TenantSession, body: RequestBodyOf<"createApiCredential">) {
+  return (await api(owner.agent).op("createApiCredential", { body }).expect(201)).body.data;
 }
 const bearer = (secret: string) => ({ Authorization: `Bearer ${secret}` });
 
@@ -23,7 +23,7 @@ describe("createApiCredential, listApiCredentials: machine clients with scopes",
     expect(row.secret_hash).not.toContain(c.secret.slice(16));
     expect(row.secret_hash).toMatch(/^[0-9a-f]{64}$/);
 
-    const list = (await o.agent.get("/api/integrations/credentials").expect(200)).body;
+    const list = (await api(o.agent).op("listApiCredentials").expect(200)).body;
     expect(list.data).toHaveLength(1);
     expect(list.data[0]).toMatchObject({ name: "Payroll sync", prefix: c.credential.prefix, role: "hr", revoked_at: null });
     expect(JSON.stringify(list)).not.toContain(c.secret);
@@ -31,13 +31,21 @@ describe("createApiCredential, listApiCredentials: machine clients with scopes",
     await t.request().get("/api/employees").set(bearer(c.secret)).expect(200);
     const made = await t.request().post("/api/employees").set(bearer(c.secret)).send(employeeInput()).expect(201);
     // audited under the credential's name, its creator as the user
-    const log = (await o.agent.get(`/api/configuration/activity-log?entity_id=${made.body.data.id}`).expect(200)).body.data;
+    const log = (
+      await api(o.agent)
+        .op("listActivityLog", { query: { entity_id: made.body.data.id } })
+        .expect(200)
+    ).body.data;
     expect(log[0]).toMatchObject({
       action: "employee.created",
       actor_user_id: o.userId,
       actor_credential: { id: c.credential.id, name: "Payroll sync" },
     });
-    const created = (await o.agent.get(`/api/configuration/activity-log?entity_id=${c.credential.id}`).expect(200)).body.data;
+    const created = (
+      await api(o.agent)
+        .op("listActivityLog", { query: { entity_id: c.credential.id } })
+        .expect(200)
+    ).body.data;
     expect(created.map((l: { action: string }) => l.action)).toEqual(["api_credential.created"]);
   });
 
@@ -72,19 +80,17 @@ describe("createApiCredential, listApiCredentials: machine clients with scopes",
 
   it("unknown scopes, a past expiry and an admin credential from an owner", async () => {
     const o = await signupTenant(t);
-    const bad = expectError(await o.agent.post("/api/integrations/credentials").send({ name: "x", scopes: ["nothing:read"] }), 400);
+    const bad = expectError(await api(o.agent).op("createApiCredential", { body: { name: "x", scopes: ["nothing:read"] } }), 400);
     expect(bad.details[0].path).toBe("body.scopes.0");
     const past = expectError(
-      await o.agent
-        .post("/api/integrations/credentials")
-        .send({ name: "x", scopes: ["employees:read"], expires_at: "2001-01-01T00:00:00Z" }),
+      await api(o.agent).op("createApiCredential", { body: { name: "x", scopes: ["employees:read"], expires_at: "2001-01-01T00:00:00Z" } }),
       400,
     );
     expect(past.details[0].path).toBe("body.expires_at");
     const a = await credential(o, { name: "Admin bot", role: "admin", scopes: ["settings:read"] });
     expect(a.credential).toMatchObject({ scopes: ["settings:read"] });
     const hr = await addMember(t, o, "hr");
-    expectError(await hr.agent.post("/api/integrations/credentials").send({ name: "x", scopes: ["employees:read"] }), 403, "forbidden");
+    expectError(await api(hr.agent).op("createApiCredential", { body: { name: "x", scopes: ["employees:read"] } }), 403, "forbidden");
   });
 });
 
@@ -96,11 +102,15 @@ describe("revokeApiCredential, rotateApiCredential: wrong, expired, revoked and 
     for (const header of [`Bearer ${wrong}`, "Bearer hrms_short", "Bearer ", "Basic dXNlcjpwYXNz", `Bearer ${"x".repeat(500)}`, "Bearer"])
       expectError(await t.request().get("/api/employees").set("Authorization", header), 401, "unauthenticated");
     await t.request().get("/api/employees").set(bearer(c.secret)).expect(200);
-    const revoked = (await o.agent.delete(`/api/integrations/credentials/${c.credential.id}`).expect(200)).body.data;
+    const revoked = (
+      await api(o.agent)
+        .op("revokeApiCredential", { params: { id: c.credential.id } })
+        .expect(200)
+    ).body.data;
     expect(revoked.revoked_at).not.toBeNull();
     expectError(await t.request().get("/api/employees").set(bearer(c.secret)), 401, "unauthenticated");
-    expectError(await o.agent.delete(`/api/integrations/credentials/${c.credential.id}`), 409, "conflict");
-    expectError(await o.agent.post(`/api/integrations/credentials/${c.credential.id}/rotate`).send({}), 409, "conflict");
+    expectError(await api(o.agent).op("revokeApiCredential", { params: { id: c.credential.id } }), 409, "conflict");
+    expectError(await api(o.agent).op("rotateApiCredential", { params: { id: c.credential.id }, body: {} }), 409, "conflict");
     // a Bearer request does not fall back to the cookie it also carries
     expectError(await o.agent.get("/api/employees").set(bearer(c.secret)), 401, "unauthenticated");
   });
@@ -108,18 +118,28 @@ describe("revokeApiCredential, rotateApiCredential: wrong, expired, revoked and 
   it("two secrets during a rotation; grace 0 ends the old one at once; expiry", async () => {
     const o = await signupTenant(t);
     const c = await credential(o, { name: "Rotating", scopes: ["employees:read"] });
-    const r1 = (await o.agent.post(`/api/integrations/credentials/${c.credential.id}/rotate`).send({ grace_seconds: 3600 }).expect(200))
-      .body.data;
+    const r1 = (
+      await api(o.agent)
+        .op("rotateApiCredential", { params: { id: c.credential.id }, body: { grace_seconds: 3600 } })
+        .expect(200)
+    ).body.data;
     expect(r1.credential.previous_prefix).toBe(c.credential.prefix);
     await t.request().get("/api/employees").set(bearer(c.secret)).expect(200);
     await t.request().get("/api/employees").set(bearer(r1.secret)).expect(200);
-    const r2 = (await o.agent.post(`/api/integrations/credentials/${c.credential.id}/rotate`).send({ grace_seconds: 0 }).expect(200)).body
-      .data;
+    const r2 = (
+      await api(o.agent)
+        .op("rotateApiCredential", { params: { id: c.credential.id }, body: { grace_seconds: 0 } })
+        .expect(200)
+    ).body.data;
     expect(r2.credential.previous_prefix).toBeNull();
     expectError(await t.request().get("/api/employees").set(bearer(r1.secret)), 401);
     expectError(await t.request().get("/api/employees").set(bearer(c.secret)), 401);
     await t.request().get("/api/employees").set(bearer(r2.secret)).expect(200);
-    const log = (await o.agent.get(`/api/configuration/activity-log?entity_id=${c.credential.id}`).expect(200)).body.data;
+    const log = (
+      await api(o.agent)
+        .op("listActivityLog", { query: { entity_id: c.credential.id } })
+        .expect(200)
+    ).body.data;
     expect(log.map((l: { action: string }) => l.action)).toEqual([
       "api_credential.rotated",
       "api_credential.rotated",
@@ -147,7 +167,9 @@ describe("revokeApiCredential, rotateApiCredential: wrong, expired, revoked and 
     const list = (await t.request().get("/api/employees").set(bearer(c.secret)).expect(200)).body.data;
     expect(list.map((e: { id: string }) => e.id)).not.toContain(bEmployee.id);
     await t.request().post("/api/employees").set(bearer(c.secret)).set("Origin", "https://evil.example").send(employeeInput()).expect(201);
-    await a.agent.delete(`/api/configuration/members/${admin.userId}`).expect(200);
+    await api(a.agent)
+      .op("removeMember", { params: { userId: admin.userId } })
+      .expect(200);
     expectError(await t.request().get("/api/employees").set(bearer(c.secret)), 401, "unauthenticated");
   });
 });

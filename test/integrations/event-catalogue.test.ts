@@ -10,10 +10,10 @@ import type { EventType } from "../../generated/registry.ts";
 import { nowMs } from "../../src/lib/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { api } from "../support/api.ts";
-import { createAsset, createCategory } from "../support/asset-factories.ts";
+import { createAsset, createCategory } from "../assets/fixtures.ts";
 import { addMember, uniqueEmail, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
-import { createType, grant, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, grant, type LeaveWorld, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
 const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
@@ -68,9 +68,10 @@ let leaveTypeId: string;
 const leaveDay = (week: number) => nextWeekday(addDays(today(), 14 + week * 7), 2);
 const applyLeave = async (week: number) =>
   (
-    await w.employee.agent
-      .post("/api/leave-requests")
-      .send({ leave_type_id: leaveTypeId, from_date: leaveDay(week), to_date: leaveDay(week), reason: "Errand" })
+    await api(w.employee.agent)
+      .op("createLeaveRequest", {
+        body: { leave_type_id: leaveTypeId, from_date: leaveDay(week), to_date: leaveDay(week), reason: "Errand" },
+      })
       .expect(201)
   ).body.data.id as string;
 
@@ -89,18 +90,30 @@ describe("listEvents: each event type has a producer and its body is valid for i
     await expectRaised("employee.created", async () => {
       id = (await createEmployee(w.owner)).id;
     });
-    await expectRaised("employee.updated", () => w.owner.agent.put(`/api/employees/${id}`).send({ designation: "Head" }).expect(200));
-    await expectRaised("employee.deleted", () => w.owner.agent.delete(`/api/employees/${id}`).expect(200));
+    await expectRaised("employee.updated", () =>
+      api(w.owner.agent)
+        .op("updateEmployee", { params: { employeeId: id }, body: { designation: "Head" } })
+        .expect(200),
+    );
+    await expectRaised("employee.deleted", () =>
+      api(w.owner.agent)
+        .op("deleteEmployee", { params: { employeeId: id } })
+        .expect(200),
+    );
   });
 
   it("employee.exited: submitResignation, completeExit", async () => {
     const id = (await createEmployee(w.owner, { joining_date: addDays(today(), -400) })).id;
-    await w.hr.agent
-      .post(`/api/employees/${id}/resignation`)
-      .send({ resignation_date: addDays(today(), -30), last_working_day: addDays(today(), -1), reason: "Moving on" })
+    await api(w.hr.agent)
+      .op("submitResignation", {
+        params: { employeeId: id },
+        body: { resignation_date: addDays(today(), -30), last_working_day: addDays(today(), -1), reason: "Moving on" },
+      })
       .expect(201);
     await expectRaised("employee.exited", () =>
-      w.owner.agent.post(`/api/employees/${id}/exit/complete`).send({ override_reason: "Left early" }).expect(200),
+      api(w.owner.agent)
+        .op("completeExit", { params: { employeeId: id }, body: { override_reason: "Left early" } })
+        .expect(200),
     );
   });
 
@@ -110,12 +123,20 @@ describe("listEvents: each event type has a producer and its body is valid for i
       first = await applyLeave(0);
     });
     await expectRaised("leave_request.approved", () =>
-      w.manager.agent.put(`/api/leave-requests/${first}`).send({ status: "approved" }).expect(200),
+      api(w.manager.agent)
+        .op("updateLeaveRequest", { params: { id: first }, body: { status: "approved" } })
+        .expect(200),
     );
-    await expectRaised("leave_request.cancelled", () => w.employee.agent.delete(`/api/leave-requests/${first}`).expect(200));
+    await expectRaised("leave_request.cancelled", () =>
+      api(w.employee.agent)
+        .op("cancelLeaveRequest", { params: { id: first } })
+        .expect(200),
+    );
     const second = await applyLeave(1);
     await expectRaised("leave_request.rejected", () =>
-      w.manager.agent.put(`/api/leave-requests/${second}`).send({ status: "rejected", comment: "Busy week" }).expect(200),
+      api(w.manager.agent)
+        .op("updateLeaveRequest", { params: { id: second }, body: { status: "rejected", comment: "Busy week" } })
+        .expect(200),
     );
   });
 
@@ -139,32 +160,42 @@ describe("listEvents: each event type has a producer and its body is valid for i
     const asset = await createAsset(w.hr, await createCategory(w.hr));
     let assignment = "";
     await expectRaised("asset.assigned", async () => {
-      assignment = (await w.hr.agent.post("/api/assets/assignments").send({ asset_id: asset.id, employee_id: w.employeeId }).expect(201))
-        .body.data.id;
+      assignment = (
+        await api(w.hr.agent)
+          .op("createAssetAssignment", { body: { asset_id: asset.id, employee_id: w.employeeId } })
+          .expect(201)
+      ).body.data.id;
     });
     const request = (
-      await w.employee.agent.post("/api/assets/return-requests").send({ assignment_id: assignment, reason: "Got a new laptop" }).expect(201)
+      await api(w.employee.agent)
+        .op("createAssetReturnRequest", { body: { assignment_id: assignment, reason: "Got a new laptop" } })
+        .expect(201)
     ).body.data.id;
     await expectRaised("asset.returned", () =>
-      w.hr.agent.put(`/api/assets/return-requests/${request}`).send({ status: "approved", returned_on: today() }).expect(200),
+      api(w.hr.agent)
+        .op("decideAssetReturnRequest", { params: { id: request }, body: { status: "approved", returned_on: today() } })
+        .expect(200),
     );
   });
 
   it("attendance_regularization.approved, .rejected: createAttendanceRegularization, updateAttendanceRegularization", async () => {
     const correct = async (day: string) =>
       (
-        await w.employee.agent
-          .post("/api/attendance-regularization")
-          .send({ date: day, check_in: `${day}T03:30:00.000Z`, reason: "Forgot to punch" })
+        await api(w.employee.agent)
+          .op("createAttendanceRegularization", { body: { date: day, check_in: `${day}T03:30:00.000Z`, reason: "Forgot to punch" } })
           .expect(201)
       ).body.data.id as string;
     const first = await correct(nextWeekday(addDays(today(), -14), 2));
     await expectRaised("attendance_regularization.approved", () =>
-      w.manager.agent.put(`/api/attendance-regularization/${first}`).send({ status: "approved" }).expect(200),
+      api(w.manager.agent)
+        .op("updateAttendanceRegularization", { params: { id: first }, body: { status: "approved" } })
+        .expect(200),
     );
     const second = await correct(nextWeekday(addDays(today(), -14), 3));
     await expectRaised("attendance_regularization.rejected", () =>
-      w.manager.agent.put(`/api/attendance-regularization/${second}`).send({ status: "rejected", comment: "No record" }).expect(200),
+      api(w.manager.agent)
+        .op("updateAttendanceRegularization", { params: { id: second }, body: { status: "rejected", comment: "No record" } })
+        .expect(200),
     );
   });
 
@@ -172,13 +203,14 @@ describe("listEvents: each event type has a producer and its body is valid for i
     let id = "";
     await expectRaised("privacy_request.received", async () => {
       id = (
-        await w.employee.agent.post("/api/privacy/requests").send({ type: "grievance", description: "My salary was shown to a colleague." })
+        await api(w.employee.agent).op("createPrivacyRequest", {
+          body: { type: "grievance", description: "My salary was shown to a colleague." },
+        })
       ).body.data.id;
     });
     await expectRaised("privacy_request.completed", () =>
-      w.owner.agent
-        .post(`/api/privacy/requests/${id}/decision`)
-        .send({ status: "completed", resolution: "Access to salaries restricted." })
+      api(w.owner.agent)
+        .op("decidePrivacyRequest", { params: { id }, body: { status: "completed", resolution: "Access to salaries restricted." } })
         .expect(200),
     );
   });
@@ -187,27 +219,29 @@ describe("listEvents: each event type has a producer and its body is valid for i
     const former = (await createEmployee(w.owner)).id;
     await t.query("UPDATE employees SET status = 'exited' WHERE id = $1", [former]);
     const r = (
-      await w.owner.agent
-        .post("/api/privacy/requests")
-        .send({ type: "erasure", employee_id: former, description: "Please erase my data." })
+      await api(w.owner.agent)
+        .op("createPrivacyRequest", { body: { type: "erasure", employee_id: former, description: "Please erase my data." } })
         .expect(201)
     ).body.data;
     await expectRaised("personal_data.erased", () =>
-      w.owner.agent.post(`/api/privacy/requests/${r.id}/decision`).send({ status: "completed" }).expect(200),
+      api(w.owner.agent)
+        .op("decidePrivacyRequest", { params: { id: r.id }, body: { status: "completed" } })
+        .expect(200),
     );
   });
 
   it("privacy_breach.recorded: createPrivacyBreach", async () => {
     await expectRaised("privacy_breach.recorded", () =>
-      w.owner.agent
-        .post("/api/privacy/breaches")
-        .send({
-          title: "Payroll register mailed to a wrong address",
-          description: "The salary register was mailed to an outside address by mistake.",
-          nature: "confidentiality",
-          data_categories: ["salary"],
-          likely_impact: "Disclosure of salaries.",
-          became_aware_at: new Date(nowMs() - 3_600_000).toISOString(),
+      api(w.owner.agent)
+        .op("createPrivacyBreach", {
+          body: {
+            title: "Payroll register mailed to a wrong address",
+            description: "The salary register was mailed to an outside address by mistake.",
+            nature: "confidentiality",
+            data_categories: ["salary"],
+            likely_impact: "Disclosure of salaries.",
+            became_aware_at: new Date(nowMs() - 3_600_000).toISOString(),
+          },
         })
         .expect(201),
     );
@@ -215,7 +249,9 @@ describe("listEvents: each event type has a producer and its body is valid for i
 
   it("member.joined: inviteMember, acceptInvite", async () => {
     const email = uniqueEmail("joining");
-    await w.owner.agent.post("/api/configuration/members").send({ email, role: "employee" }).expect(201);
+    await api(w.owner.agent)
+      .op("inviteMember", { body: { email, role: "employee" } })
+      .expect(201);
     const [mail] = await t.query<{ text_body: string }>("SELECT text_body FROM email_outbox WHERE to_address = $1", [email]);
     const token = /Invitation token: ([A-Za-z0-9_-]+)/.exec(mail.text_body)?.[1];
     await expectRaised("member.joined", () =>
@@ -225,13 +261,23 @@ describe("listEvents: each event type has a producer and its body is valid for i
 
   it("member.removed: removeMember", async () => {
     const leaving = await addMember(t, w.owner, "employee", { name: "Lee Leaving" });
-    await expectRaised("member.removed", () => w.owner.agent.delete(`/api/configuration/members/${leaving.userId}`).expect(200));
+    await expectRaised("member.removed", () =>
+      api(w.owner.agent)
+        .op("removeMember", { params: { userId: leaving.userId } })
+        .expect(200),
+    );
   });
 
   it("webhook.ping: testWebhookEndpoint writes it for the one endpoint, not the feed", async () => {
-    const e = (await w.owner.agent.post("/api/integrations/webhooks").send({ url: "http://127.0.0.1:9/hook" }).expect(201)).body.data;
+    const e = (
+      await api(w.owner.agent)
+        .op("createWebhookEndpoint", { body: { url: "http://127.0.0.1:9/hook" } })
+        .expect(201)
+    ).body.data;
     await newEvents();
-    await w.owner.agent.post(`/api/integrations/webhooks/${e.endpoint.id}/test`).expect(202);
+    await api(w.owner.agent)
+      .op("testWebhookEndpoint", { params: { id: e.endpoint.id } })
+      .expect(202);
     expect(await newEvents()).toEqual([]);
     const [row] = await t.query<{ type: string; created_at: Date; data: unknown }>(
       "SELECT type, created_at, data FROM events WHERE endpoint_id = $1",

@@ -10,14 +10,14 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const TOKEN = "/api/oauth/token";
 
 async function credential(owner: TenantSession, scopes: string[], extra: Record<string, unknown> = {}) {
-  const res = await owner.agent
-    .post("/api/integrations/credentials")
-    .send({ name: "Sync", scopes, ...extra })
+  const res = await api(owner.agent)
+    .op("createApiCredential", { body: { name: "Sync", scopes, ...extra } })
     .expect(201);
   const d = res.body.data as { credential: { id: string; prefix: string }; secret: string };
   return { id: d.credential.id, clientId: d.credential.prefix, secret: d.secret };
@@ -81,11 +81,19 @@ describe("issueOAuthToken: the client-credentials grant", () => {
     expect(list.status).toBe(200);
     const made = await t.request().post("/api/employees").set(bearer(token)).send(employeeInput()).expect(201);
     // audited: the issue, and the change under the credential's name
-    const log = (await o.agent.get(`/api/configuration/activity-log?entity_id=${c.id}`).expect(200)).body.data;
+    const log = (
+      await api(o.agent)
+        .op("listActivityLog", { query: { entity_id: c.id } })
+        .expect(200)
+    ).body.data;
     expect(log.map((l: { action: string }) => l.action)).toContain("api_credential.token_issued");
     const issued = log.find((l: { action: string }) => l.action === "api_credential.token_issued");
     expect(issued).toMatchObject({ actor_user_id: o.userId, actor_credential: { id: c.id, name: "Sync" } });
-    const changed = (await o.agent.get(`/api/configuration/activity-log?entity_id=${made.body.data.id}`).expect(200)).body.data;
+    const changed = (
+      await api(o.agent)
+        .op("listActivityLog", { query: { entity_id: made.body.data.id } })
+        .expect(200)
+    ).body.data;
     expect(changed[0]).toMatchObject({ action: "employee.created", actor_credential: { id: c.id } });
   });
 
@@ -217,7 +225,9 @@ describe("issueOAuthToken: the client-credentials grant", () => {
         .expect(200)
     ).body.access_token;
     await t.request().get("/api/employees").set(bearer(token)).expect(200);
-    await o.agent.delete(`/api/integrations/credentials/${c.id}`).expect(200);
+    await api(o.agent)
+      .op("revokeApiCredential", { params: { id: c.id } })
+      .expect(200);
     const after = await t.request().get("/api/employees").set(bearer(token));
     expect(after.status).toBe(401);
     expect(after.body.code).toBe("unauthenticated");
@@ -256,7 +266,11 @@ describe("issueOAuthToken: the client-credentials grant", () => {
 
     // rotation with a grace of 10 minutes: a token of the old secret lives while the old secret does
     const old = await issue(c.clientId, c.secret);
-    const rotated = (await o.agent.post(`/api/integrations/credentials/${c.id}/rotate`).send({ grace_seconds: 600 }).expect(200)).body.data;
+    const rotated = (
+      await api(o.agent)
+        .op("rotateApiCredential", { params: { id: c.id }, body: { grace_seconds: 600 } })
+        .expect(200)
+    ).body.data;
     const fresh = await issue(rotated.credential.prefix, rotated.secret);
     const during = await issue(c.clientId, c.secret);
     expect(during.expires_in).toBeLessThanOrEqual(600); // never beyond its secret

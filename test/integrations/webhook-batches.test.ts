@@ -7,6 +7,7 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { DELIVER_JOB } from "../../src/platform/events/events.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
 
@@ -46,12 +47,14 @@ afterAll(async () => {
 
 async function endpointWithPings(o: TenantSession, path: string, pings: number) {
   const ep = (
-    await o.agent
-      .post("/api/integrations/webhooks")
-      .send({ url: `${base}${path}` })
+    await api(o.agent)
+      .op("createWebhookEndpoint", { body: { url: `${base}${path}` } })
       .expect(201)
   ).body.data.endpoint;
-  for (let i = 0; i < pings; i++) await o.agent.post(`/api/integrations/webhooks/${ep.id}/test`).expect(202);
+  for (let i = 0; i < pings; i++)
+    await api(o.agent)
+      .op("testWebhookEndpoint", { params: { id: ep.id } })
+      .expect(202);
   return ep.id as string;
 }
 
@@ -91,8 +94,15 @@ describe("testWebhookEndpoint: a slow endpoint does not hold up the others", () 
     await new Promise<void>((resolve) => slow.listen(0, "127.0.0.1", resolve));
     try {
       const slowUrl = `http://127.0.0.1:${(slow.address() as { port: number }).port}/slow`;
-      const ep = (await o.agent.post("/api/integrations/webhooks").send({ url: slowUrl }).expect(201)).body.data.endpoint;
-      for (let i = 0; i < 4; i++) await o.agent.post(`/api/integrations/webhooks/${ep.id}/test`).expect(202);
+      const ep = (
+        await api(o.agent)
+          .op("createWebhookEndpoint", { body: { url: slowUrl } })
+          .expect(201)
+      ).body.data.endpoint;
+      for (let i = 0; i < 4; i++)
+        await api(o.agent)
+          .op("testWebhookEndpoint", { params: { id: ep.id } })
+          .expect(202);
       await endpointWithPings(o, "/fast", 12);
       const fast = seen.get("/fast") ?? { now: 0, most: 0, ids: [] };
       seen.set("/fast", fast);

@@ -11,6 +11,7 @@ import { DELIVER_JOB } from "../../src/platform/events/events.ts";
 import { openSecret, sealSecret } from "../../src/platform/events/secret-box.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const KEY = randomBytes(32).toString("base64");
 const t = useTestApp({ config: { webhookAllowLoopback: true, webhookSecretKey: KEY } });
@@ -40,9 +41,8 @@ describe("createWebhookEndpoint, rotateWebhookSecret: secrets encrypted at rest"
   it("stores ciphertext, signs with the secret, and with both during a rotation", async () => {
     const o = await signupTenant(t);
     const made = (
-      await o.agent
-        .post("/api/integrations/webhooks")
-        .send({ url: `${base}/s` })
+      await api(o.agent)
+        .op("createWebhookEndpoint", { body: { url: `${base}/s` } })
         .expect(201)
     ).body.data;
     const [row] = await t.query("SELECT secret FROM webhook_endpoints WHERE id = $1", [made.endpoint.id]);
@@ -50,17 +50,25 @@ describe("createWebhookEndpoint, rotateWebhookSecret: secrets encrypted at rest"
     expect(row.secret).not.toContain(made.secret.slice(6));
     expect(openSecret(row.secret, KEY)).toBe(made.secret);
 
-    await o.agent.post(`/api/integrations/webhooks/${made.endpoint.id}/test`).expect(202);
+    await api(o.agent)
+      .op("testWebhookEndpoint", { params: { id: made.endpoint.id } })
+      .expect(202);
     await jobs.runNow(DELIVER_JOB, t.configWith({}));
     const first = received.at(-1);
     expect(first).toBeDefined();
     expect(() => new Webhook(made.secret).verify(first!.body, first!.headers)).not.toThrow();
 
-    const rotated = (await o.agent.post(`/api/integrations/webhooks/${made.endpoint.id}/rotate-secret`).expect(200)).body.data;
+    const rotated = (
+      await api(o.agent)
+        .op("rotateWebhookSecret", { params: { id: made.endpoint.id } })
+        .expect(200)
+    ).body.data;
     const [after] = await t.query("SELECT secret, previous_secret FROM webhook_endpoints WHERE id = $1", [made.endpoint.id]);
     expect(after.secret).toMatch(/^enc:v1:/);
     expect(after.previous_secret).toBe(row.secret);
-    await o.agent.post(`/api/integrations/webhooks/${made.endpoint.id}/test`).expect(202);
+    await api(o.agent)
+      .op("testWebhookEndpoint", { params: { id: made.endpoint.id } })
+      .expect(202);
     await jobs.runNow(DELIVER_JOB, t.configWith({}));
     const second = received.at(-1)!;
     expect(second.headers["webhook-signature"].split(" ")).toHaveLength(2);
@@ -70,16 +78,21 @@ describe("createWebhookEndpoint, rotateWebhookSecret: secrets encrypted at rest"
   it("without the key (or with another) nothing is sent; the attempt says why", async () => {
     const o = await signupTenant(t);
     const made = (
-      await o.agent
-        .post("/api/integrations/webhooks")
-        .send({ url: `${base}/nokey` })
+      await api(o.agent)
+        .op("createWebhookEndpoint", { body: { url: `${base}/nokey` } })
         .expect(201)
     ).body.data;
-    await o.agent.post(`/api/integrations/webhooks/${made.endpoint.id}/test`).expect(202);
+    await api(o.agent)
+      .op("testWebhookEndpoint", { params: { id: made.endpoint.id } })
+      .expect(202);
     const before = received.length;
     await jobs.runNow(DELIVER_JOB, t.configWith({ webhookSecretKey: undefined }));
     expect(received.length).toBe(before);
-    const attempts = (await o.agent.get(`/api/integrations/webhooks/${made.endpoint.id}/attempts`).expect(200)).body.data;
+    const attempts = (
+      await api(o.agent)
+        .op("listWebhookAttempts", { params: { id: made.endpoint.id } })
+        .expect(200)
+    ).body.data;
     expect(attempts[0].error).toContain("WEBHOOK_SECRET_KEY");
     expect(() => openSecret(sealSecret("whsec_x", KEY), randomBytes(32).toString("base64"))).toThrow();
     // a secret written before the key was set is read as written

@@ -13,6 +13,7 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { exposition } from "../../src/platform/metrics.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
 
@@ -53,9 +54,8 @@ const dueNow = () => t.query(`UPDATE webhook_deliveries SET next_attempt_at = no
 const deliveredTo = (path: string) => received.filter((r) => r.path === path);
 
 async function endpoint(o: TenantSession, path: string, body: Record<string, unknown> = {}) {
-  const res = await o.agent
-    .post("/api/integrations/webhooks")
-    .send({ url: `${base}${path}`, ...body })
+  const res = await api(o.agent)
+    .op("createWebhookEndpoint", { body: { url: `${base}${path}`, ...body } })
     .expect(201);
   return res.body.data as { endpoint: { id: string }; secret: string };
 }
@@ -65,13 +65,17 @@ describe("createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint: signe
     const o = await signupTenant(t);
     const { endpoint: ep, secret } = await endpoint(o, "/a", { event_types: ["employee.created", "employee.updated"] });
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
-    const list = (await o.agent.get("/api/integrations/webhooks").expect(200)).body.data;
+    const list = (await api(o.agent).op("listWebhookEndpoints").expect(200)).body.data;
     expect(list).toEqual([expect.objectContaining({ id: ep.id, enabled: true, event_types: ["employee.created", "employee.updated"] })]);
     expect(JSON.stringify(list)).not.toContain(secret);
-    await o.agent.get(`/api/integrations/webhooks/${ep.id}`).expect(200);
+    await api(o.agent)
+      .op("getWebhookEndpoint", { params: { id: ep.id } })
+      .expect(200);
 
     const emp = (await o.agent.post("/api/employees").send(employeeInput()).expect(201)).body.data;
-    await o.agent.put(`/api/employees/${emp.id}`).send({ designation: "Lead" }).expect(200);
+    await api(o.agent)
+      .op("updateEmployee", { params: { employeeId: emp.id }, body: { designation: "Lead" } })
+      .expect(200);
     await deliver();
     await deliver(); // nothing twice
     // deliveries are sent concurrently: no order among them (the feed has one)
@@ -110,7 +114,7 @@ describe("createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint: signe
       "http://[fd00::1]/x",
       "http://user:pw@example.com/",
     ]) {
-      const e = expectError(await o.agent.post("/api/integrations/webhooks").send({ url }), 400, "validation_failed");
+      const e = expectError(await api(o.agent).op("createWebhookEndpoint", { body: { url } }), 400, "validation_failed");
       expect(e.details[0].path).toBe("body.url");
     }
     expect(refusedAddress("::ffff:10.1.2.3", false)).toMatch(/non-public/);
@@ -147,7 +151,13 @@ describe("listWebhookAttempts, updateWebhookEndpoint: retries, 410, the address 
     expect(log.data[1].response_body).toBe("failure 503");
     const [d] = await t.query(`SELECT status, attempts FROM webhook_deliveries WHERE endpoint_id = $1`, [ep.id]);
     expect(d).toEqual({ status: "succeeded", attempts: 3 });
-    expect((await o.agent.get(`/api/integrations/webhooks/${ep.id}`).expect(200)).body.data.failing_since).toBeNull();
+    expect(
+      (
+        await api(o.agent)
+          .op("getWebhookEndpoint", { params: { id: ep.id } })
+          .expect(200)
+      ).body.data.failing_since,
+    ).toBeNull();
     // hrms_webhook_delivery_attempts_total (src/platform/metrics.ts): two to be retried, one made
     expect(await attempts("retry")).toBe(before.retry + 2);
     expect(await attempts("succeeded")).toBe(before.succeeded + 1);
@@ -168,14 +178,26 @@ describe("listWebhookAttempts, updateWebhookEndpoint: retries, 410, the address 
     await dueNow();
     answers.push({ status: 410 });
     await deliver();
-    const gone = (await o.agent.get(`/api/integrations/webhooks/${ep.id}`).expect(200)).body.data;
+    const gone = (
+      await api(o.agent)
+        .op("getWebhookEndpoint", { params: { id: ep.id } })
+        .expect(200)
+    ).body.data;
     expect(gone).toMatchObject({ enabled: false, disabled_reason: "gone" });
     await o.agent.post("/api/employees").send(employeeInput()).expect(201);
     await deliver();
     expect(deliveredTo("/gone")).toHaveLength(2); // nothing more while disabled
-    const back = (await o.agent.put(`/api/integrations/webhooks/${ep.id}`).send({ enabled: true }).expect(200)).body.data;
+    const back = (
+      await api(o.agent)
+        .op("updateWebhookEndpoint", { params: { id: ep.id }, body: { enabled: true } })
+        .expect(200)
+    ).body.data;
     expect(back).toMatchObject({ enabled: true, disabled_reason: null, failing_since: null });
-    const log = (await o.agent.get(`/api/configuration/activity-log?entity_id=${ep.id}`).expect(200)).body.data;
+    const log = (
+      await api(o.agent)
+        .op("listActivityLog", { query: { entity_id: ep.id } })
+        .expect(200)
+    ).body.data;
     expect(log[0]).toMatchObject({ action: "webhook_endpoint.updated", changes: { enabled: { from: false, to: true } } });
   });
 
@@ -186,13 +208,17 @@ describe("listWebhookAttempts, updateWebhookEndpoint: retries, 410, the address 
     await o.agent.post("/api/employees").send(employeeInput()).expect(201);
     await deliver(); // the first attempt fails: the delivery stays queued for a retry
     expect(deliveredTo("/parked")).toHaveLength(1);
-    await o.agent.put(`/api/integrations/webhooks/${ep.id}`).send({ enabled: false }).expect(200);
+    await api(o.agent)
+      .op("updateWebhookEndpoint", { params: { id: ep.id }, body: { enabled: false } })
+      .expect(200);
     await dueNow();
     await deliver();
     expect(deliveredTo("/parked")).toHaveLength(1); // nothing sent while disabled
     const parked = await t.query(`SELECT status, attempts FROM webhook_deliveries WHERE endpoint_id = $1`, [ep.id]);
     expect(parked).toEqual([{ status: "pending", attempts: 1 }]);
-    await o.agent.put(`/api/integrations/webhooks/${ep.id}`).send({ enabled: true }).expect(200);
+    await api(o.agent)
+      .op("updateWebhookEndpoint", { params: { id: ep.id }, body: { enabled: true } })
+      .expect(200);
     await dueNow();
     await deliver();
     expect(deliveredTo("/parked")).toHaveLength(2);
@@ -206,7 +232,11 @@ describe("listWebhookAttempts, updateWebhookEndpoint: retries, 410, the address 
     await o.agent.post("/api/employees").send(employeeInput()).expect(201);
     await deliver({ webhookAllowLoopback: false });
     expect(deliveredTo("/blocked")).toHaveLength(0);
-    const log = (await o.agent.get(`/api/integrations/webhooks/${ep.id}/attempts`).expect(200)).body.data;
+    const log = (
+      await api(o.agent)
+        .op("listWebhookAttempts", { params: { id: ep.id } })
+        .expect(200)
+    ).body.data;
     expect(log[0]).toMatchObject({ status_code: null, error: expect.stringContaining("loopback") });
     // what a refused name resolved to is not said (the log is an admin's view of internal addresses)
     for (const address of ["10.1.2.3", "127.0.0.1", "fd00::7", "169.254.169.254"]) {
@@ -222,7 +252,11 @@ describe("listWebhookAttempts, updateWebhookEndpoint: retries, 410, the address 
       await t.query(`UPDATE webhook_endpoints SET url = $2 WHERE id = $1`, [ep.id, `http://${host}:1/x`]);
       await dueNow();
       await deliver({ webhookAllowLoopback: false });
-      const again = (await o.agent.get(`/api/integrations/webhooks/${ep.id}/attempts`).expect(200)).body.data;
+      const again = (
+        await api(o.agent)
+          .op("listWebhookAttempts", { params: { id: ep.id } })
+          .expect(200)
+      ).body.data;
       expect(again[0].error).toBe(`refused: ${host} resolves to a non-public address`);
     }
   });
@@ -234,35 +268,41 @@ describe("replayWebhookEvents, testWebhookEndpoint, rotateWebhookSecret, deleteW
     const { endpoint: ep, secret } = await endpoint(o, "/replay");
     const { endpoint: quiet } = await endpoint(o, "/quiet", { event_types: ["leave_request.approved"] });
     const emp = (await o.agent.post("/api/employees").send(employeeInput()).expect(201)).body.data;
-    await o.agent.delete(`/api/employees/${emp.id}`).expect(200);
+    await api(o.agent)
+      .op("deleteEmployee", { params: { employeeId: emp.id } })
+      .expect(200);
     await deliver();
     const first = deliveredTo("/replay").sort((x, y) => JSON.parse(x.body).type.localeCompare(JSON.parse(y.body).type));
     expect(first.map((r) => JSON.parse(r.body).type)).toEqual(["employee.created", "employee.deleted"]);
     const eventId = first[0].headers["webhook-id"];
-    const one = (await o.agent.post(`/api/integrations/webhooks/${ep.id}/replay`).send({ event_id: eventId }).expect(202)).body.data;
+    const one = (
+      await api(o.agent)
+        .op("replayWebhookEvents", { params: { id: ep.id }, body: { event_id: eventId } })
+        .expect(202)
+    ).body.data;
     expect(one).toEqual({ queued: 1 });
     await deliver();
     const replayed = deliveredTo("/replay")[2];
     expect(replayed.headers["webhook-id"]).toBe(eventId);
     expect(new Webhook(secret).verify(replayed.body, replayed.headers)).toMatchObject({ type: "employee.created" });
     const range = (
-      await o.agent
-        .post(`/api/integrations/webhooks/${quiet.id}/replay`)
-        .send({ from: "2000-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z" })
+      await api(o.agent)
+        .op("replayWebhookEvents", { params: { id: quiet.id }, body: { from: "2000-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z" } })
         .expect(202)
     ).body.data;
     expect(range).toEqual({ queued: 0 }); // not subscribed to those types
     const all = (
-      await o.agent
-        .post(`/api/integrations/webhooks/${ep.id}/replay`)
-        .send({ from: "2000-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z" })
+      await api(o.agent)
+        .op("replayWebhookEvents", { params: { id: ep.id }, body: { from: "2000-01-01T00:00:00Z", to: "2100-01-01T00:00:00Z" } })
         .expect(202)
     ).body.data;
     expect(all).toEqual({ queued: 2 });
-    expectError(await o.agent.post(`/api/integrations/webhooks/${ep.id}/replay`).send({}), 400, "validation_failed");
-    expectError(await o.agent.post(`/api/integrations/webhooks/${ep.id}/replay`).send({ event_id: emp.id }), 404, "not_found");
+    expectError(await api(o.agent).op("replayWebhookEvents", { params: { id: ep.id }, body: {} }), 400, "validation_failed");
+    expectError(await api(o.agent).op("replayWebhookEvents", { params: { id: ep.id }, body: { event_id: emp.id } }), 404, "not_found");
 
-    await o.agent.post(`/api/integrations/webhooks/${quiet.id}/test`).expect(202);
+    await api(o.agent)
+      .op("testWebhookEndpoint", { params: { id: quiet.id } })
+      .expect(202);
     await deliver();
     const ping = deliveredTo("/quiet");
     expect(ping.map((r) => JSON.parse(r.body).type)).toEqual(["webhook.ping"]);
@@ -272,7 +312,11 @@ describe("replayWebhookEvents, testWebhookEndpoint, rotateWebhookSecret, deleteW
   it("after a rotation both secrets verify for a day; deleting stops deliveries", async () => {
     const o = await signupTenant(t);
     const { endpoint: ep, secret: old } = await endpoint(o, "/rotate");
-    const rotated = (await o.agent.post(`/api/integrations/webhooks/${ep.id}/rotate-secret`).expect(200)).body.data;
+    const rotated = (
+      await api(o.agent)
+        .op("rotateWebhookSecret", { params: { id: ep.id } })
+        .expect(200)
+    ).body.data;
     expect(rotated.endpoint.previous_secret_expires_at).not.toBeNull();
     await o.agent.post("/api/employees").send(employeeInput()).expect(201);
     await deliver();
@@ -280,8 +324,10 @@ describe("replayWebhookEvents, testWebhookEndpoint, rotateWebhookSecret, deleteW
     expect(r.headers["webhook-signature"].split(" ")).toHaveLength(2);
     new Webhook(rotated.secret).verify(r.body, r.headers);
     new Webhook(old).verify(r.body, r.headers);
-    await o.agent.delete(`/api/integrations/webhooks/${ep.id}`).expect(200);
-    expectError(await o.agent.get(`/api/integrations/webhooks/${ep.id}`), 404, "not_found");
+    await api(o.agent)
+      .op("deleteWebhookEndpoint", { params: { id: ep.id } })
+      .expect(200);
+    expectError(await api(o.agent).op("getWebhookEndpoint", { params: { id: ep.id } }), 404, "not_found");
     await o.agent.post("/api/employees").send(employeeInput()).expect(201);
     await deliver();
     expect(deliveredTo("/rotate")).toHaveLength(1);
@@ -294,23 +340,39 @@ describe("listEvents: the event feed", () => {
     const other = await signupTenant(t);
     const emp = (await o.agent.post("/api/employees").send(employeeInput()).expect(201)).body.data;
     await other.agent.post("/api/employees").send(employeeInput()).expect(201);
-    const first = (await o.agent.get("/api/events").expect(200)).body;
+    const first = (await api(o.agent).op("listEvents").expect(200)).body;
     expect(first.data.map((e: { type: string }) => e.type)).toEqual(["employee.created"]);
     expect(first.data[0]).toMatchObject({ data: { id: emp.id, entity_type: "employee" } });
-    await o.agent.put(`/api/employees/${emp.id}`).send({ designation: "Head" }).expect(200);
-    await o.agent.delete(`/api/employees/${emp.id}`).expect(200);
-    const next = (await o.agent.get(`/api/events?after=${first.next_cursor}`).expect(200)).body;
+    await api(o.agent)
+      .op("updateEmployee", { params: { employeeId: emp.id }, body: { designation: "Head" } })
+      .expect(200);
+    await api(o.agent)
+      .op("deleteEmployee", { params: { employeeId: emp.id } })
+      .expect(200);
+    const next = (
+      await api(o.agent)
+        .op("listEvents", { query: { after: first.next_cursor! } })
+        .expect(200)
+    ).body;
     expect(next.data.map((e: { type: string }) => e.type)).toEqual(["employee.updated", "employee.deleted"]);
     expect(Number(next.data[1].cursor)).toBeGreaterThan(Number(next.data[0].cursor));
-    const none = (await o.agent.get(`/api/events?after=${next.next_cursor}`).expect(200)).body;
-    expect(none).toMatchObject({ data: [], next_cursor: next.next_cursor });
-    const paged = (await o.agent.get("/api/events?limit=1").expect(200)).body;
+    const none = (
+      await api(o.agent)
+        .op("listEvents", { query: { after: next.next_cursor! } })
+        .expect(200)
+    ).body;
+    expect(none.data).toEqual([]);
+    expect(none.next_cursor).toBe(next.next_cursor);
+    const paged = (
+      await api(o.agent)
+        .op("listEvents", { query: { limit: 1 } })
+        .expect(200)
+    ).body;
     expect(paged.data).toHaveLength(1);
     // a credential with events:read reads it too
     const c = (
-      await o.agent
-        .post("/api/integrations/credentials")
-        .send({ name: "Feed", scopes: ["events:read"] })
+      await api(o.agent)
+        .op("createApiCredential", { body: { name: "Feed", scopes: ["events:read"] } })
         .expect(201)
     ).body.data;
     const viaCredential = (await t.request().get("/api/events").set("Authorization", `Bearer ${c.secret}`).expect(200)).body;
@@ -329,9 +391,8 @@ describe("listEvents, createWebhookEndpoint: the changes an API credential may r
     ).body.data;
     const credential = async (scopes: string[]) =>
       (
-        await o.agent
-          .post("/api/integrations/credentials")
-          .send({ name: scopes.join(" "), scopes, role: "admin" })
+        await api(o.agent)
+          .op("createApiCredential", { body: { name: scopes.join(" "), scopes, role: "admin" } })
           .expect(201)
       ).body.data.secret as string;
     const feedOnly = await credential(["events:read"]);

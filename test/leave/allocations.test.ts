@@ -8,12 +8,12 @@ import { accrualSchedule } from "../../src/modules/leave/accrual.ts";
 import { sumDays } from "../../src/modules/leave/days.ts";
 import { runLeaveAccruals, runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, insertEmployee, type LeaveWorld, leaveWorld, today } from "../support/leave-factories.ts";
+import { createType, insertEmployee, type LeaveWorld, leaveWorld, today, type LeaveType } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
 let other: TenantSession;
-let el: any, cl: any, sl: any, policy: any;
+let el: LeaveType, cl: LeaveType, sl: LeaveType, policy: any;
 let veteran: string, joiner: string;
 
 const balances = async (agent: TenantSession["agent"], q: string) => (await agent.get(`/api/leave-balances?${q}`).expect(200)).body;
@@ -36,15 +36,16 @@ beforeAll(async () => {
     createType(w.hr.agent, { name: "Sick leave", code: "SL" }),
   ]);
   policy = (
-    await w.hr.agent
-      .post("/api/leave-policies")
-      .send({
-        name: "Standard",
-        items: [
-          { leave_type_id: el.id, annual_quota: "15" },
-          { leave_type_id: cl.id, annual_quota: "12", accrual: "monthly" },
-          { leave_type_id: sl.id, annual_quota: "12" },
-        ],
+    await api(w.hr.agent)
+      .op("createLeavePolicy", {
+        body: {
+          name: "Standard",
+          items: [
+            { leave_type_id: el.id, annual_quota: "15" },
+            { leave_type_id: cl.id, annual_quota: "12", accrual: "monthly" },
+            { leave_type_id: sl.id, annual_quota: "12" },
+          ],
+        },
       })
       .expect(201)
   ).body.data;
@@ -54,10 +55,12 @@ beforeAll(async () => {
 
 describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocation", () => {
   it("bulk by policy: every matching employee, prorated for joiners, idempotent", async () => {
-    const res = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: policy.id }).expect(201);
+    const res = await api(w.hr.agent)
+      .op("createLeaveAllocations", { body: { policy_id: policy.id } })
+      .expect(201);
     expect(res.body.data.created_count).toBe(12); // manager, employee, veteran, joiner × 3 types
     expect(res.body.data.skipped_count).toBe(0);
-    const joinerSl = res.body.data.allocations.find((a: any) => a.employee_id === joiner && a.leave_type_id === sl.id);
+    const joinerSl = res.body.data.allocations.find((a) => a.employee_id === joiner && a.leave_type_id === sl.id);
     // 176 of 351 days of the period remain after joining: 12 × 176 / 351 = 6.02 → 6.0
     expect(joinerSl).toMatchObject({
       days: "6.0",
@@ -66,7 +69,9 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
       effective_from: addDays(w.periodStart, 175),
       policy_id: policy.id,
     });
-    const again = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: policy.id }).expect(201);
+    const again = await api(w.hr.agent)
+      .op("createLeaveAllocations", { body: { policy_id: policy.id } })
+      .expect(201);
     expect(again.body.data).toMatchObject({ created_count: 0, skipped_count: 12 });
     expect(again.body.data.skipped[0].reason).toBe("already allocated for this period");
     const sl1 = await balanceOf(veteran, sl.id);
@@ -99,39 +104,39 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
 
   it("individual allocation with explicit days, and its refusals", async () => {
     const extra = await createType(w.hr.agent, { name: "Special", code: "SPX" });
-    const r = await w.hr.agent
-      .post("/api/leave-allocations")
-      .send({ employee_id: veteran, leave_type_id: extra.id, days: "2.5", notes: "one-off" })
+    const r = await api(w.hr.agent)
+      .op("createLeaveAllocations", { body: { employee_id: veteran, leave_type_id: extra.id, days: "2.5", notes: "one-off" } })
       .expect(201);
     expect(r.body.data.allocations[0]).toMatchObject({ days: "2.5", policy_id: null, notes: "one-off" });
     expect(
-      (await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, leave_type_id: extra.id, days: "3" }).expect(201)).body
-        .data.created_count,
+      (
+        await api(w.hr.agent)
+          .op("createLeaveAllocations", { body: { employee_id: veteran, leave_type_id: extra.id, days: "3" } })
+          .expect(201)
+      ).body.data.created_count,
     ).toBe(0);
-    expectError(await w.hr.agent.post("/api/leave-allocations").send({ leave_type_id: extra.id }), 400);
-    expectError(await w.hr.agent.post("/api/leave-allocations").send({}), 400);
-    expectError(await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, days: "2" }), 400);
+    expectError(await api(w.hr.agent).op("createLeaveAllocations", { body: { leave_type_id: extra.id } }), 400);
+    expectError(await api(w.hr.agent).op("createLeaveAllocations", { body: {} }), 400);
+    expectError(await api(w.hr.agent).op("createLeaveAllocations", { body: { employee_id: veteran, days: "2" } }), 400);
     // no policy quota for it
-    expectError(await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, leave_type_id: extra.id }), 409);
+    expectError(await api(w.hr.agent).op("createLeaveAllocations", { body: { employee_id: veteran, leave_type_id: extra.id } }), 409);
     const late = await insertEmployee(t, w.owner.tenantId, { joining_date: addDays(w.periodEnd, 1) });
-    expectError(await w.hr.agent.post("/api/leave-allocations").send({ employee_id: late }), 409);
-    expectError(await w.employee.agent.post("/api/leave-allocations").send({ policy_id: policy.id }), 403);
+    expectError(await api(w.hr.agent).op("createLeaveAllocations", { body: { employee_id: late } }), 409);
+    expectError(await api(w.employee.agent).op("createLeaveAllocations", { body: { policy_id: policy.id } }), 403);
     const stranger = await insertEmployee(t, other.tenantId);
-    expectError(await w.hr.agent.post("/api/leave-allocations").send({ employee_id: stranger }), 404);
-    expectError(await other.agent.post("/api/leave-allocations").send({ policy_id: policy.id }), 404);
+    expectError(await api(w.hr.agent).op("createLeaveAllocations", { body: { employee_id: stranger } }), 404);
+    expectError(await api(other.agent).op("createLeaveAllocations", { body: { policy_id: policy.id } }), 404);
   });
 
   it("carry-forward moves unused days (capped) to the next period; they lapse after the expiry", async () => {
     // veteran used 8 of 15 EL days: 7 unused, cap 5
-    await w.hr.agent
-      .post("/api/leave-adjustments")
-      .send({ employee_id: veteran, leave_type_id: el.id, days: "-8", reason: "taken before go-live" })
+    await api(w.hr.agent)
+      .op("createLeaveAdjustment", { body: { employee_id: veteran, leave_type_id: el.id, days: "-8", reason: "taken before go-live" } })
       .expect(201);
     const nextStart = addDays(w.periodEnd, 1);
     const next = (
-      await w.hr.agent
-        .post("/api/leave-periods")
-        .send({ name: "Next", start_date: nextStart, end_date: addDays(nextStart, 364) })
+      await api(w.hr.agent)
+        .op("createLeavePeriod", { body: { name: "Next", start_date: nextStart, end_date: addDays(nextStart, 364) } })
         .expect(201)
     ).body.data;
     const r = await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, period_id: next.id }).expect(201);
@@ -142,8 +147,11 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
     expect(await balanceOf(veteran, el.id, w.periodId)).toMatchObject({ carried: "-5.0", adjusted: "-8.0", available: "2.0" });
     // allocating again carries nothing twice
     expect(
-      (await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, period_id: next.id }).expect(201)).body.data
-        .created_count,
+      (
+        await api(w.hr.agent)
+          .op("createLeaveAllocations", { body: { employee_id: veteran, period_id: next.id } })
+          .expect(201)
+      ).body.data.created_count,
     ).toBe(0);
     expect((await balanceOf(veteran, el.id, next.id)).carried).toBe("5.0");
     // nothing lapses before the expiry date, everything unused after it (twice = once)
@@ -159,7 +167,9 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
       ["carry_forward", "5.0"],
       ["expiry", "-5.0"],
     ]);
-    await w.hr.agent.put(`/api/leave-periods/${w.periodId}`).send({ is_current: true }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeavePeriod", { params: { id: w.periodId }, body: { is_current: true } })
+      .expect(200);
   });
 
   it("bulk allocation follows the policy each employee falls under (department, designation, individual)", async () => {
@@ -168,35 +178,42 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
     const lead = await insertEmployee(t, w.owner.tenantId, { department: "Sales", designation: "Team Lead", first_name: "Lee" });
     const item = (n: string) => [{ leave_type_id: ty.id, annual_quota: n }];
     const dept = (
-      await w.hr.agent
-        .post("/api/leave-policies")
-        .send({ name: "Sales", assignment: "department", departments: ["sales"], items: item("4") })
+      await api(w.hr.agent)
+        .op("createLeavePolicy", { body: { name: "Sales", assignment: "department", departments: ["sales"], items: item("4") } })
         .expect(201)
     ).body.data;
     const desig = (
-      await w.hr.agent
-        .post("/api/leave-policies")
-        .send({ name: "Leads", assignment: "designation", designations: ["Team Lead"], items: item("6") })
+      await api(w.hr.agent)
+        .op("createLeavePolicy", { body: { name: "Leads", assignment: "designation", designations: ["Team Lead"], items: item("6") } })
         .expect(201)
     ).body.data;
     const indiv = (
-      await w.hr.agent
-        .post("/api/leave-policies")
-        .send({ name: "Veteran", assignment: "individual", employee_ids: [veteran], items: item("9") })
+      await api(w.hr.agent)
+        .op("createLeavePolicy", { body: { name: "Veteran", assignment: "individual", employee_ids: [veteran], items: item("9") } })
         .expect(201)
     ).body.data;
-    const byDept = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: dept.id }).expect(201);
-    expect(byDept.body.data.allocations.map((a: any) => [a.employee_id, a.days])).toEqual([[sales, "4.0"]]);
-    const byDesig = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: desig.id }).expect(201);
-    expect(byDesig.body.data.allocations.map((a: any) => [a.employee_id, a.days])).toEqual([[lead, "6.0"]]);
-    const byIndiv = await w.hr.agent.post("/api/leave-allocations").send({ policy_id: indiv.id }).expect(201);
-    expect(byIndiv.body.data.allocations.map((a: any) => [a.employee_id, a.days])).toEqual([[veteran, "9.0"]]);
+    const byDept = await api(w.hr.agent)
+      .op("createLeaveAllocations", { body: { policy_id: dept.id } })
+      .expect(201);
+    expect(byDept.body.data.allocations.map((a) => [a.employee_id, a.days])).toEqual([[sales, "4.0"]]);
+    const byDesig = await api(w.hr.agent)
+      .op("createLeaveAllocations", { body: { policy_id: desig.id } })
+      .expect(201);
+    expect(byDesig.body.data.allocations.map((a) => [a.employee_id, a.days])).toEqual([[lead, "6.0"]]);
+    const byIndiv = await api(w.hr.agent)
+      .op("createLeaveAllocations", { body: { policy_id: indiv.id } })
+      .expect(201);
+    expect(byIndiv.body.data.allocations.map((a) => [a.employee_id, a.days])).toEqual([[veteran, "9.0"]]);
     // the individual policy now wins over the default one for the veteran, who already has the default types
-    const ind = await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran }).expect(201);
+    const ind = await api(w.hr.agent)
+      .op("createLeaveAllocations", { body: { employee_id: veteran } })
+      .expect(201);
     expect(ind.body.data).toMatchObject({ created_count: 0, skipped_count: 1 });
-    await w.hr.agent.put(`/api/leave-policies/${dept.id}`).send({ active: false }).expect(200);
-    expectError(await w.hr.agent.post("/api/leave-allocations").send({ policy_id: dept.id }), 409);
-    expectError(await w.hr.agent.delete(`/api/leave-policies/${desig.id}`), 409); // allocations were made from it
+    await api(w.hr.agent)
+      .op("updateLeavePolicy", { params: { id: dept.id }, body: { active: false } })
+      .expect(200);
+    expectError(await api(w.hr.agent).op("createLeaveAllocations", { body: { policy_id: dept.id } }), 409);
+    expectError(await api(w.hr.agent).op("deleteLeavePolicy", { params: { id: desig.id } }), 409); // allocations were made from it
   });
 
   it("the scheduled jobs are registered and can be run by name", async () => {
@@ -237,41 +254,40 @@ describe("listLeaveBalances, createLeaveAdjustment: balances and adjustments", (
     await t.query(`UPDATE employees SET deleted_at = now() WHERE tenant_id = $1 AND id = $2`, [w.owner.tenantId, spare]);
     expect((await balances(w.hr.agent, "limit=2")).pagination.total).toBe(all.pagination.total);
     expect(new Set(all.data.map((b: any) => b.employee_id)).size).toBe(2);
-    expectError(await other.agent.get("/api/leave-balances"), 404); // no current period there
+    expectError(await api(other.agent).op("listLeaveBalances"), 404); // no current period there
   });
 
   it("adjustments need hr, a reason, and cannot take the ledger below the minimum", async () => {
     expectError(
-      await w.employee.agent
-        .post("/api/leave-adjustments")
-        .send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "5", reason: "please" }),
+      await api(w.employee.agent).op("createLeaveAdjustment", {
+        body: { employee_id: w.employeeId, leave_type_id: sl.id, days: "5", reason: "please" },
+      }),
       403,
     );
     expectError(await w.hr.agent.post("/api/leave-adjustments").send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "5" }), 400);
     expectError(
-      await w.hr.agent
-        .post("/api/leave-adjustments")
-        .send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "0", reason: "nothing" }),
+      await api(w.hr.agent).op("createLeaveAdjustment", {
+        body: { employee_id: w.employeeId, leave_type_id: sl.id, days: "0", reason: "nothing" },
+      }),
       400,
     );
     expectError(
-      await w.hr.agent
-        .post("/api/leave-adjustments")
-        .send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "-12.5", reason: "too much" }),
+      await api(w.hr.agent).op("createLeaveAdjustment", {
+        body: { employee_id: w.employeeId, leave_type_id: sl.id, days: "-12.5", reason: "too much" },
+      }),
       409,
     );
-    const r = await w.hr.agent
-      .post("/api/leave-adjustments")
-      .send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "1.5", reason: "long service" })
+    const r = await api(w.hr.agent)
+      .op("createLeaveAdjustment", { body: { employee_id: w.employeeId, leave_type_id: sl.id, days: "1.5", reason: "long service" } })
       .expect(201);
     expect(r.body.data).toMatchObject({ entry_type: "adjustment", days: "1.5", reason: "long service", created_by: w.hr.userId });
     expect((await balanceOf(w.employeeId, sl.id)).adjusted).toBe("1.5");
     const notes = await api(w.employee.agent).op("listNotifications").expect(200);
     expect(notes.body.data.map((n) => n.kind)).toContain("leave.adjusted");
     expectError(
-      await other.agent
-        .post("/api/leave-adjustments")
-        .send({ employee_id: w.employeeId, leave_type_id: sl.id, days: "1", reason: "cross" }),
+      await api(other.agent).op("createLeaveAdjustment", {
+        body: { employee_id: w.employeeId, leave_type_id: sl.id, days: "1", reason: "cross" },
+      }),
       404,
     );
   });

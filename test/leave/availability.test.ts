@@ -8,36 +8,32 @@ import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { useTestApp } from "../support/app.ts";
-import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { balanceOf, createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today, type LeaveType } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
-let el: any;
+let el: LeaveType;
 let previousId: string;
 let expiresOn: string;
 
-const balance = async (employeeId: string) =>
-  (
-    await api(w.hr.agent)
-      .op("listLeaveBalances", { query: { employee_id: employeeId, leave_type_id: el.id } })
-      .expect(200)
-  ).body.data[0];
+const balance = (employeeId: string) => balanceOf(w.hr, employeeId, el.id);
 const expire = () => withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: today() }));
 /** Monday in 4 weeks: 11 working days run to the Monday two weeks later. */
 const monday = () => nextWeekday(addDays(today(), 28), 1);
 const requestDays = (employee_id: string, from_date: string, to_date: string) =>
-  w.hr.agent.post("/api/leave-requests").send({ employee_id, leave_type_id: el.id, from_date, to_date });
+  api(w.hr.agent).op("createLeaveRequest", { body: { employee_id, leave_type_id: el.id, from_date, to_date } });
 const encash = (employee_id: string, days: string) =>
-  w.hr.agent.post("/api/leave-encashments").send({ employee_id, leave_type_id: el.id, days });
+  api(w.hr.agent).op("createLeaveEncashment", { body: { employee_id, leave_type_id: el.id, days } });
 
 /** An employee with 10 unused days in the previous period and 10 allocated in the current one: 5 carried, expired 120 days ago. */
 async function carriedEmployee(first_name: string, current = "10"): Promise<string> {
   const id = await insertEmployee(t, w.owner.tenantId, { first_name, joining_date: "2020-01-06" });
-  await w.hr.agent
-    .post("/api/leave-allocations")
-    .send({ employee_id: id, leave_type_id: el.id, days: "10", period_id: previousId })
+  await api(w.hr.agent)
+    .op("createLeaveAllocations", { body: { employee_id: id, leave_type_id: el.id, days: "10", period_id: previousId } })
     .expect(201);
-  const r = await w.hr.agent.post("/api/leave-allocations").send({ employee_id: id, leave_type_id: el.id, days: current }).expect(201);
+  const r = await api(w.hr.agent)
+    .op("createLeaveAllocations", { body: { employee_id: id, leave_type_id: el.id, days: current } })
+    .expect(201);
   expect(r.body.data.allocations[0]).toMatchObject({ carried_forward: "5.0", carry_forward_expires_on: expiresOn });
   return id;
 }
@@ -54,9 +50,8 @@ beforeAll(async () => {
   });
   const prevEnd = addDays(w.periodStart, -1);
   previousId = (
-    await w.hr.agent
-      .post("/api/leave-periods")
-      .send({ name: "Previous", start_date: addDays(prevEnd, -364), end_date: prevEnd })
+    await api(w.hr.agent)
+      .op("createLeavePeriod", { body: { name: "Previous", start_date: addDays(prevEnd, -364), end_date: prevEnd } })
       .expect(201)
   ).body.data.id;
   expiresOn = addDays(w.periodStart, 30); // 31 days from the period's start: 120 days before today
@@ -102,7 +97,9 @@ describe("listLeaveBalances, createLeaveRequest, createLeaveEncashment: one avai
     const emp = await carriedEmployee("Enya");
     const x = await encash(emp, "4").expect(201);
     expect(await balance(emp)).toMatchObject({ expired: "5.0", pending: "4.0", available: "6.0" });
-    await w.hr.agent.put(`/api/leave-encashments/${x.body.data.id}`).send({ status: "approved" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveEncashment", { params: { id: x.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     expect(await balance(emp)).toMatchObject({ expired: "5.0", encashed: "4.0", pending: "0.0", available: "6.0" });
     expect(await expire()).toBe(1);
     expect(await balance(emp)).toMatchObject({ expired: "5.0", encashed: "4.0", available: "6.0" });
@@ -117,7 +114,9 @@ describe("listLeaveBalances, createLeaveRequest, createLeaveEncashment: one avai
     expect(await balance(emp)).toMatchObject({ expired: "3.0", pending: "2.0", available: "10.0" });
     expect(await expire()).toBe(0); // the request may still be rejected: nothing is posted yet
     expect(await balance(emp)).toMatchObject({ expired: "3.0", available: "10.0" });
-    await w.hr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "rejected" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveRequest", { params: { id: r.body.data.id }, body: { status: "rejected" } })
+      .expect(200);
     // rejected: the 2 days were not used by the expiry after all, all 5 lapse
     expect(await balance(emp)).toMatchObject({ expired: "5.0", pending: "0.0", available: "10.0" });
     expect(await expire()).toBe(1);
@@ -128,7 +127,9 @@ describe("listLeaveBalances, createLeaveRequest, createLeaveEncashment: one avai
     const emp = await carriedEmployee("Ines");
     const mon = nextWeekday(addDays(expiresOn, -10), 1);
     const r = await requestDays(emp, mon, addDays(mon, 1)).expect(201);
-    await w.hr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveRequest", { params: { id: r.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     expect(await balance(emp)).toMatchObject({ taken: "2.0", expired: "3.0", pending: "0.0", available: "10.0" });
     expect(await expire()).toBe(1);
     expect(await expire()).toBe(0);
@@ -142,7 +143,9 @@ describe("updateLeaveRequest: approving leave dated before the expiry", () => {
     const mon = nextWeekday(addDays(expiresOn, -10), 1);
     const r = await requestDays(emp, mon, addDays(mon, 2)).expect(201); // Mon-Wed: 3 days
     expect(await balance(emp)).toMatchObject({ allocated: "1.0", carried: "5.0", expired: "2.0", pending: "3.0", available: "1.0" });
-    await w.hr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveRequest", { params: { id: r.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     expect(await balance(emp)).toMatchObject({ taken: "3.0", expired: "2.0", pending: "0.0", available: "1.0" });
     expect(await expire()).toBe(1);
     expect(await balance(emp)).toMatchObject({ taken: "3.0", expired: "2.0", available: "1.0", below_minimum_reason: null });
@@ -153,17 +156,17 @@ describe("listLeaveBalances, createLeaveAdjustment: a balance below its minimum 
   it("hr takes back days that pending requests reserve: available -2.0 with the reason", async () => {
     const ty = await createType(w.hr.agent, { name: "Casual leave", code: "CLX" });
     const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Pia" });
-    await w.hr.agent.post("/api/leave-allocations").send({ employee_id: emp, leave_type_id: ty.id, days: "6" }).expect(201);
+    await api(w.hr.agent)
+      .op("createLeaveAllocations", { body: { employee_id: emp, leave_type_id: ty.id, days: "6" } })
+      .expect(201);
     const from = monday();
     // Mon-Wed twice: 6 days pending
     for (const start of [from, addDays(from, 7)])
-      await w.hr.agent
-        .post("/api/leave-requests")
-        .send({ employee_id: emp, leave_type_id: ty.id, from_date: start, to_date: addDays(start, 2) })
+      await api(w.hr.agent)
+        .op("createLeaveRequest", { body: { employee_id: emp, leave_type_id: ty.id, from_date: start, to_date: addDays(start, 2) } })
         .expect(201);
-    await w.hr.agent
-      .post("/api/leave-adjustments")
-      .send({ employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" })
+    await api(w.hr.agent)
+      .op("createLeaveAdjustment", { body: { employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" } })
       .expect(201);
     const b = (
       await api(w.hr.agent)
@@ -175,7 +178,9 @@ describe("listLeaveBalances, createLeaveAdjustment: a balance below its minimum 
       "Pending requests and encashments reserve 6.0 days, 2.0 more than the balance allows (below zero): they cannot all be approved",
     );
     // a type allowing 3 days negative shows its minimum and no reason at -2
-    await w.hr.agent.put(`/api/leave-types/${ty.id}`).send({ allow_negative_balance: true, negative_balance_limit: "3" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveType", { params: { id: ty.id }, body: { allow_negative_balance: true, negative_balance_limit: "3" } })
+      .expect(200);
     const neg = (
       await api(w.hr.agent)
         .op("listLeaveBalances", { query: { employee_id: emp, leave_type_id: ty.id } })
@@ -230,7 +235,9 @@ describe("createLeaveRequest, updateLeaveRequest, cancelLeaveRequest: leave date
     ).body.data;
     expect(page.find((b) => b.employee_id === emp)).toEqual(await balance(emp));
     expect(await expire()).toBe(0); // waits for the decision; posts nothing
-    await w.hr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveRequest", { params: { id: r.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     expect(await balance(emp)).toMatchObject({ taken: "2.0", expired: "3.0", pending: "0.0", available: "1.0" });
     seen.push(figures(await balance(emp)));
     // with the job, the approval gave back 2 of the posted lapse in its transaction: the ledger holds the figures
@@ -246,7 +253,9 @@ describe("createLeaveRequest, updateLeaveRequest, cancelLeaveRequest: leave date
     expect(await balance(emp)).toMatchObject({ taken: "2.0", expired: "3.0", available: "1.0" });
 
     // cancelled: the 2 days lapse again (the cancellation posts it), nothing left for the job
-    await w.hr.agent.delete(`/api/leave-requests/${r.body.data.id}`).expect(200);
+    await api(w.hr.agent)
+      .op("cancelLeaveRequest", { params: { id: r.body.data.id } })
+      .expect(200);
     expect(await balance(emp)).toMatchObject({ taken: "0.0", expired: "5.0", pending: "0.0", available: "1.0" });
     seen.push(figures(await balance(emp)));
     expect(await sum(emp)).toBe("1.0");
@@ -254,7 +263,9 @@ describe("createLeaveRequest, updateLeaveRequest, cancelLeaveRequest: leave date
     // a rejected request dated before the expiry leaves the lapse as it is
     const again = await requestDays(emp, addDays(mon, 7), addDays(mon, 7)).expect(201);
     expect(await balance(emp)).toMatchObject({ expired: "4.0", pending: "1.0", available: "1.0" });
-    await w.hr.agent.put(`/api/leave-requests/${again.body.data.id}`).send({ status: "rejected" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveRequest", { params: { id: again.body.data.id }, body: { status: "rejected" } })
+      .expect(200);
     expect(await balance(emp)).toMatchObject({ taken: "0.0", expired: "5.0", pending: "0.0", available: "1.0" });
     seen.push(figures(await balance(emp)));
     expect(await sum(emp)).toBe("1.0");

@@ -21,12 +21,13 @@ import {
   leaveWorld,
   nextWeekday,
   today,
-} from "../support/leave-factories.ts";
+  type LeaveType,
+} from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
-let el: any;
-let unpaid: any;
+let el: LeaveType;
+let unpaid: LeaveType;
 let previousId: string;
 let expiresOn: string;
 
@@ -38,19 +39,21 @@ const balances = async (employeeId: string) =>
       .expect(200)
   ).body.data as any[];
 const request = (employee_id: string, leave_type_id: string, from_date: string, to_date = from_date) =>
-  w.hr.agent.post("/api/leave-requests").send({ employee_id, leave_type_id, from_date, to_date }).expect(201);
-const decide = (id: string, status: "approved" | "rejected") => w.hr.agent.put(`/api/leave-requests/${id}`).send({ status }).expect(200);
+  api(w.hr.agent).op("createLeaveRequest", { body: { employee_id, leave_type_id, from_date, to_date } }).expect(201);
+const decide = (id: string, status: "approved" | "rejected") =>
+  api(w.hr.agent).op("updateLeaveRequest", { params: { id }, body: { status } }).expect(200);
 /** A weekday `weeks` weeks from today (Monday + `day`). */
 const weekday = (weeks: number, day = 0) => addDays(nextWeekday(addDays(today(), 7 * weeks), 1), day);
 
 /** 10 days in the previous period (5 carried, expired 120 days ago) and `current` in this one. */
 async function carriedEmployee(first_name: string, current = "10"): Promise<string> {
   const id = await insertEmployee(t, w.owner.tenantId, { first_name, joining_date: "2020-01-06" });
-  await w.hr.agent
-    .post("/api/leave-allocations")
-    .send({ employee_id: id, leave_type_id: el.id, days: "10", period_id: previousId })
+  await api(w.hr.agent)
+    .op("createLeaveAllocations", { body: { employee_id: id, leave_type_id: el.id, days: "10", period_id: previousId } })
     .expect(201);
-  await w.hr.agent.post("/api/leave-allocations").send({ employee_id: id, leave_type_id: el.id, days: current }).expect(201);
+  await api(w.hr.agent)
+    .op("createLeaveAllocations", { body: { employee_id: id, leave_type_id: el.id, days: current } })
+    .expect(201);
   return id;
 }
 
@@ -67,9 +70,8 @@ beforeAll(async () => {
   unpaid = await createType(w.hr.agent, { name: "Unpaid leave", code: "UL", is_paid: false });
   const prevEnd = addDays(w.periodStart, -1);
   previousId = (
-    await w.hr.agent
-      .post("/api/leave-periods")
-      .send({ name: "Previous", start_date: addDays(prevEnd, -364), end_date: prevEnd })
+    await api(w.hr.agent)
+      .op("createLeavePeriod", { body: { name: "Previous", start_date: addDays(prevEnd, -364), end_date: prevEnd } })
       .expect(201)
   ).body.data.id;
   expiresOn = addDays(w.periodStart, 30);
@@ -86,7 +88,9 @@ describe("createLeaveAllocations, createLeaveRequest, updateLeaveRequest, cancel
     await exact();
     await decide(r.body.data.id, "approved");
     await exact();
-    await w.hr.agent.delete(`/api/leave-requests/${r.body.data.id}`).expect(200);
+    await api(w.hr.agent)
+      .op("cancelLeaveRequest", { params: { id: r.body.data.id } })
+      .expect(200);
     await exact();
     const rejected = await request(emp, el.id, weekday(4));
     await exact();
@@ -105,7 +109,9 @@ describe("createLeaveAllocations, createLeaveRequest, updateLeaveRequest, cancel
     expect(await balances(emp)).toEqual([
       expect.objectContaining({ leave_type_id: unpaid.id, is_paid: false, pending: "1.0", available: "-1.0", minimum: null }),
     ]);
-    await w.hr.agent.delete(`/api/leave-requests/${r.body.data.id}`).expect(200);
+    await api(w.hr.agent)
+      .op("cancelLeaveRequest", { params: { id: r.body.data.id } })
+      .expect(200);
     await exact();
     expect(await balances(emp)).toEqual([]);
   });
@@ -120,7 +126,9 @@ describe("createLeaveAllocations, createLeaveRequest, updateLeaveRequest, cancel
     await decide(r.body.data.id, "approved");
     await exact();
     expect(await balances(emp)).toEqual([expect.objectContaining({ taken: "2.0", expired: "3.0", available: "1.0" })]);
-    await w.hr.agent.delete(`/api/leave-requests/${r.body.data.id}`).expect(200);
+    await api(w.hr.agent)
+      .op("cancelLeaveRequest", { params: { id: r.body.data.id } })
+      .expect(200);
     await exact();
     expect(await balances(emp)).toEqual([expect.objectContaining({ taken: "0.0", expired: "5.0", available: "1.0" })]);
   });
@@ -129,18 +137,25 @@ describe("createLeaveAllocations, createLeaveRequest, updateLeaveRequest, cancel
 describe("createLeaveEncashment, updateLeaveEncashment, cancelLeaveEncashment, createLeaveAdjustment: totals follow every posting", () => {
   it("an encashment approved, another withdrawn, and adjustments either way", async () => {
     const emp = await carriedEmployee("Esme");
-    const x = await w.hr.agent.post("/api/leave-encashments").send({ employee_id: emp, leave_type_id: el.id, days: "3" }).expect(201);
+    const x = await api(w.hr.agent)
+      .op("createLeaveEncashment", { body: { employee_id: emp, leave_type_id: el.id, days: "3" } })
+      .expect(201);
     await exact();
-    await w.hr.agent.put(`/api/leave-encashments/${x.body.data.id}`).send({ status: "approved" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveEncashment", { params: { id: x.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     await exact();
-    const y = await w.hr.agent.post("/api/leave-encashments").send({ employee_id: emp, leave_type_id: el.id, days: "2" }).expect(201);
+    const y = await api(w.hr.agent)
+      .op("createLeaveEncashment", { body: { employee_id: emp, leave_type_id: el.id, days: "2" } })
+      .expect(201);
     await exact();
-    await w.hr.agent.delete(`/api/leave-encashments/${y.body.data.id}`).expect(200);
+    await api(w.hr.agent)
+      .op("cancelLeaveEncashment", { params: { id: y.body.data.id } })
+      .expect(200);
     await exact();
     for (const days of ["2.5", "-1"]) {
-      await w.hr.agent
-        .post("/api/leave-adjustments")
-        .send({ employee_id: emp, leave_type_id: el.id, days, reason: "correction" })
+      await api(w.hr.agent)
+        .op("createLeaveAdjustment", { body: { employee_id: emp, leave_type_id: el.id, days, reason: "correction" } })
         .expect(201);
       await exact();
     }
@@ -154,8 +169,12 @@ describe("createWorkingOnHolidayRequest, updateWorkingOnHolidayRequest: compensa
   it("an approved claim credits the comp-off type; its total follows", async () => {
     const co = await createType(w.hr.agent, { name: "Compensatory off", code: "CO", is_compensatory: true, comp_off_validity_days: 30 });
     const saturday = nextWeekday(addDays(today(), -7), 6);
-    const r = await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Release" }).expect(201);
-    await w.manager.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+    const r = await api(w.employee.agent)
+      .op("createWorkingOnHolidayRequest", { body: { date: saturday, reason: "Release" } })
+      .expect(201);
+    await api(w.manager.agent)
+      .op("updateWorkingOnHolidayRequest", { params: { id: r.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     await exact();
     expect(await balances(w.employeeId)).toEqual([expect.objectContaining({ leave_type_id: co.id, comp_off: "1.0", available: "1.0" })]);
   });
@@ -170,12 +189,13 @@ describe("createLeavePolicy, createLeaveAllocations: bulk allocation, accruals a
       ),
     );
     const policy = (
-      await w.hr.agent
-        .post("/api/leave-policies")
-        .send({ name: "Accruing", items: [{ leave_type_id: cl.id, annual_quota: "12", accrual: "monthly" }] })
+      await api(w.hr.agent)
+        .op("createLeavePolicy", { body: { name: "Accruing", items: [{ leave_type_id: cl.id, annual_quota: "12", accrual: "monthly" }] } })
         .expect(201)
     ).body.data;
-    await w.hr.agent.post("/api/leave-allocations").send({ policy_id: policy.id }).expect(201);
+    await api(w.hr.agent)
+      .op("createLeaveAllocations", { body: { policy_id: policy.id } })
+      .expect(201);
     await exact();
     const requests = [];
     for (const [i, emp] of people.entries()) {

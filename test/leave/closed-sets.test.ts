@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const MIGRATION = path.resolve(import.meta.dirname, "../../prisma/migrations/20261125164553_leave_type_closed_sets/migration.sql");
@@ -20,9 +21,10 @@ describe("createLeaveType, updateLeaveType: applicable genders and employment ty
     );
     expect(bad.details[0].path).toBe("body.applicable_genders.0");
     expectError(await o.agent.post("/api/leave-types").send({ name: "X", code: "X1", applicable_employment_types: ["freelance"] }), 400);
-    const ok = await o.agent
-      .post("/api/leave-types")
-      .send({ name: "Maternity", code: "ML", applicable_genders: ["female"], applicable_employment_types: ["full_time", "fixed_term"] })
+    const ok = await api(o.agent)
+      .op("createLeaveType", {
+        body: { name: "Maternity", code: "ML", applicable_genders: ["female"], applicable_employment_types: ["full_time", "fixed_term"] },
+      })
       .expect(201);
     expect(ok.body.data).toMatchObject({ applicable_genders: ["female"], applicable_employment_types: ["full_time", "fixed_term"] });
     expectError(await o.agent.put(`/api/leave-types/${ok.body.data.id}`).send({ applicable_genders: ["Female"] }), 400);
@@ -30,7 +32,12 @@ describe("createLeaveType, updateLeaveType: applicable genders and employment ty
 
   it("the migration lower-cases known values, drops unknown ones and deactivates a type that applied to nobody", async () => {
     const o = await signupTenant(t);
-    const make = async (code: string) => (await o.agent.post("/api/leave-types").send({ name: code, code }).expect(201)).body.data.id;
+    const make = async (code: string) =>
+      (
+        await api(o.agent)
+          .op("createLeaveType", { body: { name: code, code } })
+          .expect(201)
+      ).body.data.id;
     const [mixed, nobody, open] = [await make("MX"), await make("NB"), await make("OP")];
     // rows as the old API stored them
     await t.query("UPDATE leave_types SET applicable_genders = $2, applicable_employment_types = $3 WHERE id = $1", [
@@ -50,6 +57,6 @@ describe("createLeaveType, updateLeaveType: applicable genders and employment ty
       { id: open, g: [], e: [], active: true },
     ]);
     // and the API reads every row back under the enums
-    await o.agent.get("/api/leave-types").expect(200);
+    await api(o.agent).op("listLeaveTypes").expect(200);
   });
 });

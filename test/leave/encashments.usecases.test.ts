@@ -13,7 +13,8 @@ import { submitLeaveRequest, withdrawLeaveRequest } from "../../src/modules/leav
 import type { TenantSession } from "../support/app.ts";
 import { authOf } from "../support/auth-context.ts";
 import { useTestApp } from "../support/app.ts";
-import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
@@ -98,15 +99,16 @@ describe("updateLeaveEncashment: hr approves, the balance is checked again", () 
       status: 403,
       message: "Only hr, admin or owner can decide this request",
     });
-    await w.hr.agent
-      .post("/api/leave-adjustments")
-      .send({ employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" })
+    await api(w.hr.agent)
+      .op("createLeaveAdjustment", { body: { employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" } })
       .expect(201);
     await expect(inTenant(() => decideEncashment(hr, e.id, { status: "approved" }))).rejects.toMatchObject({
       status: 409,
       message: "Only 3.0 days are available and 1.0 must remain: the encashment can no longer be approved",
     });
-    await w.hr.agent.post("/api/leave-adjustments").send({ employee_id: emp, leave_type_id: ty.id, days: "2", reason: "undo" }).expect(201);
+    await api(w.hr.agent)
+      .op("createLeaveAdjustment", { body: { employee_id: emp, leave_type_id: ty.id, days: "2", reason: "undo" } })
+      .expect(201);
     const a = await inTenant(() => decideEncashment(hr, e.id, { status: "approved" }));
     expect(a).toMatchObject({ status: "approved", decided_by: w.hr.userId });
     expect(await ledgerOf(e.id)).toEqual(["encashed -3.0"]);

@@ -6,19 +6,14 @@ import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { runLeaveExpiries } from "../../src/modules/leave/jobs.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { balanceOf, createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
 let other: TenantSession;
 let M: string;
 const day = (week: number, dow: number) => addDays(M, week * 7 + dow);
-const balance = async (employeeId: string, typeId: string) =>
-  (
-    await api(w.hr.agent)
-      .op("listLeaveBalances", { query: { employee_id: employeeId, leave_type_id: typeId } })
-      .expect(200)
-  ).body.data[0];
+const balance = (employeeId: string, typeId: string) => balanceOf(w.hr, employeeId, typeId);
 
 beforeAll(async () => {
   [w, other] = await Promise.all([leaveWorld(t), signupTenant(t)]);
@@ -27,29 +22,30 @@ beforeAll(async () => {
 
 describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, cancelWfhRequest: work from home", () => {
   it("counts working days, refuses overlaps with WFH and leave, and follows the approval flow", async () => {
-    const r = await w.employee.agent
-      .post("/api/wfh-requests")
-      .send({ from_date: day(0, 3), to_date: day(1, 1), reason: "Renovation" })
+    const r = await api(w.employee.agent)
+      .op("createWfhRequest", { body: { from_date: day(0, 3), to_date: day(1, 1), reason: "Renovation" } })
       .expect(201);
     expect(r.body.data).toMatchObject({ days: "4.0", status: "pending", employee_id: w.employeeId, reason: "Renovation" });
-    expectError(await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(1, 1), to_date: day(1, 2) }), 409);
-    expectError(await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(2, 1), to_date: day(2, 0) }), 400);
-    expectError(await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(2, 0), to_date: day(8, 0) }), 400);
-    expectError(await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(2, 5), to_date: day(2, 6) }), 409); // weekend only
+    expectError(await api(w.employee.agent).op("createWfhRequest", { body: { from_date: day(1, 1), to_date: day(1, 2) } }), 409);
+    expectError(await api(w.employee.agent).op("createWfhRequest", { body: { from_date: day(2, 1), to_date: day(2, 0) } }), 400);
+    expectError(await api(w.employee.agent).op("createWfhRequest", { body: { from_date: day(2, 0), to_date: day(8, 0) } }), 400);
+    // weekend only
+    expectError(await api(w.employee.agent).op("createWfhRequest", { body: { from_date: day(2, 5), to_date: day(2, 6) } }), 409);
     // leave on a WFH day and WFH on a leave day are refused
     const lop = await createType(w.hr.agent, { name: "Unpaid", code: "LOPW", is_paid: false });
     expectError(
-      await w.employee.agent.post("/api/leave-requests").send({ leave_type_id: lop.id, from_date: day(1, 0), to_date: day(1, 0) }),
+      await api(w.employee.agent).op("createLeaveRequest", { body: { leave_type_id: lop.id, from_date: day(1, 0), to_date: day(1, 0) } }),
       409,
     );
-    await w.employee.agent
-      .post("/api/leave-requests")
-      .send({ leave_type_id: lop.id, from_date: day(3, 0), to_date: day(3, 0) })
+    await api(w.employee.agent)
+      .op("createLeaveRequest", { body: { leave_type_id: lop.id, from_date: day(3, 0), to_date: day(3, 0) } })
       .expect(201);
-    expectError(await w.employee.agent.post("/api/wfh-requests").send({ from_date: day(3, 0), to_date: day(3, 1) }), 409);
+    expectError(await api(w.employee.agent).op("createWfhRequest", { body: { from_date: day(3, 0), to_date: day(3, 1) } }), 409);
 
-    expectError(await w.employee.agent.put(`/api/wfh-requests/${r.body.data.id}`).send({ status: "approved" }), 403);
-    const a = await w.manager.agent.put(`/api/wfh-requests/${r.body.data.id}`).send({ status: "approved", comment: "ok" }).expect(200);
+    expectError(await api(w.employee.agent).op("updateWfhRequest", { params: { id: r.body.data.id }, body: { status: "approved" } }), 403);
+    const a = await api(w.manager.agent)
+      .op("updateWfhRequest", { params: { id: r.body.data.id }, body: { status: "approved", comment: "ok" } })
+      .expect(200);
     expect(a.body.data).toMatchObject({ status: "approved", decided_by: w.manager.userId, decision_comment: "ok" });
     // the requester and their manager read the decided request
     for (const reader of [w.employee, w.manager])
@@ -65,27 +61,28 @@ describe("listWfhRequests, createWfhRequest, getWfhRequest, updateWfhRequest, ca
         days: "4.0",
         decided_by: w.manager.userId,
       });
-    expectError(await w.manager.agent.put(`/api/wfh-requests/${r.body.data.id}`).send({ status: "rejected" }), 409);
+    expectError(await api(w.manager.agent).op("updateWfhRequest", { params: { id: r.body.data.id }, body: { status: "rejected" } }), 409);
     const kinds = (await api(w.employee.agent).op("listNotifications").expect(200)).body.data.map((n) => n.kind);
     expect(kinds).toEqual(expect.arrayContaining(["wfh.submitted", "wfh.approved"]));
     const list = await api(w.manager.agent)
       .op("listWfhRequests", { query: { status: "approved", from_date: day(1, 0), to_date: day(1, 0) } })
       .expect(200);
     expect(list.body.data.map((x) => x.id)).toEqual([r.body.data.id]);
-    const c = await w.employee.agent.delete(`/api/wfh-requests/${r.body.data.id}`).expect(200);
+    const c = await api(w.employee.agent)
+      .op("cancelWfhRequest", { params: { id: r.body.data.id } })
+      .expect(200);
     expect(c.body.data.status).toBe("cancelled");
-    expectError(await w.employee.agent.delete(`/api/wfh-requests/${r.body.data.id}`), 409);
+    expectError(await api(w.employee.agent).op("cancelWfhRequest", { params: { id: r.body.data.id } }), 409);
   });
 
   it("tenancy: another company's WFH request is a 404", async () => {
-    const r = await w.employee.agent
-      .post("/api/wfh-requests")
-      .send({ from_date: day(5, 0), to_date: day(5, 0) })
+    const r = await api(w.employee.agent)
+      .op("createWfhRequest", { body: { from_date: day(5, 0), to_date: day(5, 0) } })
       .expect(201);
     for (const res of [
-      await other.agent.get(`/api/wfh-requests/${r.body.data.id}`),
-      await other.agent.put(`/api/wfh-requests/${r.body.data.id}`).send({ status: "approved" }),
-      await other.agent.delete(`/api/wfh-requests/${r.body.data.id}`),
+      await api(other.agent).op("getWfhRequest", { params: { id: r.body.data.id } }),
+      await api(other.agent).op("updateWfhRequest", { params: { id: r.body.data.id }, body: { status: "approved" } }),
+      await api(other.agent).op("cancelWfhRequest", { params: { id: r.body.data.id } }),
     ])
       expectError(res, 404, "not_found");
     expect((await api(other.agent).op("listWfhRequests").expect(200)).body.data).toEqual([]);
@@ -103,15 +100,28 @@ describe(
           ? nextWeekday(addDays(today(), -7), 1)
           : addDays(nextWeekday(addDays(today(), -7), 1), -7);
       // no comp-off type yet
-      expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Release" }), 409);
+      expectError(await api(w.employee.agent).op("createWorkingOnHolidayRequest", { body: { date: saturday, reason: "Release" } }), 409);
       const co = await createType(w.hr.agent, { name: "Compensatory off", code: "CO", is_compensatory: true, comp_off_validity_days: 30 });
-      expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: addDays(today(), 7), reason: "Future" }), 400);
-      expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: monday, reason: "Not a holiday" }), 409);
-      const r = await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Release" }).expect(201);
+      expectError(
+        await api(w.employee.agent).op("createWorkingOnHolidayRequest", { body: { date: addDays(today(), 7), reason: "Future" } }),
+        400,
+      );
+      expectError(
+        await api(w.employee.agent).op("createWorkingOnHolidayRequest", { body: { date: monday, reason: "Not a holiday" } }),
+        409,
+      );
+      const r = await api(w.employee.agent)
+        .op("createWorkingOnHolidayRequest", { body: { date: saturday, reason: "Release" } })
+        .expect(201);
       expect(r.body.data).toMatchObject({ status: "pending", leave_type_id: co.id, comp_off_days: null, half_day: false });
-      expectError(await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Again" }), 409);
-      expectError(await w.employee.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }), 403);
-      const a = await w.manager.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+      expectError(await api(w.employee.agent).op("createWorkingOnHolidayRequest", { body: { date: saturday, reason: "Again" } }), 409);
+      expectError(
+        await api(w.employee.agent).op("updateWorkingOnHolidayRequest", { params: { id: r.body.data.id }, body: { status: "approved" } }),
+        403,
+      );
+      const a = await api(w.manager.agent)
+        .op("updateWorkingOnHolidayRequest", { params: { id: r.body.data.id }, body: { status: "approved" } })
+        .expect(200);
       expect(a.body.data).toMatchObject({ status: "approved", comp_off_days: "1.0", comp_off_expires_on: addDays(saturday, 29) });
       expect(
         (
@@ -129,12 +139,13 @@ describe(
       const kinds = (await api(w.employee.agent).op("listNotifications").expect(200)).body.data.map((n) => n.kind);
       expect(kinds).toContain("comp_off.approved");
       // the employee cannot cancel an approved claim; hr can while the credit is unused
-      expectError(await w.employee.agent.delete(`/api/working-on-holiday/${r.body.data.id}`), 403);
+      expectError(await api(w.employee.agent).op("cancelWorkingOnHolidayRequest", { params: { id: r.body.data.id } }), 403);
       // unused by the expiry date: it lapses (and only once)
       expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: addDays(saturday, 30) }))).toBe(1);
       expect(await withTenant(w.owner.tenantId, () => runLeaveExpiries({ today: addDays(saturday, 40) }))).toBe(0);
       expect(await balance(w.employeeId, co.id)).toMatchObject({ comp_off: "1.0", expired: "1.0", available: "0.0" });
-      expectError(await w.hr.agent.delete(`/api/working-on-holiday/${r.body.data.id}`), 409); // lapsed: nothing to take back
+      // lapsed: nothing to take back
+      expectError(await api(w.hr.agent).op("cancelWorkingOnHolidayRequest", { params: { id: r.body.data.id } }), 409);
     });
 
     it("half a day credits 0.5; the credit can be taken as leave; hr cancels an unused claim", async () => {
@@ -145,41 +156,52 @@ describe(
           .expect(200)
       ).body.data.find((x) => x.code === "CO")!;
       const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Sunny" });
-      const r = await w.hr.agent
-        .post("/api/working-on-holiday")
-        .send({ employee_id: emp, date: sunday, half_day: true, reason: "On call" })
+      const r = await api(w.hr.agent)
+        .op("createWorkingOnHolidayRequest", { body: { employee_id: emp, date: sunday, half_day: true, reason: "On call" } })
         .expect(201);
-      await w.owner.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+      await api(w.owner.agent)
+        .op("updateWorkingOnHolidayRequest", { params: { id: r.body.data.id }, body: { status: "approved" } })
+        .expect(200);
       expect((await balance(emp, co.id)).comp_off).toBe("0.5");
       expectError(
-        await w.hr.agent
-          .post("/api/leave-requests")
-          .send({ employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1) }),
+        await api(w.hr.agent).op("createLeaveRequest", {
+          body: { employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1) },
+        }),
         409,
       ); // 1 day > 0.5
-      const leave = await w.hr.agent
-        .post("/api/leave-requests")
-        .send({ employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1), half_day_start: true })
+      const leave = await api(w.hr.agent)
+        .op("createLeaveRequest", {
+          body: { employee_id: emp, leave_type_id: co.id, from_date: day(0, 1), to_date: day(0, 1), half_day_start: true },
+        })
         .expect(201);
-      expectError(await w.hr.agent.delete(`/api/working-on-holiday/${r.body.data.id}`), 409); // reserved by the pending leave
-      await w.hr.agent.delete(`/api/leave-requests/${leave.body.data.id}`).expect(200);
-      const c = await w.hr.agent.delete(`/api/working-on-holiday/${r.body.data.id}`).expect(200);
+      // reserved by the pending leave
+      expectError(await api(w.hr.agent).op("cancelWorkingOnHolidayRequest", { params: { id: r.body.data.id } }), 409);
+      await api(w.hr.agent)
+        .op("cancelLeaveRequest", { params: { id: leave.body.data.id } })
+        .expect(200);
+      const c = await api(w.hr.agent)
+        .op("cancelWorkingOnHolidayRequest", { params: { id: r.body.data.id } })
+        .expect(200);
       expect(c.body.data.status).toBe("cancelled");
       expect(await balance(emp, co.id)).toMatchObject({ comp_off: "0.0", available: "0.0" });
     });
 
     it("rejection credits nothing; tenancy", async () => {
       const saturday = addDays(nextWeekday(addDays(today(), -7), 6), -7);
-      const r = await w.employee.agent.post("/api/working-on-holiday").send({ date: saturday, reason: "Migration" }).expect(201);
-      const rej = await w.hr.agent
-        .put(`/api/working-on-holiday/${r.body.data.id}`)
-        .send({ status: "rejected", comment: "Not approved in advance" })
+      const r = await api(w.employee.agent)
+        .op("createWorkingOnHolidayRequest", { body: { date: saturday, reason: "Migration" } })
+        .expect(201);
+      const rej = await api(w.hr.agent)
+        .op("updateWorkingOnHolidayRequest", {
+          params: { id: r.body.data.id },
+          body: { status: "rejected", comment: "Not approved in advance" },
+        })
         .expect(200);
       expect(rej.body.data).toMatchObject({ status: "rejected", comp_off_days: null });
       for (const res of [
-        await other.agent.get(`/api/working-on-holiday/${r.body.data.id}`),
-        await other.agent.put(`/api/working-on-holiday/${r.body.data.id}`).send({ status: "approved" }),
-        await other.agent.delete(`/api/working-on-holiday/${r.body.data.id}`),
+        await api(other.agent).op("getWorkingOnHolidayRequest", { params: { id: r.body.data.id } }),
+        await api(other.agent).op("updateWorkingOnHolidayRequest", { params: { id: r.body.data.id }, body: { status: "approved" } }),
+        await api(other.agent).op("cancelWorkingOnHolidayRequest", { params: { id: r.body.data.id } }),
       ])
         expectError(res, 404, "not_found");
       const mine = await api(w.employee.agent)
@@ -204,32 +226,44 @@ describe(
       const plain = await createType(w.hr.agent, { name: "Not encashable", code: "NE" });
       await grant(w.hr.agent, w.employeeId, en.id, "10");
       await grant(w.hr.agent, w.employeeId, plain.id, "10");
-      expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: plain.id, days: "1" }), 409);
+      expectError(await api(w.employee.agent).op("createLeaveEncashment", { body: { leave_type_id: plain.id, days: "1" } }), 409);
       expect(
-        expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "6" }), 409).error,
+        expectError(await api(w.employee.agent).op("createLeaveEncashment", { body: { leave_type_id: en.id, days: "6" } }), 409).error,
       ).toMatch(/At most 5\.0 days/);
-      expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "0" }), 400);
-      const r = await w.employee.agent
-        .post("/api/leave-encashments")
-        .send({ leave_type_id: en.id, days: "4.5", reason: "School fees" })
+      expectError(await api(w.employee.agent).op("createLeaveEncashment", { body: { leave_type_id: en.id, days: "0" } }), 400);
+      const r = await api(w.employee.agent)
+        .op("createLeaveEncashment", { body: { leave_type_id: en.id, days: "4.5", reason: "School fees" } })
         .expect(201);
       expect(r.body.data).toMatchObject({ days: "4.5", amount: null, status: "pending" });
       expect((await balance(w.employeeId, en.id)).pending).toBe("4.5");
-      expectError(await w.employee.agent.post("/api/leave-encashments").send({ leave_type_id: en.id, days: "1" }), 409); // 4.5 + 1 > 5
+      // 4.5 + 1 > 5
+      expectError(await api(w.employee.agent).op("createLeaveEncashment", { body: { leave_type_id: en.id, days: "1" } }), 409);
       // days that must remain: 10 - 4.5 pending - 3 = 2.5 could be taken as leave; encashing 0.5 more is fine,
       // but not leave + encashment beyond
       const other2 = await insertEmployee(t, w.owner.tenantId, { first_name: "Keep" });
       await grant(w.hr.agent, other2, en.id, "6");
       expect(
-        expectError(await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other2, leave_type_id: en.id, days: "4" }), 409)
-          .error,
+        expectError(
+          await api(w.hr.agent).op("createLeaveEncashment", { body: { employee_id: other2, leave_type_id: en.id, days: "4" } }),
+          409,
+        ).error,
       ).toMatch(/3\.0 must remain/);
-      await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other2, leave_type_id: en.id, days: "3" }).expect(201);
+      await api(w.hr.agent)
+        .op("createLeaveEncashment", { body: { employee_id: other2, leave_type_id: en.id, days: "3" } })
+        .expect(201);
 
       // approval by hr only, debits the ledger; amount stays for payroll
-      expectError(await w.manager.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 403);
-      expectError(await w.employee.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 403);
-      const a = await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+      expectError(
+        await api(w.manager.agent).op("updateLeaveEncashment", { params: { id: r.body.data.id }, body: { status: "approved" } }),
+        403,
+      );
+      expectError(
+        await api(w.employee.agent).op("updateLeaveEncashment", { params: { id: r.body.data.id }, body: { status: "approved" } }),
+        403,
+      );
+      const a = await api(w.hr.agent)
+        .op("updateLeaveEncashment", { params: { id: r.body.data.id }, body: { status: "approved" } })
+        .expect(200);
       expect(a.body.data).toMatchObject({ status: "approved", amount: null });
       expect(
         (
@@ -244,8 +278,10 @@ describe(
         reason: "School fees",
       });
       expect(await balance(w.employeeId, en.id)).toMatchObject({ encashed: "4.5", pending: "0.0", available: "5.5" });
-      expectError(await w.employee.agent.delete(`/api/leave-encashments/${r.body.data.id}`), 403);
-      await w.hr.agent.delete(`/api/leave-encashments/${r.body.data.id}`).expect(200);
+      expectError(await api(w.employee.agent).op("cancelLeaveEncashment", { params: { id: r.body.data.id } }), 403);
+      await api(w.hr.agent)
+        .op("cancelLeaveEncashment", { params: { id: r.body.data.id } })
+        .expect(200);
       expect(await balance(w.employeeId, en.id)).toMatchObject({ encashed: "0.0", available: "10.0" });
       const kinds = (await api(w.employee.agent).op("listNotifications").expect(200)).body.data.map((n) => n.kind);
       expect(kinds).toEqual(expect.arrayContaining(["encashment.submitted", "encashment.approved", "encashment.cancelled"]));
@@ -255,13 +291,16 @@ describe(
       const en = await createType(w.hr.agent, { name: "Encash2", code: "EN2", encashable: true });
       const emp = await insertEmployee(t, w.owner.tenantId, { first_name: "Recheck" });
       await grant(w.hr.agent, emp, en.id, "4");
-      const r = await w.hr.agent.post("/api/leave-encashments").send({ employee_id: emp, leave_type_id: en.id, days: "4" }).expect(201);
-      await w.hr.agent
-        .post("/api/leave-adjustments")
-        .send({ employee_id: emp, leave_type_id: en.id, days: "-1", reason: "correction" })
+      const r = await api(w.hr.agent)
+        .op("createLeaveEncashment", { body: { employee_id: emp, leave_type_id: en.id, days: "4" } })
         .expect(201);
-      expectError(await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }), 409);
-      await w.hr.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "rejected" }).expect(200);
+      await api(w.hr.agent)
+        .op("createLeaveAdjustment", { body: { employee_id: emp, leave_type_id: en.id, days: "-1", reason: "correction" } })
+        .expect(201);
+      expectError(await api(w.hr.agent).op("updateLeaveEncashment", { params: { id: r.body.data.id }, body: { status: "approved" } }), 409);
+      await api(w.hr.agent)
+        .op("updateLeaveEncashment", { params: { id: r.body.data.id }, body: { status: "rejected" } })
+        .expect(200);
       const list = await api(w.hr.agent)
         .op("listLeaveEncashments", { query: { employee_id: emp, status: "rejected" } })
         .expect(200);
@@ -273,11 +312,11 @@ describe(
             .expect(200)
         ).body.data,
       ).toEqual([]);
-      expectError(await w.employee.agent.get(`/api/leave-encashments/${r.body.data.id}`), 404);
+      expectError(await api(w.employee.agent).op("getLeaveEncashment", { params: { id: r.body.data.id } }), 404);
       for (const res of [
-        await other.agent.get(`/api/leave-encashments/${r.body.data.id}`),
-        await other.agent.put(`/api/leave-encashments/${r.body.data.id}`).send({ status: "approved" }),
-        await other.agent.delete(`/api/leave-encashments/${r.body.data.id}`),
+        await api(other.agent).op("getLeaveEncashment", { params: { id: r.body.data.id } }),
+        await api(other.agent).op("updateLeaveEncashment", { params: { id: r.body.data.id }, body: { status: "approved" } }),
+        await api(other.agent).op("cancelLeaveEncashment", { params: { id: r.body.data.id } }),
       ])
         expectError(res, 404, "not_found");
     });

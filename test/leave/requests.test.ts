@@ -5,23 +5,28 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import {
+  balanceOf,
+  createType,
+  grant,
+  insertEmployee,
+  type LeaveWorld,
+  leaveWorld,
+  nextWeekday,
+  today,
+  type LeaveType,
+} from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
 let other: TenantSession;
-let CL: any, SL: any, NL: any, LOP: any, NEG: any, FULL: any;
+let CL: LeaveType, SL: LeaveType, NL: LeaveType, LOP: LeaveType, NEG: LeaveType, FULL: LeaveType;
 // Monday of the first test week (≥ 2 weeks ahead); the Wednesday of week 0 is a holiday.
 let M: string;
 const day = (week: number, dow: number) => addDays(M, week * 7 + dow); // dow 0 = Monday … 6 = Sunday
 
 const apply = (agent: TenantSession["agent"], body: Record<string, unknown>) => agent.post("/api/leave-requests").send(body);
-const balance = async (employeeId: string, typeId: string) =>
-  (
-    await api(w.hr.agent)
-      .op("listLeaveBalances", { query: { employee_id: employeeId, leave_type_id: typeId } })
-      .expect(200)
-  ).body.data[0];
+const balance = (employeeId: string, typeId: string) => balanceOf(w.hr, employeeId, typeId);
 
 beforeAll(async () => {
   [w, other] = await Promise.all([leaveWorld(t), signupTenant(t)]);
@@ -34,9 +39,8 @@ beforeAll(async () => {
     createType(w.hr.agent, { name: "Advance leave", code: "NEG", allow_negative_balance: true, negative_balance_limit: "2" }),
     createType(w.hr.agent, { name: "Restricted", code: "FULL", applicable_genders: ["female"] }),
   ]);
-  await w.hr.agent
-    .post("/api/holidays")
-    .send({ date: day(0, 2), name: "Mid-week holiday" })
+  await api(w.hr.agent)
+    .op("createHoliday", { body: { date: day(0, 2), name: "Mid-week holiday" } })
     .expect(201);
   for (const [ty, n] of [
     [CL, "20"],
@@ -70,7 +74,8 @@ describe("createLeaveRequest, getLeaveRequest: counting", () => {
     // the holiday alone is no working day
     expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(0, 2), to_date: day(0, 2) }), 409);
     expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(1, 5), to_date: day(1, 6) }), 409);
-    for (const id of [r.body.data.id, half.body.data.id]) await w.employee.agent.delete(`/api/leave-requests/${id}`).expect(200);
+    for (const id of [r.body.data.id, half.body.data.id])
+      await api(w.employee.agent).op("cancelLeaveRequest", { params: { id } }).expect(200);
     expect((await balance(w.employeeId, SL.id)).pending).toBe("0.0");
   });
 
@@ -80,7 +85,7 @@ describe("createLeaveRequest, getLeaveRequest: counting", () => {
     // the holiday between Tuesday and Thursday counts as well
     const h = await apply(w.employee.agent, { leave_type_id: CL.id, from_date: day(0, 1), to_date: day(0, 3) }).expect(201);
     expect(h.body.data.days).toBe("3.0");
-    for (const id of [r.body.data.id, h.body.data.id]) await w.employee.agent.delete(`/api/leave-requests/${id}`).expect(200);
+    for (const id of [r.body.data.id, h.body.data.id]) await api(w.employee.agent).op("cancelLeaveRequest", { params: { id } }).expect(200);
   });
 
   it("sandwich across two requests: the later one is charged the weekend, and recounted when the first goes away", async () => {
@@ -88,12 +93,18 @@ describe("createLeaveRequest, getLeaveRequest: counting", () => {
     expect(fri.body.data.days).toBe("1.0");
     const mon = await apply(w.employee.agent, { leave_type_id: CL.id, from_date: day(5, 0), to_date: day(5, 0) }).expect(201);
     expect(mon.body.data.days).toBe("3.0");
-    await w.manager.agent.put(`/api/leave-requests/${fri.body.data.id}`).send({ status: "approved" }).expect(200);
-    await w.manager.agent.put(`/api/leave-requests/${mon.body.data.id}`).send({ status: "approved" }).expect(200);
+    await api(w.manager.agent)
+      .op("updateLeaveRequest", { params: { id: fri.body.data.id }, body: { status: "approved" } })
+      .expect(200);
+    await api(w.manager.agent)
+      .op("updateLeaveRequest", { params: { id: mon.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     const before = await balance(w.employeeId, CL.id);
     expect(before.taken).toBe("4.0");
     // hr cancels the Friday: Monday is recounted to 1 day and the 2 bridge days come back
-    await w.hr.agent.delete(`/api/leave-requests/${fri.body.data.id}`).expect(200);
+    await api(w.hr.agent)
+      .op("cancelLeaveRequest", { params: { id: fri.body.data.id } })
+      .expect(200);
     const monNow = await api(w.employee.agent)
       .op("getLeaveRequest", { params: { id: mon.body.data.id } })
       .expect(200);
@@ -103,7 +114,9 @@ describe("createLeaveRequest, getLeaveRequest: counting", () => {
       .op("listActivityLog", { query: { entity_id: mon.body.data.id } })
       .expect(200);
     expect(log.body.data.map((a) => a.action)).toContain("leave_request.recounted");
-    await w.hr.agent.delete(`/api/leave-requests/${mon.body.data.id}`).expect(200);
+    await api(w.hr.agent)
+      .op("cancelLeaveRequest", { params: { id: mon.body.data.id } })
+      .expect(200);
     expect((await balance(w.employeeId, CL.id)).taken).toBe("0.0");
   });
 });
@@ -138,7 +151,9 @@ describe("createLeaveRequest: refusals", () => {
       attachment_file_id: up.body.data.id,
     }).expect(201);
     expect(ok.body.data.attachment_file_id).toBe(up.body.data.id);
-    await w.employee.agent.delete(`/api/leave-requests/${ok.body.data.id}`).expect(200);
+    await api(w.employee.agent)
+      .op("cancelLeaveRequest", { params: { id: ok.body.data.id } })
+      .expect(200);
     // someone else's upload cannot be attached by an employee
     const hrFile = await w.hr.agent
       .post("/api/upload")
@@ -163,12 +178,18 @@ describe("createLeaveRequest: refusals", () => {
       "conflict",
     );
     expect(e.error).toMatch(/overlap/);
-    await w.manager.agent.put(`/api/leave-requests/${a.body.data.id}`).send({ status: "approved" }).expect(200);
+    await api(w.manager.agent)
+      .op("updateLeaveRequest", { params: { id: a.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     expectError(await apply(w.employee.agent, { leave_type_id: CL.id, from_date: day(8, 0), to_date: day(8, 0) }), 409);
-    await w.employee.agent.delete(`/api/leave-requests/${a.body.data.id}`).expect(200);
+    await api(w.employee.agent)
+      .op("cancelLeaveRequest", { params: { id: a.body.data.id } })
+      .expect(200);
     // cancelled requests no longer block
     const b = await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(8, 0), to_date: day(8, 0) }).expect(201);
-    await w.employee.agent.delete(`/api/leave-requests/${b.body.data.id}`).expect(200);
+    await api(w.employee.agent)
+      .op("cancelLeaveRequest", { params: { id: b.body.data.id } })
+      .expect(200);
   });
 
   it("409: insufficient balance, with pending requests reserved", async () => {
@@ -192,7 +213,9 @@ describe("createLeaveRequest: refusals", () => {
     expectError(await apply(w.employee.agent, { leave_type_id: three.id, from_date: day(10, 3), to_date: day(10, 4) }), 409);
     await apply(w.employee.agent, { leave_type_id: three.id, from_date: day(10, 3), to_date: day(10, 3) }).expect(201);
     expect(await balance(w.employeeId, three.id)).toMatchObject({ allocated: "3.0", pending: "3.0", available: "0.0" });
-    await w.employee.agent.delete(`/api/leave-requests/${first.body.data.id}`).expect(200);
+    await api(w.employee.agent)
+      .op("cancelLeaveRequest", { params: { id: first.body.data.id } })
+      .expect(200);
     expect((await balance(w.employeeId, three.id)).available).toBe("2.0");
   });
 
@@ -243,9 +266,13 @@ describe("createLeaveRequest: refusals", () => {
         409,
       ).error,
     ).toMatch(/joins on/);
-    await w.hr.agent.put(`/api/leave-types/${LOP.id}`).send({ active: false }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveType", { params: { id: LOP.id }, body: { active: false } })
+      .expect(200);
     expectError(await apply(w.employee.agent, { leave_type_id: LOP.id, from_date: day(16, 0), to_date: day(16, 0) }), 409);
-    await w.hr.agent.put(`/api/leave-types/${LOP.id}`).send({ active: true }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveType", { params: { id: LOP.id }, body: { active: true } })
+      .expect(200);
   });
 
   it("403: employees and managers apply only for themselves", async () => {
@@ -269,11 +296,13 @@ describe("updateLeaveRequest, cancelLeaveRequest: approval and cancellation", ()
       201,
     );
     const id = r.body.data.id;
-    expectError(await w.employee.agent.put(`/api/leave-requests/${id}`).send({ status: "approved" }), 403);
-    const a = await w.manager.agent.put(`/api/leave-requests/${id}`).send({ status: "approved", comment: "Get well" }).expect(200);
+    expectError(await api(w.employee.agent).op("updateLeaveRequest", { params: { id }, body: { status: "approved" } }), 403);
+    const a = await api(w.manager.agent)
+      .op("updateLeaveRequest", { params: { id }, body: { status: "approved", comment: "Get well" } })
+      .expect(200);
     expect(a.body.data).toMatchObject({ status: "approved", decided_by: w.manager.userId, decision_comment: "Get well" });
     expect(await balance(w.employeeId, SL.id)).toMatchObject({ taken: "2.0", pending: "0.0", available: "8.0" });
-    expectError(await w.hr.agent.put(`/api/leave-requests/${id}`).send({ status: "rejected" }), 409);
+    expectError(await api(w.hr.agent).op("updateLeaveRequest", { params: { id }, body: { status: "rejected" } }), 409);
     const notes = await api(w.employee.agent).op("listNotifications").expect(200);
     expect(notes.body.data.map((n) => n.kind)).toEqual(expect.arrayContaining(["leave.submitted", "leave.approved"]));
     const mgrNotes = await api(w.manager.agent).op("listNotifications").expect(200);
@@ -285,7 +314,7 @@ describe("updateLeaveRequest, cancelLeaveRequest: approval and cancellation", ()
       .expect(200);
     expect(log.body.data.map((x) => x.action)).toEqual(["leave_request.approved", "leave_request.created"]);
     // the employee cancels before it starts: the days come back through a `cancelled` entry
-    const c = await w.employee.agent.delete(`/api/leave-requests/${id}`).expect(200);
+    const c = await api(w.employee.agent).op("cancelLeaveRequest", { params: { id } }).expect(200);
     expect(c.body.data).toMatchObject({ status: "cancelled", cancelled_by: w.employee.userId });
     expect(await balance(w.employeeId, SL.id)).toMatchObject({ taken: "0.0", available: "10.0" });
     const ledger = await api(w.hr.agent)
@@ -295,22 +324,29 @@ describe("updateLeaveRequest, cancelLeaveRequest: approval and cancellation", ()
       ["taken", "-2.0"],
       ["cancelled", "2.0"],
     ]);
-    expectError(await w.employee.agent.delete(`/api/leave-requests/${id}`), 409);
+    expectError(await api(w.employee.agent).op("cancelLeaveRequest", { params: { id } }), 409);
   });
 
   it("nobody decides their own request; a manager only their reports'; rejection is final", async () => {
     const mine = await apply(w.manager.agent, { leave_type_id: LOP.id, from_date: day(18, 3), to_date: day(18, 3) }).expect(201);
-    expectError(await w.manager.agent.put(`/api/leave-requests/${mine.body.data.id}`).send({ status: "approved" }), 403);
-    await w.hr.agent.put(`/api/leave-requests/${mine.body.data.id}`).send({ status: "rejected", comment: "Busy week" }).expect(200);
-    expectError(await w.manager.agent.delete(`/api/leave-requests/${mine.body.data.id}`), 409);
+    expectError(
+      await api(w.manager.agent).op("updateLeaveRequest", { params: { id: mine.body.data.id }, body: { status: "approved" } }),
+      403,
+    );
+    await api(w.hr.agent)
+      .op("updateLeaveRequest", { params: { id: mine.body.data.id }, body: { status: "rejected", comment: "Busy week" } })
+      .expect(200);
+    expectError(await api(w.manager.agent).op("cancelLeaveRequest", { params: { id: mine.body.data.id } }), 409);
     // a manager who is not the employee's manager does not even see the request
     const otherMgrEmp = await insertEmployee(t, w.owner.tenantId, { first_name: "Olaf" });
     const { addMember } = await import("../support/app.ts");
     const otherMgr = await addMember(t, w.owner, "manager", { employeeId: otherMgrEmp });
     const r = await apply(w.employee.agent, { leave_type_id: LOP.id, from_date: day(18, 4), to_date: day(18, 4) }).expect(201);
-    expectError(await otherMgr.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }), 404);
-    expectError(await otherMgr.agent.get(`/api/leave-requests/${r.body.data.id}`), 404);
-    const owner = await w.owner.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
+    expectError(await api(otherMgr.agent).op("updateLeaveRequest", { params: { id: r.body.data.id }, body: { status: "approved" } }), 404);
+    expectError(await api(otherMgr.agent).op("getLeaveRequest", { params: { id: r.body.data.id } }), 404);
+    const owner = await api(w.owner.agent)
+      .op("updateLeaveRequest", { params: { id: r.body.data.id }, body: { status: "approved" } })
+      .expect(200);
     expect(owner.body.data.status).toBe("approved");
   });
 
@@ -319,10 +355,16 @@ describe("updateLeaveRequest, cancelLeaveRequest: approval and cancellation", ()
     const r = await apply(w.employee.agent, { leave_type_id: LOP.id, from_date: past, to_date: past });
     if (r.status === 409) return; // a weekend/holiday three days ago: nothing to check
     expect(r.status).toBe(201);
-    await w.manager.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }).expect(200);
-    expect(expectError(await w.employee.agent.delete(`/api/leave-requests/${r.body.data.id}`), 409).error).toMatch(/started/);
-    expectError(await w.manager.agent.delete(`/api/leave-requests/${r.body.data.id}`), 409);
-    await w.hr.agent.delete(`/api/leave-requests/${r.body.data.id}`).expect(200);
+    await api(w.manager.agent)
+      .op("updateLeaveRequest", { params: { id: r.body.data.id }, body: { status: "approved" } })
+      .expect(200);
+    expect(expectError(await api(w.employee.agent).op("cancelLeaveRequest", { params: { id: r.body.data.id } }), 409).error).toMatch(
+      /started/,
+    );
+    expectError(await api(w.manager.agent).op("cancelLeaveRequest", { params: { id: r.body.data.id } }), 409);
+    await api(w.hr.agent)
+      .op("cancelLeaveRequest", { params: { id: r.body.data.id } })
+      .expect(200);
   });
 });
 
@@ -337,10 +379,10 @@ describe("listLeaveRequests: lists and tenancy", () => {
       .op("listLeaveRequests", { query: { status: "approved", limit: 100 } })
       .expect(200);
     expect(approved.body.data.every((r) => r.status === "approved")).toBe(true);
-    const range = await w.hr.agent
-      .get(`/api/leave-requests?from_date=${day(12, 2)}&to_date=${day(12, 3)}&employee_id=${w.employeeId}`)
+    const range = await api(w.hr.agent)
+      .op("listLeaveRequests", { query: { from_date: day(12, 2), to_date: day(12, 3), employee_id: w.employeeId } })
       .expect(200);
-    expect(range.body.data.map((r: any) => [r.from_date, r.to_date]).sort()).toEqual([
+    expect(range.body.data.map((r) => [r.from_date, r.to_date]).sort()).toEqual([
       [day(12, 0), day(12, 2)],
       [day(12, 3), day(12, 4)],
     ]);
@@ -361,18 +403,18 @@ describe("listLeaveRequests: lists and tenancy", () => {
       .expect(200);
     expect(new Set(mgr.body.data.map((r) => r.employee_id))).toEqual(new Set([w.employeeId, w.managerEmployeeId]));
     expectError(await w.hr.agent.get("/api/leave-requests?status=unknown"), 400);
-    expectError(await w.hr.agent.get("/api/leave-requests?limit=101"), 400);
+    expectError(await api(w.hr.agent).op("listLeaveRequests", { query: { limit: 101 } }), 400);
   });
 
   it("another company's request is a 404 for get, update and cancel; its ids cannot be used", async () => {
     const r = await apply(w.employee.agent, { leave_type_id: LOP.id, from_date: day(20, 0), to_date: day(20, 0) }).expect(201);
-    expectError(await other.agent.get(`/api/leave-requests/${r.body.data.id}`), 404, "not_found");
-    expectError(await other.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" }), 404);
-    expectError(await other.agent.delete(`/api/leave-requests/${r.body.data.id}`), 404);
+    expectError(await api(other.agent).op("getLeaveRequest", { params: { id: r.body.data.id } }), 404, "not_found");
+    expectError(await api(other.agent).op("updateLeaveRequest", { params: { id: r.body.data.id }, body: { status: "approved" } }), 404);
+    expectError(await api(other.agent).op("cancelLeaveRequest", { params: { id: r.body.data.id } }), 404);
     expectError(
-      await other.agent
-        .post("/api/leave-requests")
-        .send({ employee_id: w.employeeId, leave_type_id: LOP.id, from_date: day(20, 1), to_date: day(20, 1) }),
+      await api(other.agent).op("createLeaveRequest", {
+        body: { employee_id: w.employeeId, leave_type_id: LOP.id, from_date: day(20, 1), to_date: day(20, 1) },
+      }),
       404,
     );
     expect((await api(other.agent).op("listLeaveRequests").expect(200)).body.data).toEqual([]);
@@ -406,12 +448,11 @@ describe("concurrency", () => {
     const a = await apply(w.hr.agent, { employee_id: emp, leave_type_id: ty.id, from_date: day(0, 3), to_date: day(1, 0) }).expect(201);
     // 3
     const b = await apply(w.hr.agent, { employee_id: emp, leave_type_id: ty.id, from_date: day(4, 0), to_date: day(4, 2) }).expect(201);
-    await w.hr.agent
-      .post("/api/leave-adjustments")
-      .send({ employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" })
+    await api(w.hr.agent)
+      .op("createLeaveAdjustment", { body: { employee_id: emp, leave_type_id: ty.id, days: "-2", reason: "correction" } })
       .expect(201);
     const decisions = await Promise.all(
-      [a, b].map((r) => w.owner.agent.put(`/api/leave-requests/${r.body.data.id}`).send({ status: "approved" })),
+      [a, b].map((r) => api(w.owner.agent).op("updateLeaveRequest", { params: { id: r.body.data.id }, body: { status: "approved" } })),
     );
     expect(decisions.map((d) => d.status).sort()).toEqual([200, 409]);
     expect(await balance(emp, ty.id)).toMatchObject({ taken: "3.0", available: "-2.0" }); // 6 - 2 - 3 taken - 3 still pending

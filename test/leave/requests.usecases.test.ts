@@ -10,7 +10,8 @@ import { decideLeaveRequest, leaveRequestById, submitLeaveRequest, withdrawLeave
 import type { TenantSession } from "../support/app.ts";
 import { authOf } from "../support/auth-context.ts";
 import { useTestApp } from "../support/app.ts";
-import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, grant, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;
@@ -119,9 +120,8 @@ describe("updateLeaveRequest: one approval debits the ledger once", () => {
     const r = await inTenant(() => submitLeaveRequest(employee, { leave_type_id: ty.id, from_date: day(3, 0), to_date: day(3, 1) }));
     await expect(inTenant(() => decideLeaveRequest(employee, r.id, { status: "approved" }))).rejects.toMatchObject({ status: 403 });
     // hr takes a day away meanwhile: the approval no longer fits
-    await w.hr.agent
-      .post("/api/leave-adjustments")
-      .send({ employee_id: w.employeeId, leave_type_id: ty.id, days: "-1", reason: "correction" })
+    await api(w.hr.agent)
+      .op("createLeaveAdjustment", { body: { employee_id: w.employeeId, leave_type_id: ty.id, days: "-1", reason: "correction" } })
       .expect(201);
     await expect(inTenant(() => decideLeaveRequest(manager, r.id, { status: "approved" }))).rejects.toMatchObject({
       status: 409,

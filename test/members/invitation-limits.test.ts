@@ -8,6 +8,7 @@ import * as clock from "../../src/lib/clock.ts";
 import { addMember, expectError, signupTenant, type TenantSession, uniqueEmail, useTestApp } from "../support/app.ts";
 import { productionLimits } from "../support/limits.ts";
 import { expectRateLimitHeaders } from "../support/rate-limit.ts";
+import { api } from "../support/api.ts";
 
 const { invitesPerAddressPerDay, invitesPerRecipientPerDay, invitesPerUserPerHour, invitesPerNewTenantPerDay, invitesPerTenantPerDay } =
   productionLimits;
@@ -80,7 +81,9 @@ describe("inviteMember: what the mail says", () => {
   it("keeps members' text out of the subject; in the body it is one line, bounded and quoted", async () => {
     const o = await signupTenant(t, { company: "Company 1" });
     const pitch = `WIN A PRIZE\nClaim now at https://prize.example/${"x".repeat(150)}`;
-    await o.agent.post("/api/configuration/company-settings").send({ name: pitch }).expect(200);
+    await api(o.agent)
+      .op("updateCompanySettings", { body: { name: pitch } })
+      .expect(200);
     const email = uniqueEmail("subject");
     await invite(o, email, "hr").expect(201);
     const [mail] = await mailsTo(email);
@@ -101,20 +104,23 @@ describe("updateMember, removeMember, acceptInvite: an invitation does not outli
     const [x, y] = [uniqueEmail("by.demoted"), uniqueEmail("by.removed")];
     await invite(admin, x, "hr").expect(201);
     await invite(other, y, "manager").expect(201);
-    await o.agent.put(`/api/configuration/members/${admin.userId}`).send({ role: "employee" }).expect(200);
-    await o.agent.delete(`/api/configuration/members/${other.userId}`).expect(200);
-    const list = await o.agent.get("/api/configuration/members").expect(200);
+    await api(o.agent)
+      .op("updateMember", { params: { userId: admin.userId }, body: { role: "employee" } })
+      .expect(200);
+    await api(o.agent)
+      .op("removeMember", { params: { userId: other.userId } })
+      .expect(200);
+    const list = await api(o.agent).op("listMembers").expect(200);
     expect(list.body.data.invitations.map((i: { email: string }) => i.email)).not.toContain(x);
     expect(list.body.data.invitations.map((i: { email: string }) => i.email)).not.toContain(y);
-    const log = await o.agent.get("/api/configuration/activity-log?action=member.invitations_revoked").expect(200);
+    const log = await api(o.agent)
+      .op("listActivityLog", { query: { action: "member.invitations_revoked" } })
+      .expect(200);
     expect(log.body.data).toHaveLength(2);
     for (const email of [x, y]) {
       const [mail] = await mailsTo(email);
       expectError(
-        await t
-          .request()
-          .post("/api/auth/accept-invite")
-          .send({ token: tokenOf(mail), name: "Late Joiner", password: "late-joiner-otter-5" }),
+        await api(t.request()).op("acceptInvite", { body: { token: tokenOf(mail), name: "Late Joiner", password: "late-joiner-otter-5" } }),
         400,
         "invalid_token",
       );
@@ -129,17 +135,15 @@ describe("updateMember, removeMember, acceptInvite: an invitation does not outli
     const [asOwner, asHr] = [uniqueEmail("owner.invite"), uniqueEmail("hr.invite")];
     await invite(second, asOwner, "owner").expect(201);
     await invite(second, asHr, "hr").expect(201);
-    await o.agent.put(`/api/configuration/members/${second.userId}`).send({ role: "admin" }).expect(200);
-    const pending = (await o.agent.get("/api/configuration/members").expect(200)).body.data.invitations.map(
-      (i: { email: string }) => i.email,
-    );
+    await api(o.agent)
+      .op("updateMember", { params: { userId: second.userId }, body: { role: "admin" } })
+      .expect(200);
+    const pending = (await api(o.agent).op("listMembers").expect(200)).body.data.invitations.map((i: { email: string }) => i.email);
     expect(pending).toContain(asHr);
     expect(pending).not.toContain(asOwner);
     const [hrMail] = await mailsTo(asHr);
-    await t
-      .request()
-      .post("/api/auth/accept-invite")
-      .send({ token: tokenOf(hrMail), name: "Hema HR", password: "hema-hr-granite-44" })
+    await api(t.request())
+      .op("acceptInvite", { body: { token: tokenOf(hrMail), name: "Hema HR", password: "hema-hr-granite-44" } })
       .expect(200);
   });
 
@@ -152,10 +156,7 @@ describe("updateMember, removeMember, acceptInvite: an invitation does not outli
     await t.query("UPDATE memberships SET role = 'hr' WHERE tenant_id = $1 AND user_id = $2", [o.tenantId, admin.userId]);
     const [mail] = await mailsTo(email);
     const refused = expectError(
-      await t
-        .request()
-        .post("/api/auth/accept-invite")
-        .send({ token: tokenOf(mail), name: "Eve Employee", password: "eve-employee-otter-6" }),
+      await api(t.request()).op("acceptInvite", { body: { token: tokenOf(mail), name: "Eve Employee", password: "eve-employee-otter-6" } }),
       400,
       "invalid_token",
     );

@@ -10,13 +10,14 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
   it("create, read, list with employee counts, update with audit", async () => {
     const o = await signupTenant(t);
     const b = (
-      await o.agent
-        .post("/api/configuration/branches")
-        .send({ name: " Mumbai HQ ", code: "MUM", city: "Mumbai", state: "Maharashtra", country: "IN" })
+      await api(o.agent)
+        .op("createBranch", { body: { name: " Mumbai HQ ", code: "MUM", city: "Mumbai", state: "Maharashtra", country: "IN" } })
         .expect(201)
     ).body.data;
     expect(b).toMatchObject({ name: "Mumbai HQ", code: "MUM", city: "Mumbai", country: "IN", employee_count: 0, address: null });
-    await o.agent.post("/api/configuration/branches").send({ name: "Dubai" }).expect(201);
+    await api(o.agent)
+      .op("createBranch", { body: { name: "Dubai" } })
+      .expect(201);
     await createEmployee(o, { branch_id: b.id });
     await createEmployee(o, { branch_id: b.id });
     const got = (
@@ -32,7 +33,11 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
     ]);
     expect(list.pagination.total).toBe(2);
 
-    const up = (await o.agent.put(`/api/configuration/branches/${b.id}`).send({ address: "One BKC", city: null }).expect(200)).body.data;
+    const up = (
+      await api(o.agent)
+        .op("updateBranch", { params: { branchId: b.id }, body: { address: "One BKC", city: null } })
+        .expect(200)
+    ).body.data;
     expect(up).toMatchObject({ address: "One BKC", city: null, name: "Mumbai HQ", employee_count: 2 });
     expect((await t.query(`SELECT address, city FROM branches WHERE id = $1`, [b.id]))[0]).toEqual({ address: "One BKC", city: null });
     const log = (
@@ -46,72 +51,111 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
 
   it("names and codes are unique (case-insensitive) among live branches", async () => {
     const o = await signupTenant(t);
-    const b = (await o.agent.post("/api/configuration/branches").send({ name: "Pune", code: "PNQ" }).expect(201)).body.data;
-    expectError(await o.agent.post("/api/configuration/branches").send({ name: "PUNE" }), 409, "conflict");
-    expectError(await o.agent.post("/api/configuration/branches").send({ name: "Pune 2", code: "pnq" }), 409, "conflict");
-    const c = (await o.agent.post("/api/configuration/branches").send({ name: "Chennai" }).expect(201)).body.data;
-    expectError(await o.agent.put(`/api/configuration/branches/${c.id}`).send({ name: "pune" }), 409, "conflict");
-    await o.agent.delete(`/api/configuration/branches/${b.id}`).expect(200);
-    await o.agent.post("/api/configuration/branches").send({ name: "Pune", code: "PNQ" }).expect(201);
+    const b = (
+      await api(o.agent)
+        .op("createBranch", { body: { name: "Pune", code: "PNQ" } })
+        .expect(201)
+    ).body.data;
+    expectError(await api(o.agent).op("createBranch", { body: { name: "PUNE" } }), 409, "conflict");
+    expectError(await api(o.agent).op("createBranch", { body: { name: "Pune 2", code: "pnq" } }), 409, "conflict");
+    const c = (
+      await api(o.agent)
+        .op("createBranch", { body: { name: "Chennai" } })
+        .expect(201)
+    ).body.data;
+    expectError(await api(o.agent).op("updateBranch", { params: { branchId: c.id }, body: { name: "pune" } }), 409, "conflict");
+    await api(o.agent)
+      .op("deleteBranch", { params: { branchId: b.id } })
+      .expect(200);
+    await api(o.agent)
+      .op("createBranch", { body: { name: "Pune", code: "PNQ" } })
+      .expect(201);
     const other = await signupTenant(t);
-    await other.agent.post("/api/configuration/branches").send({ name: "Pune", code: "PNQ" }).expect(201);
+    await api(other.agent)
+      .op("createBranch", { body: { name: "Pune", code: "PNQ" } })
+      .expect(201);
   });
 
   it("validates input (400)", async () => {
     const o = await signupTenant(t);
     for (const body of [{}, { name: "" }, { name: "X", country: "India" }, { name: "X", extra: 1 }, { name: "X", code: "has space" }])
       expectError(await o.agent.post("/api/configuration/branches").send(body), 400, "validation_failed");
-    const b = (await o.agent.post("/api/configuration/branches").send({ name: "Kochi" }).expect(201)).body.data;
-    expectError(await o.agent.put(`/api/configuration/branches/${b.id}`).send({}), 400, "validation_failed");
+    const b = (
+      await api(o.agent)
+        .op("createBranch", { body: { name: "Kochi" } })
+        .expect(201)
+    ).body.data;
+    expectError(await api(o.agent).op("updateBranch", { params: { branchId: b.id }, body: {} }), 400, "validation_failed");
     expect((await t.query(`SELECT count(*)::int AS n FROM branches WHERE tenant_id = $1`, [o.tenantId]))[0].n).toBe(1);
   });
 
   it("soft delete: refused while employees are assigned; detaches work locations; 404 afterwards", async () => {
     const o = await signupTenant(t);
-    const b = (await o.agent.post("/api/configuration/branches").send({ name: "Delhi" }).expect(201)).body.data;
+    const b = (
+      await api(o.agent)
+        .op("createBranch", { body: { name: "Delhi" } })
+        .expect(201)
+    ).body.data;
     const e = await createEmployee(o, { branch_id: b.id });
-    const w = (await o.agent.post("/api/configuration/work-locations").send({ name: "Delhi floor 2", branch_id: b.id }).expect(201)).body
-      .data;
-    expectError(await o.agent.delete(`/api/configuration/branches/${b.id}`), 409, "conflict");
-    await o.agent.put(`/api/employees/${e.id}`).send({ branch_id: null }).expect(200);
-    await o.agent.delete(`/api/configuration/branches/${b.id}`).expect(200);
+    const w = (
+      await api(o.agent)
+        .op("createWorkLocation", { body: { name: "Delhi floor 2", branch_id: b.id } })
+        .expect(201)
+    ).body.data;
+    expectError(await api(o.agent).op("deleteBranch", { params: { branchId: b.id } }), 409, "conflict");
+    await api(o.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { branch_id: null } })
+      .expect(200);
+    await api(o.agent)
+      .op("deleteBranch", { params: { branchId: b.id } })
+      .expect(200);
     expect((await t.query(`SELECT deleted_at FROM branches WHERE id = $1`, [b.id]))[0].deleted_at).not.toBeNull();
     expect((await t.query(`SELECT branch_id FROM work_locations WHERE id = $1`, [w.id]))[0].branch_id).toBeNull();
-    expectError(await o.agent.get(`/api/configuration/branches/${b.id}`), 404, "not_found");
-    expectError(await o.agent.put(`/api/configuration/branches/${b.id}`).send({ name: "x" }), 404);
-    expectError(await o.agent.delete(`/api/configuration/branches/${b.id}`), 404);
+    expectError(await api(o.agent).op("getBranch", { params: { branchId: b.id } }), 404, "not_found");
+    expectError(await api(o.agent).op("updateBranch", { params: { branchId: b.id }, body: { name: "x" } }), 404);
+    expectError(await api(o.agent).op("deleteBranch", { params: { branchId: b.id } }), 404);
     expect((await api(o.agent).op("listBranches").expect(200)).body.data).toEqual([]);
     // A deleted branch cannot be assigned.
-    const bad = expectError(await o.agent.put(`/api/employees/${e.id}`).send({ branch_id: b.id }), 400);
+    const bad = expectError(await api(o.agent).op("updateEmployee", { params: { employeeId: e.id }, body: { branch_id: b.id } }), 400);
     expect(bad.details[0].path).toBe("body.branch_id");
   });
 
   it("another company's branch is a 404; roles other than owner/admin/hr only read", async () => {
     const o = await signupTenant(t);
     const other = await signupTenant(t);
-    const theirs = (await other.agent.post("/api/configuration/branches").send({ name: "Theirs" }).expect(201)).body.data;
-    expectError(await o.agent.get(`/api/configuration/branches/${theirs.id}`), 404, "not_found");
-    expectError(await o.agent.put(`/api/configuration/branches/${theirs.id}`).send({ name: "Mine" }), 404, "not_found");
-    expectError(await o.agent.delete(`/api/configuration/branches/${theirs.id}`), 404, "not_found");
+    const theirs = (
+      await api(other.agent)
+        .op("createBranch", { body: { name: "Theirs" } })
+        .expect(201)
+    ).body.data;
+    expectError(await api(o.agent).op("getBranch", { params: { branchId: theirs.id } }), 404, "not_found");
+    expectError(await api(o.agent).op("updateBranch", { params: { branchId: theirs.id }, body: { name: "Mine" } }), 404, "not_found");
+    expectError(await api(o.agent).op("deleteBranch", { params: { branchId: theirs.id } }), 404, "not_found");
     expect((await t.query(`SELECT name, deleted_at FROM branches WHERE id = $1`, [theirs.id]))[0]).toEqual({
       name: "Theirs",
       deleted_at: null,
     });
     const bad = expectError(
-      await o.agent.post("/api/employees").send({
-        first_name: "A",
-        last_name: "B",
-        email: "ab@example.com",
-        department: "D",
-        designation: "E",
-        joining_date: "2024-01-01",
-        branch_id: theirs.id,
+      await api(o.agent).op("createEmployee", {
+        body: {
+          first_name: "A",
+          last_name: "B",
+          email: "ab@example.com",
+          department: "D",
+          designation: "E",
+          joining_date: "2024-01-01",
+          branch_id: theirs.id,
+        },
       }),
       400,
     );
     expect(bad.details[0].path).toBe("body.branch_id");
 
-    const mine = (await o.agent.post("/api/configuration/branches").send({ name: "Mine" }).expect(201)).body.data;
+    const mine = (
+      await api(o.agent)
+        .op("createBranch", { body: { name: "Mine" } })
+        .expect(201)
+    ).body.data;
     const emp = await addMember(t, o, "employee");
     const mgr = await addMember(t, o, "manager");
     const hr = await addMember(t, o, "hr");
@@ -119,26 +163,37 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
       .op("getBranch", { params: { branchId: mine.id } })
       .expect(200);
     await api(mgr.agent).op("listBranches").expect(200);
-    expectError(await emp.agent.post("/api/configuration/branches").send({ name: "Nope" }), 403, "forbidden");
-    expectError(await mgr.agent.put(`/api/configuration/branches/${mine.id}`).send({ name: "Nope" }), 403, "forbidden");
-    expectError(await emp.agent.delete(`/api/configuration/branches/${mine.id}`), 403, "forbidden");
-    expectError(await emp.agent.post("/api/configuration/work-locations").send({ name: "Nope" }), 403, "forbidden");
-    await hr.agent.put(`/api/configuration/branches/${mine.id}`).send({ city: "Goa" }).expect(200);
+    expectError(await api(emp.agent).op("createBranch", { body: { name: "Nope" } }), 403, "forbidden");
+    expectError(await api(mgr.agent).op("updateBranch", { params: { branchId: mine.id }, body: { name: "Nope" } }), 403, "forbidden");
+    expectError(await api(emp.agent).op("deleteBranch", { params: { branchId: mine.id } }), 403, "forbidden");
+    expectError(await api(emp.agent).op("createWorkLocation", { body: { name: "Nope" } }), 403, "forbidden");
+    await api(hr.agent)
+      .op("updateBranch", { params: { branchId: mine.id }, body: { city: "Goa" } })
+      .expect(200);
   });
 });
 
 describe("listWorkLocations, createWorkLocation: work locations", () => {
   it("create and list, filtered by branch, with geofence", async () => {
     const o = await signupTenant(t);
-    const b = (await o.agent.post("/api/configuration/branches").send({ name: "Abu Dhabi" }).expect(201)).body.data;
+    const b = (
+      await api(o.agent)
+        .op("createBranch", { body: { name: "Abu Dhabi" } })
+        .expect(201)
+    ).body.data;
     const w1 = (
-      await o.agent
-        .post("/api/configuration/work-locations")
-        .send({ name: "Site B", branch_id: b.id, latitude: 24.4539, longitude: 54.3773, geofence_radius_m: 200 })
+      await api(o.agent)
+        .op("createWorkLocation", {
+          body: { name: "Site B", branch_id: b.id, latitude: 24.4539, longitude: 54.3773, geofence_radius_m: 200 },
+        })
         .expect(201)
     ).body.data;
     expect(w1).toMatchObject({ name: "Site B", branch_id: b.id, latitude: 24.4539, longitude: 54.3773, geofence_radius_m: 200 });
-    const w2 = (await o.agent.post("/api/configuration/work-locations").send({ name: "Remote", country: "AE" }).expect(201)).body.data;
+    const w2 = (
+      await api(o.agent)
+        .op("createWorkLocation", { body: { name: "Remote", country: "AE" } })
+        .expect(201)
+    ).body.data;
     expect((await api(o.agent).op("listWorkLocations").expect(200)).body.data.map((w) => w.id)).toEqual([w2.id, w1.id]);
     expect(
       (
@@ -164,33 +219,41 @@ describe("listWorkLocations, createWorkLocation: work locations", () => {
 
   it("rejects duplicates (409), half coordinates and unknown branches (400)", async () => {
     const o = await signupTenant(t);
-    await o.agent.post("/api/configuration/work-locations").send({ name: "Warehouse" }).expect(201);
-    expectError(await o.agent.post("/api/configuration/work-locations").send({ name: "warehouse" }), 409, "conflict");
+    await api(o.agent)
+      .op("createWorkLocation", { body: { name: "Warehouse" } })
+      .expect(201);
+    expectError(await api(o.agent).op("createWorkLocation", { body: { name: "warehouse" } }), 409, "conflict");
+    expect(expectError(await api(o.agent).op("createWorkLocation", { body: { name: "A", latitude: 10 } }), 400).details[0].path).toBe(
+      "body.longitude",
+    );
     expect(
-      expectError(await o.agent.post("/api/configuration/work-locations").send({ name: "A", latitude: 10 }), 400).details[0].path,
-    ).toBe("body.longitude");
-    expect(
-      expectError(await o.agent.post("/api/configuration/work-locations").send({ name: "A", geofence_radius_m: 100 }), 400).details[0].path,
+      expectError(await api(o.agent).op("createWorkLocation", { body: { name: "A", geofence_radius_m: 100 } }), 400).details[0].path,
     ).toBe("body.geofence_radius_m");
-    expectError(await o.agent.post("/api/configuration/work-locations").send({ name: "A", latitude: 91, longitude: 0 }), 400);
+    expectError(await api(o.agent).op("createWorkLocation", { body: { name: "A", latitude: 91, longitude: 0 } }), 400);
     expect(
       expectError(
-        await o.agent.post("/api/configuration/work-locations").send({ name: "A", branch_id: "00000000-0000-4000-8000-000000000000" }),
+        await api(o.agent).op("createWorkLocation", { body: { name: "A", branch_id: "00000000-0000-4000-8000-000000000000" } }),
         400,
       ).details[0].path,
     ).toBe("body.branch_id");
     const other = await signupTenant(t);
-    const theirs = (await other.agent.post("/api/configuration/work-locations").send({ name: "Theirs" }).expect(201)).body.data;
+    const theirs = (
+      await api(other.agent)
+        .op("createWorkLocation", { body: { name: "Theirs" } })
+        .expect(201)
+    ).body.data;
     expect(
       expectError(
-        await o.agent.post("/api/employees").send({
-          first_name: "A",
-          last_name: "B",
-          email: "ab@example.com",
-          department: "D",
-          designation: "E",
-          joining_date: "2024-01-01",
-          work_location_id: theirs.id,
+        await api(o.agent).op("createEmployee", {
+          body: {
+            first_name: "A",
+            last_name: "B",
+            email: "ab@example.com",
+            department: "D",
+            designation: "E",
+            joining_date: "2024-01-01",
+            work_location_id: theirs.id,
+          },
         }),
         400,
       ).details[0].path,

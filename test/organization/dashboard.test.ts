@@ -4,6 +4,7 @@ import { completeDueExits } from "../../src/modules/employees/exits.ts";
 import { addDays, todayIn } from "../../src/lib/dates.ts";
 import { addMember, signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
@@ -21,18 +22,22 @@ describe("getDashboardOverview: dashboard overview", () => {
     await createEmployee(o, { department: "Finance", joining_date: "2018-05-05", status: "inactive" });
     const gone = await createEmployee(o, { department: "Engineering", joining_date: "2020-01-15" });
     await createEmployee(o, { department: "Ghosts", joining_date: "2020-01-15" }).then((g) =>
-      o.agent.delete(`/api/employees/${g.id}`).expect(200),
+      api(o.agent)
+        .op("deleteEmployee", { params: { employeeId: g.id } })
+        .expect(200),
     );
     // One exit this month, already completed.
-    await o.agent
-      .post(`/api/employees/${gone.id}/resignation`)
-      .send({ resignation_date: monthStart, last_working_day: monthStart, reason: "x" })
+    await api(o.agent)
+      .op("submitResignation", {
+        params: { employeeId: gone.id },
+        body: { resignation_date: monthStart, last_working_day: monthStart, reason: "x" },
+      })
       .expect(201);
     // the exit job completes an exit once its checklist is done
     await t.query(`UPDATE exit_checklist_items SET status = 'done' WHERE tenant_id = $1`, [o.tenantId]);
     await completeDueExits(new Date(`${addDays(monthStart, 1)}T12:00:00Z`));
 
-    const d = (await o.agent.get("/api/dashboard/overview").expect(200)).body.data;
+    const d = (await api(o.agent).op("getDashboardOverview").expect(200)).body.data;
     const joinedThisMonth = monthStart <= today ? 1 : 0;
     expect(d.scope).toBe("company");
     expect(d.as_of).toBe(today);
@@ -57,7 +62,7 @@ describe("getDashboardOverview: dashboard overview", () => {
       date: inThree,
       years: Number(inThree.slice(0, 4)) - 2020,
     });
-    expect(d.work_anniversaries.every((a: any) => a.years >= 1 && a.date >= today)).toBe(true);
+    expect(d.work_anniversaries.every((a) => a.years >= 1 && a.date >= today)).toBe(true);
     expect(d).toMatchObject({ on_leave_today: 0, pending_approvals: 0, upcoming_holidays: [] });
     expect(veterans).toHaveLength(3);
   });
@@ -73,23 +78,23 @@ describe("getDashboardOverview: dashboard overview", () => {
     const emp = await addMember(t, o, "employee", { employeeId: peer.id });
     const loner = await addMember(t, o, "employee");
 
-    const team = (await mgr.agent.get("/api/dashboard/overview").expect(200)).body.data;
+    const team = (await api(mgr.agent).op("getDashboardOverview").expect(200)).body.data;
     expect(team.scope).toBe("team");
     expect(team.headcount.total).toBe(3);
     expect(team.headcount.by_department).toEqual([
       { department: "Ops", count: 2 },
       { department: "Legal", count: 1 },
     ]);
-    const dept = (await emp.agent.get("/api/dashboard/overview").expect(200)).body.data;
+    const dept = (await api(emp.agent).op("getDashboardOverview").expect(200)).body.data;
     expect(dept.scope).toBe("department");
     expect(dept.headcount.total).toBe(3);
     expect(dept.headcount.by_department).toEqual([{ department: "Ops", count: 3 }]);
-    const self = (await loner.agent.get("/api/dashboard/overview").expect(200)).body.data;
+    const self = (await api(loner.agent).op("getDashboardOverview").expect(200)).body.data;
     expect(self).toMatchObject({ scope: "self", headcount: { total: 0, by_department: [] }, attrition_rate: "0.00", birthdays: [] });
-    const all = (await o.agent.get("/api/dashboard/overview").expect(200)).body.data;
+    const all = (await api(o.agent).op("getDashboardOverview").expect(200)).body.data;
     expect(all.headcount.total).toBe(5);
     // Another company's people never count.
     const other = await signupTenant(t);
-    expect((await other.agent.get("/api/dashboard/overview").expect(200)).body.data.headcount.total).toBe(0);
+    expect((await api(other.agent).op("getDashboardOverview").expect(200)).body.data.headcount.total).toBe(0);
   });
 });

@@ -5,7 +5,8 @@
 // names the employee and component it cannot calculate.
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
-import { payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let w: PayrollWorld;
@@ -32,18 +33,20 @@ describe("createSalaryComponent, updateSalaryComponent: formulas checked against
     );
     expect(e.details[0].path).toBe("body.formula");
     expect(e.details[0].message).toContain("999999999999.99");
-    const list = await w.hr.agent.get("/api/payroll/salary-components").expect(200);
-    expect(list.body.data.map((c: any) => c.code)).not.toContain("HUGE");
+    const list = await api(w.hr.agent).op("listSalaryComponents").expect(200);
+    expect(list.body.data.map((c) => c.code)).not.toContain("HUGE");
 
     for (const formula of ["999999999 * 999999999 * CTC", "BASIC * CTC", "CTC / 0.001", "CTC * 2"]) {
       const u = expectError(
-        await w.hr.agent.put(`/api/payroll/salary-components/${w.components.HRA}`).send({ formula }),
+        await api(w.hr.agent).op("updateSalaryComponent", { params: { id: w.components.HRA }, body: { formula } }),
         400,
         "validation_failed",
       );
       expect(u.details[0].path, formula).toBe("body.formula");
     }
-    const hra = await w.hr.agent.get(`/api/payroll/salary-components/${w.components.HRA}`).expect(200);
+    const hra = await api(w.hr.agent)
+      .op("getSalaryComponent", { params: { id: w.components.HRA } })
+      .expect(200);
     expect(hra.body.data.formula).toBe("BASIC * 0.4");
   });
 
@@ -59,8 +62,12 @@ describe("createSalaryComponent, updateSalaryComponent: formulas checked against
       active: false,
     });
     expect(bonus.status).toBe(201);
-    await w.hr.agent.delete(`/api/payroll/salary-components/${bonus.body.data.id}`).expect(200);
-    await w.hr.agent.delete(`/api/payroll/salary-components/${conv.body.data.id}`).expect(200);
+    await api(w.hr.agent)
+      .op("deleteSalaryComponent", { params: { id: bonus.body.data.id } })
+      .expect(200);
+    await api(w.hr.agent)
+      .op("deleteSalaryComponent", { params: { id: conv.body.data.id } })
+      .expect(200);
   });
 
   it("a default amount beyond the largest amount is a 400 naming amount", async () => {
@@ -80,40 +87,64 @@ describe("setEmployeeSalarySetup, getEmployeeSalarySetup: a setup that cannot be
     expect(extra.status).toBe(201);
     const top = await components().send({ name: "Top up", code: "TOPUP", type: "earning", calculation: "formula", formula: "CTC + EXTRA" });
     expect(top.status).toBe(201);
-    const before = await w.hr.agent.get(`/api/payroll/employee-setup/${emp}`).expect(200);
+    const before = await api(w.hr.agent)
+      .op("getEmployeeSalarySetup", { params: { employeeId: emp } })
+      .expect(200);
     const e = expectError(
-      await w.hr.agent.put(`/api/payroll/employee-setup/${emp}`).send({
-        effective_from: "2024-04-01",
-        monthly_ctc: "900000000000.00",
-        components: [
-          { component_id: w.components.BASIC },
-          { component_id: extra.body.data.id, amount: "900000000000.00" },
-          { component_id: top.body.data.id },
-        ],
+      await api(w.hr.agent).op("setEmployeeSalarySetup", {
+        params: { employeeId: emp },
+        body: {
+          effective_from: "2024-04-01",
+          monthly_ctc: "900000000000.00",
+          components: [
+            { component_id: w.components.BASIC },
+            { component_id: extra.body.data.id, amount: "900000000000.00" },
+            { component_id: top.body.data.id },
+          ],
+        },
       }),
       400,
       "validation_failed",
     );
     expect(e.error).toContain("TOPUP");
-    const after = await w.hr.agent.get(`/api/payroll/employee-setup/${emp}`).expect(200);
+    const after = await api(w.hr.agent)
+      .op("getEmployeeSalarySetup", { params: { employeeId: emp } })
+      .expect(200);
     expect(after.body.data).toEqual(before.body.data);
     // a CTC the column cannot hold: a 400 naming monthly_ctc (not a database error)
     const c = expectError(
-      await w.hr.agent.put(`/api/payroll/employee-setup/${emp}`).send({ effective_from: "2024-04-01", monthly_ctc: "1000000000000.00" }),
+      await api(w.hr.agent).op("setEmployeeSalarySetup", {
+        params: { employeeId: emp },
+        body: { effective_from: "2024-04-01", monthly_ctc: "1000000000000.00" },
+      }),
       400,
       "validation_failed",
     );
     expect(c.details[0].path).toBe("body.monthly_ctc");
-    expect((await w.hr.agent.get(`/api/payroll/employee-setup/${emp}`).expect(200)).body.data).toEqual(before.body.data);
-    await w.hr.agent.delete(`/api/payroll/salary-components/${top.body.data.id}`).expect(200);
-    await w.hr.agent.delete(`/api/payroll/salary-components/${extra.body.data.id}`).expect(200);
+    expect(
+      (
+        await api(w.hr.agent)
+          .op("getEmployeeSalarySetup", { params: { employeeId: emp } })
+          .expect(200)
+      ).body.data,
+    ).toEqual(before.body.data);
+    await api(w.hr.agent)
+      .op("deleteSalaryComponent", { params: { id: top.body.data.id } })
+      .expect(200);
+    await api(w.hr.agent)
+      .op("deleteSalaryComponent", { params: { id: extra.body.data.id } })
+      .expect(200);
   });
 
   it("createPayrollRun: a draft run is unaffected by the refused formulas and setups", async () => {
-    const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2026-03" }).expect(201);
+    const run = await api(w.hr.agent)
+      .op("createPayrollRun", { body: { period: "2026-03" } })
+      .expect(201);
     expect(run.body.data.employee_count).toBe(1);
     expect(run.body.data.total_gross).toBe("40000.00");
-    await w.hr.agent.delete(`/api/payroll/draft-runs/${run.body.data.id}`).expect(200);
+    await api(w.hr.agent)
+      .op("deletePayrollRun", { params: { id: run.body.data.id } })
+      .expect(200);
   });
 
   it("a setup stored before these checks with a figure out of range reads back (calculation_error); a run names it (400)", async () => {
@@ -124,7 +155,7 @@ describe("setEmployeeSalarySetup, getEmployeeSalarySetup: a setup that cannot be
       const got = await w.hr.agent.get(`/api/payroll/employee-setup/${other}`).expect(200);
       expect(got.body.data.current.calculation_error).toContain("HRA");
       expect(got.body.data.current.monthly_gross).toBe("0.00");
-      const run = expectError(await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2026-04" }), 400, "validation_failed");
+      const run = expectError(await api(w.hr.agent).op("createPayrollRun", { body: { period: "2026-04" } }), 400, "validation_failed");
       expect(run.error).toMatch(/LIM-00[12]/);
       expect(run.error).toContain("HRA");
     } finally {

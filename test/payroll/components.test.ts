@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addMember, expectError, useTestApp } from "../support/app.ts";
-import { payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: PayrollWorld;
@@ -36,9 +36,8 @@ describe(
       });
       const list = await api(w.hr.agent).op("listSalaryComponents").expect(200);
       expect(list.body.data.map((x) => x.code)).toEqual(["BASIC", "HRA", "SPECIAL", "CONV"]);
-      const u = await w.hr.agent
-        .put(`/api/payroll/salary-components/${c.body.data.id}`)
-        .send({ amount: "1800.00", active: false })
+      const u = await api(w.hr.agent)
+        .op("updateSalaryComponent", { params: { id: c.body.data.id }, body: { amount: "1800.00", active: false } })
         .expect(200);
       expect(u.body.data).toMatchObject({ amount: "1800.00", active: false });
       expect(
@@ -52,7 +51,9 @@ describe(
         .op("listActivityLog", { query: { entity_id: c.body.data.id } })
         .expect(200);
       expect(log.body.data.map((e) => e.action)).toEqual(["salary_component.updated", "salary_component.created"]);
-      await w.hr.agent.delete(`/api/payroll/salary-components/${c.body.data.id}`).expect(200);
+      await api(w.hr.agent)
+        .op("deleteSalaryComponent", { params: { id: c.body.data.id } })
+        .expect(200);
     });
 
     it("refuses invalid formulas with a 400 naming the field", async () => {
@@ -92,22 +93,30 @@ describe(
       const x = await post({ name: "X", code: "X", type: "earning", calculation: "formula", formula: "BASIC * 0.1" }).expect(201);
       const y = await post({ name: "Y", code: "Y", type: "earning", calculation: "formula", formula: "X + 100" }).expect(201);
       const e = expectError(
-        await w.hr.agent.put(`/api/payroll/salary-components/${x.body.data.id}`).send({ formula: "Y * 2" }),
+        await api(w.hr.agent).op("updateSalaryComponent", { params: { id: x.body.data.id }, body: { formula: "Y * 2" } }),
         400,
         "validation_failed",
       );
       expect(e.details[0]).toEqual({ path: "body.formula", message: "creates a cycle between formula components: X → Y → X" });
       const e2 = expectError(
-        await w.hr.agent.put(`/api/payroll/salary-components/${w.components.BASIC}`).send({ formula: "Y - 100" }),
+        await api(w.hr.agent).op("updateSalaryComponent", { params: { id: w.components.BASIC }, body: { formula: "Y - 100" } }),
         400,
         "validation_failed",
       );
       expect(e2.details[0].message).toContain("cycle");
       // a code in use cannot change and the component cannot be deleted
-      expectError(await w.hr.agent.put(`/api/payroll/salary-components/${x.body.data.id}`).send({ code: "XX" }), 409, "conflict");
-      expectError(await w.hr.agent.delete(`/api/payroll/salary-components/${x.body.data.id}`), 409, "conflict");
-      await w.hr.agent.delete(`/api/payroll/salary-components/${y.body.data.id}`).expect(200);
-      await w.hr.agent.delete(`/api/payroll/salary-components/${x.body.data.id}`).expect(200);
+      expectError(
+        await api(w.hr.agent).op("updateSalaryComponent", { params: { id: x.body.data.id }, body: { code: "XX" } }),
+        409,
+        "conflict",
+      );
+      expectError(await api(w.hr.agent).op("deleteSalaryComponent", { params: { id: x.body.data.id } }), 409, "conflict");
+      await api(w.hr.agent)
+        .op("deleteSalaryComponent", { params: { id: y.body.data.id } })
+        .expect(200);
+      await api(w.hr.agent)
+        .op("deleteSalaryComponent", { params: { id: x.body.data.id } })
+        .expect(200);
     });
 
     it("updates only the given fields: flags left out keep their values (no create defaults); {} is a 400", async () => {
@@ -123,7 +132,9 @@ describe(
       }).expect(201);
       const flags = { pf_wage: true, esi_applicable: false, depends_on_payment_days: false };
       expect(c.body.data).toMatchObject(flags);
-      const u = await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ name: "Overtime pay" }).expect(200);
+      const u = await api(w.hr.agent)
+        .op("updateSalaryComponent", { params: { id: c.body.data.id }, body: { name: "Overtime pay" } })
+        .expect(200);
       expect(u.body.data).toMatchObject({ name: "Overtime pay", amount: "500.00", ...flags });
       expect(
         (
@@ -136,20 +147,26 @@ describe(
         .op("listActivityLog", { query: { entity_id: c.body.data.id } })
         .expect(200);
       expect(Object.keys(log.body.data[0].changes ?? {})).toEqual(["name"]);
-      expectError(await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({}), 400, "validation_failed");
       expectError(
-        await w.hr.agent.put(`/api/payroll/salary-components/${c.body.data.id}`).send({ amount: "-1.00" }),
+        await api(w.hr.agent).op("updateSalaryComponent", { params: { id: c.body.data.id }, body: {} }),
+        400,
+        "validation_failed",
+      );
+      expectError(
+        await api(w.hr.agent).op("updateSalaryComponent", { params: { id: c.body.data.id }, body: { amount: "-1.00" } }),
         400,
         "validation_failed",
       ); // non-negative, as on create
-      await w.hr.agent.delete(`/api/payroll/salary-components/${c.body.data.id}`).expect(200);
+      await api(w.hr.agent)
+        .op("deleteSalaryComponent", { params: { id: c.body.data.id } })
+        .expect(200);
     });
 
     it("is for owner/admin/hr only", async () => {
       const emp = await addMember(t, w.owner, "employee");
-      expectError(await emp.agent.get("/api/payroll/salary-components"), 403, "forbidden");
+      expectError(await api(emp.agent).op("listSalaryComponents"), 403, "forbidden");
       expectError(
-        await emp.agent.post("/api/payroll/salary-components").send({ name: "Z", code: "Z", type: "earning", calculation: "fixed" }),
+        await api(emp.agent).op("createSalaryComponent", { body: { name: "Z", code: "Z", type: "earning", calculation: "fixed" } }),
         403,
         "forbidden",
       );
@@ -167,9 +184,11 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
     ).body.data;
     expect(empty).toMatchObject({ employee_id: id, current: null, history: [] });
     const comps = Object.values(w.components).map((component_id) => ({ component_id }));
-    await w.hr.agent
-      .put(`/api/payroll/employee-setup/${id}`)
-      .send({ effective_from: "2025-04-01", monthly_ctc: "30000.00", components: comps })
+    await api(w.hr.agent)
+      .op("setEmployeeSalarySetup", {
+        params: { employeeId: id },
+        body: { effective_from: "2025-04-01", monthly_ctc: "30000.00", components: comps },
+      })
       .expect(200);
     const r = await w.hr.agent
       .put(`/api/payroll/employee-setup/${id}`)
@@ -191,9 +210,8 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
       ["SPECIAL", "15000.00"],
     ]);
     // same date replaces that version
-    const same = await w.hr.agent
-      .put(`/api/payroll/employee-setup/${id}`)
-      .send({ effective_from: "2026-04-01", monthly_ctc: "52000.00" })
+    const same = await api(w.hr.agent)
+      .op("setEmployeeSalarySetup", { params: { employeeId: id }, body: { effective_from: "2026-04-01", monthly_ctc: "52000.00" } })
       .expect(200);
     expect(same.body.data.history).toHaveLength(2);
     expect(same.body.data.current).toMatchObject({ monthly_ctc: "52000.00", all_components: true, monthly_gross: "52000.00" });
@@ -207,7 +225,7 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
     const id = await payrollEmployee(t, w, null);
     const fixed = await post({ name: "Washing", code: "WASH", type: "earning", calculation: "fixed" }).expect(201);
     const put = (body: Record<string, unknown>) =>
-      w.hr.agent.put(`/api/payroll/employee-setup/${id}`).send({ effective_from: "2026-01-01", ...body });
+      api(w.hr.agent).op("setEmployeeSalarySetup", { params: { employeeId: id }, body: { effective_from: "2026-01-01", ...body } });
     expect(
       expectError(await put({ monthly_ctc: "1000.00", components: [{ component_id: fixed.body.data.id }] }), 400).details[0].path,
     ).toBe("body.components.0.amount");
@@ -222,8 +240,14 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
     ).toBe("body.components.0.component_id");
     expect(expectError(await put({ monthly_ctc: "1.00" }), 400).details[0].path).toBe("body.components"); // WASH has no default
     await put({ components: [{ component_id: fixed.body.data.id, amount: "750.00" }] }).expect(200);
-    expectError(await w.hr.agent.delete(`/api/payroll/salary-components/${fixed.body.data.id}`), 409, "conflict");
-    await w.hr.agent.put(`/api/payroll/salary-components/${fixed.body.data.id}`).send({ active: false }).expect(200);
-    expectError(await w.hr.agent.get("/api/payroll/employee-setup/00000000-0000-4000-8000-000000000000"), 404, "not_found");
+    expectError(await api(w.hr.agent).op("deleteSalaryComponent", { params: { id: fixed.body.data.id } }), 409, "conflict");
+    await api(w.hr.agent)
+      .op("updateSalaryComponent", { params: { id: fixed.body.data.id }, body: { active: false } })
+      .expect(200);
+    expectError(
+      await api(w.hr.agent).op("getEmployeeSalarySetup", { params: { employeeId: "00000000-0000-4000-8000-000000000000" } }),
+      404,
+      "not_found",
+    );
   });
 });

@@ -4,9 +4,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { expectError, useTestApp } from "../support/app.ts";
-import { createType, grant } from "../support/leave-factories.ts";
+import { createType, grant } from "../leave/fixtures.ts";
 import { renderPdf } from "../support/pdf.ts";
-import { type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
+import { type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
 import { PAYROLL_FIGURES_DAY, today, useClock } from "../support/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 
@@ -21,7 +21,9 @@ let earnedId: string;
 beforeAll(async () => {
   w = await payrollWorld(t);
   // a leave period containing the exits' last working days (and today, 2026-11)
-  const period = await w.hr.agent.post("/api/leave-periods").send({ name: "2026", start_date: "2026-01-01", end_date: "2026-12-31" });
+  const period = await api(w.hr.agent).op("createLeavePeriod", {
+    body: { name: "2026", start_date: "2026-01-01", end_date: "2026-12-31" },
+  });
   if (period.status !== 201) throw new Error(JSON.stringify(period.body));
   const periods = (
     await api(w.hr.agent)
@@ -29,16 +31,19 @@ beforeAll(async () => {
       .expect(200)
   ).body.data;
   if (!periods.some((p) => p.is_current))
-    await w.hr.agent.put(`/api/leave-periods/${period.body.data.id}`).send({ is_current: true }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeavePeriod", { params: { id: period.body.data.id }, body: { is_current: true } })
+      .expect(200);
   earnedId = (await createType(w.hr.agent, { name: "Earned leave", encashable: true })).id;
   loanTypeId = (
-    await w.hr.agent
-      .post("/api/configuration/payroll/loan-types")
-      .send({ name: "Salary advance", max_amount: "100000.00", max_installments: 12, interest_rate: "0" })
+    await api(w.hr.agent)
+      .op("createLoanType", { body: { name: "Salary advance", max_amount: "100000.00", max_installments: 12, interest_rate: "0" } })
       .expect(201)
   ).body.data.id;
   mealsId = (
-    await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Meals", requires_receipt: false }).expect(201)
+    await api(w.hr.agent)
+      .op("createExpenseCategory", { body: { name: "Meals", requires_receipt: false } })
+      .expect(201)
   ).body.data.id;
 });
 
@@ -48,35 +53,47 @@ async function leaver(extra: { loan?: boolean; claim?: string; leave?: string; e
   if (extra.leave) await grant(w.hr.agent, id, earnedId, extra.leave);
   if (extra.encash) {
     const x = (
-      await w.hr.agent.post("/api/leave-encashments").send({ employee_id: id, leave_type_id: earnedId, days: extra.encash }).expect(201)
+      await api(w.hr.agent)
+        .op("createLeaveEncashment", { body: { employee_id: id, leave_type_id: earnedId, days: extra.encash } })
+        .expect(201)
     ).body.data;
-    await w.hr.agent.put(`/api/leave-encashments/${x.id}`).send({ status: "approved" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveEncashment", { params: { id: x.id }, body: { status: "approved" } })
+      .expect(200);
   }
   if (extra.loan) {
     const loan = (
-      await w.hr.agent
-        .post("/api/payroll/loan-advances")
-        .send({ employee_id: id, loan_type_id: loanTypeId, amount: "10000.00", installments: 4, start_month: "2026-12" })
+      await api(w.hr.agent)
+        .op("createLoanAdvance", {
+          body: { employee_id: id, loan_type_id: loanTypeId, amount: "10000.00", installments: 4, start_month: "2026-12" },
+        })
         .expect(201)
     ).body.data;
-    await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLoanAdvance", { params: { id: loan.id }, body: { status: "approved" } })
+      .expect(200);
   }
   if (extra.claim) await claim(id, extra.claim);
-  await w.hr.agent
-    .post(`/api/employees/${id}/resignation`)
-    .send({ resignation_date: "2026-06-01", last_working_day: "2026-07-15", reason: "Moving on" })
+  await api(w.hr.agent)
+    .op("submitResignation", {
+      params: { employeeId: id },
+      body: { resignation_date: "2026-06-01", last_working_day: "2026-07-15", reason: "Moving on" },
+    })
     .expect(201);
   return id;
 }
 
 async function claim(employeeId: string, amount: string): Promise<string> {
   const c = (
-    await w.hr.agent
-      .post("/api/payroll/expense-claims")
-      .send({ employee_id: employeeId, category_id: mealsId, amount, expense_date: "2026-07-10", description: "Client lunch" })
+    await api(w.hr.agent)
+      .op("createExpenseClaim", {
+        body: { employee_id: employeeId, category_id: mealsId, amount, expense_date: "2026-07-10", description: "Client lunch" },
+      })
       .expect(201)
   ).body.data;
-  await w.hr.agent.put(`/api/payroll/expense-claims/${c.id}`).send({ status: "approved" }).expect(200);
+  await api(w.hr.agent)
+    .op("updateExpenseClaim", { params: { id: c.id }, body: { status: "approved" } })
+    .expect(200);
   return c.id;
 }
 
@@ -85,9 +102,8 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
   it("computes every line to the paisa, processes once (concurrent calls: one wins) and pays and closes what it settles", async () => {
     // 12.5 days granted, 2.5 of them encashed by an approved request no payroll run has paid
     const id = await leaver({ loan: true, claim: "1234.56", leave: "12.5", encash: "2.5" });
-    const res = await w.hr.agent
-      .post("/api/payroll/final-settlements")
-      .send({ employee_id: id, notice_period_days: 60, recover_notice_shortfall: true })
+    const res = await api(w.hr.agent)
+      .op("createFinalSettlement", { body: { employee_id: id, notice_period_days: 60, recover_notice_shortfall: true } })
       .expect(201);
     const s = res.body.data;
     expect(s).toMatchObject({
@@ -162,7 +178,7 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
       created_by: w.hr.userId,
       processed_at: null,
     });
-    expect(s.salary.earnings.map((l: any) => [l.code, l.amount])).toEqual([
+    expect(s.salary.earnings.map((l) => [l.code, l.amount])).toEqual([
       ["BASIC", "12096.77"],
       ["HRA", "4838.71"],
       ["SPECIAL", "7258.06"],
@@ -189,18 +205,28 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     ]);
 
     // one settlement per exit; the exit checklist's final settlement now belongs to it
-    expectError(await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id }), 409, "conflict");
+    expectError(await api(w.hr.agent).op("createFinalSettlement", { body: { employee_id: id } }), 409, "conflict");
     const exit = (await w.hr.agent.get(`/api/employees/${id}`).expect(200)).body.data.exit;
     const item = exit.checklist.find((c: any) => c.item === "final_settlement");
     expect(item).toMatchObject({ owner: "payroll", reference: "FS-00001", status: "pending" });
-    expectError(await w.hr.agent.put(`/api/employees/${id}/exit/checklist/${item.id}`).send({ status: "done" }), 409, "conflict");
+    expectError(
+      await api(w.hr.agent).op("updateExitChecklistItem", { params: { employeeId: id, itemId: item.id }, body: { status: "done" } }),
+      409,
+      "conflict",
+    );
 
     // review: waive the notice recovery, then recover it again
-    const waived = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({ recover_notice_shortfall: false }).expect(200))
-      .body.data;
+    const waived = (
+      await api(w.hr.agent)
+        .op("updateFinalSettlement", { params: { id: s.id }, body: { recover_notice_shortfall: false } })
+        .expect(200)
+    ).body.data;
     expect(waived).toMatchObject({ notice_recovery: "0.00", total_recovery: "10000.00", net_payable: "160333.32" });
-    const back = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({ recover_notice_shortfall: true }).expect(200)).body
-      .data;
+    const back = (
+      await api(w.hr.agent)
+        .op("updateFinalSettlement", { params: { id: s.id }, body: { recover_notice_shortfall: true } })
+        .expect(200)
+    ).body.data;
     expect(back.net_payable).toBe("145910.24");
 
     // process: two at once, exactly one wins
@@ -219,7 +245,7 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expect(done.warnings).toEqual([]);
     expect((await t.query(`SELECT net_payable::text AS n FROM final_settlements WHERE id = $1`, [s.id]))[0].n).toBe("145910.24");
     expectError(await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send(), 409, "conflict");
-    expectError(await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({}), 409, "conflict");
+    expectError(await api(w.hr.agent).op("updateFinalSettlement", { params: { id: s.id }, body: {} }), 409, "conflict");
 
     // the loan is recovered and closed, the claim paid, the leave encashed and debited
     const loan = (
@@ -229,7 +255,11 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     ).body.data;
     expect(loan).toMatchObject({ status: "closed", repaid_amount: "10000.00", outstanding_amount: "0.00" });
     expect(loan.schedule.map((i) => i.status)).toEqual(["paid", "paid", "paid", "paid"]);
-    const paidClaim = (await w.hr.agent.get(`/api/payroll/expense-claims/${s.claims[0].claim_id}`).expect(200)).body.data;
+    const paidClaim = (
+      await api(w.hr.agent)
+        .op("getExpenseClaim", { params: { id: s.claims[0].claim_id } })
+        .expect(200)
+    ).body.data;
     expect(paidClaim.status).toBe("paid");
     const [requested, remaining] = done.leave_encashment_lines;
     expect(requested.encashment_id).toBe(s.leave_encashment_lines[0].encashment_id);
@@ -237,7 +267,11 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expect(req).toMatchObject({ employee_id: id, status: "approved", days: "2.5", amount: "2403.85" });
     const enc = (await w.hr.agent.get(`/api/leave-encashments/${remaining.encashment_id}`).expect(200)).body.data;
     expect(enc).toMatchObject({ employee_id: id, status: "approved", days: "10.0", amount: "9615.38" });
-    const balances = (await w.hr.agent.get(`/api/leave-balances?employee_id=${id}`).expect(200)).body.data;
+    const balances = (
+      await api(w.hr.agent)
+        .op("listLeaveBalances", { query: { employee_id: id } })
+        .expect(200)
+    ).body.data;
     expect(balances.find((b: any) => b.leave_type_id === earnedId)).toMatchObject({ encashed: "12.5" });
     // the checklist item is ticked by processing
     const after = (await w.hr.agent.get(`/api/employees/${id}`).expect(200)).body.data.exit;
@@ -285,20 +319,24 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
 
   it("refuses what cannot be settled, and a draft whose figures changed since it was computed", async () => {
     const stay = await payrollEmployee(t, w, "50000.00");
-    expectError(await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: stay }), 409, "conflict");
+    expectError(await api(w.hr.agent).op("createFinalSettlement", { body: { employee_id: stay } }), 409, "conflict");
     expectError(
-      await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: "6f1c8a1e-0000-4000-8000-000000000000" }),
+      await api(w.hr.agent).op("createFinalSettlement", { body: { employee_id: "6f1c8a1e-0000-4000-8000-000000000000" } }),
       404,
       "not_found",
     );
     expectError(
-      await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: stay, notice_period_days: 400 }),
+      await api(w.hr.agent).op("createFinalSettlement", { body: { employee_id: stay, notice_period_days: 400 } }),
       400,
       "validation_failed",
     );
     // no notice owed, no loan: only salary, leave and gratuity
     const id = await leaver();
-    const s = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id }).expect(201)).body.data;
+    const s = (
+      await api(w.hr.agent)
+        .op("createFinalSettlement", { body: { employee_id: id } })
+        .expect(201)
+    ).body.data;
     expect(s).toMatchObject({
       notice: { required_days: 0, served_days: 45, shortfall_days: 0, recovered: false, amount: "0.00" },
       loans: [],
@@ -317,7 +355,11 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
           .expect(200)
       ).body.data.status,
     ).toBe("draft");
-    const again = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({}).expect(200)).body.data;
+    const again = (
+      await api(w.hr.agent)
+        .op("updateFinalSettlement", { params: { id: s.id }, body: {} })
+        .expect(200)
+    ).body.data;
     expect(again).toMatchObject({ reimbursements: "100.00", net_payable: "157179.53" });
     await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send().expect(200);
   });
@@ -325,11 +367,14 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
   it("a draft before the last working day is an estimate: it is processed only after that day", async () => {
     const id = await payrollEmployee(t, w, "50000.00", { joining_date: "2020-01-01" });
     const lwd = addDays(today(), 20);
-    await w.hr.agent
-      .post(`/api/employees/${id}/resignation`)
-      .send({ resignation_date: "2026-06-01", last_working_day: lwd, reason: "x" })
+    await api(w.hr.agent)
+      .op("submitResignation", { params: { employeeId: id }, body: { resignation_date: "2026-06-01", last_working_day: lwd, reason: "x" } })
       .expect(201);
-    const s = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id }).expect(201)).body.data;
+    const s = (
+      await api(w.hr.agent)
+        .op("createFinalSettlement", { body: { employee_id: id } })
+        .expect(201)
+    ).body.data;
     expect(s.status).toBe("draft");
     const early = expectError(await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send(), 409, "conflict");
     expect(early.error).toBe(`The settlement can be processed after the last working day (${lwd})`);
@@ -337,18 +382,28 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
 
   it("gratuity: fewer than five completed years pay none, death waives the minimum", async () => {
     const id = await payrollEmployee(t, w, "50000.00", { joining_date: "2022-02-01" });
-    await w.hr.agent
-      .post(`/api/employees/${id}/resignation`)
-      .send({ resignation_date: "2026-06-01", last_working_day: "2026-06-30", reason: "x" })
+    await api(w.hr.agent)
+      .op("submitResignation", {
+        params: { employeeId: id },
+        body: { resignation_date: "2026-06-01", last_working_day: "2026-06-30", reason: "x" },
+      })
       .expect(201);
-    const s = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id }).expect(201)).body.data;
+    const s = (
+      await api(w.hr.agent)
+        .op("createFinalSettlement", { body: { employee_id: id } })
+        .expect(201)
+    ).body.data;
     expect(s.gratuity_detail).toMatchObject({
       eligible: false,
       service: { years: 4, months: 5, days: 0 },
       amount: "0.00",
       reason: "4 years of completed service; gratuity needs 5 years",
     });
-    const death = (await w.hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({ separation: "death" }).expect(200)).body.data;
+    const death = (
+      await api(w.hr.agent)
+        .op("updateFinalSettlement", { params: { id: s.id }, body: { separation: "death" } })
+        .expect(200)
+    ).body.data;
     // 4 years (5 months dropped): 25 000 × 15 / 26 × 4 = 57 692.307… → 57 692
     expect(death).toMatchObject({ separation: "death", gratuity: "57692.00", gratuity_detail: { eligible: true, counted_years: 4 } });
   });
@@ -358,13 +413,17 @@ describe("createPayrollRun, getPayrollRunEmployee: leave encashment", () => {
   it("a run pays an approved encashment at the settlement's daily wage: 2.5 days of basic 25 000 = 2 403.85 either way", async () => {
     const id = await payrollEmployee(t, w, "50000.00");
     await grant(w.hr.agent, id, earnedId, "2.5");
-    const x = (await w.hr.agent.post("/api/leave-encashments").send({ employee_id: id, leave_type_id: earnedId, days: "2.5" }).expect(201))
-      .body.data;
-    await w.hr.agent.put(`/api/leave-encashments/${x.id}`).send({ status: "approved" }).expect(200);
+    const x = (
+      await api(w.hr.agent)
+        .op("createLeaveEncashment", { body: { employee_id: id, leave_type_id: earnedId, days: "2.5" } })
+        .expect(201)
+    ).body.data;
+    await api(w.hr.agent)
+      .op("updateLeaveEncashment", { params: { id: x.id }, body: { status: "approved" } })
+      .expect(200);
     const run = (
-      await w.hr.agent
-        .post("/api/payroll/draft-runs")
-        .send({ period: "2027-05", employee_ids: [id] })
+      await api(w.hr.agent)
+        .op("createPayrollRun", { body: { period: "2027-05", employee_ids: [id] } })
         .expect(201)
     ).body.data;
     const slip = (
@@ -383,9 +442,8 @@ describe("createPayrollRun, getPayrollRunEmployee, updateGratuitySettings, getGr
     const id = await payrollEmployee(t, w, "50000.00");
     const slipOf = async (period: string) => {
       const run = (
-        await w.hr.agent
-          .post("/api/payroll/draft-runs")
-          .send({ period, employee_ids: [id] })
+        await api(w.hr.agent)
+          .op("createPayrollRun", { body: { period, employee_ids: [id] } })
           .expect(201)
       ).body.data;
       return (
@@ -398,13 +456,17 @@ describe("createPayrollRun, getPayrollRunEmployee, updateGratuitySettings, getGr
     expect(off.gratuity_provision).toBeUndefined();
     const settings = (await api(w.hr.agent).op("getGratuitySettings").expect(200)).body.data;
     expect(settings.monthly_provision).toBe(false);
-    await w.hr.agent.post("/api/configuration/payroll/gratuity-settings").send({ monthly_provision: true }).expect(200);
+    await api(w.hr.agent)
+      .op("updateGratuitySettings", { body: { monthly_provision: true } })
+      .expect(200);
     const on = await slipOf("2027-04");
     // 25 000 × 15 / 26 / 12 = 1 201.923…
     expect(on.gratuity_provision).toBe("1201.92");
     expect(on.employer_contributions).toBe((Number(off.employer_contributions) + 1201.92).toFixed(2));
     expect(on.employer_cost).toBe((Number(off.employer_cost) + 1201.92).toFixed(2));
     expect([on.gross, on.total_deductions, on.net_pay]).toEqual([off.gross, off.total_deductions, off.net_pay]);
-    await w.hr.agent.post("/api/configuration/payroll/gratuity-settings").send({ monthly_provision: false }).expect(200);
+    await api(w.hr.agent)
+      .op("updateGratuitySettings", { body: { monthly_provision: false } })
+      .expect(200);
   });
 });

@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
-import { type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
+import { type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 // every run below is for a month before this day (the tax year 2025-26 has ended)
 useClock("2026-04-20T06:30:00Z");
@@ -35,12 +36,14 @@ const MONTHS = [
 beforeAll(async () => {
   w = await payrollWorld(t);
   raised = await payrollEmployee(t, w, "150000.00", { joining_date: "2020-01-06" });
-  await w.hr.agent
-    .put(`/api/payroll/employee-setup/${raised}`)
-    .send({
-      effective_from: "2025-10-01",
-      monthly_ctc: "200000.00",
-      components: Object.values(w.components).map((component_id) => ({ component_id })),
+  await api(w.hr.agent)
+    .op("setEmployeeSalarySetup", {
+      params: { employeeId: raised },
+      body: {
+        effective_from: "2025-10-01",
+        monthly_ctc: "200000.00",
+        components: Object.values(w.components).map((component_id) => ({ component_id })),
+      },
     })
     .expect(200);
   joiner = await payrollEmployee(t, w, "200000.00", { joining_date: "2025-07-10" });
@@ -51,15 +54,19 @@ beforeAll(async () => {
     [raised, "ABCPE1234F"],
     [joiner, "ABCPJ5678K"],
   ]) {
-    await w.hr.agent.put(`/api/payroll/tax-profiles/${id}?tax_year=2025-26`).send({ pan }).expect(200);
+    await api(w.hr.agent)
+      .op("setTaxProfile", { params: { employeeId: id }, query: { tax_year: "2025-26" }, body: { pan } })
+      .expect(200);
     tds[id] = {};
     slips[id] = {};
   }
   for (const period of MONTHS) {
-    const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period }).expect(201);
-    await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
+    const run = await api(w.hr.agent).op("createPayrollRun", { body: { period } }).expect(201);
+    await api(w.hr.agent)
+      .op("processPayrollRun", { params: { id: run.body.data.id } })
+      .expect(200);
     for (const id of [raised, joiner, noPan]) {
-      const res = await w.hr.agent.get(`/api/payroll/draft-runs/${run.body.data.id}/employees/${id}`);
+      const res = await api(w.hr.agent).op("getPayrollRunEmployee", { params: { id: run.body.data.id, employeeId: id } });
       if (res.status === 404) continue; // not yet joined
       expect(res.status).toBe(200);
       slips[id][period] = res.body.data;
@@ -119,8 +126,10 @@ describe("without a PAN (s.206AA): 20 % of the income when higher than the tax",
 
 describe("getTaxProjection after the year", () => {
   it("lists the twelve months paid and the deductions to date", async () => {
-    const res = await w.hr.agent.get(`/api/payroll/tax-projection/${raised}?tax_year=2025-26`).expect(200);
-    const p = res.body.data;
+    const res = await api(w.hr.agent)
+      .op("getTaxProjection", { params: { employeeId: raised }, query: { tax_year: "2025-26" } })
+      .expect(200);
+    const p = res.body.data!;
     expect(p.months).toHaveLength(12);
     expect(p.months.every((m: { status: string }) => m.status === "paid")).toBe(true);
     expect(p.tds_to_date).toBe("214500.00");

@@ -7,7 +7,8 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee, employeeInput } from "../support/employees.ts";
-import { payrollEmployee, payrollWorld } from "./support.ts";
+import { payrollEmployee, payrollWorld } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const MIGRATION = path.resolve(import.meta.dirname, "../../prisma/migrations/20261125174016_indian_state_names/migration.sql");
@@ -20,9 +21,21 @@ describe("createEmployee, updateEmployee, setEmployeeSalarySetup, updateProfessi
     expect(e.state).toBe("Maharashtra");
     const bad = expectError(await o.agent.post("/api/employees").send(employeeInput({ state: "Maharastra" })), 400, "validation_failed");
     expect(bad.details.map((d: { path: string }) => d.path)).toContain("body.state");
-    expect((await o.agent.put(`/api/employees/${e.id}`).send({ state: "TS" }).expect(200)).body.data.state).toBe("Telangana");
+    expect(
+      (
+        await api(o.agent)
+          .op("updateEmployee", { params: { employeeId: e.id }, body: { state: "TS" } })
+          .expect(200)
+      ).body.data.state,
+    ).toBe("Telangana");
     expectError(await o.agent.put(`/api/employees/${e.id}`).send({ state: "Dubai" }), 400, "validation_failed");
-    expect((await o.agent.put(`/api/employees/${e.id}`).send({ state: null }).expect(200)).body.data.state).toBeNull();
+    expect(
+      (
+        await api(o.agent)
+          .op("updateEmployee", { params: { employeeId: e.id }, body: { state: null } })
+          .expect(200)
+      ).body.data.state,
+    ).toBeNull();
   });
 
   it("professional-tax slabs and a setup's pt_state take codes too; a code and its name are the same state", async () => {
@@ -46,9 +59,11 @@ describe("createEmployee, updateEmployee, setEmployeeSalarySetup, updateProfessi
     expect(dup.details[0].path).toBe("body.states.1.state");
     expectError(await w.owner.agent.post(pt).send({ states: [{ state: "Karnatak", slabs: SLABS }] }), 400, "validation_failed");
     const id = await payrollEmployee(t, w, "40000.00");
-    const setup = await w.hr.agent
-      .put(`/api/payroll/employee-setup/${id}`)
-      .send({ effective_from: "2024-04-01", monthly_ctc: "40000.00", pt_state: "KA" })
+    const setup = await api(w.hr.agent)
+      .op("setEmployeeSalarySetup", {
+        params: { employeeId: id },
+        body: { effective_from: "2024-04-01", monthly_ctc: "40000.00", pt_state: "KA" },
+      })
       .expect(200);
     expect(JSON.stringify(setup.body.data)).toContain('"pt_state":"Karnataka"');
     expectError(

@@ -13,7 +13,7 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { PAYROLL_RUNS_JOB } from "../../src/modules/payroll/jobs.ts";
 import { appWith, expectError, type OtherApp, useTestApp, type TenantSession } from "../support/app.ts";
-import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld, unpaidLeave2027 } from "./fixtures.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
 
 // the months below (loans, runs) are worked out by hand from this day
@@ -29,12 +29,23 @@ let claimId: string;
 let syncApp: OtherApp;
 
 const runJob = () => jobs.runNow(PAYROLL_RUNS_JOB, t.config);
-const getRun = async (id: string) => (await hr.get(`/api/payroll/draft-runs/${id}`).expect(200)).body.data;
+const getRun = async (id: string) => (await api(hr).op("getPayrollRun", { params: { id } }).expect(200)).body.data;
 /** Every employee's result in a run, without what differs between two calculations (ids, numbering, status, so the version). */
 async function slipsOf(runId: string) {
-  const summaries = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees;
+  const summaries = (
+    await api(hr)
+      .op("getPayrollRunBreakdown", { params: { id: runId }, query: { limit: 100 } })
+      .expect(200)
+  ).body.data.employees;
   const details = await Promise.all(
-    ids.map(async (e) => (await hr.get(`/api/payroll/draft-runs/${runId}/employees/${e}`).expect(200)).body.data),
+    ids.map(
+      async (e) =>
+        (
+          await api(hr)
+            .op("getPayrollRunEmployee", { params: { id: runId, employeeId: e } })
+            .expect(200)
+        ).body.data,
+    ),
   );
   const strip = ({ id: _i, run_id: _r, slip_number: _n, run_status: _s, version: _v, ...rest }: Record<string, unknown>) => rest;
   return { summaries: summaries.map(strip), details: details.map(strip) };
@@ -101,39 +112,34 @@ beforeAll(async () => {
     );
   aUser = await memberFor(t, w, ids[0]);
   const tenant = w.owner.tenantId;
-  const [period] = await t.query(
-    `INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`,
-    [tenant],
-  );
-  const [lwp] = await t.query(
-    `INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Leave without pay', 'LWP', false) RETURNING id`,
-    [tenant],
-  );
+  const { periodId, lwpId } = await unpaidLeave2027(t, tenant);
   await t.query(
     `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, ` +
       `to_date, days, status) VALUES ($1, $2, $3, $4, '2027-01-12', '2027-01-13', 2.0, 'approved')`,
-    [tenant, ids[2], lwp.id, period.id],
+    [tenant, ids[2], lwpId, periodId],
   );
-  const type = await hr
-    .post("/api/configuration/payroll/loan-types")
-    .send({ name: "Advance", max_amount: "50000.00", max_installments: 12 })
+  const type = await api(hr)
+    .op("createLoanType", { body: { name: "Advance", max_amount: "50000.00", max_installments: 12 } })
     .expect(201);
-  const loan = await aUser.agent
-    .post("/api/payroll/loan-advances")
-    .send({ loan_type_id: type.body.data.id, amount: "6000.00", installments: 3, start_month: "2027-01" })
+  const loan = await api(aUser.agent)
+    .op("createLoanAdvance", { body: { loan_type_id: type.body.data.id, amount: "6000.00", installments: 3, start_month: "2027-01" } })
     .expect(201);
   loanId = loan.body.data.id;
-  await hr.put(`/api/payroll/loan-advances/${loanId}`).send({ status: "approved" }).expect(200);
-  const cat = await hr
-    .post("/api/configuration/payroll/expense-categories")
-    .send({ name: "Travel", max_claim_amount: "5000.00", requires_receipt: false })
+  await api(hr)
+    .op("updateLoanAdvance", { params: { id: loanId }, body: { status: "approved" } })
+    .expect(200);
+  const cat = await api(hr)
+    .op("createExpenseCategory", { body: { name: "Travel", max_claim_amount: "5000.00", requires_receipt: false } })
     .expect(201);
-  const claim = await aUser.agent
-    .post("/api/payroll/expense-claims")
-    .send({ category_id: cat.body.data.id, amount: "700.00", expense_date: "2026-11-02", description: "Taxi" })
+  const claim = await api(aUser.agent)
+    .op("createExpenseClaim", {
+      body: { category_id: cat.body.data.id, amount: "700.00", expense_date: "2026-11-02", description: "Taxi" },
+    })
     .expect(201);
   claimId = claim.body.data.id;
-  await hr.put(`/api/payroll/expense-claims/${claimId}`).send({ status: "approved" }).expect(200);
+  await api(hr)
+    .op("updateExpenseClaim", { params: { id: claimId }, body: { status: "approved" } })
+    .expect(200);
 });
 afterAll(async () => {
   await jobs.stop();
@@ -148,7 +154,9 @@ describe("a run above the limit is calculated in the background", () => {
     "create: 202 with the run calculating, nothing calculated yet; " +
       "the job makes it a draft identical to a calculation within the request",
     async () => {
-      const res = await hr.post("/api/payroll/draft-runs").send({ period: "2027-01", notes: "Jan" }).expect(202);
+      const res = await api(hr)
+        .op("createPayrollRun", { body: { period: "2027-01", notes: "Jan" } })
+        .expect(202);
       runId = res.body.data.id;
       expect(res.body.data).toMatchObject({
         status: "calculating",
@@ -159,9 +167,13 @@ describe("a run above the limit is calculated in the background", () => {
         calculated_at: null,
       });
       expect(res.body.data.queued_at).toBeTruthy();
-      const bd = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown`).expect(200)).body.data;
+      const bd = (
+        await api(hr)
+          .op("getPayrollRunBreakdown", { params: { id: runId } })
+          .expect(200)
+      ).body.data;
       expect(bd).toMatchObject({ employees: [], totals: { employee_count: 0, net_pay: "0.00", components: [] } });
-      expectError(await hr.post("/api/payroll/draft-runs").send({ period: "2027-01" }), 409, "conflict");
+      expectError(await api(hr).op("createPayrollRun", { body: { period: "2027-01" } }), 409, "conflict");
 
       await runJob();
       const run = await getRun(runId);
@@ -171,7 +183,9 @@ describe("a run above the limit is calculated in the background", () => {
       expect(queued.summaries).toHaveLength(6);
 
       // the same run recalculated within the request (limit back up) gives the very same slips and totals
-      const again = await syncApp.as(hr).put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
+      const again = await api(syncApp.as(hr))
+        .op("updatePayrollRun", { params: { id: runId }, body: {} })
+        .expect(200);
       inRequest = await slipsOf(runId);
       inRequestTotals = totalsOf(again.body.data);
       expect(queued).toEqual(inRequest);
@@ -187,7 +201,9 @@ describe("a run above the limit is calculated in the background", () => {
       "the previous slips readable until the new ones replace them; busy run is a 409 to every change",
     async () => {
       const before = await getRun(runId);
-      const res = await hr.put(`/api/payroll/draft-runs/${runId}`).send({ notes: "Jan, again" }).expect(202);
+      const res = await api(hr)
+        .op("updatePayrollRun", { params: { id: runId }, body: { notes: "Jan, again" } })
+        .expect(202);
       expect(res.body.data).toMatchObject({ status: "calculating", notes: "Jan, again", progress: { processed: 0, total: 6 } });
 
       const hold = await holdThirdBatch();
@@ -205,11 +221,17 @@ describe("a run above the limit is calculated in the background", () => {
           calculated_at: before.calculated_at,
         });
         // nothing of the running calculation is visible: the previous one is still complete
-        expect((await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees).toHaveLength(6);
+        expect(
+          (
+            await api(hr)
+              .op("getPayrollRunBreakdown", { params: { id: runId }, query: { limit: 100 } })
+              .expect(200)
+          ).body.data.employees,
+        ).toHaveLength(6);
         const [x, y, z] = await Promise.all([
-          hr.put(`/api/payroll/draft-runs/${runId}`).send({}),
-          hr.post(`/api/payroll/draft-runs/${runId}/process`),
-          hr.delete(`/api/payroll/draft-runs/${runId}`),
+          api(hr).op("updatePayrollRun", { params: { id: runId }, body: {} }),
+          api(hr).op("processPayrollRun", { params: { id: runId } }),
+          api(hr).op("deletePayrollRun", { params: { id: runId } }),
         ]);
         for (const r of [x, y, z]) expect(expectError(r, 409, "conflict").error).toMatch(/being calculated/);
       } finally {
@@ -218,7 +240,7 @@ describe("a run above the limit is calculated in the background", () => {
       }
       const after = await getRun(runId);
       expect(after).toMatchObject({ status: "draft", notes: "Jan, again", progress: { processed: 6, total: 6 } });
-      expect(after.calculated_at > before.calculated_at).toBe(true);
+      expect(after.calculated_at! > before.calculated_at!).toBe(true);
       expect(await slipsOf(runId)).toEqual(inRequest);
       expect((await actions(runId)).slice(-2)).toEqual(["payroll_run.recalculation_queued", "payroll_run.calculated"]);
     },
@@ -229,15 +251,17 @@ describe("a run above the limit is calculated in the background", () => {
       "the job processes it with the same slips, numbered, loan and claim paid; then 409s",
     async () => {
       const [x, y] = await Promise.all([
-        hr.post(`/api/payroll/draft-runs/${runId}/process`),
-        w.owner.agent.post(`/api/payroll/draft-runs/${runId}/process`),
+        api(hr).op("processPayrollRun", { params: { id: runId } }),
+        api(w.owner.agent).op("processPayrollRun", { params: { id: runId } }),
       ]);
       expect([x.status, y.status].sort()).toEqual([202, 409]);
       const accepted = x.status === 202 ? x : y;
       expect(accepted.body.data).toMatchObject({ status: "processing", progress: { processed: 0, total: 6 }, processed_at: null });
-      expect(expectError(await hr.post(`/api/payroll/draft-runs/${runId}/process`), 409, "conflict").error).toMatch(/being processed/);
-      expectError(await hr.put(`/api/payroll/draft-runs/${runId}`).send({}), 409, "conflict");
-      expectError(await hr.delete(`/api/payroll/draft-runs/${runId}`), 409, "conflict");
+      expect(expectError(await api(hr).op("processPayrollRun", { params: { id: runId } }), 409, "conflict").error).toMatch(
+        /being processed/,
+      );
+      expectError(await api(hr).op("updatePayrollRun", { params: { id: runId }, body: {} }), 409, "conflict");
+      expectError(await api(hr).op("deletePayrollRun", { params: { id: runId } }), 409, "conflict");
       // nothing is paid before the job ran
       expect(
         (
@@ -246,7 +270,7 @@ describe("a run above the limit is calculated in the background", () => {
             .expect(200)
         ).body.data.status,
       ).toBe("approved");
-      expectError(await aUser.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
+      expectError(await api(aUser.agent).op("getMySalarySlip", { params: { draftId: runId } }), 404, "not_found");
 
       await runJob();
       const run = await getRun(runId);
@@ -255,9 +279,11 @@ describe("a run above the limit is calculated in the background", () => {
       expect([w.hr.userId, w.owner.userId]).toContain(run.processed_by);
       expect(totalsOf(run)).toEqual(inRequestTotals);
       expect(await slipsOf(runId)).toEqual(inRequest);
-      const numbers = (await hr.get(`/api/payroll/draft-runs/${runId}/breakdown?limit=100`).expect(200)).body.data.employees.map(
-        (s: any) => [s.employee_code, s.slip_number, s.run_status],
-      );
+      const numbers = (
+        await api(hr)
+          .op("getPayrollRunBreakdown", { params: { id: runId }, query: { limit: 100 } })
+          .expect(200)
+      ).body.data.employees.map((s) => [s.employee_code, s.slip_number, s.run_status]);
       expect(numbers).toEqual([1, 2, 3, 4, 5, 6].map((i) => [`P-00${i}`, `PS-202701-0000${i}`, "processed"]));
       expect(
         (
@@ -292,22 +318,34 @@ describe("a run above the limit is calculated in the background", () => {
       // getMySalarySlip, downloadMySalarySlip: the list item's own `id` names the same slip as its `run_id`
       const [item] = (await api(aUser.agent).op("listMySalary").expect(200)).body.data;
       expect(item).toMatchObject({ run_id: runId, slip_number: "PS-202701-00001" });
-      expect((await aUser.agent.get(`/api/payroll/my-salary/${item.id}`).expect(200)).body.data).toMatchObject({
+      expect(
+        (
+          await api(aUser.agent)
+            .op("getMySalarySlip", { params: { draftId: item.id } })
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({
         id: item.id,
         slip_number: "PS-202701-00001",
       });
       await aUser.agent.get(`/api/payroll/my-salary/${item.id}/pdf`).expect(200).expect("Content-Type", /pdf/);
-      const log = (await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${runId}&limit=100`).expect(200)).body.data;
-      const processed = log.find((e: any) => e.action === "payroll_run.processed");
+      const log = (
+        await api(w.owner.agent)
+          .op("listActivityLog", { query: { entity_id: runId, limit: 100 } })
+          .expect(200)
+      ).body.data;
+      const processed = log.find((e) => e.action === "payroll_run.processed");
       expect(processed).toMatchObject({
         actor_user_id: run.processed_by,
         changes: { status: { from: "processing", to: "processed" }, employees: 6, loan_installments_paid: 1, expense_claims_paid: 1 },
       });
-      expect(log.map((e: any) => e.action)).toContain("payroll_run.process_queued");
+      expect(log.map((e) => e.action)).toContain("payroll_run.process_queued");
 
-      expect(expectError(await hr.post(`/api/payroll/draft-runs/${runId}/process`), 409, "conflict").error).toMatch(/already processed/);
-      expectError(await hr.put(`/api/payroll/draft-runs/${runId}`).send({}), 409, "conflict");
-      expectError(await hr.delete(`/api/payroll/draft-runs/${runId}`), 409, "conflict");
+      expect(expectError(await api(hr).op("processPayrollRun", { params: { id: runId } }), 409, "conflict").error).toMatch(
+        /already processed/,
+      );
+      expectError(await api(hr).op("updatePayrollRun", { params: { id: runId }, body: {} }), 409, "conflict");
+      expectError(await api(hr).op("deletePayrollRun", { params: { id: runId } }), 409, "conflict");
       await runJob(); // nothing left to do: a repeated sweep changes nothing
       expect(await getRun(runId)).toEqual(run);
     },
@@ -318,7 +356,11 @@ describe("a failure in the middle of background processing", () => {
   it(
     "leaves nothing half-processed: the run is failed with a " + "reason and no slips, nothing is paid; it can be processed again",
     async () => {
-      const draft = (await syncApp.as(hr).post("/api/payroll/draft-runs").send({ period: "2027-02" }).expect(201)).body.data;
+      const draft = (
+        await api(syncApp.as(hr))
+          .op("createPayrollRun", { body: { period: "2027-02" } })
+          .expect(201)
+      ).body.data;
       expect(draft.employee_count).toBe(6);
       await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
       await t.query(
@@ -326,7 +368,9 @@ describe("a failure in the middle of background processing", () => {
           `ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_fail()`,
       );
       try {
-        await hr.post(`/api/payroll/draft-runs/${draft.id}/process`).expect(202);
+        await api(hr)
+          .op("processPayrollRun", { params: { id: draft.id } })
+          .expect(202);
         await runJob();
       } finally {
         await t.query(`DROP TRIGGER payroll_test_fail ON payroll_slips`);
@@ -345,19 +389,27 @@ describe("a failure in the middle of background processing", () => {
       expect(failed.failure_reason).not.toMatch(/boom|payroll_slips|trigger/);
       const [slips] = await t.query(`SELECT count(*)::int AS n FROM payroll_slips WHERE run_id = $1`, [draft.id]);
       expect(slips.n).toBe(0);
-      expect((await hr.get(`/api/payroll/draft-runs/${draft.id}/breakdown`).expect(200)).body.data).toMatchObject({
+      expect(
+        (
+          await api(hr)
+            .op("getPayrollRunBreakdown", { params: { id: draft.id } })
+            .expect(200)
+        ).body.data,
+      ).toMatchObject({
         employees: [],
         totals: { employee_count: 0 },
       });
       const [inst] = await t.query(`SELECT count(*)::int AS n FROM loan_installments WHERE loan_id = $1 AND status = 'paid'`, [loanId]);
       expect(inst.n).toBe(1); // January's only
-      expectError(await aUser.agent.get(`/api/payroll/my-salary/${draft.id}`), 404, "not_found");
+      expectError(await api(aUser.agent).op("getMySalarySlip", { params: { draftId: draft.id } }), 404, "not_found");
       const [notes] = await t.query(`SELECT count(*)::int AS n FROM notifications WHERE link = $1`, [`/api/payroll/my-salary/${draft.id}`]);
       expect(notes.n).toBe(0);
       expect((await actions(draft.id)).slice(-2)).toEqual(["payroll_run.process_queued", "payroll_run.failed"]);
 
       // the cause gone, it is processed again
-      await hr.post(`/api/payroll/draft-runs/${draft.id}/process`).expect(202);
+      await api(hr)
+        .op("processPayrollRun", { params: { id: draft.id } })
+        .expect(202);
       await runJob();
       const done = await getRun(draft.id);
       expect(done).toMatchObject({ status: "processed", failure_reason: null, employee_count: 6, progress: { processed: 6, total: 6 } });
@@ -382,7 +434,11 @@ describe("a failure in the middle of background processing", () => {
     );
     let runId: string;
     try {
-      runId = (await hr.post("/api/payroll/draft-runs").send({ period: "2027-03" }).expect(202)).body.data.id;
+      runId = (
+        await api(hr)
+          .op("createPayrollRun", { body: { period: "2027-03" } })
+          .expect(202)
+      ).body.data.id;
       await runJob();
     } finally {
       await t.query(`DROP TRIGGER payroll_test_fail ON payroll_slips`);
@@ -391,19 +447,33 @@ describe("a failure in the middle of background processing", () => {
     const failed = await getRun(runId);
     expect(failed).toMatchObject({ status: "failed", employee_count: 0, totals: null });
     expect(failed.failure_reason).toMatch(/^The calculation failed because of an internal error/);
-    expect((await hr.get("/api/payroll/draft-runs?status=failed").expect(200)).body.data.map((r: any) => r.id)).toEqual([runId]);
-    const fixed = await syncApp.as(hr).put(`/api/payroll/draft-runs/${runId}`).send({}).expect(200);
+    expect(
+      (
+        await api(hr)
+          .op("listPayrollRuns", { query: { status: "failed" } })
+          .expect(200)
+      ).body.data.map((r) => r.id),
+    ).toEqual([runId]);
+    const fixed = await api(syncApp.as(hr))
+      .op("updatePayrollRun", { params: { id: runId }, body: {} })
+      .expect(200);
     expect(fixed.body.data).toMatchObject({ status: "draft", failure_reason: null, employee_count: 6 });
-    await hr.delete(`/api/payroll/draft-runs/${runId}`).expect(200);
+    await api(hr)
+      .op("deletePayrollRun", { params: { id: runId } })
+      .expect(200);
   });
 });
 
 describe("several workers", () => {
   it("two sweeps at once execute a queued run once: one calculation, one processing, slips written once", async () => {
-    const id = (await hr.post("/api/payroll/draft-runs").send({ period: "2027-05" }).expect(202)).body.data.id;
+    const id = (
+      await api(hr)
+        .op("createPayrollRun", { body: { period: "2027-05" } })
+        .expect(202)
+    ).body.data.id;
     await Promise.all([runJob(), runJob()]);
     expect(await getRun(id)).toMatchObject({ status: "draft", employee_count: 6 });
-    await hr.post(`/api/payroll/draft-runs/${id}/process`).expect(202);
+    await api(hr).op("processPayrollRun", { params: { id } }).expect(202);
     await Promise.all([runJob(), runJob()]);
     expect(await getRun(id)).toMatchObject({ status: "processed", employee_count: 6 });
     expect(await actions(id)).toEqual([
@@ -423,7 +493,9 @@ describe("several workers", () => {
 describe("with a job worker running", () => {
   it("the queued work is picked up without anyone calling the job: calculating → draft, processing → processed", async () => {
     await jobs.start(t.url, t.config);
-    const created = await hr.post("/api/payroll/draft-runs").send({ period: "2027-06" }).expect(202);
+    const created = await api(hr)
+      .op("createPayrollRun", { body: { period: "2027-06" } })
+      .expect(202);
     const id = created.body.data.id;
     const seen = new Set<string>([created.body.data.status]);
     const draft = await until("the calculation", async () => {
@@ -432,7 +504,7 @@ describe("with a job worker running", () => {
       return r.status === "draft" ? r : undefined;
     });
     expect(draft).toMatchObject({ employee_count: 6, progress: { processed: 6, total: 6 } });
-    expect((await hr.post(`/api/payroll/draft-runs/${id}/process`).expect(202)).body.data.status).toBe("processing");
+    expect((await api(hr).op("processPayrollRun", { params: { id } }).expect(202)).body.data.status).toBe("processing");
     const done = await until("the processing", async () => {
       const r = await getRun(id);
       seen.add(r.status);

@@ -6,10 +6,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { useTestApp } from "../support/app.ts";
-import { createType, grant } from "../support/leave-factories.ts";
+import { createType, grant } from "../leave/fixtures.ts";
 import { renderPdf } from "../support/pdf.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
-import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
+import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
 
 // the dates below are worked out by hand from this day (Wednesday 25 November 2026)
 useClock(PAYROLL_FIGURES_DAY);
@@ -21,28 +21,34 @@ const periodIds: Record<string, string> = {};
 beforeAll(async () => {
   w = await payrollWorld(t);
   for (const year of ["2025", "2026"]) {
-    const period = await w.hr.agent.post("/api/leave-periods").send({ name: year, start_date: `${year}-01-01`, end_date: `${year}-12-31` });
+    const period = await api(w.hr.agent).op("createLeavePeriod", {
+      body: { name: year, start_date: `${year}-01-01`, end_date: `${year}-12-31` },
+    });
     if (period.status !== 201) throw new Error(JSON.stringify(period.body));
     periodIds[year] = period.body.data.id;
-    if (year === "2026") await w.hr.agent.put(`/api/leave-periods/${period.body.data.id}`).send({ is_current: true }).expect(200);
+    if (year === "2026")
+      await api(w.hr.agent)
+        .op("updateLeavePeriod", { params: { id: period.body.data.id }, body: { is_current: true } })
+        .expect(200);
   }
   earnedId = (await createType(w.hr.agent, { name: "Earned leave", encashable: true })).id;
 });
 
 /** A new salary setup version of the employee from `from` (the standard components). */
 async function revise(employeeId: string, from: string, ctc: string) {
-  await w.hr.agent
-    .put(`/api/payroll/employee-setup/${employeeId}`)
-    .send({ effective_from: from, monthly_ctc: ctc, components: Object.values(w.components).map((component_id) => ({ component_id })) })
+  await api(w.hr.agent)
+    .op("setEmployeeSalarySetup", {
+      params: { employeeId },
+      body: { effective_from: from, monthly_ctc: ctc, components: Object.values(w.components).map((component_id) => ({ component_id })) },
+    })
     .expect(200);
 }
 
 /** The employee's slip of a draft run of the month (the draft is deleted after: one draft per month). */
 async function slipOf(employeeId: string, period: string) {
   const run = (
-    await w.hr.agent
-      .post("/api/payroll/draft-runs")
-      .send({ period, employee_ids: [employeeId] })
+    await api(w.hr.agent)
+      .op("createPayrollRun", { body: { period, employee_ids: [employeeId] } })
       .expect(201)
   ).body.data;
   const slip = (
@@ -50,14 +56,18 @@ async function slipOf(employeeId: string, period: string) {
       .op("getPayrollRunEmployee", { params: { id: run.id, employeeId } })
       .expect(200)
   ).body.data;
-  await w.hr.agent.delete(`/api/payroll/draft-runs/${run.id}`).expect(200);
+  await api(w.hr.agent)
+    .op("deletePayrollRun", { params: { id: run.id } })
+    .expect(200);
   return slip;
 }
 
 async function exitOn(employeeId: string, resignation: string, lastDay: string) {
-  await w.hr.agent
-    .post(`/api/employees/${employeeId}/resignation`)
-    .send({ resignation_date: resignation, last_working_day: lastDay, reason: "Moving on" })
+  await api(w.hr.agent)
+    .op("submitResignation", {
+      params: { employeeId },
+      body: { resignation_date: resignation, last_working_day: lastDay, reason: "Moving on" },
+    })
     .expect(201);
 }
 
@@ -78,7 +88,7 @@ async function pdfText(agent: PayrollWorld["hr"]["agent"], url: string, png: str
 const settle = async (body: Record<string, unknown>) =>
   (await w.hr.agent.post("/api/payroll/final-settlements").send(body).expect(201)).body.data;
 const resettle = async (id: string, body: Record<string, unknown>) =>
-  (await w.hr.agent.put(`/api/payroll/final-settlements/${id}`).send(body).expect(200)).body.data;
+  (await api(w.hr.agent).op("updateFinalSettlement", { params: { id }, body }).expect(200)).body.data;
 
 describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployeeSalarySetup: a salary revised within the month", () => {
   it("a cut from 16 October pays 1-15 October at the old rate: gross 46 903.23, not 44 000 (₹2,903.23 underpaid)", async () => {
@@ -123,12 +133,13 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
     // the processed slip and its PDF show what each rate paid
     const me = await memberFor(t, w, id);
     const run = (
-      await w.hr.agent
-        .post("/api/payroll/draft-runs")
-        .send({ period: "2026-10", employee_ids: [id] })
+      await api(w.hr.agent)
+        .op("createPayrollRun", { body: { period: "2026-10", employee_ids: [id] } })
         .expect(201)
     ).body.data;
-    await w.hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200);
+    await api(w.hr.agent)
+      .op("processPayrollRun", { params: { id: run.id } })
+      .expect(200);
     const mine = (
       await api(me.agent)
         .op("getMySalarySlip", { params: { draftId: run.id } })
@@ -156,9 +167,8 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
     expect((56000 - Number(slip.gross)).toFixed(2)).toBe("2903.23");
 
     // an absence on Tuesday 18 August is lost at the new rate: 50 000 × 15/31 + 56 000 × 15/31 = 51 290.32
-    await w.hr.agent
-      .post("/api/attendance/import")
-      .send({ records: [{ employee_id: id, date: "2026-08-18", status: "absent" }] })
+    await api(w.hr.agent)
+      .op("importAttendance", { body: { records: [{ employee_id: id, date: "2026-08-18", status: "absent" }] } })
       .expect(200);
     const lop = await slipOf(id, "2026-08");
     expect(lop).toMatchObject({ gross: "51290.32", lop_days: "1.0", payable_days: "30.0" });
@@ -284,7 +294,7 @@ describe("createFinalSettlement, updateFinalSettlement: the settlement rules", (
         continuous_service: { decided_by: "fixed_term_minimum", minimum_years: 1 },
       },
     });
-    expect(expiry.gratuity_detail.continuous_service.explanation).toContain("s.53(1)(d)");
+    expect(expiry.gratuity_detail.continuous_service!.explanation).toContain("s.53(1)(d)");
     // under a year of a fixed term pays none
     const short = await payrollEmployee(t, w, "52000.00", { joining_date: "2025-10-01" });
     await exitOn(short, "2026-07-01", "2026-07-31");
@@ -342,9 +352,8 @@ describe("getGratuitySettings, updateGratuitySettings, createFinalSettlement: th
       continuous_service: { rule: "five_full_years", decided_by: "completed_years", fifth_year: null },
     });
 
-    await w.owner.agent
-      .post("/api/configuration/payroll/gratuity-settings")
-      .send({ continuous_service_rule: "four_years_240_days" })
+    await api(w.owner.agent)
+      .op("updateGratuitySettings", { body: { continuous_service_rule: "four_years_240_days" } })
       .expect(200);
     const madras = await resettle(strict.id, {});
     // 25 000 × 15/26 × 5 = 72 115.38… → 72 115
@@ -359,7 +368,7 @@ describe("getGratuitySettings, updateGratuitySettings, createFinalSettlement: th
         fifth_year: { from: "2025-06-01", to: "2026-02-27", working_days: 195, lost_days: "0.0", days_worked: "195.0", required_days: 190 },
       },
     });
-    expect(madras.gratuity_detail.continuous_service.explanation).toBe(
+    expect(madras.gratuity_detail.continuous_service!.explanation).toBe(
       "4 completed years and 195.0 days actually worked in the fifth (at least 190) count as 5 years (Madras High Court reading)",
     );
 
@@ -385,9 +394,8 @@ describe("getGratuitySettings, updateGratuitySettings, createFinalSettlement: th
       .op("listActivityLog", { query: { action: "settings.gratuity_updated" } })
       .expect(200);
     expect(log.body.data[0].changes).toEqual({ continuous_service_rule: { from: "five_full_years", to: "four_years_240_days" } });
-    await w.owner.agent
-      .post("/api/configuration/payroll/gratuity-settings")
-      .send({ continuous_service_rule: "five_full_years" })
+    await api(w.owner.agent)
+      .op("updateGratuitySettings", { body: { continuous_service_rule: "five_full_years" } })
       .expect(200);
   });
 });
@@ -408,7 +416,7 @@ describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day r
       "14423.08",
       "129808.00",
     ]);
-    const set = (body: Record<string, unknown>) => w.owner.agent.post("/api/configuration/payroll/wage-settings").send(body).expect(200);
+    const set = (body: Record<string, unknown>) => api(w.owner.agent).op("updateWageSettings", { body }).expect(200);
 
     await set({ encashment_basis: "gross", encashment_divisor: "30" });
     // 10 × 50 000 ÷ 30 = 16 666.666… → 16 666.67; 15 × 50 000 ÷ 30 = 25 000; gratuity unchanged (15/26 of the wage)
@@ -444,9 +452,13 @@ describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day r
     const other = await payrollEmployee(t, w, "50000.00");
     await grant(w.hr.agent, other, earnedId, "2.5");
     const x = (
-      await w.hr.agent.post("/api/leave-encashments").send({ employee_id: other, leave_type_id: earnedId, days: "2.5" }).expect(201)
+      await api(w.hr.agent)
+        .op("createLeaveEncashment", { body: { employee_id: other, leave_type_id: earnedId, days: "2.5" } })
+        .expect(201)
     ).body.data;
-    await w.hr.agent.put(`/api/leave-encashments/${x.id}`).send({ status: "approved" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveEncashment", { params: { id: x.id }, body: { status: "approved" } })
+      .expect(200);
     const slip = await slipOf(other, "2027-05");
     expect(slip.encashments).toEqual([{ encashment_id: x.id, leave_type: "Earned leave", days: "2.5", amount: "4032.26" }]);
     expect(slip.encashment_rate).toEqual({
@@ -458,12 +470,13 @@ describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day r
     });
     // processed, the employee's PDF shows the encashment and its rate
     const run = (
-      await w.hr.agent
-        .post("/api/payroll/draft-runs")
-        .send({ period: "2027-05", employee_ids: [other] })
+      await api(w.hr.agent)
+        .op("createPayrollRun", { body: { period: "2027-05", employee_ids: [other] } })
         .expect(201)
     ).body.data;
-    await w.hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200);
+    await api(w.hr.agent)
+      .op("processPayrollRun", { params: { id: run.id } })
+      .expect(200);
     const me = await memberFor(t, w, other);
     const text = await pdfText(me.agent, `/api/payroll/my-salary/${run.id}/pdf`, "/tmp/payslip-encashment-rate.png");
     expect(text).toContain("Leave encashment: 2.5 days Earned leave");
@@ -488,18 +501,22 @@ describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day r
     const third = await payrollEmployee(t, w, "50000.00");
     await grant(w.hr.agent, third, earnedId, "2.5");
     const z = (
-      await w.hr.agent.post("/api/leave-encashments").send({ employee_id: third, leave_type_id: earnedId, days: "2.5" }).expect(201)
+      await api(w.hr.agent)
+        .op("createLeaveEncashment", { body: { employee_id: third, leave_type_id: earnedId, days: "2.5" } })
+        .expect(201)
     ).body.data;
-    await w.hr.agent.put(`/api/leave-encashments/${z.id}`).send({ status: "approved" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateLeaveEncashment", { params: { id: z.id }, body: { status: "approved" } })
+      .expect(200);
     expect((await slipOf(third, "2027-06")).encashments[0].amount).toBe("2403.85");
   });
 });
 
 describe("createLeaveType, createLeaveAllocations, createPayrollRun: OSH Code s.32 carry-forward capped at 30, the excess encashed", () => {
   it("40 days unused in 2025: 30 carried into 2026, 10 encashed at the close of 2025 and paid by the next run (9 615.38)", async () => {
-    const refused = await w.hr.agent
-      .post("/api/leave-types")
-      .send({ name: "Annual leave (no encashment)", code: "ALX", carry_forward: true, encash_carry_forward_excess: true });
+    const refused = await api(w.hr.agent).op("createLeaveType", {
+      body: { name: "Annual leave (no encashment)", code: "ALX", carry_forward: true, encash_carry_forward_excess: true },
+    });
     expect(refused.status).toBe(400);
     const osh = await createType(w.hr.agent, {
       name: "Annual leave (OSH Code)",
@@ -509,15 +526,13 @@ describe("createLeaveType, createLeaveAllocations, createPayrollRun: OSH Code s.
     });
     expect(osh).toMatchObject({ encash_carry_forward_excess: true, carry_forward_max_days: null });
     const id = await payrollEmployee(t, w, "50000.00");
-    await w.hr.agent
-      .post("/api/leave-allocations")
-      .send({ employee_id: id, leave_type_id: osh.id, days: "40", period_id: periodIds["2025"] })
+    await api(w.hr.agent)
+      .op("createLeaveAllocations", { body: { employee_id: id, leave_type_id: osh.id, days: "40", period_id: periodIds["2025"] } })
       .expect(201);
     // closing 2025: the 2026 allocation carries 30 (the cap) and encashes the other 10
     const made = (
-      await w.hr.agent
-        .post("/api/leave-allocations")
-        .send({ employee_id: id, leave_type_id: osh.id, days: "12", period_id: periodIds["2026"] })
+      await api(w.hr.agent)
+        .op("createLeaveAllocations", { body: { employee_id: id, leave_type_id: osh.id, days: "12", period_id: periodIds["2026"] } })
         .expect(201)
     ).body.data;
     expect(made.created_count).toBe(1);
@@ -540,9 +555,13 @@ describe("createLeaveType, createLeaveAllocations, createPayrollRun: OSH Code s.
         .expect(200)
     ).body.data;
     // 2026 (the current period): 12 allocated + 30 carried; 2025 closes with nothing left (40 − 30 carried − 10 encashed)
-    expect(balances.find((b: any) => b.leave_type_id === osh.id)).toMatchObject({ allocated: "12.0", carried: "30.0", available: "42.0" });
-    const closed = (await w.hr.agent.get(`/api/leave-balances?employee_id=${id}&period_id=${periodIds["2025"]}`).expect(200)).body.data;
-    expect(closed.find((b: any) => b.leave_type_id === osh.id)).toMatchObject({ carried: "-30.0", encashed: "10.0", available: "0.0" });
+    expect(balances.find((b) => b.leave_type_id === osh.id)).toMatchObject({ allocated: "12.0", carried: "30.0", available: "42.0" });
+    const closed = (
+      await api(w.hr.agent)
+        .op("listLeaveBalances", { query: { employee_id: id, period_id: periodIds["2025"] } })
+        .expect(200)
+    ).body.data;
+    expect(closed.find((b) => b.leave_type_id === osh.id)).toMatchObject({ carried: "-30.0", encashed: "10.0", available: "0.0" });
     const audited = await t.query(
       `SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'leave_encashment.carry_forward_excess'`,
       [encashments[0].id],

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { expectError, useTestApp, type TenantSession } from "../support/app.ts";
-import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
 
 // the months below (loans, runs) are worked out by hand from this day
@@ -25,9 +25,8 @@ beforeAll(async () => {
   otherId = await payrollEmployee(t, w, "30000.00", { first_name: "Oli", last_name: "Other" });
   [mgr, emp, other] = await Promise.all([memberFor(t, w, mgrId, "manager"), memberFor(t, w, empId), memberFor(t, w, otherId)]);
   loanTypeId = (
-    await w.hr.agent
-      .post("/api/configuration/payroll/loan-types")
-      .send({ name: "Personal loan", max_amount: "100000.00", max_installments: 6, interest_rate: "12" })
+    await api(w.hr.agent)
+      .op("createLoanType", { body: { name: "Personal loan", max_amount: "100000.00", max_installments: 6, interest_rate: "12" } })
       .expect(201)
   ).body.data.id;
 });
@@ -37,28 +36,28 @@ describe(
   () => {
     it("applies within the loan type's limits", async () => {
       const e1 = expectError(
-        await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "100000.01", installments: 3 }),
+        await api(emp.agent).op("createLoanAdvance", { body: { loan_type_id: loanTypeId, amount: "100000.01", installments: 3 } }),
         400,
         "validation_failed",
       );
       expect(e1.details[0].path).toBe("body.amount");
       const e2 = expectError(
-        await emp.agent.post("/api/payroll/loan-advances").send({ loan_type_id: loanTypeId, amount: "1000.00", installments: 7 }),
+        await api(emp.agent).op("createLoanAdvance", { body: { loan_type_id: loanTypeId, amount: "1000.00", installments: 7 } }),
         400,
         "validation_failed",
       );
       expect(e2.details[0].path).toBe("body.installments");
       expectError(
-        await emp.agent
-          .post("/api/payroll/loan-advances")
-          .send({ loan_type_id: loanTypeId, amount: "1000.00", installments: 2, start_month: "2020-01" }),
+        await api(emp.agent).op("createLoanAdvance", {
+          body: { loan_type_id: loanTypeId, amount: "1000.00", installments: 2, start_month: "2020-01" },
+        }),
         400,
         "validation_failed",
       );
       expectError(
-        await emp.agent
-          .post("/api/payroll/loan-advances")
-          .send({ employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }),
+        await api(emp.agent).op("createLoanAdvance", {
+          body: { employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 },
+        }),
         403,
         "forbidden",
       );
@@ -66,29 +65,27 @@ describe(
       const foreign = await payrollEmployee(t, await payrollWorld(t), null);
       for (const employee_id of ["00000000-0000-4000-8000-000000000000", foreign])
         expectError(
-          await w.hr.agent
-            .post("/api/payroll/loan-advances")
-            .send({ employee_id, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 }),
+          await api(w.hr.agent).op("createLoanAdvance", {
+            body: { employee_id, loan_type_id: loanTypeId, amount: "1000.00", installments: 2 },
+          }),
           404,
           "not_found",
         );
-      const inactive = await w.hr.agent
-        .post("/api/configuration/payroll/loan-types")
-        .send({ name: "Old", max_installments: 3, active: false })
+      const inactive = await api(w.hr.agent)
+        .op("createLoanType", { body: { name: "Old", max_installments: 3, active: false } })
         .expect(201);
       expectError(
-        await emp.agent
-          .post("/api/payroll/loan-advances")
-          .send({ loan_type_id: inactive.body.data.id, amount: "1000.00", installments: 2 }),
+        await api(emp.agent).op("createLoanAdvance", { body: { loan_type_id: inactive.body.data.id, amount: "1000.00", installments: 2 } }),
         409,
         "conflict",
       );
     });
 
     it("pending → approved with a schedule; defer moves the next installment and extends the schedule", async () => {
-      const c = await emp.agent
-        .post("/api/payroll/loan-advances")
-        .send({ loan_type_id: loanTypeId, amount: "30000.00", installments: 6, start_month: "2027-01", reason: "Repairs" })
+      const c = await api(emp.agent)
+        .op("createLoanAdvance", {
+          body: { loan_type_id: loanTypeId, amount: "30000.00", installments: 6, start_month: "2027-01", reason: "Repairs" },
+        })
         .expect(201);
       const loan = c.body.data;
       // 12 % simple interest for 6 months: 30 000 + 1 800
@@ -103,37 +100,50 @@ describe(
         interest_rate: "12.00",
       });
       // the applicant may change a pending application, not decide it
-      const ch = await emp.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ installments: 4 }).expect(200);
+      const ch = await api(emp.agent)
+        .op("updateLoanAdvance", { params: { id: loan.id }, body: { installments: 4 } })
+        .expect(200);
       expect(ch.body.data).toMatchObject({ installments: 4, total_repayable: "31200.00", installment_amount: "7800.00" });
-      expectError(await emp.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved" }), 403, "forbidden");
       expectError(
-        await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved", amount: "1.00" }),
+        await api(emp.agent).op("updateLoanAdvance", { params: { id: loan.id }, body: { status: "approved" } }),
+        403,
+        "forbidden",
+      );
+      expectError(
+        await api(w.hr.agent).op("updateLoanAdvance", { params: { id: loan.id }, body: { status: "approved", amount: "1.00" } }),
         400,
         "validation_failed",
       );
       // pending: nothing to defer
-      expectError(await w.hr.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({}), 409, "conflict");
-      const ap = await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "approved", comment: "ok" }).expect(200);
+      expectError(await api(w.hr.agent).op("deferLoanAdvance", { params: { id: loan.id }, body: {} }), 409, "conflict");
+      const ap = await api(w.hr.agent)
+        .op("updateLoanAdvance", { params: { id: loan.id }, body: { status: "approved", comment: "ok" } })
+        .expect(200);
       expect(ap.body.data).toMatchObject({ status: "approved", decision_comment: "ok" });
-      expect(ap.body.data.schedule.map((i: any) => [i.seq, i.due_month, i.amount])).toEqual([
+      expect(ap.body.data.schedule.map((i) => [i.seq, i.due_month, i.amount])).toEqual([
         [1, "2027-01", "7800.00"],
         [2, "2027-02", "7800.00"],
         [3, "2027-03", "7800.00"],
         [4, "2027-04", "7800.00"],
       ]);
-      expectError(await w.hr.agent.put(`/api/payroll/loan-advances/${loan.id}`).send({ status: "rejected" }), 409, "conflict");
-      expectError(await emp.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({}), 403, "forbidden");
-      const d = await w.hr.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({ reason: "Festival month" }).expect(200);
-      expect(d.body.data.schedule.map((i: any) => [i.seq, i.due_month, i.deferrals])).toEqual([
+      expectError(
+        await api(w.hr.agent).op("updateLoanAdvance", { params: { id: loan.id }, body: { status: "rejected" } }),
+        409,
+        "conflict",
+      );
+      expectError(await api(emp.agent).op("deferLoanAdvance", { params: { id: loan.id }, body: {} }), 403, "forbidden");
+      const d = await api(w.hr.agent)
+        .op("deferLoanAdvance", { params: { id: loan.id }, body: { reason: "Festival month" } })
+        .expect(200);
+      expect(d.body.data.schedule.map((i) => [i.seq, i.due_month, i.deferrals])).toEqual([
         [1, "2027-02", 1],
         [2, "2027-03", 0],
         [3, "2027-04", 0],
         [4, "2027-05", 0],
       ]);
       // a January run deducts nothing, February deducts installment 1
-      const jan = await w.hr.agent
-        .post("/api/payroll/draft-runs")
-        .send({ period: "2027-01", employee_ids: [empId] })
+      const jan = await api(w.hr.agent)
+        .op("createPayrollRun", { body: { period: "2027-01", employee_ids: [empId] } })
         .expect(201);
       expect(
         (
@@ -154,25 +164,35 @@ describe(
         "loan_advance.created",
       ]);
       // the approved loan can be cancelled by hr while nothing is repaid
-      expectError(await emp.agent.delete(`/api/payroll/loan-advances/${loan.id}`), 403, "forbidden");
-      const x = await w.hr.agent.delete(`/api/payroll/loan-advances/${loan.id}`).expect(200);
+      expectError(await api(emp.agent).op("cancelLoanAdvance", { params: { id: loan.id } }), 403, "forbidden");
+      const x = await api(w.hr.agent)
+        .op("cancelLoanAdvance", { params: { id: loan.id } })
+        .expect(200);
       expect(x.body.data).toMatchObject({ status: "cancelled", schedule: [], outstanding_amount: "0.00" });
-      expectError(await w.hr.agent.delete(`/api/payroll/loan-advances/${loan.id}`), 409, "conflict");
-      expectError(await w.hr.agent.post(`/api/payroll/loan-advances/${loan.id}/defer`).send({}), 409, "conflict");
+      expectError(await api(w.hr.agent).op("cancelLoanAdvance", { params: { id: loan.id } }), 409, "conflict");
+      expectError(await api(w.hr.agent).op("deferLoanAdvance", { params: { id: loan.id }, body: {} }), 409, "conflict");
     });
 
     it("runs to closed through payroll; defer with nothing left is a 409; visibility is own-only", async () => {
-      const c = await w.hr.agent
-        .post("/api/payroll/loan-advances")
-        .send({ employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 1, start_month: "2027-06" })
+      const c = await api(w.hr.agent)
+        .op("createLoanAdvance", {
+          body: { employee_id: otherId, loan_type_id: loanTypeId, amount: "1000.00", installments: 1, start_month: "2027-06" },
+        })
         .expect(201);
-      expectError(await other.agent.put(`/api/payroll/loan-advances/${c.body.data.id}`).send({ status: "approved" }), 403, "forbidden");
-      await w.hr.agent.put(`/api/payroll/loan-advances/${c.body.data.id}`).send({ status: "approved" }).expect(200);
-      const run = await w.hr.agent
-        .post("/api/payroll/draft-runs")
-        .send({ period: "2027-06", employee_ids: [otherId] })
+      expectError(
+        await api(other.agent).op("updateLoanAdvance", { params: { id: c.body.data.id }, body: { status: "approved" } }),
+        403,
+        "forbidden",
+      );
+      await api(w.hr.agent)
+        .op("updateLoanAdvance", { params: { id: c.body.data.id }, body: { status: "approved" } })
+        .expect(200);
+      const run = await api(w.hr.agent)
+        .op("createPayrollRun", { body: { period: "2027-06", employee_ids: [otherId] } })
         .expect(201);
-      await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
+      await api(w.hr.agent)
+        .op("processPayrollRun", { params: { id: run.body.data.id } })
+        .expect(200);
       const l = (
         await api(other.agent)
           .op("getLoanAdvance", { params: { id: c.body.data.id } })
@@ -180,11 +200,11 @@ describe(
       ).body.data;
       expect(l).toMatchObject({ status: "closed", repaid_amount: "1010.00", outstanding_amount: "0.00" }); // 1 000 + 12 %/12
       expect(l.closed_at).toBeTruthy();
-      expectError(await w.hr.agent.post(`/api/payroll/loan-advances/${c.body.data.id}/defer`).send({}), 409, "conflict");
-      expectError(await w.hr.agent.delete(`/api/payroll/loan-advances/${c.body.data.id}`), 409, "conflict");
+      expectError(await api(w.hr.agent).op("deferLoanAdvance", { params: { id: c.body.data.id }, body: {} }), 409, "conflict");
+      expectError(await api(w.hr.agent).op("cancelLoanAdvance", { params: { id: c.body.data.id } }), 409, "conflict");
       // employees and managers see only their own loans
-      expectError(await emp.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`), 404, "not_found");
-      expectError(await mgr.agent.get(`/api/payroll/loan-advances/${c.body.data.id}`), 404, "not_found");
+      expectError(await api(emp.agent).op("getLoanAdvance", { params: { id: c.body.data.id } }), 404, "not_found");
+      expectError(await api(mgr.agent).op("getLoanAdvance", { params: { id: c.body.data.id } }), 404, "not_found");
       expect((await api(other.agent).op("listLoanAdvances").expect(200)).body.data.map((x) => x.employee_id)).toEqual([otherId]);
       expect(
         (
@@ -201,11 +221,16 @@ describe(
         ).body.data,
       ).toHaveLength(1);
       // a withdrawn pending application
-      const p = await other.agent
-        .post("/api/payroll/loan-advances")
-        .send({ loan_type_id: loanTypeId, amount: "500.00", installments: 1 })
+      const p = await api(other.agent)
+        .op("createLoanAdvance", { body: { loan_type_id: loanTypeId, amount: "500.00", installments: 1 } })
         .expect(201);
-      expect((await other.agent.delete(`/api/payroll/loan-advances/${p.body.data.id}`).expect(200)).body.data.status).toBe("cancelled");
+      expect(
+        (
+          await api(other.agent)
+            .op("cancelLoanAdvance", { params: { id: p.body.data.id } })
+            .expect(200)
+        ).body.data.status,
+      ).toBe("cancelled");
     });
   },
 );
@@ -216,13 +241,14 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
   let receipt: string;
   beforeAll(async () => {
     travel = (
-      await w.hr.agent
-        .post("/api/configuration/payroll/expense-categories")
-        .send({ name: "Travel", max_claim_amount: "5000.00", requires_receipt: true })
+      await api(w.hr.agent)
+        .op("createExpenseCategory", { body: { name: "Travel", max_claim_amount: "5000.00", requires_receipt: true } })
         .expect(201)
     ).body.data.id;
     meals = (
-      await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Meals", requires_receipt: false }).expect(201)
+      await api(w.hr.agent)
+        .op("createExpenseCategory", { body: { name: "Meals", requires_receipt: false } })
+        .expect(201)
     ).body.data.id;
     receipt = (
       await emp.agent
@@ -234,14 +260,14 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
 
   it("enforces the category's limit and receipt rule", async () => {
     const base = { category_id: travel, amount: "1250.00", expense_date: "2026-10-01", description: "Taxi" };
-    expect(expectError(await emp.agent.post("/api/payroll/expense-claims").send(base), 400).details[0].path).toBe("body.receipt_file_id");
+    expect(expectError(await api(emp.agent).op("createExpenseClaim", { body: base }), 400).details[0].path).toBe("body.receipt_file_id");
     expect(
-      expectError(await emp.agent.post("/api/payroll/expense-claims").send({ ...base, amount: "5000.01", receipt_file_id: receipt }), 400)
+      expectError(await api(emp.agent).op("createExpenseClaim", { body: { ...base, amount: "5000.01", receipt_file_id: receipt } }), 400)
         .details[0].path,
     ).toBe("body.amount");
     expect(
       expectError(
-        await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: "00000000-0000-4000-8000-000000000000" }),
+        await api(emp.agent).op("createExpenseClaim", { body: { ...base, receipt_file_id: "00000000-0000-4000-8000-000000000000" } }),
         400,
       ).details[0].path,
     ).toBe("body.receipt_file_id");
@@ -252,30 +278,29 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
         .attach("file", Buffer.from("Someone else's receipt"), { filename: "theirs.txt", contentType: "text/plain" })
         .expect(201)
     ).body.data.id;
-    const notMine = expectError(await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: othersUpload }), 400);
+    const notMine = expectError(await api(emp.agent).op("createExpenseClaim", { body: { ...base, receipt_file_id: othersUpload } }), 400);
     expect(notMine.details[0]).toEqual({ path: "body.receipt_file_id", message: "is not a file you or the claimant uploaded" });
     expect(
       expectError(
-        await emp.agent.post("/api/payroll/expense-claims").send({ ...base, receipt_file_id: receipt, expense_date: "2099-01-01" }),
+        await api(emp.agent).op("createExpenseClaim", { body: { ...base, receipt_file_id: receipt, expense_date: "2099-01-01" } }),
         400,
       ).details[0].path,
     ).toBe("body.expense_date");
     expectError(
-      await emp.agent.post("/api/payroll/expense-claims").send({ ...base, amount: "12.5", receipt_file_id: receipt }),
+      await api(emp.agent).op("createExpenseClaim", { body: { ...base, amount: "12.5", receipt_file_id: receipt } }),
       400,
       "validation_failed",
     );
     // hr claiming for an employee that does not exist: a documented 404, not a 500
     expectError(
-      await w.hr.agent
-        .post("/api/payroll/expense-claims")
-        .send({ ...base, employee_id: "00000000-0000-4000-8000-000000000000", receipt_file_id: receipt }),
+      await api(w.hr.agent).op("createExpenseClaim", {
+        body: { ...base, employee_id: "00000000-0000-4000-8000-000000000000", receipt_file_id: receipt },
+      }),
       404,
       "not_found",
     );
-    const ok = await emp.agent
-      .post("/api/payroll/expense-claims")
-      .send({ ...base, receipt_file_id: receipt })
+    const ok = await api(emp.agent)
+      .op("createExpenseClaim", { body: { ...base, receipt_file_id: receipt } })
       .expect(201);
     expect(ok.body.data).toMatchObject({
       claim_number: "EXP-00001",
@@ -285,29 +310,35 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
       employee_id: empId,
       receipt_file_id: receipt,
     });
-    await emp.agent
-      .post("/api/payroll/expense-claims")
-      .send({ category_id: meals, amount: "99999.00", expense_date: "2026-10-02", description: "Team dinner" })
+    await api(emp.agent)
+      .op("createExpenseClaim", {
+        body: { category_id: meals, amount: "99999.00", expense_date: "2026-10-02", description: "Team dinner" },
+      })
       .expect(201); // no limit, no receipt needed
   });
 
   it("manager approves a report's claim, never their own; visibility by role; payroll pays it", async () => {
-    const c = await emp.agent
-      .post("/api/payroll/expense-claims")
-      .send({ category_id: meals, amount: "640.50", expense_date: "2026-10-05", description: "Client lunch" })
+    const c = await api(emp.agent)
+      .op("createExpenseClaim", { body: { category_id: meals, amount: "640.50", expense_date: "2026-10-05", description: "Client lunch" } })
       .expect(201);
-    const own = await mgr.agent
-      .post("/api/payroll/expense-claims")
-      .send({ category_id: meals, amount: "100.00", expense_date: "2026-10-05", description: "Coffee" })
+    const own = await api(mgr.agent)
+      .op("createExpenseClaim", { body: { category_id: meals, amount: "100.00", expense_date: "2026-10-05", description: "Coffee" } })
       .expect(201);
-    const theirs = await other.agent
-      .post("/api/payroll/expense-claims")
-      .send({ category_id: meals, amount: "80.00", expense_date: "2026-10-05", description: "Snacks" })
+    const theirs = await api(other.agent)
+      .op("createExpenseClaim", { body: { category_id: meals, amount: "80.00", expense_date: "2026-10-05", description: "Snacks" } })
       .expect(201);
-    expectError(await mgr.agent.put(`/api/payroll/expense-claims/${own.body.data.id}`).send({ status: "approved" }), 403, "forbidden");
-    expectError(await emp.agent.put(`/api/payroll/expense-claims/${c.body.data.id}`).send({ status: "approved" }), 403, "forbidden");
-    expectError(await mgr.agent.get(`/api/payroll/expense-claims/${theirs.body.data.id}`), 404, "not_found");
-    expectError(await emp.agent.get(`/api/payroll/expense-claims/${theirs.body.data.id}`), 404, "not_found");
+    expectError(
+      await api(mgr.agent).op("updateExpenseClaim", { params: { id: own.body.data.id }, body: { status: "approved" } }),
+      403,
+      "forbidden",
+    );
+    expectError(
+      await api(emp.agent).op("updateExpenseClaim", { params: { id: c.body.data.id }, body: { status: "approved" } }),
+      403,
+      "forbidden",
+    );
+    expectError(await api(mgr.agent).op("getExpenseClaim", { params: { id: theirs.body.data.id } }), 404, "not_found");
+    expectError(await api(emp.agent).op("getExpenseClaim", { params: { id: theirs.body.data.id } }), 404, "not_found");
     const mgrList = (await api(mgr.agent).op("listExpenseClaims").expect(200)).body.data.map((x) => x.employee_id);
     expect(new Set(mgrList)).toEqual(new Set([mgrId, empId]));
     expect(new Set((await api(emp.agent).op("listExpenseClaims").expect(200)).body.data.map((x) => x.employee_id))).toEqual(
@@ -315,24 +346,27 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
     );
     expect((await api(w.hr.agent).op("listExpenseClaims").expect(200)).body.pagination!.total).toBe(5);
     // the claimant edits while pending
-    const ed = await emp.agent.put(`/api/payroll/expense-claims/${c.body.data.id}`).send({ amount: "650.50" }).expect(200);
+    const ed = await api(emp.agent)
+      .op("updateExpenseClaim", { params: { id: c.body.data.id }, body: { amount: "650.50" } })
+      .expect(200);
     expect(ed.body.data.amount).toBe("650.50");
-    const ap = await mgr.agent
-      .put(`/api/payroll/expense-claims/${c.body.data.id}`)
-      .send({ status: "approved", comment: "fine" })
+    const ap = await api(mgr.agent)
+      .op("updateExpenseClaim", { params: { id: c.body.data.id }, body: { status: "approved", comment: "fine" } })
       .expect(200);
     expect(ap.body.data).toMatchObject({ status: "approved", decision_comment: "fine" });
-    expectError(await emp.agent.put(`/api/payroll/expense-claims/${c.body.data.id}`).send({ amount: "1.00" }), 409, "conflict");
-    expectError(await emp.agent.delete(`/api/payroll/expense-claims/${c.body.data.id}`), 403, "forbidden");
-    await w.hr.agent
-      .put(`/api/payroll/expense-claims/${theirs.body.data.id}`)
-      .send({ status: "rejected", comment: "personal" })
+    expectError(
+      await api(emp.agent).op("updateExpenseClaim", { params: { id: c.body.data.id }, body: { amount: "1.00" } }),
+      409,
+      "conflict",
+    );
+    expectError(await api(emp.agent).op("cancelExpenseClaim", { params: { id: c.body.data.id } }), 403, "forbidden");
+    await api(w.hr.agent)
+      .op("updateExpenseClaim", { params: { id: theirs.body.data.id }, body: { status: "rejected", comment: "personal" } })
       .expect(200);
-    expectError(await w.hr.agent.delete(`/api/payroll/expense-claims/${theirs.body.data.id}`), 409, "conflict");
+    expectError(await api(w.hr.agent).op("cancelExpenseClaim", { params: { id: theirs.body.data.id } }), 409, "conflict");
     // payroll reimburses approved claims once
-    const run = await w.hr.agent
-      .post("/api/payroll/draft-runs")
-      .send({ period: "2026-12", employee_ids: [empId] })
+    const run = await api(w.hr.agent)
+      .op("createPayrollRun", { body: { period: "2026-12", employee_ids: [empId] } })
       .expect(201);
     const slip = (
       await api(w.hr.agent)
@@ -340,17 +374,18 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
         .expect(200)
     ).body.data;
     expect(slip.reimbursement_lines.map((x) => [x.claim_id, x.amount])).toEqual([[c.body.data.id, "650.50"]]);
-    await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
+    await api(w.hr.agent)
+      .op("processPayrollRun", { params: { id: run.body.data.id } })
+      .expect(200);
     const paid = (
       await api(emp.agent)
         .op("getExpenseClaim", { params: { id: c.body.data.id } })
         .expect(200)
     ).body.data;
     expect(paid).toMatchObject({ status: "paid", paid_run_id: run.body.data.id });
-    expectError(await w.hr.agent.delete(`/api/payroll/expense-claims/${c.body.data.id}`), 409, "conflict");
-    const next = await w.hr.agent
-      .post("/api/payroll/draft-runs")
-      .send({ period: "2027-07", employee_ids: [empId] })
+    expectError(await api(w.hr.agent).op("cancelExpenseClaim", { params: { id: c.body.data.id } }), 409, "conflict");
+    const next = await api(w.hr.agent)
+      .op("createPayrollRun", { body: { period: "2027-07", employee_ids: [empId] } })
       .expect(201);
     expect(
       (
@@ -373,17 +408,29 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
   });
 
   it("cancels pending claims (claimant) and approved unpaid ones (hr)", async () => {
-    const p = await emp.agent
-      .post("/api/payroll/expense-claims")
-      .send({ category_id: meals, amount: "10.00", expense_date: "2026-10-06", description: "Tea" })
+    const p = await api(emp.agent)
+      .op("createExpenseClaim", { body: { category_id: meals, amount: "10.00", expense_date: "2026-10-06", description: "Tea" } })
       .expect(201);
-    expect((await emp.agent.delete(`/api/payroll/expense-claims/${p.body.data.id}`).expect(200)).body.data.status).toBe("cancelled");
-    const q = await emp.agent
-      .post("/api/payroll/expense-claims")
-      .send({ category_id: meals, amount: "20.00", expense_date: "2026-10-06", description: "Tea" })
+    expect(
+      (
+        await api(emp.agent)
+          .op("cancelExpenseClaim", { params: { id: p.body.data.id } })
+          .expect(200)
+      ).body.data.status,
+    ).toBe("cancelled");
+    const q = await api(emp.agent)
+      .op("createExpenseClaim", { body: { category_id: meals, amount: "20.00", expense_date: "2026-10-06", description: "Tea" } })
       .expect(201);
-    await w.hr.agent.put(`/api/payroll/expense-claims/${q.body.data.id}`).send({ status: "approved" }).expect(200);
-    expect((await w.hr.agent.delete(`/api/payroll/expense-claims/${q.body.data.id}`).expect(200)).body.data).toMatchObject({
+    await api(w.hr.agent)
+      .op("updateExpenseClaim", { params: { id: q.body.data.id }, body: { status: "approved" } })
+      .expect(200);
+    expect(
+      (
+        await api(w.hr.agent)
+          .op("cancelExpenseClaim", { params: { id: q.body.data.id } })
+          .expect(200)
+      ).body.data,
+    ).toMatchObject({
       status: "cancelled",
       cancelled_by: w.hr.userId,
     });

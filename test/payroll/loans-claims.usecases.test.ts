@@ -9,8 +9,9 @@ import type { AuthContext, Role } from "../../src/http/types.ts";
 import { cancelClaim, reviseClaim, submitClaim } from "../../src/modules/payroll/claims.ts";
 import { applyForLoan, cancelLoan, reviseLoan } from "../../src/modules/payroll/loans.ts";
 import { addMember, useTestApp, type TenantSession } from "../support/app.ts";
-import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
 import { PAYROLL_FIGURES_DAY, today, useClock } from "../support/clock.ts";
+import { api } from "../support/api.ts";
 
 // the months below (loans, runs) are worked out by hand from this day
 useClock(PAYROLL_FIGURES_DAY);
@@ -47,12 +48,13 @@ beforeAll(async () => {
   solo = as(await memberFor(t, w, soloId), "employee", soloId);
   hrSelf = as(await addMember(t, w.owner, "hr", { employeeId: hrEmpId }), "hr", hrEmpId);
   meals = (
-    await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Meals", requires_receipt: false }).expect(201)
+    await api(w.hr.agent)
+      .op("createExpenseCategory", { body: { name: "Meals", requires_receipt: false } })
+      .expect(201)
   ).body.data.id;
   loanTypeId = (
-    await w.hr.agent
-      .post("/api/configuration/payroll/loan-types")
-      .send({ name: "Personal loan", max_amount: "100000.00", max_installments: 6, interest_rate: "12" })
+    await api(w.hr.agent)
+      .op("createLoanType", { body: { name: "Personal loan", max_amount: "100000.00", max_installments: 6, interest_rate: "12" } })
       .expect(201)
   ).body.data.id;
 });

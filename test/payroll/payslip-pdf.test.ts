@@ -10,7 +10,8 @@ import type { slipJson } from "../../src/modules/payroll/json.ts";
 import { lopAmount, payslipPdf } from "../../src/modules/payroll/payslip-pdf.ts";
 import { useTestApp, type TenantSession } from "../support/app.ts";
 import { find, renderPdf, type RenderedPdf } from "../support/pdf.ts";
-import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 type Slip = ReturnType<typeof slipJson>;
 
@@ -220,14 +221,15 @@ describe("downloadMySalarySlip: the PDF of a processed run", () => {
 
   beforeAll(async () => {
     w = await payrollWorld(t);
-    await w.owner.agent
-      .post("/api/configuration/company-settings")
-      .send({ legal_name: "Acme Technologies Pvt Ltd", address: "12 MG Road, Bengaluru 560001" })
+    await api(w.owner.agent)
+      .op("updateCompanySettings", { body: { legal_name: "Acme Technologies Pvt Ltd", address: "12 MG Road, Bengaluru 560001" } })
       .expect(200);
     emp = await payrollEmployee(t, w, "150000.00", { first_name: "Priya", last_name: "Sharma", employee_code: "P-100" });
-    await w.hr.agent
-      .put(`/api/employees/${emp}`)
-      .send({ pan_number: "ABCPS1234K", uan: "100123456789", bank_name: "HDFC Bank", bank_account_number: "50100234567890" })
+    await api(w.hr.agent)
+      .op("updateEmployee", {
+        params: { employeeId: emp },
+        body: { pan_number: "ABCPS1234K", uan: "100123456789", bank_name: "HDFC Bank", bank_account_number: "50100234567890" },
+      })
       .expect(200);
     me = await memberFor(t, w, emp);
     // two days absent: 2 days of loss of pay out of April's 30
@@ -250,13 +252,21 @@ describe("downloadMySalarySlip: the PDF of a processed run", () => {
         `VALUES ($1, $2, $3, $4, 2.0, 'approved')`,
       [w.owner.tenantId, emp, el.id, period.id],
     );
-    const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-04" }).expect(201);
+    const run = await api(w.hr.agent)
+      .op("createPayrollRun", { body: { period: "2027-04" } })
+      .expect(201);
     runId = run.body.data.id;
-    await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`).expect(200);
+    await api(w.hr.agent)
+      .op("processPayrollRun", { params: { id: runId } })
+      .expect(200);
   });
 
   it("prints the record's PAN, UAN and masked account, the company's address and the slip's figures grouped", async () => {
-    const slip = (await me.agent.get(`/api/payroll/my-salary/${runId}`).expect(200)).body.data;
+    const slip = (
+      await api(me.agent)
+        .op("getMySalarySlip", { params: { draftId: runId } })
+        .expect(200)
+    ).body.data;
     const res = await me.agent
       .get(`/api/payroll/my-salary/${runId}/pdf`)
       .buffer(true)

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { expectServerError } from "../support/recorder.ts";
-import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld, unpaidLeave2027 } from "./fixtures.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
 
 // the months below (loans, runs) are worked out by hand from this day
@@ -29,14 +29,7 @@ beforeAll(async () => {
   bUser = await memberFor(t, w, b);
   const tenant = w.owner.tenantId;
   // leave: a period covering 2027, an unpaid type (Feb 10-11, 2 days) and an encashable one (2 days approved, unpriced)
-  const [period] = await t.query(
-    `INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`,
-    [tenant],
-  );
-  const [lwp] = await t.query(
-    `INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Leave without pay', 'LWP', false) RETURNING id`,
-    [tenant],
-  );
+  const { periodId, lwpId } = await unpaidLeave2027(t, tenant);
   const [el] = await t.query(
     `INSERT INTO leave_types (tenant_id, name, code, encashable) VALUES ($1, 'Earned leave', 'EL', true) RETURNING id`,
     [tenant],
@@ -44,12 +37,12 @@ beforeAll(async () => {
   await t.query(
     `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, ` +
       `to_date, days, status) VALUES ($1, $2, $3, $4, '2027-02-10', '2027-02-11', 2.0, 'approved')`,
-    [tenant, a, lwp.id, period.id],
+    [tenant, a, lwpId, periodId],
   );
   const [enc] = await t.query(
     `INSERT INTO leave_encashments (tenant_id, employee_id, leave_type_id, ` +
       `period_id, days, status) VALUES ($1, $2, $3, $4, 2.0, 'approved') RETURNING id`,
-    [tenant, a, el.id, period.id],
+    [tenant, a, el.id, periodId],
   );
   encashmentId = enc.id;
   await t.query(
@@ -58,27 +51,29 @@ beforeAll(async () => {
     [tenant, a],
   );
   // loan: 6 000 in 3 installments from February
-  const type = await w.hr.agent
-    .post("/api/configuration/payroll/loan-types")
-    .send({ name: "Advance", max_amount: "50000.00", max_installments: 12 })
+  const type = await api(w.hr.agent)
+    .op("createLoanType", { body: { name: "Advance", max_amount: "50000.00", max_installments: 12 } })
     .expect(201);
-  const loan = await aUser.agent
-    .post("/api/payroll/loan-advances")
-    .send({ loan_type_id: type.body.data.id, amount: "6000.00", installments: 3, start_month: "2027-02" })
+  const loan = await api(aUser.agent)
+    .op("createLoanAdvance", { body: { loan_type_id: type.body.data.id, amount: "6000.00", installments: 3, start_month: "2027-02" } })
     .expect(201);
   loanId = loan.body.data.id;
-  await w.hr.agent.put(`/api/payroll/loan-advances/${loanId}`).send({ status: "approved" }).expect(200);
+  await api(w.hr.agent)
+    .op("updateLoanAdvance", { params: { id: loanId }, body: { status: "approved" } })
+    .expect(200);
   // claim: 1 250 approved
-  const cat = await w.hr.agent
-    .post("/api/configuration/payroll/expense-categories")
-    .send({ name: "Travel", max_claim_amount: "5000.00", requires_receipt: false })
+  const cat = await api(w.hr.agent)
+    .op("createExpenseCategory", { body: { name: "Travel", max_claim_amount: "5000.00", requires_receipt: false } })
     .expect(201);
-  const claim = await aUser.agent
-    .post("/api/payroll/expense-claims")
-    .send({ category_id: cat.body.data.id, amount: "1250.00", expense_date: "2026-11-02", description: "Taxi" })
+  const claim = await api(aUser.agent)
+    .op("createExpenseClaim", {
+      body: { category_id: cat.body.data.id, amount: "1250.00", expense_date: "2026-11-02", description: "Taxi" },
+    })
     .expect(201);
   claimId = claim.body.data.id;
-  await w.hr.agent.put(`/api/payroll/expense-claims/${claimId}`).send({ status: "approved" }).expect(200);
+  await api(w.hr.agent)
+    .op("updateExpenseClaim", { params: { id: claimId }, body: { status: "approved" } })
+    .expect(200);
 });
 
 describe(
@@ -86,7 +81,9 @@ describe(
     "getPayrollRunEmployee: draft run: the worked example (February 2027)",
   () => {
     it("calculates every line to the paisa", async () => {
-      const res = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-02", notes: "Feb" }).expect(201);
+      const res = await api(w.hr.agent)
+        .op("createPayrollRun", { body: { period: "2027-02", notes: "Feb" } })
+        .expect(201);
       runId = res.body.data.id;
       expect(res.body.data).toMatchObject({
         period: "2027-02",
@@ -181,20 +178,24 @@ describe(
     });
 
     it("one run per month; PUT recalculates and limits employees; drafts are invisible to employees", async () => {
-      expectError(await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-02" }), 409, "conflict");
-      const u = await w.hr.agent
-        .put(`/api/payroll/draft-runs/${runId}`)
-        .send({ employee_ids: [b], notes: "only B" })
+      expectError(await api(w.hr.agent).op("createPayrollRun", { body: { period: "2027-02" } }), 409, "conflict");
+      const u = await api(w.hr.agent)
+        .op("updatePayrollRun", { params: { id: runId }, body: { employee_ids: [b], notes: "only B" } })
         .expect(200);
       expect(u.body.data).toMatchObject({ employee_count: 1, employee_ids: [b], notes: "only B", total_net: "16785.00" });
-      expectError(await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}`), 404, "not_found");
-      const back = await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: [] }).expect(200);
+      expectError(await api(w.hr.agent).op("getPayrollRunEmployee", { params: { id: runId, employeeId: a } }), 404, "not_found");
+      const back = await api(w.hr.agent)
+        .op("updatePayrollRun", { params: { id: runId }, body: { employee_ids: [] } })
+        .expect(200);
       expect(back.body.data.employee_count).toBe(2);
-      expectError(await aUser.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
+      expectError(await api(aUser.agent).op("getMySalarySlip", { params: { draftId: runId } }), 404, "not_found");
       expect((await api(aUser.agent).op("listMySalary").expect(200)).body.data).toEqual([]);
-      expectError(await aUser.agent.get("/api/payroll/draft-runs"), 403, "forbidden");
+      expectError(await api(aUser.agent).op("listPayrollRuns"), 403, "forbidden");
       expectError(
-        await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ employee_ids: ["00000000-0000-4000-8000-000000000000"] }),
+        await api(w.hr.agent).op("updatePayrollRun", {
+          params: { id: runId },
+          body: { employee_ids: ["00000000-0000-4000-8000-000000000000"] },
+        }),
         400,
         "validation_failed",
       );
@@ -235,7 +236,7 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
     );
     try {
       expectServerError(); // the injected failure is the point of this test
-      expectError(await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`), 500, "internal");
+      expectError(await api(w.hr.agent).op("processPayrollRun", { params: { id: runId } }), 500, "internal");
     } finally {
       await t.query(`DROP TRIGGER payroll_test_fail ON payroll_runs`);
       await t.query(`DROP FUNCTION payroll_test_fail()`);
@@ -258,7 +259,9 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
   });
 
   it("finalizes: slips numbered, installment paid (loan active), claim paid, encashment priced, audited, notified; then 409s", async () => {
-    const res = await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`).expect(200);
+    const res = await api(w.hr.agent)
+      .op("processPayrollRun", { params: { id: runId } })
+      .expect(200);
     expect(res.body.data).toMatchObject({ status: "processed", employee_count: 2, total_net: "51187.75" });
     expect(res.body.data.processed_at).toBeTruthy();
     const slip = (
@@ -297,16 +300,18 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
     const notes = await api(aUser.agent).op("listNotifications").expect(200);
     expect(notes.body.data.some((n) => n.kind === "payroll.slip_ready")).toBe(true);
 
-    expectError(await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`), 409, "conflict");
-    expectError(await w.hr.agent.delete(`/api/payroll/draft-runs/${runId}`), 409, "conflict");
-    expectError(await w.hr.agent.put(`/api/payroll/draft-runs/${runId}`).send({ notes: "x" }), 409, "conflict");
+    expectError(await api(w.hr.agent).op("processPayrollRun", { params: { id: runId } }), 409, "conflict");
+    expectError(await api(w.hr.agent).op("deletePayrollRun", { params: { id: runId } }), 409, "conflict");
+    expectError(await api(w.hr.agent).op("updatePayrollRun", { params: { id: runId }, body: { notes: "x" } }), 409, "conflict");
   });
 
   it("two concurrent process calls: exactly one succeeds, the other is a 409, nothing is paid twice", async () => {
-    const r = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-03" }).expect(201);
+    const r = await api(w.hr.agent)
+      .op("createPayrollRun", { body: { period: "2027-03" } })
+      .expect(201);
     const [x, y] = await Promise.all([
-      w.hr.agent.post(`/api/payroll/draft-runs/${r.body.data.id}/process`),
-      w.owner.agent.post(`/api/payroll/draft-runs/${r.body.data.id}/process`),
+      api(w.hr.agent).op("processPayrollRun", { params: { id: r.body.data.id } }),
+      api(w.owner.agent).op("processPayrollRun", { params: { id: r.body.data.id } }),
     ]);
     expect([x.status, y.status].sort()).toEqual([200, 409]);
     const loan = (
@@ -330,9 +335,13 @@ describe("processPayrollRun, listPayrollRuns, deletePayrollRun: processing", () 
   });
 
   it("a deleted draft disappears with its slips", async () => {
-    const r = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-05" }).expect(201);
-    await w.hr.agent.delete(`/api/payroll/draft-runs/${r.body.data.id}`).expect(200);
-    expectError(await w.hr.agent.get(`/api/payroll/draft-runs/${r.body.data.id}`), 404, "not_found");
+    const r = await api(w.hr.agent)
+      .op("createPayrollRun", { body: { period: "2027-05" } })
+      .expect(201);
+    await api(w.hr.agent)
+      .op("deletePayrollRun", { params: { id: r.body.data.id } })
+      .expect(200);
+    expectError(await api(w.hr.agent).op("getPayrollRun", { params: { id: r.body.data.id } }), 404, "not_found");
     const [n] = await t.query(`SELECT count(*)::int AS n FROM payroll_slips WHERE run_id = $1`, [r.body.data.id]);
     expect(n.n).toBe(0);
     const list = await api(w.hr.agent)
@@ -356,11 +365,11 @@ describe("listMySalary, getMySalarySlip, downloadMySalarySlip: my salary", () =>
     ).body.data;
     expect(slip).toMatchObject({ employee_id: b, net_pay: "16785.00" });
     // nobody reaches another employee's slip: no path takes an employee id, run-level reads are hr-only
-    expectError(await aUser.agent.get(`/api/payroll/draft-runs/${runId}/employees/${b}`), 403, "forbidden");
-    expectError(await aUser.agent.get(`/api/payroll/draft-runs/${runId}/breakdown`), 403, "forbidden");
+    expectError(await api(aUser.agent).op("getPayrollRunEmployee", { params: { id: runId, employeeId: b } }), 403, "forbidden");
+    expectError(await api(aUser.agent).op("getPayrollRunBreakdown", { params: { id: runId } }), 403, "forbidden");
     // hr without an employee record has no slips
     expect((await api(w.hr.agent).op("listMySalary").expect(200)).body.data).toEqual([]);
-    expectError(await w.hr.agent.get(`/api/payroll/my-salary/${runId}`), 404, "not_found");
+    expectError(await api(w.hr.agent).op("getMySalarySlip", { params: { draftId: runId } }), 404, "not_found");
   });
 
   it("downloads the payslip as PDF", async () => {
@@ -396,27 +405,39 @@ describe("downloadPayrollRunEmployeeSlip: HR downloads any employee's slip PDF",
       expect((res.body as Buffer).subarray(0, 5).toString()).toBe("%PDF-");
     }
     // the own-record rule stays: an employee reaches no colleague's slip, nor their own this way
-    expectError(await aUser.agent.get(`/api/payroll/draft-runs/${runId}/employees/${b}/pdf`), 403, "forbidden");
-    expectError(await aUser.agent.get(`/api/payroll/draft-runs/${runId}/employees/${a}/pdf`), 403, "forbidden");
+    expectError(await api(aUser.agent).op("downloadPayrollRunEmployeeSlip", { params: { id: runId, employeeId: b } }), 403, "forbidden");
+    expectError(await api(aUser.agent).op("downloadPayrollRunEmployeeSlip", { params: { id: runId, employeeId: a } }), 403, "forbidden");
   });
 
   it("a draft run has no slip to download yet (409); an employee not in the run is a 404", async () => {
-    const draft = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-06" }).expect(201);
-    expectError(await w.hr.agent.get(`/api/payroll/draft-runs/${draft.body.data.id}/employees/${a}/pdf`), 409, "conflict");
-    await w.hr.agent.delete(`/api/payroll/draft-runs/${draft.body.data.id}`).expect(200);
-    expectError(await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${w.owner.userId}/pdf`), 404, "not_found");
+    const draft = await api(w.hr.agent)
+      .op("createPayrollRun", { body: { period: "2027-06" } })
+      .expect(201);
+    expectError(
+      await api(w.hr.agent).op("downloadPayrollRunEmployeeSlip", { params: { id: draft.body.data.id, employeeId: a } }),
+      409,
+      "conflict",
+    );
+    await api(w.hr.agent)
+      .op("deletePayrollRun", { params: { id: draft.body.data.id } })
+      .expect(200);
+    expectError(
+      await api(w.hr.agent).op("downloadPayrollRunEmployeeSlip", { params: { id: runId, employeeId: w.owner.userId } }),
+      404,
+      "not_found",
+    );
   });
 });
 
 describe("module gate and tenancy", () => {
   it("a company without the module gets 403 module_disabled", async () => {
     const other = await signupTenant(t);
-    expectError(await other.agent.get("/api/payroll/draft-runs"), 403, "module_disabled");
-    expectError(await other.agent.get("/api/payroll/my-salary"), 403, "module_disabled");
+    expectError(await api(other.agent).op("listPayrollRuns"), 403, "module_disabled");
+    expectError(await api(other.agent).op("listMySalary"), 403, "module_disabled");
     expectError(
-      await other.agent
-        .post("/api/payroll/salary-components")
-        .send({ name: "X", code: "X", type: "earning", calculation: "fixed", amount: "1.00" }),
+      await api(other.agent).op("createSalaryComponent", {
+        body: { name: "X", code: "X", type: "earning", calculation: "fixed", amount: "1.00" },
+      }),
       403,
       "module_disabled",
     );
@@ -424,40 +445,39 @@ describe("module gate and tenancy", () => {
 
   it("another company's ids are 404 on every id-taking operation", async () => {
     const other = await signupTenant(t);
-    await other.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["payroll"] })
+    await api(other.agent)
+      .op("updateCompanySettings", { body: { modules: ["payroll"] } })
       .expect(200);
     const o = other.agent;
     const comp = w.components.BASIC;
     const checks = [
-      o.get(`/api/payroll/salary-components/${comp}`),
-      o.put(`/api/payroll/salary-components/${comp}`).send({ name: "Mine" }),
-      o.delete(`/api/payroll/salary-components/${comp}`),
-      o.get(`/api/payroll/employee-setup/${a}`),
-      o.put(`/api/payroll/employee-setup/${a}`).send({ effective_from: "2027-01-01" }),
-      o.get(`/api/payroll/draft-runs/${runId}`),
-      o.put(`/api/payroll/draft-runs/${runId}`).send({}),
-      o.delete(`/api/payroll/draft-runs/${runId}`),
-      o.post(`/api/payroll/draft-runs/${runId}/process`),
-      o.get(`/api/payroll/draft-runs/${runId}/breakdown`),
-      o.get(`/api/payroll/draft-runs/${runId}/employees/${a}`),
-      o.get(`/api/payroll/draft-runs/${runId}/employees/${a}/pdf`),
-      o.get(`/api/payroll/my-salary/${runId}`),
-      o.get(`/api/payroll/my-salary/${runId}/pdf`),
-      o.get(`/api/payroll/loan-advances/${loanId}`),
-      o.put(`/api/payroll/loan-advances/${loanId}`).send({ status: "rejected" }),
-      o.delete(`/api/payroll/loan-advances/${loanId}`),
-      o.post(`/api/payroll/loan-advances/${loanId}/defer`).send({}),
-      o.get(`/api/payroll/expense-claims/${claimId}`),
-      o.put(`/api/payroll/expense-claims/${claimId}`).send({ status: "rejected" }),
-      o.delete(`/api/payroll/expense-claims/${claimId}`),
-      o.get(`/api/payroll/wps/${runId}`),
+      api(o).op("getSalaryComponent", { params: { id: comp } }),
+      api(o).op("updateSalaryComponent", { params: { id: comp }, body: { name: "Mine" } }),
+      api(o).op("deleteSalaryComponent", { params: { id: comp } }),
+      api(o).op("getEmployeeSalarySetup", { params: { employeeId: a } }),
+      api(o).op("setEmployeeSalarySetup", { params: { employeeId: a }, body: { effective_from: "2027-01-01" } }),
+      api(o).op("getPayrollRun", { params: { id: runId } }),
+      api(o).op("updatePayrollRun", { params: { id: runId }, body: {} }),
+      api(o).op("deletePayrollRun", { params: { id: runId } }),
+      api(o).op("processPayrollRun", { params: { id: runId } }),
+      api(o).op("getPayrollRunBreakdown", { params: { id: runId } }),
+      api(o).op("getPayrollRunEmployee", { params: { id: runId, employeeId: a } }),
+      api(o).op("downloadPayrollRunEmployeeSlip", { params: { id: runId, employeeId: a } }),
+      api(o).op("getMySalarySlip", { params: { draftId: runId } }),
+      api(o).op("downloadMySalarySlip", { params: { draftId: runId } }),
+      api(o).op("getLoanAdvance", { params: { id: loanId } }),
+      api(o).op("updateLoanAdvance", { params: { id: loanId }, body: { status: "rejected" } }),
+      api(o).op("cancelLoanAdvance", { params: { id: loanId } }),
+      api(o).op("deferLoanAdvance", { params: { id: loanId }, body: {} }),
+      api(o).op("getExpenseClaim", { params: { id: claimId } }),
+      api(o).op("updateExpenseClaim", { params: { id: claimId }, body: { status: "rejected" } }),
+      api(o).op("cancelExpenseClaim", { params: { id: claimId } }),
+      api(o).op("exportWpsSif", { params: { draftId: runId } }),
     ];
     for (const res of await Promise.all(checks)) expectError(res, 404, "not_found");
-    expect((await o.get("/api/payroll/draft-runs").expect(200)).body.data).toEqual([]);
-    expect((await o.get("/api/payroll/loan-advances").expect(200)).body.data).toEqual([]);
-    expect((await o.get("/api/payroll/expense-claims").expect(200)).body.data).toEqual([]);
-    expect((await o.get("/api/payroll/salary-components").expect(200)).body.data).toEqual([]);
+    expect((await api(o).op("listPayrollRuns").expect(200)).body.data).toEqual([]);
+    expect((await api(o).op("listLoanAdvances").expect(200)).body.data).toEqual([]);
+    expect((await api(o).op("listExpenseClaims").expect(200)).body.data).toEqual([]);
+    expect((await api(o).op("listSalaryComponents").expect(200)).body.data).toEqual([]);
   });
 });

@@ -14,8 +14,9 @@ import { mySlip } from "../../src/modules/payroll/my-salary.ts";
 import { changeRun, discardRun, openRun, processRun, runBreakdown, runSlip } from "../../src/modules/payroll/runs.ts";
 import { saveSalarySetup } from "../../src/modules/payroll/salary-setup.ts";
 import { useTestApp, type TenantSession } from "../support/app.ts";
-import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld, unpaidLeave2027 } from "./fixtures.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
+import { api } from "../support/api.ts";
 
 // the months below (loans, runs) are worked out by hand from this day
 useClock(PAYROLL_FIGURES_DAY);
@@ -52,18 +53,11 @@ beforeAll(async () => {
   kavyaAuth = as(await memberFor(t, w, kavya), "employee", kavya);
   const tenant = w.owner.tenantId;
   // Ravi: unpaid leave Fri 26 Feb - Tue 2 Mar (3 working days, 2 of them in March) and an absence on Wed 3 Mar
-  const [period] = await t.query(
-    `INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`,
-    [tenant],
-  );
-  const [lwp] = await t.query(
-    `INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Leave without pay', 'LWP', false) RETURNING id`,
-    [tenant],
-  );
+  const { periodId, lwpId } = await unpaidLeave2027(t, tenant);
   await t.query(
     `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, ` +
       `to_date, days, status) VALUES ($1, $2, $3, $4, '2027-02-26', '2027-03-02', 3.0, 'approved')`,
-    [tenant, ravi, lwp.id, period.id],
+    [tenant, ravi, lwpId, periodId],
   );
   await t.query(
     `INSERT INTO attendance_records (tenant_id, employee_id, date, status) ` +
@@ -71,9 +65,8 @@ beforeAll(async () => {
     [tenant, ravi],
   );
   loanTypeId = (
-    await w.hr.agent
-      .post("/api/configuration/payroll/loan-types")
-      .send({ name: "Salary advance", max_amount: "50000.00", max_installments: 12, interest_rate: "0" })
+    await api(w.hr.agent)
+      .op("createLoanType", { body: { name: "Salary advance", max_amount: "50000.00", max_installments: 12, interest_rate: "0" } })
       .expect(201)
   ).body.data.id;
 });
@@ -88,9 +81,8 @@ describe("createPayrollRun: one employee's slip, worked out by hand (February 20
       const loan = await applyForLoan(kavyaAuth, { loan_type_id: loanTypeId, amount: "3000.00", installments: 3, start_month: "2027-02" });
       loanId = loan.id;
       await reviseLoan(hr, loan.id, { status: "approved" });
-      const category = (
-        await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Travel", requires_receipt: false })
-      ).body.data.id;
+      const category = (await api(w.hr.agent).op("createExpenseCategory", { body: { name: "Travel", requires_receipt: false } })).body.data
+        .id;
       const claim = await submitClaim(kavyaAuth, {
         category_id: category,
         amount: "500.00",

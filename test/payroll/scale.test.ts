@@ -7,7 +7,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { processConfig } from "../../src/config.ts";
 import { useTestApp } from "../support/app.ts";
-import { payrollWorld, type PayrollWorld } from "./support.ts";
+import { payrollWorld, type PayrollWorld, unpaidLeave2027 } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 const N = Number(process.env.PAYROLL_SCALE_EMPLOYEES ?? 300);
 const t = useTestApp({ config: { payrollSyncLimit: Math.max(processConfig.payrollSyncLimit, N) } });
@@ -32,18 +33,12 @@ beforeAll(async () => {
       `* 1000, true, true FROM employees WHERE tenant_id = $1 AND employee_code LIKE 'S-%'`,
     [tenant],
   );
-  const [period] = await t.query(
-    `INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2027-01-01', '2027-12-31') RETURNING id`,
-    [tenant],
-  );
-  const [lwp] = await t.query(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'LWP', 'LWP', false) RETURNING id`, [
-    tenant,
-  ]);
+  const { periodId, lwpId } = await unpaidLeave2027(t, tenant);
   await t.query(
     `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status)
      SELECT $1, id, $2, $3, DATE '2027-03-09', DATE '2027-03-10', 2.0, 'approved' FROM employees WHERE ` +
       `tenant_id = $1 AND employee_code LIKE 'S-%' AND substring(employee_code from 3)::int % 7 = 0`,
-    [tenant, lwp.id, period.id],
+    [tenant, lwpId, periodId],
   );
   await t.query(
     `INSERT INTO attendance_records (tenant_id, employee_id, date, status)
@@ -56,10 +51,14 @@ beforeAll(async () => {
 describe(`a run of ${N} employees`, () => {
   it("calculates and processes every employee set-based, totals equal the sum of the slips", async () => {
     const t0 = Date.now();
-    const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-03" }).expect(201);
+    const run = await api(w.hr.agent)
+      .op("createPayrollRun", { body: { period: "2027-03" } })
+      .expect(201);
     const t1 = Date.now();
     expect(run.body.data.employee_count).toBe(N);
-    const processed = await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
+    const processed = await api(w.hr.agent)
+      .op("processPayrollRun", { params: { id: run.body.data.id } })
+      .expect(200);
     const t2 = Date.now();
     if (process.env.PAYROLL_SCALE_EMPLOYEES) console.log(`payroll scale: ${N} employees - draft ${t1 - t0} ms, process ${t2 - t1} ms`);
     expect(processed.body.data.status).toBe("processed");
@@ -74,10 +73,12 @@ describe(`a run of ${N} employees`, () => {
     expect(sum.with_lop).toBeGreaterThan(0);
     expect(sum.gross).toBe(processed.body.data.total_gross);
     expect(sum.net).toBe(processed.body.data.total_net);
-    const t3 = processed.body.data.totals;
+    const t3 = processed.body.data.totals!;
     expect(t3.pf.members).toBe(N);
     expect(t3.esi.members).toBeGreaterThan(0);
-    const page = await w.hr.agent.get(`/api/payroll/draft-runs/${run.body.data.id}/breakdown?page=2&limit=100`).expect(200);
+    const page = await api(w.hr.agent)
+      .op("getPayrollRunBreakdown", { params: { id: run.body.data.id }, query: { page: 2, limit: 100 } })
+      .expect(200);
     expect(page.body.data.employees).toHaveLength(Math.min(100, Math.max(0, N - 100)));
   });
 });

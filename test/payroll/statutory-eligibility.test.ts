@@ -4,22 +4,28 @@
 // API, on a tenant whose first-ever run is the month under test.
 import { beforeAll, describe, expect, it } from "vitest";
 import { useTestApp } from "../support/app.ts";
-import { payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let w: PayrollWorld;
 
 /** A salary setup version with the standard components from `effective_from`. */
 async function setup(employeeId: string, effective_from: string, monthly_ctc: string, o: Record<string, unknown> = {}) {
-  const res = await w.hr.agent
-    .put(`/api/payroll/employee-setup/${employeeId}`)
-    .send({ effective_from, monthly_ctc, components: Object.values(w.components).map((component_id) => ({ component_id })), ...o });
+  const res = await api(w.hr.agent).op("setEmployeeSalarySetup", {
+    params: { employeeId },
+    body: { effective_from, monthly_ctc, components: Object.values(w.components).map((component_id) => ({ component_id })), ...o },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 }
 const slip = async (runId: string, employeeId: string) =>
-  (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/employees/${employeeId}`).expect(200)).body.data;
-const run = async (period: string) => (await w.hr.agent.post("/api/payroll/draft-runs").send({ period }).expect(201)).body.data;
+  (
+    await api(w.hr.agent)
+      .op("getPayrollRunEmployee", { params: { id: runId, employeeId } })
+      .expect(200)
+  ).body.data;
+const run = async (period: string) => (await api(w.hr.agent).op("createPayrollRun", { body: { period } }).expect(201)).body.data;
 
 beforeAll(async () => {
   w = await payrollWorld(t);
@@ -72,7 +78,11 @@ describe("setEmployeeSalarySetup, createPayrollRun, getPayrollRunEmployee: EPS e
 
   it("58 on 1 December 2026: no EPS in February 2027", async () => {
     expect((await slip(runId, old)).pf).toMatchObject({ employer_eps: "0.00", employer_epf: "1800.00", eps_exclusion: "age_limit" });
-    const totals = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/breakdown`).expect(200)).body.data.totals;
+    const totals = (
+      await api(w.hr.agent)
+        .op("getPayrollRunBreakdown", { params: { id: runId } })
+        .expect(200)
+    ).body.data.totals;
     expect(totals.pf).toMatchObject({ members: 4, employer_eps: "2500.00", employer_epf: "4700.00" });
   });
 });

@@ -1,17 +1,14 @@
 // Statutory payroll settings: statutory defaults, partial updates, validation and audit.
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
+import { payrollCompany } from "./fixtures.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
 
 beforeAll(async () => {
-  owner = await signupTenant(t);
-  await owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ modules: ["payroll"] })
-    .expect(200);
+  ({ owner } = await payrollCompany(t));
 });
 
 describe(
@@ -36,17 +33,17 @@ describe(
         wage_threshold: "21000.00",
         low_wage_daily_exemption: "176.00",
       });
-      const pt = (await owner.agent.get("/api/configuration/payroll/professional-tax").expect(200)).body.data;
-      const mh = pt.states.find((s: any) => s.state === "Maharashtra");
-      expect(mh.slabs).toContainEqual({
+      const pt = (await api(owner.agent).op("getProfessionalTaxSettings").expect(200)).body.data;
+      const mh = pt.states.find((s) => s.state === "Maharashtra");
+      expect(mh!.slabs).toContainEqual({
         gender: "male",
         min_salary: "10000.01",
         max_salary: null,
         monthly_amount: "200.00",
         february_amount: "300.00",
       });
-      const ka = pt.states.find((s: any) => s.state === "Karnataka");
-      expect(ka.slabs).toContainEqual({
+      const ka = pt.states.find((s) => s.state === "Karnataka");
+      expect(ka!.slabs).toContainEqual({
         gender: "any",
         min_salary: "25000.00",
         max_salary: null,
@@ -58,14 +55,18 @@ describe(
     });
 
     it("updates partially, keeps the rest, and audits from → to", async () => {
-      const res = await owner.agent.post("/api/configuration/payroll/esi-settings").send({ wage_threshold: "25000.00" }).expect(200);
+      const res = await api(owner.agent)
+        .op("updateEsiSettings", { body: { wage_threshold: "25000.00" } })
+        .expect(200);
       expect(res.body.data).toMatchObject({ wage_threshold: "25000.00", employee_rate: "0.75" });
       expect(res.body.data.updated_at).not.toBeNull();
       const log = await api(owner.agent)
         .op("listActivityLog", { query: { action: "settings.esi_updated" } })
         .expect(200);
       expect(log.body.data[0].changes).toEqual({ wage_threshold: { from: "21000.00", to: "25000.00" } });
-      const gr = await owner.agent.post("/api/configuration/payroll/gratuity-settings").send({ min_years: 4 }).expect(200);
+      const gr = await api(owner.agent)
+        .op("updateGratuitySettings", { body: { min_years: 4 } })
+        .expect(200);
       expect(gr.body.data).toMatchObject({ min_years: 4, divisor: 26 });
     });
 
@@ -104,9 +105,8 @@ describe(
     });
 
     it("updatePfSettings stores a change, keeps the other defaults and audits it", async () => {
-      const res = await owner.agent
-        .post("/api/configuration/payroll/pf-settings")
-        .send({ employee_rate: "10.00", restrict_to_ceiling: false })
+      const res = await api(owner.agent)
+        .op("updatePfSettings", { body: { employee_rate: "10.00", restrict_to_ceiling: false } })
         .expect(200);
       expect(res.body.data).toMatchObject({
         employee_rate: "10.00",
@@ -125,30 +125,20 @@ describe(
         restrict_to_ceiling: { from: true, to: false },
       });
       // back to the defaults for the tests that follow
-      await owner.agent
-        .post("/api/configuration/payroll/pf-settings")
-        .send({ employee_rate: "12.00", restrict_to_ceiling: true })
+      await api(owner.agent)
+        .op("updatePfSettings", { body: { employee_rate: "12.00", restrict_to_ceiling: true } })
         .expect(200);
     });
 
     it("refuses malformed money and out-of-range rates, and roles other than owner/admin/hr", async () => {
-      expectError(
-        await owner.agent.post("/api/configuration/payroll/pf-settings").send({ wage_ceiling: "15000" }),
-        400,
-        "validation_failed",
-      );
-      expectError(
-        await owner.agent.post("/api/configuration/payroll/pf-settings").send({ employee_rate: "100.01" }),
-        400,
-        "validation_failed",
-      );
-      expectError(await owner.agent.post("/api/configuration/payroll/pf-settings").send({}), 400, "validation_failed");
+      expectError(await api(owner.agent).op("updatePfSettings", { body: { wage_ceiling: "15000" } }), 400, "validation_failed");
+      expectError(await api(owner.agent).op("updatePfSettings", { body: { employee_rate: "100.01" } }), 400, "validation_failed");
+      expectError(await api(owner.agent).op("updatePfSettings", { body: {} }), 400, "validation_failed");
       const mgr = await addMember(t, owner, "manager");
-      expectError(await mgr.agent.get("/api/configuration/payroll/gratuity-settings"), 403, "forbidden");
+      expectError(await api(mgr.agent).op("getGratuitySettings"), 403, "forbidden");
       const other = await signupTenant(t);
-      await other.agent
-        .post("/api/configuration/company-settings")
-        .send({ modules: ["payroll"] })
+      await api(other.agent)
+        .op("updateCompanySettings", { body: { modules: ["payroll"] } })
         .expect(200);
       const esi = (await api(other.agent).op("getEsiSettings").expect(200)).body.data;
       expect(esi.wage_threshold).toBe("21000.00"); // the first tenant's change is its own

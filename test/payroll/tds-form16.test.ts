@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { renderPdf } from "../support/pdf.ts";
-import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
+import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 // after the tax year 2025-26 (the certificate is issued by 15 June of the next year)
 useClock("2026-04-20T06:30:00Z");
@@ -20,14 +21,17 @@ beforeAll(async () => {
   // joins on 1 January 2026 at ₹6 lakh a month: three months paid in the tax year 2025-26
   joiner = await payrollEmployee(t, w, "600000.00", { joining_date: "2026-01-01" });
   other = await payrollEmployee(t, w, "90000.00", { joining_date: "2026-01-01" });
-  await w.hr.agent.put(`/api/payroll/tax-profiles/${joiner}?tax_year=2025-26`).send({ pan: "ABCPJ5678K" }).expect(200);
-  await w.hr.agent
-    .post("/api/configuration/payroll/income-tax-settings")
-    .send({ deductor_tan: "BLRA12345B", deductor_pan: "AAACA1234B" })
+  await api(w.hr.agent)
+    .op("setTaxProfile", { params: { employeeId: joiner }, query: { tax_year: "2025-26" }, body: { pan: "ABCPJ5678K" } })
+    .expect(200);
+  await api(w.hr.agent)
+    .op("updateIncomeTaxSettings", { body: { deductor_tan: "BLRA12345B", deductor_pan: "AAACA1234B" } })
     .expect(200);
   for (const period of ["2026-01", "2026-02", "2026-03"]) {
-    const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period }).expect(201);
-    await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
+    const run = await api(w.hr.agent).op("createPayrollRun", { body: { period } }).expect(201);
+    await api(w.hr.agent)
+      .op("processPayrollRun", { params: { id: run.body.data.id } })
+      .expect(200);
   }
 }, 120_000);
 
@@ -92,24 +96,50 @@ describe("getForm16: Part B of the tax year", () => {
     expect(projection.tds_to_date).toBe(f.tds.total);
   });
   it("names Form 130 under the Income-tax Act 2025 for 2026-27 (null: nothing paid that year yet)", async () => {
-    expect((await w.hr.agent.get(`/api/payroll/form-16/${joiner}?tax_year=2026-27`).expect(200)).body.data).toBeNull();
+    expect(
+      (
+        await api(w.hr.agent)
+          .op("getForm16", { params: { employeeId: joiner }, query: { tax_year: "2026-27" } })
+          .expect(200)
+      ).body.data,
+    ).toBeNull();
   });
   it("the employee sees their own and not another's; another company's hr gets a 404", async () => {
     const emp = await memberFor(t, w, joiner);
-    expect((await emp.agent.get(`/api/payroll/form-16/${joiner}?tax_year=2025-26`).expect(200)).body.data.tax_payable).toBe("150800.00");
-    expectError(await emp.agent.get(`/api/payroll/form-16/${other}?tax_year=2025-26`), 404, "not_found");
+    expect(
+      (
+        await api(emp.agent)
+          .op("getForm16", { params: { employeeId: joiner }, query: { tax_year: "2025-26" } })
+          .expect(200)
+      ).body.data!.tax_payable,
+    ).toBe("150800.00");
+    expectError(await api(emp.agent).op("getForm16", { params: { employeeId: other }, query: { tax_year: "2025-26" } }), 404, "not_found");
     const stranger = await payrollWorld(t);
-    expectError(await stranger.hr.agent.get(`/api/payroll/form-16/${joiner}?tax_year=2025-26`), 404, "not_found");
+    expectError(
+      await api(stranger.hr.agent).op("getForm16", { params: { employeeId: joiner }, query: { tax_year: "2025-26" } }),
+      404,
+      "not_found",
+    );
   });
   it("refuses a tax year without rules", async () => {
-    expectError(await w.hr.agent.get(`/api/payroll/form-16/${joiner}?tax_year=2024-25`), 400);
+    expectError(await api(w.hr.agent).op("getForm16", { params: { employeeId: joiner }, query: { tax_year: "2024-25" } }), 400);
   });
   it("a UAE company: null", async () => {
     const uae = await payrollWorld(t);
     await t.query(`UPDATE tenants SET timezone = 'Asia/Dubai', currency = 'AED' WHERE id = $1`, [uae.owner.tenantId]);
     const id = await payrollEmployee(t, uae, "50000.00", { state: null });
-    expect((await uae.hr.agent.get(`/api/payroll/form-16/${id}?tax_year=2025-26`).expect(200)).body.data).toBeNull();
-    expectError(await uae.hr.agent.get(`/api/payroll/form-16/${id}/pdf?tax_year=2025-26`), 409, "conflict");
+    expect(
+      (
+        await api(uae.hr.agent)
+          .op("getForm16", { params: { employeeId: id }, query: { tax_year: "2025-26" } })
+          .expect(200)
+      ).body.data,
+    ).toBeNull();
+    expectError(
+      await api(uae.hr.agent).op("downloadForm16", { params: { employeeId: id }, query: { tax_year: "2025-26" } }),
+      409,
+      "conflict",
+    );
   });
 });
 
@@ -134,9 +164,10 @@ describe("recordTdsChallan / listTdsChallans: deposits, due dates and the intere
     expect(a.entity_id).toBe(res.body.data.id);
   });
   it("₹10,000 of February's tax deposited on 10 March (due the 7th): 1.5 % × 2 months (February, March) = ₹300 due", async () => {
-    const res = await w.hr.agent
-      .post("/api/payroll/tds-challans")
-      .send({ period: "2026-02", bsr_code: "0510308", challan_serial: "00124", deposited_on: "2026-03-10", tax: "10000.00" })
+    const res = await api(w.hr.agent)
+      .op("recordTdsChallan", {
+        body: { period: "2026-02", bsr_code: "0510308", challan_serial: "00124", deposited_on: "2026-03-10", tax: "10000.00" },
+      })
       .expect(201);
     expect(res.body.data).toMatchObject({
       late: true,
@@ -149,22 +180,26 @@ describe("recordTdsChallan / listTdsChallans: deposits, due dates and the intere
   });
   it("refuses the same challan twice (409) and a malformed BSR code (400)", async () => {
     const body = { period: "2026-02", bsr_code: "0510308", challan_serial: "00124", deposited_on: "2026-03-10", tax: "1.00" };
-    expectError(await w.hr.agent.post("/api/payroll/tds-challans").send(body), 409);
-    expectError(await w.hr.agent.post("/api/payroll/tds-challans").send({ ...body, challan_serial: "00125", bsr_code: "51030" }), 400);
+    expectError(await api(w.hr.agent).op("recordTdsChallan", { body }), 409);
+    expectError(await api(w.hr.agent).op("recordTdsChallan", { body: { ...body, challan_serial: "00125", bsr_code: "51030" } }), 400);
   });
   it("another company sees none of them; an employee may not read them; a UAE company has none", async () => {
     const stranger = await payrollWorld(t);
-    const months = (await stranger.hr.agent.get("/api/payroll/tds-challans?tax_year=2025-26").expect(200)).body.data.months;
+    const months = (
+      await api(stranger.hr.agent)
+        .op("listTdsChallans", { query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!.months;
     expect(months.every((m: { challans: unknown[] }) => m.challans.length === 0)).toBe(true);
     const emp = await memberFor(t, w, other);
-    expectError(await emp.agent.get("/api/payroll/tds-challans?tax_year=2025-26"), 403);
+    expectError(await api(emp.agent).op("listTdsChallans", { query: { tax_year: "2025-26" } }), 403);
     const uae = await payrollWorld(t);
     await t.query(`UPDATE tenants SET timezone = 'Asia/Dubai', currency = 'AED' WHERE id = $1`, [uae.owner.tenantId]);
-    expect((await uae.hr.agent.get("/api/payroll/tds-challans").expect(200)).body.data).toBeNull();
+    expect((await api(uae.hr.agent).op("listTdsChallans").expect(200)).body.data).toBeNull();
     expectError(
-      await uae.hr.agent
-        .post("/api/payroll/tds-challans")
-        .send({ period: "2026-02", bsr_code: "0510308", challan_serial: "00124", deposited_on: "2026-03-10", tax: "1.00" }),
+      await api(uae.hr.agent).op("recordTdsChallan", {
+        body: { period: "2026-02", bsr_code: "0510308", challan_serial: "00124", deposited_on: "2026-03-10", tax: "1.00" },
+      }),
       409,
     );
   });
@@ -200,12 +235,20 @@ describe("downloadForm16: Part B as a PDF", () => {
     const own = await pdfOf(emp.agent, `/api/payroll/form-16/${joiner}/pdf?tax_year=2025-26`);
     expect(own.status).toBe(200);
     expect((await renderPdf(own.body as Buffer, "/tmp/form-16-own.png")).text).toContain("Tax payable 1,50,800.00 INR");
-    expectError(await emp.agent.get(`/api/payroll/form-16/${other}/pdf?tax_year=2025-26`), 404, "not_found");
+    expectError(
+      await api(emp.agent).op("downloadForm16", { params: { employeeId: other }, query: { tax_year: "2025-26" } }),
+      404,
+      "not_found",
+    );
     const stranger = await payrollWorld(t);
-    expectError(await stranger.hr.agent.get(`/api/payroll/form-16/${joiner}/pdf?tax_year=2025-26`), 404, "not_found");
+    expectError(
+      await api(stranger.hr.agent).op("downloadForm16", { params: { employeeId: joiner }, query: { tax_year: "2025-26" } }),
+      404,
+      "not_found",
+    );
   });
   it("no certificate (nothing paid in the year): a 409 that says why", async () => {
-    const res = await w.hr.agent.get(`/api/payroll/form-16/${joiner}/pdf?tax_year=2026-27`);
+    const res = await api(w.hr.agent).op("downloadForm16", { params: { employeeId: joiner }, query: { tax_year: "2026-27" } });
     expectError(res, 409, "conflict");
     expect(res.body.error).toMatch(/no income tax was withheld/);
   });

@@ -4,11 +4,13 @@
 // HRA 22 000 + conveyance 8 000 for 10 years; ₹1,15,385 under the pre-code rule before
 // 21 November 2025), and processed runs and settlements keeping their figures.
 import { beforeAll, describe, expect, it } from "vitest";
-import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { addMember, expectError, type TenantSession, useTestApp } from "../support/app.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
-import { insertEmployee } from "../support/leave-factories.ts";
+import { insertEmployee } from "../leave/fixtures.ts";
 import { find, renderPdf, type RenderedPdf } from "../support/pdf.ts";
 import { payslipPdf } from "../../src/modules/payroll/payslip-pdf.ts";
+import { api } from "../support/api.ts";
+import { createComponents, payrollCompany } from "./fixtures.ts";
 
 // the months and exits below are worked out by hand from this day (runs of 2027, exits in 2025)
 useClock(PAYROLL_FIGURES_DAY);
@@ -18,36 +20,33 @@ let hr: TenantSession;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
-  owner = await signupTenant(t);
-  await owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ modules: ["payroll"] })
-    .expect(200);
-  hr = await addMember(t, owner, "hr", { name: "Hana HR" });
-  for (const c of [
-    { name: "Basic", code: "BASIC", type: "earning", calculation: "fixed", amount: "0.00", pf_wage: true, position: 1 },
-    { name: "House rent allowance", code: "HRA", type: "earning", calculation: "fixed", amount: "0.00", position: 2 },
-    { name: "Conveyance allowance", code: "CONV", type: "earning", calculation: "fixed", amount: "0.00", position: 3 },
-  ]) {
-    const res = await hr.agent.post("/api/payroll/salary-components").send(c).expect(201);
-    ids[c.code] = res.body.data.id;
-  }
+  ({ owner, hr } = await payrollCompany(t));
+  Object.assign(
+    ids,
+    await createComponents(hr, [
+      { name: "Basic", code: "BASIC", type: "earning", calculation: "fixed", amount: "0.00", pf_wage: true, position: 1 },
+      { name: "House rent allowance", code: "HRA", type: "earning", calculation: "fixed", amount: "0.00", position: 2 },
+      { name: "Conveyance allowance", code: "CONV", type: "earning", calculation: "fixed", amount: "0.00", position: 3 },
+    ]),
+  );
 });
 
 /** An employee paid basic + HRA + conveyance (fixed amounts) from 2024-04-01. */
 async function employee(basic: string, hra: string, conv: string, joining = "2020-01-06"): Promise<string> {
   const id = await insertEmployee(t, owner.tenantId, { gender: "male", joining_date: joining, date_of_birth: "1990-05-05" });
-  await hr.agent
-    .put(`/api/payroll/employee-setup/${id}`)
-    .send({
-      effective_from: "2024-04-01",
-      monthly_ctc: null,
-      pt_enabled: false,
-      components: [
-        { component_id: ids.BASIC, amount: basic },
-        { component_id: ids.HRA, amount: hra },
-        { component_id: ids.CONV, amount: conv },
-      ],
+  await api(hr.agent)
+    .op("setEmployeeSalarySetup", {
+      params: { employeeId: id },
+      body: {
+        effective_from: "2024-04-01",
+        monthly_ctc: null,
+        pt_enabled: false,
+        components: [
+          { component_id: ids.BASIC, amount: basic },
+          { component_id: ids.HRA, amount: hra },
+          { component_id: ids.CONV, amount: conv },
+        ],
+      },
     })
     .expect(200);
   return id;
@@ -85,16 +84,22 @@ async function settlementPdfText(id: string): Promise<string> {
 }
 
 async function settlementOf(employeeId: string, lastDay: string) {
-  await hr.agent
-    .post(`/api/employees/${employeeId}/resignation`)
-    .send({ resignation_date: lastDay, last_working_day: lastDay, reason: "Moving on" })
+  await api(hr.agent)
+    .op("submitResignation", {
+      params: { employeeId },
+      body: { resignation_date: lastDay, last_working_day: lastDay, reason: "Moving on" },
+    })
     .expect(201);
-  return (await hr.agent.post("/api/payroll/final-settlements").send({ employee_id: employeeId }).expect(201)).body.data;
+  return (
+    await api(hr.agent)
+      .op("createFinalSettlement", { body: { employee_id: employeeId } })
+      .expect(201)
+  ).body.data;
 }
 
 describe("getWageSettings, updateWageSettings: the labour codes' wage settings", () => {
   it("serves the statutory dates and limit, updates partially with an audit entry, and refuses what is not a date or a share", async () => {
-    const defaults = (await hr.agent.get("/api/configuration/payroll/wage-settings").expect(200)).body.data;
+    const defaults = (await api(hr.agent).op("getWageSettings").expect(200)).body.data;
     expect(defaults).toEqual({
       code_wages_from: "2025-11-21",
       pf_code_wages_from: "2026-06-29",
@@ -105,11 +110,16 @@ describe("getWageSettings, updateWageSettings: the labour codes' wage settings",
       updated_at: null,
       version: expect.any(String),
     });
-    const changed = (await owner.agent.post("/api/configuration/payroll/wage-settings").send({ code_wages_from: "2026-01-01" }).expect(200))
-      .body.data;
+    const changed = (
+      await api(owner.agent)
+        .op("updateWageSettings", { body: { code_wages_from: "2026-01-01" } })
+        .expect(200)
+    ).body.data;
     expect(changed).toMatchObject({ code_wages_from: "2026-01-01", pf_code_wages_from: "2026-06-29", exclusion_limit_percent: "50.00" });
     expect(changed.updated_at).not.toBeNull();
-    const log = await owner.agent.get("/api/configuration/activity-log?action=settings.wages_updated").expect(200);
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { action: "settings.wages_updated" } })
+      .expect(200);
     expect(log.body.data[0].changes).toEqual({ code_wages_from: { from: "2025-11-21", to: "2026-01-01" } });
 
     for (const bad of [
@@ -122,46 +132,46 @@ describe("getWageSettings, updateWageSettings: the labour codes' wage settings",
     ])
       expectError(await owner.agent.post("/api/configuration/payroll/wage-settings").send(bad), 400, "validation_failed");
     const manager = await addMember(t, owner, "manager");
-    expectError(await manager.agent.get("/api/configuration/payroll/wage-settings"), 403, "forbidden");
-    expectError(
-      await manager.agent.post("/api/configuration/payroll/wage-settings").send({ exclusion_limit_percent: "40" }),
-      403,
-      "forbidden",
-    );
+    expectError(await api(manager.agent).op("getWageSettings"), 403, "forbidden");
+    expectError(await api(manager.agent).op("updateWageSettings", { body: { exclusion_limit_percent: "40" } }), 403, "forbidden");
 
     // back to the statutory date
-    await owner.agent.post("/api/configuration/payroll/wage-settings").send({ code_wages_from: "2025-11-21" }).expect(200);
-    expect((await hr.agent.get("/api/configuration/payroll/wage-settings").expect(200)).body.data.code_wages_from).toBe("2025-11-21");
+    await api(owner.agent)
+      .op("updateWageSettings", { body: { code_wages_from: "2025-11-21" } })
+      .expect(200);
+    expect((await api(hr.agent).op("getWageSettings").expect(200)).body.data.code_wages_from).toBe("2025-11-21");
   });
 });
 
 describe("createSalaryComponent, getSalaryComponent, updateSalaryComponent, listSalaryComponents: wage class", () => {
   it("classifies by default from pf_wage and type, takes an explicit class, changes it with an audit entry", async () => {
-    const list = (await hr.agent.get("/api/payroll/salary-components").expect(200)).body.data;
-    expect(list.map((c: any) => [c.code, c.pf_wage, c.wage_class])).toEqual([
+    const list = (await api(hr.agent).op("listSalaryComponents").expect(200)).body.data;
+    expect(list.map((c) => [c.code, c.pf_wage, c.wage_class])).toEqual([
       ["BASIC", true, "wages"],
       ["HRA", false, "excluded"],
       ["CONV", false, "excluded"],
     ]);
     const canteen = (
-      await hr.agent
-        .post("/api/payroll/salary-components")
-        .send({ name: "Canteen", code: "CANTEEN", type: "deduction", calculation: "fixed", amount: "100.00", position: 9 })
+      await api(hr.agent)
+        .op("createSalaryComponent", {
+          body: { name: "Canteen", code: "CANTEEN", type: "deduction", calculation: "fixed", amount: "100.00", position: 9 },
+        })
         .expect(201)
     ).body.data;
     expect(canteen.wage_class).toBe("outside_remuneration");
     const grat = (
-      await hr.agent
-        .post("/api/payroll/salary-components")
-        .send({
-          name: "Gratuity (CTC)",
-          code: "GRATCTC",
-          type: "earning",
-          calculation: "fixed",
-          amount: "0.00",
-          wage_class: "gratuity_retrenchment",
-          position: 8,
-          active: false,
+      await api(hr.agent)
+        .op("createSalaryComponent", {
+          body: {
+            name: "Gratuity (CTC)",
+            code: "GRATCTC",
+            type: "earning",
+            calculation: "fixed",
+            amount: "0.00",
+            wage_class: "gratuity_retrenchment",
+            position: 8,
+            active: false,
+          },
         })
         .expect(201)
     ).body.data;
@@ -174,17 +184,31 @@ describe("createSalaryComponent, getSalaryComponent, updateSalaryComponent, list
       "validation_failed",
     );
     const updated = (
-      await hr.agent.put(`/api/payroll/salary-components/${grat.id}`).send({ wage_class: "outside_remuneration" }).expect(200)
+      await api(hr.agent)
+        .op("updateSalaryComponent", { params: { id: grat.id }, body: { wage_class: "outside_remuneration" } })
+        .expect(200)
     ).body.data;
     expect(updated).toMatchObject({ wage_class: "outside_remuneration", pf_wage: false });
-    expect((await hr.agent.get(`/api/payroll/salary-components/${grat.id}`).expect(200)).body.data.wage_class).toBe("outside_remuneration");
-    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${grat.id}`).expect(200);
+    expect(
+      (
+        await api(hr.agent)
+          .op("getSalaryComponent", { params: { id: grat.id } })
+          .expect(200)
+      ).body.data.wage_class,
+    ).toBe("outside_remuneration");
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: grat.id } })
+      .expect(200);
     expect(log.body.data.map((e: any) => e.changes.wage_class)).toContainEqual({
       from: "gratuity_retrenchment",
       to: "outside_remuneration",
     });
-    await hr.agent.delete(`/api/payroll/salary-components/${grat.id}`).expect(200);
-    await hr.agent.delete(`/api/payroll/salary-components/${canteen.id}`).expect(200);
+    await api(hr.agent)
+      .op("deleteSalaryComponent", { params: { id: grat.id } })
+      .expect(200);
+    await api(hr.agent)
+      .op("deleteSalaryComponent", { params: { id: canteen.id } })
+      .expect(200);
   });
 });
 
@@ -232,9 +256,13 @@ describe("createPayrollRun, getPayrollRunEmployee, processPayrollRun, updateWage
     });
     expect(run.totals.pf).toMatchObject({ members: 1, wages: "7000.00", employee: "840.00" });
 
-    await hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200);
+    await api(hr.agent)
+      .op("processPayrollRun", { params: { id: run.id } })
+      .expect(200);
     // the company moves the PF switch: the processed slip keeps its figures, the next run uses the new date
-    await owner.agent.post("/api/configuration/payroll/wage-settings").send({ pf_code_wages_from: "2027-06-01" }).expect(200);
+    await api(owner.agent)
+      .op("updateWageSettings", { body: { pf_code_wages_from: "2027-06-01" } })
+      .expect(200);
     const kept = (await hr.agent.get(`/api/payroll/draft-runs/${run.id}/employees/${id}`).expect(200)).body.data;
     expect(kept).toMatchObject({ pf_employee: "840.00", pf: { wages: "7000.00" }, code_wages: { pf_rule: "code" } });
     // the payslip shows wages, exclusions and the add-back, still on one page
@@ -260,36 +288,41 @@ describe("createPayrollRun, getPayrollRunEmployee, processPayrollRun, updateWage
       month: { wage: "7000.00" },
     });
     expect(feb).toMatchObject({ pf_employee: "720.00", pf: { wages: "6000.00" } });
-    await owner.agent.post("/api/configuration/payroll/wage-settings").send({ pf_code_wages_from: "2026-06-29" }).expect(200);
+    await api(owner.agent)
+      .op("updateWageSettings", { body: { pf_code_wages_from: "2026-06-29" } })
+      .expect(200);
   });
 
   it("₹76 000 = 20 000 basic, 40 000 allowances, 16 000 gratuity and retrenchment provision: the slip's wage is ₹22 000", async () => {
     const gr = (
-      await hr.agent
-        .post("/api/payroll/salary-components")
-        .send({
-          name: "Gratuity and retrenchment provision",
-          code: "GRATRET",
-          type: "earning",
-          calculation: "fixed",
-          amount: "0.00",
-          wage_class: "gratuity_retrenchment",
-          position: 4,
+      await api(hr.agent)
+        .op("createSalaryComponent", {
+          body: {
+            name: "Gratuity and retrenchment provision",
+            code: "GRATRET",
+            type: "earning",
+            calculation: "fixed",
+            amount: "0.00",
+            wage_class: "gratuity_retrenchment",
+            position: 4,
+          },
         })
         .expect(201)
     ).body.data;
     const id = await insertEmployee(t, owner.tenantId, { gender: "male", joining_date: "2020-01-06", date_of_birth: "1990-05-05" });
-    await hr.agent
-      .put(`/api/payroll/employee-setup/${id}`)
-      .send({
-        effective_from: "2024-04-01",
-        pt_enabled: false,
-        components: [
-          { component_id: ids.BASIC, amount: "20000.00" },
-          { component_id: ids.HRA, amount: "24000.00" },
-          { component_id: ids.CONV, amount: "16000.00" },
-          { component_id: gr.id, amount: "16000.00" },
-        ],
+    await api(hr.agent)
+      .op("setEmployeeSalarySetup", {
+        params: { employeeId: id },
+        body: {
+          effective_from: "2024-04-01",
+          pt_enabled: false,
+          components: [
+            { component_id: ids.BASIC, amount: "20000.00" },
+            { component_id: ids.HRA, amount: "24000.00" },
+            { component_id: ids.CONV, amount: "16000.00" },
+            { component_id: gr.id, amount: "16000.00" },
+          ],
+        },
       })
       .expect(200);
     const { slip } = await slipOf("2027-04", id);
@@ -312,7 +345,11 @@ describe("createPayrollRun, getPayrollRunEmployee, processPayrollRun, updateWage
     const id = await employee("6000.00", "6000.00", "2000.00");
     const { run } = await slipOf("2027-03", id);
     await t.query(`UPDATE payroll_slips SET details = details - 'code_wages' WHERE run_id = $1`, [run.id]);
-    const old = (await hr.agent.get(`/api/payroll/draft-runs/${run.id}/employees/${id}`).expect(200)).body.data;
+    const old = (
+      await api(hr.agent)
+        .op("getPayrollRunEmployee", { params: { id: run.id, employeeId: id } })
+        .expect(200)
+    ).body.data;
     expect(old.code_wages).toBeUndefined();
     expect(old.pf_employee).toBe("840.00");
   });
@@ -345,7 +382,11 @@ describe("createFinalSettlement, getFinalSettlement, processFinalSettlement: gra
       gratuity: "144231.00",
       gratuity_detail: { eligible: true, service: { years: 10, months: 0, days: 0 }, counted_years: 10, wage: "25000.00" },
     });
-    const done = (await hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).expect(200)).body.data;
+    const done = (
+      await api(hr.agent)
+        .op("processFinalSettlement", { params: { id: s.id } })
+        .expect(200)
+    ).body.data;
     expect(done).toMatchObject({ status: "processed", gratuity: "144231.00", code_wages: { wage: "25000.00" } });
     // the statement shows the wage's make-up
     const text = await settlementPdfText(s.id);
@@ -379,10 +420,18 @@ describe("createFinalSettlement, getFinalSettlement, processFinalSettlement: gra
     const id = await employee("20000.00", "22000.00", "8000.00", "2016-01-01");
     const s = await settlementOf(id, "2025-12-31");
     await t.query(`UPDATE final_settlements SET details = details - 'code_wages' WHERE id = $1`, [s.id]);
-    const old = (await hr.agent.get(`/api/payroll/final-settlements/${s.id}`).expect(200)).body.data;
+    const old = (
+      await api(hr.agent)
+        .op("getFinalSettlement", { params: { id: s.id } })
+        .expect(200)
+    ).body.data;
     expect(old.code_wages).toBeNull();
     expect(old.gratuity).toBe("144231.00");
-    const done = (await hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).expect(200)).body.data;
+    const done = (
+      await api(hr.agent)
+        .op("processFinalSettlement", { params: { id: s.id } })
+        .expect(200)
+    ).body.data;
     expect(done).toMatchObject({ status: "processed", gratuity: "144231.00", code_wages: { rule: "code", wage: "25000.00" } });
   });
 
@@ -391,17 +440,31 @@ describe("createFinalSettlement, getFinalSettlement, processFinalSettlement: gra
     const s = await settlementOf(id, "2025-12-31");
     expect(s.gratuity).toBe("144231.00");
     // the company keeps the pre-code rule until 2026: the draft's figures changed
-    await owner.agent.post("/api/configuration/payroll/wage-settings").send({ code_wages_from: "2026-01-01" }).expect(200);
-    const refused = expectError(await hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`), 409, "conflict");
+    await api(owner.agent)
+      .op("updateWageSettings", { body: { code_wages_from: "2026-01-01" } })
+      .expect(200);
+    const refused = expectError(await api(hr.agent).op("processFinalSettlement", { params: { id: s.id } }), 409, "conflict");
     expect(refused.error).toContain("recalculate it (PUT)");
-    const again = (await hr.agent.put(`/api/payroll/final-settlements/${s.id}`).send({}).expect(200)).body.data;
+    const again = (
+      await api(hr.agent)
+        .op("updateFinalSettlement", { params: { id: s.id }, body: {} })
+        .expect(200)
+    ).body.data;
     expect(again).toMatchObject({
       gratuity: "115385.00",
       code_wages: { rule: "pre_code", code_wages_from: "2026-01-01", wage: "20000.00" },
     });
-    await hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).expect(200);
-    await owner.agent.post("/api/configuration/payroll/wage-settings").send({ code_wages_from: "2025-11-21" }).expect(200);
-    const kept = (await hr.agent.get(`/api/payroll/final-settlements/${s.id}`).expect(200)).body.data;
+    await api(hr.agent)
+      .op("processFinalSettlement", { params: { id: s.id } })
+      .expect(200);
+    await api(owner.agent)
+      .op("updateWageSettings", { body: { code_wages_from: "2025-11-21" } })
+      .expect(200);
+    const kept = (
+      await api(hr.agent)
+        .op("getFinalSettlement", { params: { id: s.id } })
+        .expect(200)
+    ).body.data;
     expect(kept).toMatchObject({ status: "processed", gratuity: "115385.00", code_wages: { rule: "pre_code" } });
   });
 });

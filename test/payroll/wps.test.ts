@@ -1,8 +1,9 @@
 // UAE WPS: settings, the SIF file line by line, refusals (draft, missing settings, incomplete employees).
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
-import { payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
 import * as clock from "../../src/lib/clock.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let w: PayrollWorld;
@@ -13,9 +14,15 @@ beforeAll(async () => {
   w = await payrollWorld(t);
   await t.query(`UPDATE tenants SET timezone = 'Asia/Dubai', currency = 'AED' WHERE id = $1`, [w.owner.tenantId]);
   // no PF/ESI/PT: a UAE company switches the Indian statutory deductions off
-  await w.hr.agent.post("/api/configuration/payroll/pf-settings").send({ enabled: false }).expect(200);
-  await w.hr.agent.post("/api/configuration/payroll/esi-settings").send({ enabled: false }).expect(200);
-  await w.hr.agent.post("/api/configuration/payroll/professional-tax").send({ enabled: false }).expect(200);
+  await api(w.hr.agent)
+    .op("updatePfSettings", { body: { enabled: false } })
+    .expect(200);
+  await api(w.hr.agent)
+    .op("updateEsiSettings", { body: { enabled: false } })
+    .expect(200);
+  await api(w.hr.agent)
+    .op("updateProfessionalTaxSettings", { body: { enabled: false } })
+    .expect(200);
   await payrollEmployee(t, w, "12000.00", {
     employee_code: "U-001",
     state: null,
@@ -52,54 +59,59 @@ beforeAll(async () => {
       `to_date, days, status) VALUES ($1, $2, $3, $4, '2027-01-20', '2027-01-20', 1.0, 'approved')`,
     [w.owner.tenantId, b, lwp.id, period.id],
   );
-  const cat = await w.hr.agent
-    .post("/api/configuration/payroll/expense-categories")
-    .send({ name: "Fuel", requires_receipt: false })
+  const cat = await api(w.hr.agent)
+    .op("createExpenseCategory", { body: { name: "Fuel", requires_receipt: false } })
     .expect(201);
   const [bUser] = [await (await import("../support/app.ts")).addMember(t, w.owner, "employee", { employeeId: b })];
-  const claim = await bUser.agent
-    .post("/api/payroll/expense-claims")
-    .send({ category_id: cat.body.data.id, amount: "300.00", expense_date: "2026-11-01", description: "Fuel" })
+  const claim = await api(bUser.agent)
+    .op("createExpenseClaim", {
+      body: { category_id: cat.body.data.id, amount: "300.00", expense_date: "2026-11-01", description: "Fuel" },
+    })
     .expect(201);
-  await w.hr.agent.put(`/api/payroll/expense-claims/${claim.body.data.id}`).send({ status: "approved" }).expect(200);
-  runId = (await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2027-01" }).expect(201)).body.data.id;
+  await api(w.hr.agent)
+    .op("updateExpenseClaim", { params: { id: claim.body.data.id }, body: { status: "approved" } })
+    .expect(200);
+  runId = (
+    await api(w.hr.agent)
+      .op("createPayrollRun", { body: { period: "2027-01" } })
+      .expect(201)
+  ).body.data.id;
 });
 
 describe("getWpsSettings: WPS settings", () => {
   it("defaults to empty ids and AED; owner/admin change them; hr reads", async () => {
-    expect((await w.hr.agent.get("/api/configuration/payroll/wps-settings").expect(200)).body.data).toMatchObject({
+    expect((await api(w.hr.agent).op("getWpsSettings").expect(200)).body.data).toMatchObject({
       employer_id: null,
       bank_routing_code: null,
       currency: "AED",
     });
-    expectError(await w.hr.agent.post("/api/configuration/payroll/wps-settings").send({ employer_id: "123456" }), 403, "forbidden");
-    expectError(
-      await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ bank_routing_code: "12345" }),
-      400,
-      "validation_failed",
-    );
+    expectError(await api(w.hr.agent).op("updateWpsSettings", { body: { employer_id: "123456" } }), 403, "forbidden");
+    expectError(await api(w.owner.agent).op("updateWpsSettings", { body: { bank_routing_code: "12345" } }), 400, "validation_failed");
   });
 });
 
 describe("updateWpsSettings, exportWpsSif: SIF export", () => {
   it("refuses drafts and missing settings", async () => {
-    expectError(await w.hr.agent.get(`/api/payroll/wps/${runId}`), 409, "conflict");
-    await w.hr.agent.post(`/api/payroll/draft-runs/${runId}/process`).expect(200);
-    expectError(await w.hr.agent.get(`/api/payroll/wps/${runId}`), 409, "conflict");
-    await w.owner.agent
-      .post("/api/configuration/payroll/wps-settings")
-      .send({ employer_id: "123456", bank_routing_code: "802420101", employer_reference: "January payroll" })
+    expectError(await api(w.hr.agent).op("exportWpsSif", { params: { draftId: runId } }), 409, "conflict");
+    await api(w.hr.agent)
+      .op("processPayrollRun", { params: { id: runId } })
+      .expect(200);
+    expectError(await api(w.hr.agent).op("exportWpsSif", { params: { draftId: runId } }), 409, "conflict");
+    await api(w.owner.agent)
+      .op("updateWpsSettings", { body: { employer_id: "123456", bank_routing_code: "802420101", employer_reference: "January payroll" } })
       .expect(200);
   });
 
   it("lists employees without WPS details in a 409", async () => {
-    const e = expectError(await w.hr.agent.get(`/api/payroll/wps/${runId}`), 409, "conflict");
+    const e = expectError(await api(w.hr.agent).op("exportWpsSif", { params: { draftId: runId } }), 409, "conflict");
     expect(e.details).toEqual([{ path: "employees.U-003", message: "Nadia Noiban: missing bank_routing_code, bank_iban" }]);
   });
 
   it("produces the file line by line, EDR per employee and one SCR last", async () => {
     const before = clock.now();
-    const res = await w.hr.agent.get(`/api/payroll/wps/${runId}?exclude_incomplete=true`).expect(200);
+    const res = await api(w.hr.agent)
+      .op("exportWpsSif", { params: { draftId: runId }, query: { exclude_incomplete: true } })
+      .expect(200);
     expect(res.headers["content-type"]).toMatch(/^text\/csv/);
     expect(res.headers["x-wps-excluded"]).toBe("1");
     const name = /filename="(\d{13})(\d{12})\.SIF"/.exec(res.headers["content-disposition"]);
@@ -109,9 +121,11 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
     expect(lines).toHaveLength(3);
     expect(lines[0]).toBe("EDR,00000012345678,802420101,AE070331234567890123456,2027-01-01,2027-01-31,31,12000.00,0.00,0");
     // joined on the 10th, one unpaid day: 22 days employed, 21 payable of 31 → 6 500 × 21 / 31, split into components
-    const slip = (await w.hr.agent.get(`/api/payroll/draft-runs/${runId}/breakdown`).expect(200)).body.data.employees.find(
-      (e: any) => e.employee_code === "U-002",
-    );
+    const slip = (
+      await api(w.hr.agent)
+        .op("getPayrollRunBreakdown", { params: { id: runId } })
+        .expect(200)
+    ).body.data.employees.find((e) => e.employee_code === "U-002");
     expect(slip).toMatchObject({ payable_days: "21.0", lop_days: "1.0", gross: "4403.23", reimbursements: "300.00", net_pay: "4703.23" });
     expect(lines[1]).toBe("EDR,00915012345663,302210101,AE160240043520123456701,2027-01-10,2027-01-31,22,4403.23,300.00,1");
     const scr = lines[2].split(",");
@@ -137,30 +151,34 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
 
   it("updateWpsSettings refuses a formula-like reference; exportWpsSif writes an older one without its formula start", async () => {
     for (const employer_reference of ['=HYPERLINK("http://x")', "+1+1", "-2", "@SUM(A1)", "\tx"])
-      expectError(
-        await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference }),
-        400,
-        "validation_failed",
-      );
-    await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "Jan 2027 - run" }).expect(200);
+      expectError(await api(w.owner.agent).op("updateWpsSettings", { body: { employer_reference } }), 400, "validation_failed");
+    await api(w.owner.agent)
+      .op("updateWpsSettings", { body: { employer_reference: "Jan 2027 - run" } })
+      .expect(200);
     // a value stored before the rule
     await t.query(
       "UPDATE tenant_settings SET settings = jsonb_set(settings, '{employer_reference}', to_jsonb($2::text)) " +
         "WHERE tenant_id = $1 AND kind = 'wps'",
       [w.owner.tenantId, "=cmd|' /C calc'!A0"],
     );
-    const res = await w.hr.agent.get(`/api/payroll/wps/${runId}?exclude_incomplete=true`).expect(200);
+    const res = await api(w.hr.agent)
+      .op("exportWpsSif", { params: { draftId: runId }, query: { exclude_incomplete: true } })
+      .expect(200);
     const scr = res.text
       .split("\r\n")
       .find((l) => l.startsWith("SCR,"))!
       .split(",");
     expect(scr[9]).toBe("cmd|' /C calc'!A0");
-    await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "January payroll" }).expect(200);
+    await api(w.owner.agent)
+      .op("updateWpsSettings", { body: { employer_reference: "January payroll" } })
+      .expect(200);
   });
 
   it("exportWpsSif: characters above U+00FF cannot become =, a comma or a line break in the file", async () => {
     const scrOf = async () => {
-      const res = await w.hr.agent.get(`/api/payroll/wps/${runId}?exclude_incomplete=true`).expect(200);
+      const res = await api(w.hr.agent)
+        .op("exportWpsSif", { params: { draftId: runId }, query: { exclude_incomplete: true } })
+        .expect(200);
       expect(res.text).toMatch(/^[\x20-\x7E\r\n]*$/); // the file's bytes: ASCII only
       const lines = res.text.split("\r\n");
       expect(lines.pop()).toBe("");
@@ -169,10 +187,14 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
       return lines[2].split(",");
     };
     // accepted by the document's pattern (no leading = + - @, no comma, no line break) ...
-    await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "Ľcmd|' /C calc'!A0" }).expect(200);
+    await api(w.owner.agent)
+      .op("updateWpsSettings", { body: { employer_reference: "Ľcmd|' /C calc'!A0" } })
+      .expect(200);
     // ... and written transliterated: `Ľ` is `L`, never its low byte `=`
     expect((await scrOf())[9]).toBe("Lcmd|' /C calc'!A0");
-    await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "aĬbĊc" }).expect(200);
+    await api(w.owner.agent)
+      .op("updateWpsSettings", { body: { employer_reference: "aĬbĊc" } })
+      .expect(200);
     expect((await scrOf())[9]).toBe("aIbCc");
     // a full-width ＝ is an = in the file's character set: the formula start goes, as for an =
     await t.query(
@@ -186,17 +208,19 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
       w.owner.tenantId,
       "AE07ĬĊ0331234567890123456",
     ]);
-    const e = expectError(await w.hr.agent.get(`/api/payroll/wps/${runId}`), 409, "conflict");
+    const e = expectError(await api(w.hr.agent).op("exportWpsSif", { params: { draftId: runId } }), 409, "conflict");
     expect(e.details.map((d: any) => d.path)).toContain("employees.U-001");
     await t.query(`UPDATE employees SET bank_iban = $2 WHERE tenant_id = $1 AND employee_code = 'U-001'`, [
       w.owner.tenantId,
       "AE07 0331 2345 6789 0123 456",
     ]);
-    await w.owner.agent.post("/api/configuration/payroll/wps-settings").send({ employer_reference: "January payroll" }).expect(200);
+    await api(w.owner.agent)
+      .op("updateWpsSettings", { body: { employer_reference: "January payroll" } })
+      .expect(200);
   });
 
   it("is for owner/admin/hr", async () => {
     const emp = await (await import("../support/app.ts")).addMember(t, w.owner, "employee", { employeeId: incomplete });
-    expectError(await emp.agent.get(`/api/payroll/wps/${runId}`), 403, "forbidden");
+    expectError(await api(emp.agent).op("exportWpsSif", { params: { draftId: runId } }), 403, "forbidden");
   });
 });

@@ -10,7 +10,7 @@ import * as clock from "../../src/lib/clock.ts";
 import { addDays, todayIn } from "../../src/lib/dates.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
-import { leaveWorld } from "../support/leave-factories.ts";
+import { leaveWorld } from "../leave/fixtures.ts";
 
 const t = useTestApp();
 afterAll(() => clock.setClock(undefined));

@@ -5,13 +5,13 @@
 // gives exactly what changed since.
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
-import { createAsset, createCategory } from "../support/asset-factories.ts";
+import { createAsset, createCategory } from "../assets/fixtures.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { createEmployee } from "../support/employees.ts";
-import { createType, grant, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
-import { memberFor, payrollEmployee, payrollWorld } from "../payroll/support.ts";
+import { createType, grant, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
+import { memberFor, payrollEmployee, payrollWorld } from "../payroll/fixtures.ts";
 import { eventually } from "../support/eventually.ts";
-import { addCandidate, openPosting, recruitingCompany } from "../recruitment/helpers.ts";
+import { addCandidate, openPosting, recruitingCompany } from "../recruitment/fixtures.ts";
 
 const t = useTestApp();
 

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { type TenantSession, useTestApp } from "../support/app.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
 import { eventually } from "../support/eventually.ts";
-import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "../payroll/support.ts";
+import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "../payroll/fixtures.ts";
 
 // the run's month is worked out from this day (as in the payroll tests)
 useClock(PAYROLL_FIGURES_DAY);

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { nearestName } from "../../src/http/error-hints.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
-import { approvedRequisition, recruitingCompany } from "../recruitment/helpers.ts";
+import { approvedRequisition, recruitingCompany } from "../recruitment/fixtures.ts";
 
 const t = useTestApp();
 const UUID = "5d0f3a8e-2b1c-4d5e-8f9a-0b1c2d3e4f5a";

@@ -19,7 +19,7 @@ import { withoutFence } from "../../src/modules/recruitment/ai/openai.ts";
 import { extractYears, keywords, sentences } from "../../src/modules/recruitment/ai/text.ts";
 import { fillTemplate, MERGE_FIELDS, unknownFields, type MergeField } from "../../src/modules/recruitment/letters.ts";
 import { useTestApp } from "../support/app.ts";
-import { binary, recruitingCompany, type Company } from "../recruitment/helpers.ts";
+import { binary, recruitingCompany, type Company } from "../recruitment/fixtures.ts";
 
 const spaces = (n: number) => " ".repeat(n);
 

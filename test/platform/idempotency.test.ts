@@ -10,7 +10,7 @@ import { addMember, expectError, signupTenant, useTestApp } from "../support/app
 import { employeeInput } from "../support/employees.ts";
 import { expectServerError } from "../support/recorder.ts";
 import { addDays } from "../../src/lib/dates.ts";
-import { createType, grant, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { createType, grant, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
 
 const t = useTestApp();
 const KEY = "Idempotency-Key";

@@ -11,7 +11,7 @@ import { FILE_REFERENCES, REMOVE_ORPHAN_FILES_JOB } from "../../src/modules/util
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
-import { addCandidate, type Company, openPosting, recruitingCompany } from "../recruitment/helpers.ts";
+import { addCandidate, type Company, openPosting, recruitingCompany } from "../recruitment/fixtures.ts";
 
 const uploadDir = mkdtempSync(path.join(tmpdir(), "hrms-orphans-test-"));
 const t = useTestApp({ config: { uploadDir, orphanFileGraceHours: 24 } });

@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type PgBouncer, pgbouncerBinary, startPgBouncer } from "../../scripts/measure/pgbouncer.ts";
 import { useTestApp } from "../support/app.ts";
-import { leaveWorld } from "../support/leave-factories.ts";
+import { leaveWorld } from "../leave/fixtures.ts";
 import { type ServerProcess, startServerProcess } from "../support/server-process.ts";
 import { eventually } from "../support/eventually.ts";
 

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { createEmployee } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 useClock("2027-06-04T17:00:00Z");
@@ -45,7 +46,11 @@ describe("createPrivacyBreach, getPrivacyBreach, listPrivacyBreaches: the clocks
       "The detailed report to the Board was due at 2027-06-04T09:00:00.000Z (72 hours after the breach became known, " +
         "DPDP Rules 2025 r.7(2)(b): the detailed report within seventy-two hours of becoming aware): 8 hours overdue",
     ]);
-    const list = (await owner.agent.get("/api/privacy/breaches?status=open").expect(200)).body.data;
+    const list = (
+      await api(owner.agent)
+        .op("listPrivacyBreaches", { query: { status: "open" } })
+        .expect(200)
+    ).body.data;
     expect(list.map((x: { id: string }) => x.id)).toEqual([fresh.id, old.id]);
     const [ev] = await t.query(`SELECT type, data FROM events WHERE data->>'id' = $1`, [old.id]);
     expect(ev).toMatchObject({
@@ -61,7 +66,7 @@ describe("createPrivacyBreach, getPrivacyBreach, listPrivacyBreaches: the clocks
       400,
     );
     const other = await signupTenant(t);
-    expectError(await other.agent.get(`/api/privacy/breaches/${old.id}`), 404, "not_found");
+    expectError(await api(other.agent).op("getPrivacyBreach", { params: { id: old.id } }), 404, "not_found");
   });
 });
 
@@ -80,27 +85,40 @@ describe("notifyPrivacyBreachPersons, recordPrivacyBreachIntimation, getPrivacyB
         })
         .expect(201)
     ).body.data;
-    const told = (await owner.agent.post(`/api/privacy/breaches/${br.id}/notify-persons`).expect(200)).body.data;
+    const told = (
+      await api(owner.agent)
+        .op("notifyPrivacyBreachPersons", { params: { id: br.id } })
+        .expect(200)
+    ).body.data;
     expect(told).toMatchObject({ persons_notified_count: 1, persons_notified_at: expect.stringMatching(/^2027-06-04T17:0/) });
     const [mail] = await t.query(`SELECT to_address, subject, text_body FROM email_outbox WHERE to_address = $1`, [a.email]);
     expect(mail.subject).toMatch(/A personal data breach/);
     expect(mail.text_body).toContain("Dear Kiran");
     expect(mail.text_body).toContain("Its likely consequences: Disclosure of salaries");
     expect(mail.text_body).toContain("Recipient asked to delete it.");
-    expectError(await owner.agent.post(`/api/privacy/breaches/${br.id}/notify-persons`), 409, "conflict");
+    expectError(await api(owner.agent).op("notifyPrivacyBreachPersons", { params: { id: br.id } }), 409, "conflict");
 
-    expectError(await owner.agent.post(`/api/privacy/breaches/${br.id}/board-intimation`).send({ stage: "report" }), 409);
-    await owner.agent.post(`/api/privacy/breaches/${br.id}/board-intimation`).send({ stage: "intimation", reference: "DPB-1" }).expect(200);
-    const closed = (await owner.agent.post(`/api/privacy/breaches/${br.id}/board-intimation`).send({ stage: "report" }).expect(200)).body
-      .data;
+    expectError(await api(owner.agent).op("recordPrivacyBreachIntimation", { params: { id: br.id }, body: { stage: "report" } }), 409);
+    await api(owner.agent)
+      .op("recordPrivacyBreachIntimation", { params: { id: br.id }, body: { stage: "intimation", reference: "DPB-1" } })
+      .expect(200);
+    const closed = (
+      await api(owner.agent)
+        .op("recordPrivacyBreachIntimation", { params: { id: br.id }, body: { stage: "report" } })
+        .expect(200)
+    ).body.data;
     expect(closed).toMatchObject({ status: "closed", board_reference: "DPB-1", warnings: [] });
 
-    const rep = await owner.agent.get(`/api/privacy/breaches/${br.id}/report`).expect(200);
+    const rep = await api(owner.agent)
+      .op("getPrivacyBreachReport", { params: { id: br.id } })
+      .expect(200);
     expect(rep.headers["content-type"]).toMatch(/^text\/plain/);
     expect(rep.headers["content-disposition"]).toBe(`attachment; filename="${br.breach_number}-report.txt"`);
     expect(rep.text).toContain("Persons affected: 1");
     expect(rep.text).toContain(`Affected persons notified: 1 at ${told.persons_notified_at}`);
     expect(rep.text).toContain("(reference DPB-1)");
-    await owner.agent.get(`/api/privacy/breaches/${br.id}`).expect(200);
+    await api(owner.agent)
+      .op("getPrivacyBreach", { params: { id: br.id } })
+      .expect(200);
   });
 });

@@ -11,8 +11,9 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { createEmployee } from "../support/employees.ts";
-import { addCandidate, openPosting } from "../recruitment/helpers.ts";
-import { insertSlip, type Receiver, startReceiver } from "./helpers.ts";
+import { addCandidate, openPosting } from "../recruitment/fixtures.ts";
+import { insertSlip, type Receiver, startReceiver } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
 useClock("2027-06-15T06:30:00Z");
@@ -35,9 +36,8 @@ async function formerEmployee(owner: TenantSession) {
 
 async function erasureRequest(owner: TenantSession, employeeId: string) {
   return (
-    await owner.agent
-      .post("/api/privacy/requests")
-      .send({ type: "erasure", employee_id: employeeId, description: "Please erase my data." })
+    await api(owner.agent)
+      .op("createPrivacyRequest", { body: { type: "erasure", employee_id: employeeId, description: "Please erase my data." } })
       .expect(201)
   ).body.data;
 }
@@ -45,9 +45,8 @@ async function erasureRequest(owner: TenantSession, employeeId: string) {
 describe("decidePrivacyRequest (erasure), createLegalHold, releaseLegalHold, listLegalHolds, the purge job", () => {
   it("keeps the payslip inside its window (pseudonymised around it), erases the one past it, sends the tombstone", async () => {
     const owner = await signupTenant(t);
-    await owner.agent
-      .post("/api/integrations/webhooks")
-      .send({ url: receiver.url, event_types: ["personal_data.erased"] })
+    await api(owner.agent)
+      .op("createWebhookEndpoint", { body: { url: receiver.url, event_types: ["personal_data.erased"] } })
       .expect(201);
     const e = await formerEmployee(owner);
     // FY 2018-19 ends 31 March 2019: kept until 31 March 2027, gone by 15 June 2027; FY 2019-20: until 31 March 2028
@@ -106,21 +105,32 @@ describe("decidePrivacyRequest (erasure), createLegalHold, releaseLegalHold, lis
     const e = await formerEmployee(owner);
     const slip = await insertSlip(t, owner.tenantId, e.id, "2018-05");
     const hold = (
-      await owner.agent
-        .post("/api/privacy/legal-holds")
-        .send({ employee_id: e.id, reason: "Wage claim before the Labour Court" })
+      await api(owner.agent)
+        .op("createLegalHold", { body: { employee_id: e.id, reason: "Wage claim before the Labour Court" } })
         .expect(201)
     ).body.data;
     expect(hold.active).toBe(true);
     const r = await erasureRequest(owner, e.id);
-    expectError(await owner.agent.post(`/api/privacy/requests/${r.id}/decision`).send({ status: "completed" }), 409, "conflict");
+    expectError(
+      await api(owner.agent).op("decidePrivacyRequest", { params: { id: r.id }, body: { status: "completed" } }),
+      409,
+      "conflict",
+    );
     expect(await t.query(`SELECT id FROM payroll_slips WHERE id = $1`, [slip])).toHaveLength(1);
-    expect((await owner.agent.get("/api/privacy/legal-holds?active=true").expect(200)).body.data.map((h: { id: string }) => h.id)).toEqual([
-      hold.id,
-    ]);
-    await owner.agent.post(`/api/privacy/legal-holds/${hold.id}/release`).expect(200);
-    expectError(await owner.agent.post(`/api/privacy/legal-holds/${hold.id}/release`), 409, "conflict");
-    await owner.agent.post(`/api/privacy/requests/${r.id}/decision`).send({ status: "completed" }).expect(200);
+    expect(
+      (
+        await api(owner.agent)
+          .op("listLegalHolds", { query: { active: true } })
+          .expect(200)
+      ).body.data.map((h: { id: string }) => h.id),
+    ).toEqual([hold.id]);
+    await api(owner.agent)
+      .op("releaseLegalHold", { params: { id: hold.id } })
+      .expect(200);
+    expectError(await api(owner.agent).op("releaseLegalHold", { params: { id: hold.id } }), 409, "conflict");
+    await api(owner.agent)
+      .op("decidePrivacyRequest", { params: { id: r.id }, body: { status: "completed" } })
+      .expect(200);
     expect(await t.query(`SELECT id FROM payroll_slips WHERE id = $1`, [slip])).toHaveLength(0);
   });
 
@@ -128,21 +138,25 @@ describe("decidePrivacyRequest (erasure), createLegalHold, releaseLegalHold, lis
     const owner = await signupTenant(t);
     const e = await createEmployee(owner);
     const r = await erasureRequest(owner, e.id);
-    expect(expectError(await owner.agent.post(`/api/privacy/requests/${r.id}/decision`).send({ status: "completed" }), 409).error).toMatch(
-      /still employed/,
-    );
+    expect(
+      expectError(await api(owner.agent).op("decidePrivacyRequest", { params: { id: r.id }, body: { status: "completed" } }), 409).error,
+    ).toMatch(/still employed/);
   });
 
   it("listRetentionRules: the schedule with each rule's source and the date it applies from", async () => {
     const owner = await signupTenant(t);
-    const rules = (await owner.agent.get("/api/privacy/retention-schedule").expect(200)).body.data;
+    const rules = (await api(owner.agent).op("listRetentionRules").expect(200)).body.data;
     expect(rules.find((r: { record_class: string }) => r.record_class === "payslips")).toMatchObject({
       jurisdiction: "IN",
       period_years: 8,
       counted_from: "end_of_financial_year",
       effective_from: "2014-04-01",
     });
-    const uae = (await owner.agent.get("/api/privacy/retention-schedule?jurisdiction=AE").expect(200)).body.data;
+    const uae = (
+      await api(owner.agent)
+        .op("listRetentionRules", { query: { jurisdiction: "AE" } })
+        .expect(200)
+    ).body.data;
     expect(uae.find((r: { record_class: string }) => r.record_class === "payslips")).toMatchObject({
       period_years: 2,
       counted_from: "end_of_service",
@@ -154,9 +168,8 @@ describe("decidePrivacyRequest (erasure), createLegalHold, releaseLegalHold, lis
 describe("the purge job: candidates not hired", () => {
   it("erases a candidate rejected more than a year ago without a request, and not one rejected since", async () => {
     const owner = await signupTenant(t);
-    await owner.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["recruitment"] })
+    await api(owner.agent)
+      .op("updateCompanySettings", { body: { modules: ["recruitment"] } })
       .expect(200);
     const posting = await openPosting(owner.agent);
     const old = (await addCandidate(owner.agent, posting.id, { first_name: "old" })).id;

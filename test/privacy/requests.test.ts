@@ -11,7 +11,8 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
 import { createEmployee } from "../support/employees.ts";
-import { startReceiver } from "./helpers.ts";
+import { startReceiver } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
 beforeAll(() => registerAllJobs());
@@ -57,18 +58,28 @@ describe("createPrivacyRequest, getPrivacyRequest, listPrivacyRequests: the cloc
     const start = nowMs();
     setClock(new Date(start + 92 * 86_400_000));
     try {
-      const late = (await w.owner.agent.get(`/api/privacy/requests/${r.id}`).expect(200)).body.data;
+      const late = (
+        await api(w.owner.agent)
+          .op("getPrivacyRequest", { params: { id: r.id } })
+          .expect(200)
+      ).body.data;
       expect(late.warnings).toHaveLength(1);
       expect(late.warnings[0]).toMatch(new RegExp(`^The answer was due on ${r.due_at} \\(90 days, .*\\): [12] days? overdue$`));
-      const listed = (await w.owner.agent.get("/api/privacy/requests?status=received").expect(200)).body;
+      const listed = (
+        await api(w.owner.agent)
+          .op("listPrivacyRequests", { query: { status: "received" } })
+          .expect(200)
+      ).body;
       expect(listed.data.map((x: { id: string }) => x.id)).toEqual([r.id]);
     } finally {
       setClock(new Date(start));
     }
     // the person sees theirs, a colleague does not
-    await w.staff.agent.get(`/api/privacy/requests/${r.id}`).expect(200);
-    expectError(await w.colleague.agent.get(`/api/privacy/requests/${r.id}`), 404, "not_found");
-    expect((await w.colleague.agent.get("/api/privacy/requests").expect(200)).body.data).toEqual([]);
+    await api(w.staff.agent)
+      .op("getPrivacyRequest", { params: { id: r.id } })
+      .expect(200);
+    expectError(await api(w.colleague.agent).op("getPrivacyRequest", { params: { id: r.id } }), 404, "not_found");
+    expect((await api(w.colleague.agent).op("listPrivacyRequests").expect(200)).body.data).toEqual([]);
     // a grievance is answered by its resolution
     const done = (await decide(w.owner, r.id, { status: "completed", resolution: "Access to salaries restricted." }).expect(200)).body.data;
     expect(done).toMatchObject({
@@ -85,15 +96,23 @@ describe("decidePrivacyRequest, withdrawPrivacyRequest, getPrivacySettings, upda
     const w = await world();
     const r = (await ask(w.staff, { type: "access", description: "What do you hold about me?" }).expect(201)).body.data;
     expectError(await decide(w.hr, r.id, { status: "in_progress" }), 403, "forbidden");
-    await w.owner.agent.put("/api/privacy/settings").send({ grievance_officer_user_id: w.hr.userId }).expect(200);
-    const s = (await w.staff.agent.get("/api/privacy/settings").expect(200)).body.data;
+    await api(w.owner.agent)
+      .op("updatePrivacySettings", { body: { grievance_officer_user_id: w.hr.userId } })
+      .expect(200);
+    const s = (await api(w.staff.agent).op("getPrivacySettings").expect(200)).body.data;
     expect(s).toMatchObject({ jurisdiction: "IN", grievance_officer_user_id: w.hr.userId, grievance_officer_email: w.hr.email });
     expect((await decide(w.hr, r.id, { status: "in_progress" }).expect(200)).body.data.status).toBe("in_progress");
     expectError(await decide(w.hr, r.id, { status: "rejected" }), 400, "validation_failed"); // a rejection says why
-    expectError(await w.colleague.agent.post(`/api/privacy/requests/${r.id}/withdraw`), 404);
-    expect((await w.staff.agent.post(`/api/privacy/requests/${r.id}/withdraw`).expect(200)).body.data.status).toBe("withdrawn");
+    expectError(await api(w.colleague.agent).op("withdrawPrivacyRequest", { params: { id: r.id } }), 404);
+    expect(
+      (
+        await api(w.staff.agent)
+          .op("withdrawPrivacyRequest", { params: { id: r.id } })
+          .expect(200)
+      ).body.data.status,
+    ).toBe("withdrawn");
     expectError(await decide(w.owner, r.id, { status: "completed" }), 409, "conflict");
-    expectError(await w.owner.agent.put("/api/privacy/settings").send({ grievance_officer_user_id: w.staff.userId }), 400);
+    expectError(await api(w.owner.agent).op("updatePrivacySettings", { body: { grievance_officer_user_id: w.staff.userId } }), 400);
   });
 
   it("a member without an employee record is told to ask the company; a decider logs it on their behalf", async () => {
@@ -116,7 +135,11 @@ describe("correction and nomination requests", () => {
       .body.data;
     const done = (await decide(w.owner, r.id, { status: "completed", resolution: "Updated" }).expect(200)).body.data;
     expect(done.outcome).toEqual({ corrected: ["phone"] });
-    const emp = (await w.owner.agent.get(`/api/employees/${w.staffEmployeeId}`).expect(200)).body.data;
+    const emp = (
+      await api(w.owner.agent)
+        .op("getEmployee", { params: { employeeId: w.staffEmployeeId } })
+        .expect(200)
+    ).body.data;
     expect(emp.phone).toBe("+91 98450 00001");
     const log = (
       await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${w.staffEmployeeId}&action=employee.updated`).expect(200)
@@ -140,18 +163,23 @@ describe("getPrivacyRequestBundle: what is held and who it was shared with", () 
     const receiver = await startReceiver();
     try {
       const ep = (
-        await w.owner.agent
-          .post("/api/integrations/webhooks")
-          .send({ url: receiver.url, event_types: ["employee.updated"] })
+        await api(w.owner.agent)
+          .op("createWebhookEndpoint", { body: { url: receiver.url, event_types: ["employee.updated"] } })
           .expect(201)
       ).body.data.endpoint;
-      await w.owner.agent.put(`/api/employees/${w.staffEmployeeId}`).send({ designation: "Lead" }).expect(200);
+      await api(w.owner.agent)
+        .op("updateEmployee", { params: { employeeId: w.staffEmployeeId }, body: { designation: "Lead" } })
+        .expect(200);
       await jobs.runNow(DELIVER_JOB, t.configWith({ webhookAllowLoopback: true }));
       const r = (await ask(w.staff, { type: "access", description: "What do you hold?" }).expect(201)).body.data;
-      expectError(await w.staff.agent.get(`/api/privacy/requests/${r.id}/bundle`), 409, "conflict");
+      expectError(await api(w.staff.agent).op("getPrivacyRequestBundle", { params: { id: r.id } }), 409, "conflict");
       const done = (await decide(w.owner, r.id, { status: "completed" }).expect(200)).body.data;
       expect(done.outcome).toEqual({ bundle_url: `/api/privacy/requests/${r.id}/bundle` });
-      const b = (await w.staff.agent.get(`/api/privacy/requests/${r.id}/bundle`).expect(200)).body.data;
+      const b = (
+        await api(w.staff.agent)
+          .op("getPrivacyRequestBundle", { params: { id: r.id } })
+          .expect(200)
+      ).body.data;
       expect(b.subject).toEqual({ kind: "employee", id: w.staffEmployeeId, name: "Asha Nair" });
       expect(b.records.employee_profile).toEqual([
         expect.objectContaining({ id: w.staffEmployeeId, first_name: "Asha", designation: "Lead" }),
@@ -161,7 +189,7 @@ describe("getPrivacyRequestBundle: what is held and who it was shared with", () 
       expect(b.shared_with.webhook_endpoints).toEqual([
         expect.objectContaining({ endpoint_id: ep.id, url: receiver.url, deliveries: 1, last_delivered_at: expect.any(String) }),
       ]);
-      expectError(await w.colleague.agent.get(`/api/privacy/requests/${r.id}/bundle`), 404);
+      expectError(await api(w.colleague.agent).op("getPrivacyRequestBundle", { params: { id: r.id } }), 404);
     } finally {
       await receiver.close();
     }

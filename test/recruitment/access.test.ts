@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
 import { expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { addCandidate, advance, dateIn, draftOffer, isoIn, recruitingCompany, type Company } from "./helpers.ts";
+import { addCandidate, advance, dateIn, draftOffer, isoIn, recruitingCompany, type Company } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const NIL = "00000000-0000-4000-8000-000000000000";
@@ -100,21 +101,26 @@ describe("recruitment access", () => {
     const screened = await addCandidate(c.hr.agent, posting.id);
     await advance(c.hr.agent, screened.id, "screening");
     const interview = (
-      await c.hr.agent
-        .post("/api/recruitment/interviews")
-        .send({ candidate_id: screened.id, round_name: "Tech", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] })
+      await api(c.hr.agent)
+        .op("createInterview", {
+          body: {
+            candidate_id: screened.id,
+            round_name: "Tech",
+            scheduled_at: isoIn(2),
+            mode: "phone",
+            interviewer_user_ids: [c.hr.userId],
+          },
+        })
         .expect(201)
     ).body.data;
     const session = (
-      await c.hr.agent
-        .post("/api/recruitment/interview-management-sessions")
-        .send({ candidate_id: screened.id, interview_id: interview.id })
+      await api(c.hr.agent)
+        .op("createInterviewSession", { body: { candidate_id: screened.id, interview_id: interview.id } })
         .expect(201)
     ).body.data;
     const talent = (
-      await c.hr.agent
-        .post("/api/recruitment/talent-pool-candidates")
-        .send({ first_name: "T", last_name: "P", email: "t.p@example.test" })
+      await api(c.hr.agent)
+        .op("createTalentPoolCandidate", { body: { first_name: "T", last_name: "P", email: "t.p@example.test" } })
         .expect(201)
     ).body.data;
     const ids: Record<string, string> = {
@@ -145,59 +151,54 @@ describe("recruitment access", () => {
     expect((await t.query(`SELECT deleted_at FROM candidates WHERE id = $1`, [candidate.id]))[0].deleted_at).toBeNull();
     // References in bodies to another company's records are invalid input.
     expect(
-      expectError(
-        await b.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: posting.requisition_id, description: "x" }),
-        400,
-      ).details[0].path,
+      expectError(await api(b.hr.agent).op("createJobPosting", { body: { requisition_id: posting.requisition_id, description: "x" } }), 400)
+        .details[0].path,
     ).toBe("body.requisition_id");
     expect(
       expectError(
-        await b.hr.agent
-          .post("/api/recruitment/candidates")
-          .send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "x@y.test" }),
+        await api(b.hr.agent).op("createCandidate", {
+          body: { posting_id: posting.id, first_name: "A", last_name: "B", email: "x@y.test" },
+        }),
         400,
       ).details[0].path,
     ).toBe("body.posting_id");
     expect(
       expectError(
-        await b.hr.agent
-          .post("/api/recruitment/offers")
-          .send({ candidate_id: candidate.id, salary: "1.00", joining_date: dateIn(30), expires_on: dateIn(5) }),
+        await api(b.hr.agent).op("createJobOffer", {
+          body: { candidate_id: candidate.id, salary: "1.00", joining_date: dateIn(30), expires_on: dateIn(5) },
+        }),
         400,
       ).details[0].path,
     ).toBe("body.candidate_id");
     expect(
       expectError(
-        await b.hr.agent
-          .post("/api/recruitment/interviews")
-          .send({ candidate_id: screened.id, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [b.hr.userId] }),
+        await api(b.hr.agent).op("createInterview", {
+          body: { candidate_id: screened.id, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [b.hr.userId] },
+        }),
         400,
       ).details[0].path,
     ).toBe("body.candidate_id");
     expect(
       expectError(
-        await b.hr.agent
-          .post("/api/recruitment/interview-management-sessions")
-          .send({ candidate_id: screened.id, scheduled_at: isoIn(2), mode: "phone" }),
+        await api(b.hr.agent).op("createInterviewSession", { body: { candidate_id: screened.id, scheduled_at: isoIn(2), mode: "phone" } }),
         400,
       ).details[0].path,
     ).toBe("body.candidate_id");
     expect(
-      expectError(await b.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ candidate_id: candidate.id }), 400).details[0]
+      expectError(await api(b.hr.agent).op("createTalentPoolCandidate", { body: { candidate_id: candidate.id } }), 400).details[0].path,
+    ).toBe("body.candidate_id");
+    expect(
+      expectError(await api(b.hr.agent).op("previewDocumentTemplatePdf", { body: { template: "x", offer_id: offer.id } }), 400).details[0]
         .path,
-    ).toBe("body.candidate_id");
-    expect(
-      expectError(await b.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template: "x", offer_id: offer.id }), 400)
-        .details[0].path,
     ).toBe("body.offer_id");
-    expect(
-      expectError(await b.hr.agent.post("/api/recruitment/ai/resume-screening").send({ candidate_id: candidate.id }), 400).details[0].path,
-    ).toBe("body.candidate_id");
+    expect(expectError(await api(b.hr.agent).op("screenResume", { body: { candidate_id: candidate.id } }), 400).details[0].path).toBe(
+      "body.candidate_id",
+    );
     expect(
       expectError(
-        await b.hr.agent
-          .post("/api/recruitment/interviews")
-          .send({ candidate_id: NIL, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] }),
+        await api(b.hr.agent).op("createInterview", {
+          body: { candidate_id: NIL, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] },
+        }),
         400,
       ).details[0].path,
     ).toBe("body.candidate_id");

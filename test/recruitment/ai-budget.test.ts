@@ -8,7 +8,8 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, expectError, useTestApp } from "../support/app.ts";
 import { expectRateLimitHeaders } from "../support/rate-limit.ts";
-import { type Company, recruitingCompany } from "./helpers.ts";
+import { type Company, recruitingCompany } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp({ config: { aiCallsPerUserPerHour: 2, aiCallsPerTenantPerHour: 3 } });
 let c: Company;
@@ -42,12 +43,9 @@ function expectRateLimited(
 describe("generateJobDescription, screenResume, generateInterviewQuestions, generateRecruitmentContent: AI budgets", () => {
   it("answer the user's third call in the hour with 429 and Retry-After; a refused input costs nothing", async () => {
     // a call refused for its input (an unknown candidate) does not reach the provider and is not counted
-    expectError(
-      await c.hr.agent.post("/api/recruitment/ai/resume-screening").send({ candidate_id: "00000000-0000-4000-8000-000000000000" }),
-      400,
-    );
-    await c.hr.agent.post("/api/recruitment/ai/job-description").send(jobDescription).expect(200);
-    await c.hr.agent.post("/api/recruitment/ai/resume-screening").send(screening).expect(200);
+    expectError(await api(c.hr.agent).op("screenResume", { body: { candidate_id: "00000000-0000-4000-8000-000000000000" } }), 400);
+    await api(c.hr.agent).op("generateJobDescription", { body: jobDescription }).expect(200);
+    await api(c.hr.agent).op("screenResume", { body: screening }).expect(200);
     // every helper shares the budget
     for (const [p, body] of [
       ["/api/recruitment/ai/job-description", jobDescription],
@@ -63,20 +61,20 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
 
   it("hold the company's budget across its users; another company keeps its own", async () => {
     // hr spent 2 of the company's 3 above; the manager gets the last one, the owner none
-    await c.manager.agent.post("/api/recruitment/ai/interview-questions").send(questions).expect(200);
+    await api(c.manager.agent).op("generateInterviewQuestions", { body: questions }).expect(200);
     expectRateLimited(
       await c.owner.agent.post("/api/recruitment/ai/content").send(content),
       /^AI helper limit reached \(3 calls per company per hour\)/,
       { name: "ai-tenant", limit: 3 },
     );
     const admin = await addMember(t, c.owner, "admin");
-    expectRateLimited(await admin.agent.post("/api/recruitment/ai/job-description").send(jobDescription), /3 calls per company per hour/, {
+    expectRateLimited(await api(admin.agent).op("generateJobDescription", { body: jobDescription }), /3 calls per company per hour/, {
       name: "ai-tenant",
       limit: 3,
     });
     // another company has its own budget
     await other.hr.agent.post("/api/recruitment/ai/content").send(content).expect(200);
-    await other.owner.agent.post("/api/recruitment/ai/job-description").send(jobDescription).expect(200);
+    await api(other.owner.agent).op("generateJobDescription", { body: jobDescription }).expect(200);
     const counters = await t.query<{ key: string; uses: number }>(
       "SELECT key, uses FROM usage_counters WHERE key LIKE 'ai:%' ORDER BY key",
     );

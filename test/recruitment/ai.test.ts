@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import type { Config } from "../../src/config.ts";
 import { appWith, expectError, useTestApp } from "../support/app.ts";
-import { addCandidate, consentToScreening, openPosting, recruitingCompany, type Company } from "./helpers.ts";
+import { addCandidate, consentToScreening, openPosting, recruitingCompany, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
 let c: Company;
@@ -28,8 +28,8 @@ const weakResume = "Accountant with 2 years of experience in Tally, GST filing a
 describe("generateJobDescription, screenResume, generateInterviewQuestions, generateRecruitmentContent: offline AI helpers", () => {
   it("write a structured, deterministic job description from the requirements", async () => {
     const body = { title: "Senior Backend Engineer", department: "Engineering", requirements };
-    const a = await c.manager.agent.post("/api/recruitment/ai/job-description").send(body).expect(200);
-    const b = await c.hr.agent.post("/api/recruitment/ai/job-description").send(body).expect(200);
+    const a = await api(c.manager.agent).op("generateJobDescription", { body }).expect(200);
+    const b = await api(c.hr.agent).op("generateJobDescription", { body }).expect(200);
     expect(a.body.data).toEqual(b.body.data);
     const jd = a.body.data;
     expect(jd.provider).toEqual({ name: "offline", model: null });
@@ -57,13 +57,11 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
   });
 
   it("score resumes 0-100 with matched and missing skills and reasons", async () => {
-    const strong = await c.hr.agent
-      .post("/api/recruitment/ai/resume-screening")
-      .send({ resume_text: strongResume, job_requirements: requirements })
+    const strong = await api(c.hr.agent)
+      .op("screenResume", { body: { resume_text: strongResume, job_requirements: requirements } })
       .expect(200);
-    const again = await c.hr.agent
-      .post("/api/recruitment/ai/resume-screening")
-      .send({ resume_text: strongResume, job_requirements: requirements })
+    const again = await api(c.hr.agent)
+      .op("screenResume", { body: { resume_text: strongResume, job_requirements: requirements } })
       .expect(200);
     expect(again.body.data).toEqual(strong.body.data);
     const s = strong.body.data;
@@ -86,9 +84,8 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
     );
 
     const weak = (
-      await c.hr.agent
-        .post("/api/recruitment/ai/resume-screening")
-        .send({ resume_text: weakResume, job_requirements: requirements })
+      await api(c.hr.agent)
+        .op("screenResume", { body: { resume_text: weakResume, job_requirements: requirements } })
         .expect(200)
     ).body.data;
     expect(weak.recommendation).toBe("weak_match");
@@ -97,12 +94,13 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
     expect(weak.reasons).toContain("2 years of experience is below the 5+ asked for.");
 
     const partial = (
-      await c.hr.agent
-        .post("/api/recruitment/ai/resume-screening")
-        .send({
-          resume_text: "Java developer, 3 years, PostgreSQL and REST APIs.",
-          required_skills: ["Java", "Postgres", "Kafka"],
-          min_experience_years: 3,
+      await api(c.hr.agent)
+        .op("screenResume", {
+          body: {
+            resume_text: "Java developer, 3 years, PostgreSQL and REST APIs.",
+            required_skills: ["Java", "Postgres", "Kafka"],
+            min_experience_years: 3,
+          },
         })
         .expect(200)
     ).body.data;
@@ -115,7 +113,9 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
     const posting = await openPosting(c.hr.agent, { requirements, skills: ["typescript"] });
     const cand = await addCandidate(c.hr.agent, posting.id, { resume_text: strongResume });
     await consentToScreening(t, c.owner.tenantId, cand.id);
-    const r = await c.hr.agent.post("/api/recruitment/ai/resume-screening").send({ candidate_id: cand.id }).expect(200);
+    const r = await api(c.hr.agent)
+      .op("screenResume", { body: { candidate_id: cand.id } })
+      .expect(200);
     expect(r.body.data.candidate_id).toBe(cand.id);
     const [row] = await t.query(`SELECT screening_score, screened_at FROM candidates WHERE id = $1`, [cand.id]);
     expect(row.screening_score).toBe(r.body.data.score);
@@ -133,39 +133,35 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
     expect(log.body.data[0].changes.screening_score).toEqual({ from: null, to: r.body.data.score });
     // Against another posting's requirements, or explicit ones.
     const other = await openPosting(c.hr.agent, { requirements: "Excel, Tally and GST; 3 years in accounting.", skills: ["tally"] });
-    const vs = await c.hr.agent
-      .post("/api/recruitment/ai/resume-screening")
-      .send({ candidate_id: cand.id, posting_id: other.id })
+    const vs = await api(c.hr.agent)
+      .op("screenResume", { body: { candidate_id: cand.id, posting_id: other.id } })
       .expect(200);
     expect(vs.body.data.score).toBeLessThan(r.body.data.score);
     // The manager sees Engineering candidates; unknown references are 400s.
-    await c.manager.agent.post("/api/recruitment/ai/resume-screening").send({ candidate_id: cand.id }).expect(200);
+    await api(c.manager.agent)
+      .op("screenResume", { body: { candidate_id: cand.id } })
+      .expect(200);
     const fin = await openPosting(c.hr.agent, { department: "Finance" });
     const finCand = await addCandidate(c.hr.agent, fin.id);
-    expect(
-      expectError(await c.manager.agent.post("/api/recruitment/ai/resume-screening").send({ candidate_id: finCand.id }), 400).details[0]
-        .path,
-    ).toBe("body.candidate_id");
+    expect(expectError(await api(c.manager.agent).op("screenResume", { body: { candidate_id: finCand.id } }), 400).details[0].path).toBe(
+      "body.candidate_id",
+    );
     expect(
       expectError(
-        await c.hr.agent
-          .post("/api/recruitment/ai/resume-screening")
-          .send({ resume_text: "x", posting_id: "00000000-0000-4000-8000-000000000000" }),
+        await api(c.hr.agent).op("screenResume", { body: { resume_text: "x", posting_id: "00000000-0000-4000-8000-000000000000" } }),
         400,
       ).details[0].path,
     ).toBe("body.posting_id");
-    expect(
-      expectError(await c.hr.agent.post("/api/recruitment/ai/resume-screening").send({ job_requirements: "TypeScript" }), 400).details[0]
-        .path,
-    ).toBe("body.resume_text");
-    expect(
-      expectError(await c.hr.agent.post("/api/recruitment/ai/resume-screening").send({ resume_text: "TypeScript dev" }), 400).details[0]
-        .path,
-    ).toBe("body.job_requirements");
+    expect(expectError(await api(c.hr.agent).op("screenResume", { body: { job_requirements: "TypeScript" } }), 400).details[0].path).toBe(
+      "body.resume_text",
+    );
+    expect(expectError(await api(c.hr.agent).op("screenResume", { body: { resume_text: "TypeScript dev" } }), 400).details[0].path).toBe(
+      "body.job_requirements",
+    );
     const noText = await addCandidate(c.hr.agent, posting.id, { resume_text: null });
-    expect(
-      expectError(await c.hr.agent.post("/api/recruitment/ai/resume-screening").send({ candidate_id: noText.id }), 400).details[0].path,
-    ).toBe("body.resume_text");
+    expect(expectError(await api(c.hr.agent).op("screenResume", { body: { candidate_id: noText.id } }), 400).details[0].path).toBe(
+      "body.resume_text",
+    );
   });
 
   it("generate interview questions for the skills, with guidance, in the requested mix", async () => {
@@ -179,22 +175,20 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
     expect(a.questions[0]).toMatchObject({ category: "technical", skill: "typescript" });
     expect(a.questions.some((q: any) => q.question.includes("PostgreSQL"))).toBe(true);
     const tech = (
-      await c.hr.agent
-        .post("/api/recruitment/ai/interview-questions")
-        .send({ requirements: "Kubernetes, Terraform", focus: "technical", count: 10 })
+      await api(c.hr.agent)
+        .op("generateInterviewQuestions", { body: { requirements: "Kubernetes, Terraform", focus: "technical", count: 10 } })
         .expect(200)
     ).body.data;
-    expect(tech.questions.every((q: any) => q.category === "technical")).toBe(true);
+    expect(tech.questions.every((q) => q.category === "technical")).toBe(true);
     expect(tech.skills).toEqual(["kubernetes", "terraform"]);
     const beh = (
-      await c.hr.agent
-        .post("/api/recruitment/ai/interview-questions")
-        .send({ requirements: "anything", focus: "behavioral", count: 3 })
+      await api(c.hr.agent)
+        .op("generateInterviewQuestions", { body: { requirements: "anything", focus: "behavioral", count: 3 } })
         .expect(200)
     ).body.data;
-    expect(beh.questions.map((q: any) => q.category)).toEqual(["behavioral", "behavioral", "behavioral"]);
+    expect(beh.questions.map((q) => q.category)).toEqual(["behavioral", "behavioral", "behavioral"]);
     expectError(
-      await c.hr.agent.post("/api/recruitment/ai/interview-questions").send({ requirements: "x", count: 31 }),
+      await api(c.hr.agent).op("generateInterviewQuestions", { body: { requirements: "x", count: 31 } }),
       400,
       "validation_failed",
     );
@@ -202,9 +196,8 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
 
   it("write recruitment content with the company's name", async () => {
     const rej = (
-      await c.hr.agent
-        .post("/api/recruitment/ai/content")
-        .send({ type: "rejection_email", job_title: "Data Analyst", candidate_name: "Priya Sharma" })
+      await api(c.hr.agent)
+        .op("generateRecruitmentContent", { body: { type: "rejection_email", job_title: "Data Analyst", candidate_name: "Priya Sharma" } })
         .expect(200)
     ).body.data;
     expect(rej).toMatchObject({
@@ -215,14 +208,15 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
     expect(rej.content).toMatch(/^Dear Priya Sharma,/);
     expect(rej.content).toContain("Initech Recruitment Team");
     const post = (
-      await c.hr.agent
-        .post("/api/recruitment/ai/content")
-        .send({
-          type: "job_post",
-          job_title: "Data Analyst",
-          details: "SQL, Power BI and Python; hybrid in Pune.",
-          tone: "friendly",
-          company_name: "Initech India",
+      await api(c.hr.agent)
+        .op("generateRecruitmentContent", {
+          body: {
+            type: "job_post",
+            job_title: "Data Analyst",
+            details: "SQL, Power BI and Python; hybrid in Pune.",
+            tone: "friendly",
+            company_name: "Initech India",
+          },
         })
         .expect(200)
     ).body.data;
@@ -236,7 +230,7 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
       expect(r.content.length).toBeGreaterThan(50);
     }
     expectError(await c.hr.agent.post("/api/recruitment/ai/content").send({ type: "poem" }), 400, "validation_failed");
-    expectError(await c.employee.agent.post("/api/recruitment/ai/content").send({ type: "job_post" }), 403, "forbidden");
+    expectError(await api(c.employee.agent).op("generateRecruitmentContent", { body: { type: "job_post" } }), 403, "forbidden");
   });
 });
 
@@ -298,9 +292,8 @@ describe("OpenAI-compatible provider", () => {
         experience_years: 5,
         description: "# Senior Backend Engineer\n\nJoin us.",
       });
-    const r = await hr
-      .post("/api/recruitment/ai/job-description")
-      .send({ title: "Senior Backend Engineer", department: "Engineering", requirements })
+    const r = await api(hr)
+      .op("generateJobDescription", { body: { title: "Senior Backend Engineer", department: "Engineering", requirements } })
       .expect(200);
     expect(r.body.data).toMatchObject({
       title: "Senior Backend Engineer",
@@ -337,9 +330,8 @@ describe("OpenAI-compatible provider", () => {
           }) +
           "\n```",
       );
-    const s = await hr
-      .post("/api/recruitment/ai/resume-screening")
-      .send({ resume_text: strongResume, job_requirements: requirements })
+    const s = await api(hr)
+      .op("screenResume", { body: { resume_text: strongResume, job_requirements: requirements } })
       .expect(200);
     expect(s.body.data).toMatchObject({
       score: 72,
@@ -353,13 +345,17 @@ describe("OpenAI-compatible provider", () => {
         skills: ["typescript"],
         questions: [{ question: "Explain generics.", category: "technical", skill: "TypeScript", what_to_look_for: "Variance" }],
       });
-    const q = await hr.post("/api/recruitment/ai/interview-questions").send({ requirements, count: 1 }).expect(200);
+    const q = await api(hr)
+      .op("generateInterviewQuestions", { body: { requirements, count: 1 } })
+      .expect(200);
     expect(q.body.data.questions).toEqual([
       { question: "Explain generics.", category: "technical", skill: "typescript", what_to_look_for: "Variance" },
     ]);
 
     handler = () => reply({ subject: "Hello", content: "Dear Priya, ..." });
-    const ct = await hr.post("/api/recruitment/ai/content").send({ type: "offer_email", candidate_name: "Priya" }).expect(200);
+    const ct = await api(hr)
+      .op("generateRecruitmentContent", { body: { type: "offer_email", candidate_name: "Priya" } })
+      .expect(200);
     expect(ct.body.data).toMatchObject({ type: "offer_email", subject: "Hello", content: "Dear Priya, ..." });
   });
 
@@ -367,37 +363,33 @@ describe("OpenAI-compatible provider", () => {
     const hr = hrWithProvider();
     const jd = { title: "Engineer", department: "Engineering", requirements: "TypeScript" };
     handler = () => ({ delayMs: 2000, ...reply({}) });
-    const slow = expectError(await hr.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable");
+    const slow = expectError(await api(hr).op("generateJobDescription", { body: jd }), 503, "unavailable");
     expect(slow.error).toBe("AI provider unavailable: no answer within 0.5 s");
     handler = () => ({ status: 500, json: { error: { message: "boom" } } });
-    expect(expectError(await hr.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable").error).toBe(
+    expect(expectError(await api(hr).op("generateJobDescription", { body: jd }), 503, "unavailable").error).toBe(
       "AI provider unavailable: the provider answered HTTP 500",
     );
     handler = () => ({ status: 401, json: { error: { message: "bad key" } } });
-    expect(expectError(await hr.post("/api/recruitment/ai/content").send({ type: "job_post" }), 503, "unavailable").error).toContain(
+    expect(expectError(await api(hr).op("generateRecruitmentContent", { body: { type: "job_post" } }), 503, "unavailable").error).toContain(
       "HTTP 401",
     );
     handler = () => ({ raw: "<html>gateway</html>" });
-    expect(expectError(await hr.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable").error).toContain("not JSON");
+    expect(expectError(await api(hr).op("generateJobDescription", { body: jd }), 503, "unavailable").error).toContain("not JSON");
     handler = () => reply("Sure! Here is your job description: ...");
-    expect(expectError(await hr.post("/api/recruitment/ai/job-description").send(jd), 503, "unavailable").error).toContain(
+    expect(expectError(await api(hr).op("generateJobDescription", { body: jd }), 503, "unavailable").error).toContain(
       "not the JSON object",
     );
     handler = () => reply({ score: 150, recommendation: "match", reasons: [], summary: "x" });
     expect(
-      expectError(
-        await hr.post("/api/recruitment/ai/resume-screening").send({ resume_text: "x", job_requirements: "y" }),
-        503,
-        "unavailable",
-      ).error,
+      expectError(await api(hr).op("screenResume", { body: { resume_text: "x", job_requirements: "y" } }), 503, "unavailable").error,
     ).toContain('"score"');
     handler = () => reply({ skills: [], questions: [{ question: "Q", category: "trivia", skill: null, what_to_look_for: "w" }] });
     expect(
-      expectError(await hr.post("/api/recruitment/ai/interview-questions").send({ requirements: "x" }), 503, "unavailable").error,
+      expectError(await api(hr).op("generateInterviewQuestions", { body: { requirements: "x" } }), 503, "unavailable").error,
     ).toContain("category");
     expect(
       expectError(
-        await hrWithProvider({ aiBaseUrl: "http://127.0.0.1:1/v1" }).post("/api/recruitment/ai/content").send({ type: "job_post" }),
+        await api(hrWithProvider({ aiBaseUrl: "http://127.0.0.1:1/v1" })).op("generateRecruitmentContent", { body: { type: "job_post" } }),
         503,
         "unavailable",
       ).error,

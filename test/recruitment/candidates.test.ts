@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { expectError, useTestApp } from "../support/app.ts";
-import { addCandidate, advance, draftOffer, isoIn, openPosting, recruitingCompany, uniq, type Company } from "./helpers.ts";
+import { addCandidate, advance, draftOffer, isoIn, openPosting, recruitingCompany, uniq, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
 let c: Company;
@@ -48,9 +48,9 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
       screening_score: null,
     });
     const dup = expectError(
-      await c.hr.agent
-        .post("/api/recruitment/candidates")
-        .send({ posting_id: posting.id, first_name: "A", last_name: "R", email: "ARJUN.RAO@example.test" }),
+      await api(c.hr.agent).op("createCandidate", {
+        body: { posting_id: posting.id, first_name: "A", last_name: "R", email: "ARJUN.RAO@example.test" },
+      }),
       409,
       "conflict",
     );
@@ -59,49 +59,51 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     await addCandidate(c.hr.agent, other.id, { email: "arjun.rao@example.test" });
 
     const missing = expectError(
-      await c.hr.agent.post("/api/recruitment/candidates").send({ posting_id: posting.id }),
+      await api(c.hr.agent).op("createCandidate", { body: { posting_id: posting.id } }),
       400,
       "validation_failed",
     );
     expect(missing.details.map((d: { path: string }) => d.path)).toEqual(["body.first_name", "body.last_name", "body.email"]);
     expectError(
-      await c.hr.agent
-        .post("/api/recruitment/candidates")
-        .send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "not-an-email" }),
+      await api(c.hr.agent).op("createCandidate", {
+        body: { posting_id: posting.id, first_name: "A", last_name: "B", email: "not-an-email" },
+      }),
       400,
       "validation_failed",
     );
     expectError(
-      await c.hr.agent
-        .post("/api/recruitment/candidates")
-        .send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "a@b.test", experience_years: 2.3 }),
+      await api(c.hr.agent).op("createCandidate", {
+        body: { posting_id: posting.id, first_name: "A", last_name: "B", email: "a@b.test", experience_years: 2.3 },
+      }),
       400,
       "validation_failed",
     );
     expect(
       expectError(
-        await c.hr.agent
-          .post("/api/recruitment/candidates")
-          .send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "neg@b.test", expected_salary: "-10.00" }),
+        await api(c.hr.agent).op("createCandidate", {
+          body: { posting_id: posting.id, first_name: "A", last_name: "B", email: "neg@b.test", expected_salary: "-10.00" },
+        }),
         400,
       ).details[0].path,
     ).toBe("body.expected_salary");
     const file = expectError(
-      await c.hr.agent.post("/api/recruitment/candidates").send({
-        posting_id: posting.id,
-        first_name: "A",
-        last_name: "B",
-        email: "ab@b.test",
-        resume_file_id: "00000000-0000-4000-8000-000000000000",
+      await api(c.hr.agent).op("createCandidate", {
+        body: {
+          posting_id: posting.id,
+          first_name: "A",
+          last_name: "B",
+          email: "ab@b.test",
+          resume_file_id: "00000000-0000-4000-8000-000000000000",
+        },
       }),
       400,
       "validation_failed",
     );
     expect(file.details[0].path).toBe("body.resume_file_id");
     const nop = expectError(
-      await c.hr.agent
-        .post("/api/recruitment/candidates")
-        .send({ posting_id: "00000000-0000-4000-8000-000000000000", first_name: "A", last_name: "B", email: "ab@b.test" }),
+      await api(c.hr.agent).op("createCandidate", {
+        body: { posting_id: "00000000-0000-4000-8000-000000000000", first_name: "A", last_name: "B", email: "ab@b.test" },
+      }),
       400,
       "validation_failed",
     );
@@ -111,22 +113,24 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
   it("moves one stage at a time; final stages are final; hired needs an accepted offer", async () => {
     const cand = await addCandidate(c.hr.agent, posting.id);
     const id = cand.id;
-    expectError(await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "interview" }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "hired" }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateCandidate", { params: { id }, body: { stage: "interview" } }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateCandidate", { params: { id }, body: { stage: "hired" } }), 409, "conflict");
     await advance(c.hr.agent, id, "offer");
-    const noOffer = expectError(await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "hired" }), 409, "conflict");
+    const noOffer = expectError(await api(c.hr.agent).op("updateCandidate", { params: { id }, body: { stage: "hired" } }), 409, "conflict");
     expect(noOffer.error).toContain("accepted offer");
-    expectError(await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "screening" }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateCandidate", { params: { id }, body: { stage: "screening" } }), 409, "conflict");
     await t.query(
       `INSERT INTO job_offers (tenant_id, offer_number, candidate_id, job_title, department, ` +
         `salary, currency, joining_date, expires_on, status, created_by) VALUES ($1, ` +
         `'OFR-T${uniq()}', $2, 'X', 'Y', 1, 'INR', '2027-01-01', '2026-12-01', 'accepted', $3)`,
       [c.owner.tenantId, id, c.hr.userId],
     );
-    const hired = await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "hired" }).expect(200);
+    const hired = await api(c.hr.agent)
+      .op("updateCandidate", { params: { id }, body: { stage: "hired" } })
+      .expect(200);
     expect(hired.body.data.stage).toBe("hired");
-    expectError(await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ stage: "rejected" }), 409, "conflict");
-    expectError(await c.hr.agent.delete(`/api/recruitment/candidates/${id}`), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateCandidate", { params: { id }, body: { stage: "rejected" } }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("deleteCandidate", { params: { id } }), 409, "conflict");
     const log = await api(c.owner.agent)
       .op("listActivityLog", { query: { entity_id: id } })
       .expect(200);
@@ -142,14 +146,14 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
   });
 
   it("tells the requisition's requester about a hire", async () => {
-    const r = await c.manager.agent
-      .post("/api/recruitment/job-requisitions")
-      .send({ title: "Frontend Engineer", department: "Engineering", status: "pending_approval" })
+    const r = await api(c.manager.agent)
+      .op("createJobRequisition", { body: { title: "Frontend Engineer", department: "Engineering", status: "pending_approval" } })
       .expect(201);
-    await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "approved" }).expect(200);
-    const p = await c.hr.agent
-      .post("/api/recruitment/job-postings")
-      .send({ requisition_id: r.body.data.id, description: "UI", status: "open" })
+    await api(c.hr.agent)
+      .op("updateJobRequisition", { params: { id: r.body.data.id }, body: { status: "approved" } })
+      .expect(200);
+    const p = await api(c.hr.agent)
+      .op("createJobPosting", { body: { requisition_id: r.body.data.id, description: "UI", status: "open" } })
       .expect(201);
     const cand = await addCandidate(c.hr.agent, p.body.data.id);
     await advance(c.hr.agent, cand.id, "offer");
@@ -159,7 +163,9 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
         `'OFR-T${uniq()}', $2, 'X', 'Y', 1, 'INR', '2027-01-01', '2026-12-01', 'accepted', $3)`,
       [c.owner.tenantId, cand.id, c.hr.userId],
     );
-    await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "hired" }).expect(200);
+    await api(c.hr.agent)
+      .op("updateCandidate", { params: { id: cand.id }, body: { stage: "hired" } })
+      .expect(200);
     const notes = await api(c.manager.agent).op("listNotifications").expect(200);
     expect(notes.body.data.some((n) => n.kind === "recruitment.candidate_hired" && n.title.includes(cand.last_name))).toBe(true);
   });
@@ -167,29 +173,28 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
   it("rejecting cancels scheduled interviews and sessions and withdraws a draft offer", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
     await t.query(`UPDATE candidates SET stage = 'interview' WHERE id = $1`, [candidate.id]);
-    const i = await c.hr.agent
-      .post("/api/recruitment/interviews")
-      .send({
-        candidate_id: candidate.id,
-        round_name: "Tech",
-        scheduled_at: isoIn(3),
-        mode: "phone",
-        interviewer_user_ids: [c.manager.userId],
+    const i = await api(c.hr.agent)
+      .op("createInterview", {
+        body: {
+          candidate_id: candidate.id,
+          round_name: "Tech",
+          scheduled_at: isoIn(3),
+          mode: "phone",
+          interviewer_user_ids: [c.manager.userId],
+        },
       })
       .expect(201);
-    const s = await c.hr.agent
-      .post("/api/recruitment/interview-management-sessions")
-      .send({ candidate_id: candidate.id, interview_id: i.body.data.id })
+    const s = await api(c.hr.agent)
+      .op("createInterviewSession", { body: { candidate_id: candidate.id, interview_id: i.body.data.id } })
       .expect(201);
     await t.query(`UPDATE candidates SET stage = 'offer' WHERE id = $1`, [candidate.id]);
     expectError(
-      await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ rejection_reason: "x" }),
+      await api(c.hr.agent).op("updateCandidate", { params: { id: candidate.id }, body: { rejection_reason: "x" } }),
       400,
       "validation_failed",
     );
-    const rej = await c.hr.agent
-      .put(`/api/recruitment/candidates/${candidate.id}`)
-      .send({ stage: "rejected", rejection_reason: "Culture fit" })
+    const rej = await api(c.hr.agent)
+      .op("updateCandidate", { params: { id: candidate.id }, body: { stage: "rejected", rejection_reason: "Culture fit" } })
       .expect(200);
     expect(rej.body.data).toMatchObject({ stage: "rejected", rejection_reason: "Culture fit" });
     const [iv] = await t.query(`SELECT status, cancel_reason FROM interviews WHERE id = $1`, [i.body.data.id]);
@@ -198,23 +203,31 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     expect(ss.status).toBe("cancelled");
     const [of] = await t.query(`SELECT status FROM job_offers WHERE id = $1`, [offer.id]);
     expect(of.status).toBe("withdrawn");
-    expectError(await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "screening" }), 409, "conflict");
+    expectError(
+      await api(c.hr.agent).op("updateCandidate", { params: { id: candidate.id }, body: { stage: "screening" } }),
+      409,
+      "conflict",
+    );
   });
 
   it("withdrawn is final; updates of details are audited from → to", async () => {
     const cand = await addCandidate(c.hr.agent, posting.id);
-    const u = await c.hr.agent
-      .put(`/api/recruitment/candidates/${cand.id}`)
-      .send({ notes: "Strong referral", phone: "+91 90000 00000", skills: ["Go Lang", "Rust"] })
+    const u = await api(c.hr.agent)
+      .op("updateCandidate", {
+        params: { id: cand.id },
+        body: { notes: "Strong referral", phone: "+91 90000 00000", skills: ["Go Lang", "Rust"] },
+      })
       .expect(200);
     expect(u.body.data).toMatchObject({ notes: "Strong referral", skills: ["go lang", "rust"] });
     const log = await c.owner.agent
       .get(`/api/configuration/activity-log?entity_id=${cand.id}&action=recruitment.candidate_updated`)
       .expect(200);
     expect(log.body.data[0].changes.notes).toEqual({ from: null, to: "Strong referral" });
-    await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "withdrawn" }).expect(200);
-    expectError(await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "applied" }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({}), 400, "validation_failed");
+    await api(c.hr.agent)
+      .op("updateCandidate", { params: { id: cand.id }, body: { stage: "withdrawn" } })
+      .expect(200);
+    expectError(await api(c.hr.agent).op("updateCandidate", { params: { id: cand.id }, body: { stage: "applied" } }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateCandidate", { params: { id: cand.id }, body: {} }), 400, "validation_failed");
   });
 
   it("lists with filters, search and sorting", async () => {
@@ -281,16 +294,17 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     await api(c.manager.agent)
       .op("getCandidate", { params: { id: engCand.id } })
       .expect(200);
-    expectError(await c.manager.agent.get(`/api/recruitment/candidates/${finCand.id}`), 404, "not_found");
+    expectError(await api(c.manager.agent).op("getCandidate", { params: { id: finCand.id } }), 404, "not_found");
     await advance(c.hr.agent, finCand.id, "screening");
-    await c.hr.agent
-      .post("/api/recruitment/interviews")
-      .send({
-        candidate_id: finCand.id,
-        round_name: "Panel",
-        scheduled_at: isoIn(2),
-        mode: "phone",
-        interviewer_user_ids: [c.manager.userId],
+    await api(c.hr.agent)
+      .op("createInterview", {
+        body: {
+          candidate_id: finCand.id,
+          round_name: "Panel",
+          scheduled_at: isoIn(2),
+          mode: "phone",
+          interviewer_user_ids: [c.manager.userId],
+        },
       })
       .expect(201);
     await api(c.manager.agent)
@@ -301,26 +315,36 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
       .expect(200);
     expect(list.body.data.map((x) => x.id)).toEqual(expect.arrayContaining([engCand.id, finCand.id]));
     expect(list.body.data.every((x) => x.department === "Engineering" || x.id === finCand.id)).toBe(true);
-    expectError(await c.manager.agent.put(`/api/recruitment/candidates/${engCand.id}`).send({ stage: "screening" }), 403, "forbidden");
     expectError(
-      await c.manager.agent
-        .post("/api/recruitment/candidates")
-        .send({ posting_id: posting.id, first_name: "A", last_name: "B", email: "m@b.test" }),
+      await api(c.manager.agent).op("updateCandidate", { params: { id: engCand.id }, body: { stage: "screening" } }),
       403,
       "forbidden",
     );
-    expectError(await c.manager.agent.delete(`/api/recruitment/candidates/${engCand.id}`), 403, "forbidden");
-    expectError(await c.employee.agent.get("/api/recruitment/candidates"), 403, "forbidden");
+    expectError(
+      await api(c.manager.agent).op("createCandidate", {
+        body: { posting_id: posting.id, first_name: "A", last_name: "B", email: "m@b.test" },
+      }),
+      403,
+      "forbidden",
+    );
+    expectError(await api(c.manager.agent).op("deleteCandidate", { params: { id: engCand.id } }), 403, "forbidden");
+    expectError(await api(c.employee.agent).op("listCandidates"), 403, "forbidden");
   });
 
   it("deletes (soft) unless an offer is out; scheduled interviews are cancelled", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
-    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
-    expectError(await c.hr.agent.delete(`/api/recruitment/candidates/${candidate.id}`), 409, "conflict");
-    await c.hr.agent.put(`/api/recruitment/offers/${offer.id}`).send({ status: "withdrawn" }).expect(200);
-    await c.hr.agent.delete(`/api/recruitment/candidates/${candidate.id}`).expect(200);
-    expectError(await c.hr.agent.get(`/api/recruitment/candidates/${candidate.id}`), 404, "not_found");
-    expectError(await c.hr.agent.get(`/api/recruitment/offers/${offer.id}`), 404, "not_found");
+    await api(c.hr.agent)
+      .op("sendJobOffer", { params: { id: offer.id } })
+      .expect(200);
+    expectError(await api(c.hr.agent).op("deleteCandidate", { params: { id: candidate.id } }), 409, "conflict");
+    await api(c.hr.agent)
+      .op("updateJobOffer", { params: { id: offer.id }, body: { status: "withdrawn" } })
+      .expect(200);
+    await api(c.hr.agent)
+      .op("deleteCandidate", { params: { id: candidate.id } })
+      .expect(200);
+    expectError(await api(c.hr.agent).op("getCandidate", { params: { id: candidate.id } }), 404, "not_found");
+    expectError(await api(c.hr.agent).op("getJobOffer", { params: { id: offer.id } }), 404, "not_found");
     const [row] = await t.query(`SELECT deleted_at FROM candidates WHERE id = $1`, [candidate.id]);
     expect(row.deleted_at).not.toBeNull();
     // The email is free again on the posting.
@@ -333,17 +357,18 @@ describe(
     "updateTalentPoolCandidate, deleteTalentPoolCandidate: talent pool",
   () => {
     it("keeps people with skills and tags, searchable", async () => {
-      const a = await c.hr.agent
-        .post("/api/recruitment/talent-pool-candidates")
-        .send({
-          first_name: "Arjun",
-          last_name: "Mehta",
-          email: `arjun.${uniq()}@example.test`,
-          current_title: "Data Engineer",
-          experience_years: 4,
-          location: "Bengaluru",
-          skills: ["Python", "Spark", "SQL"],
-          tags: ["Silver-Medalist"],
+      const a = await api(c.hr.agent)
+        .op("createTalentPoolCandidate", {
+          body: {
+            first_name: "Arjun",
+            last_name: "Mehta",
+            email: `arjun.${uniq()}@example.test`,
+            current_title: "Data Engineer",
+            experience_years: 4,
+            location: "Bengaluru",
+            skills: ["Python", "Spark", "SQL"],
+            tags: ["Silver-Medalist"],
+          },
         })
         .expect(201);
       expect(a.body.data).toMatchObject({
@@ -354,16 +379,17 @@ describe(
         source: "direct",
         candidate_id: null,
       });
-      const b = await c.hr.agent
-        .post("/api/recruitment/talent-pool-candidates")
-        .send({
-          first_name: "Neha",
-          last_name: "Iyer",
-          email: `neha.${uniq()}@example.test`,
-          experience_years: 8,
-          skills: ["python", "django"],
-          tags: ["bengaluru"],
-          notes: "Great at mentoring",
+      const b = await api(c.hr.agent)
+        .op("createTalentPoolCandidate", {
+          body: {
+            first_name: "Neha",
+            last_name: "Iyer",
+            email: `neha.${uniq()}@example.test`,
+            experience_years: 8,
+            skills: ["python", "django"],
+            tags: ["bengaluru"],
+            notes: "Great at mentoring",
+          },
         })
         .expect(201);
       const ids = (r: any) => r.body.data.map((x: any) => x.id);
@@ -418,38 +444,38 @@ describe(
       ).toEqual([a.body.data.id]);
 
       expectError(
-        await c.hr.agent
-          .post("/api/recruitment/talent-pool-candidates")
-          .send({ first_name: "X", last_name: "Y", email: a.body.data.email.toUpperCase() }),
+        await api(c.hr.agent).op("createTalentPoolCandidate", {
+          body: { first_name: "X", last_name: "Y", email: a.body.data.email.toUpperCase() },
+        }),
         409,
         "conflict",
       );
       const miss = expectError(
-        await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ first_name: "X" }),
+        await api(c.hr.agent).op("createTalentPoolCandidate", { body: { first_name: "X" } }),
         400,
         "validation_failed",
       );
       expect(miss.details.map((d: { path: string }) => d.path)).toEqual(["body.last_name", "body.email"]);
-      const upd = await c.hr.agent
-        .put(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`)
-        .send({ tags: ["rehire", "REHIRE"], notes: "Call in Q3" })
+      const upd = await api(c.hr.agent)
+        .op("updateTalentPoolCandidate", { params: { id: a.body.data.id }, body: { tags: ["rehire", "REHIRE"], notes: "Call in Q3" } })
         .expect(200);
       expect(upd.body.data).toMatchObject({ tags: ["rehire"], notes: "Call in Q3" });
       expectError(
-        await c.hr.agent.put(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).send({ email: b.body.data.email }),
+        await api(c.hr.agent).op("updateTalentPoolCandidate", { params: { id: a.body.data.id }, body: { email: b.body.data.email } }),
         409,
         "conflict",
       );
       await api(c.hr.agent)
         .op("getTalentPoolCandidate", { params: { id: a.body.data.id } })
         .expect(200);
-      await c.hr.agent.delete(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`).expect(200);
-      expectError(await c.hr.agent.get(`/api/recruitment/talent-pool-candidates/${a.body.data.id}`), 404, "not_found");
-      await c.hr.agent
-        .post("/api/recruitment/talent-pool-candidates")
-        .send({ first_name: "Arjun", last_name: "Mehta", email: a.body.data.email })
+      await api(c.hr.agent)
+        .op("deleteTalentPoolCandidate", { params: { id: a.body.data.id } })
+        .expect(200);
+      expectError(await api(c.hr.agent).op("getTalentPoolCandidate", { params: { id: a.body.data.id } }), 404, "not_found");
+      await api(c.hr.agent)
+        .op("createTalentPoolCandidate", { body: { first_name: "Arjun", last_name: "Mehta", email: a.body.data.email } })
         .expect(201);
-      expectError(await c.manager.agent.get("/api/recruitment/talent-pool-candidates"), 403, "forbidden");
+      expectError(await api(c.manager.agent).op("listTalentPoolCandidates"), 403, "forbidden");
     });
 
     it("keeps a rejected candidate for later and brings them back to a new posting", async () => {
@@ -458,10 +484,11 @@ describe(
         current_title: "Mobile Dev",
         experience_years: 3,
       });
-      await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "rejected" }).expect(200);
-      const pool = await c.hr.agent
-        .post("/api/recruitment/talent-pool-candidates")
-        .send({ candidate_id: cand.id, tags: ["mobile"] })
+      await api(c.hr.agent)
+        .op("updateCandidate", { params: { id: cand.id }, body: { stage: "rejected" } })
+        .expect(200);
+      const pool = await api(c.hr.agent)
+        .op("createTalentPoolCandidate", { body: { candidate_id: cand.id, tags: ["mobile"] } })
         .expect(201);
       expect(pool.body.data).toMatchObject({
         candidate_id: cand.id,
@@ -472,9 +499,8 @@ describe(
         tags: ["mobile"],
       });
       const p2 = await openPosting(c.hr.agent);
-      const back = await c.hr.agent
-        .post("/api/recruitment/candidates")
-        .send({ posting_id: p2.id, talent_pool_candidate_id: pool.body.data.id })
+      const back = await api(c.hr.agent)
+        .op("createCandidate", { body: { posting_id: p2.id, talent_pool_candidate_id: pool.body.data.id } })
         .expect(201);
       expect(back.body.data).toMatchObject({
         first_name: "Priya",
@@ -484,7 +510,7 @@ describe(
         stage: "applied",
       });
       expectError(
-        await c.hr.agent.post("/api/recruitment/talent-pool-candidates").send({ candidate_id: "00000000-0000-4000-8000-000000000000" }),
+        await api(c.hr.agent).op("createTalentPoolCandidate", { body: { candidate_id: "00000000-0000-4000-8000-000000000000" } }),
         400,
         "validation_failed",
       );

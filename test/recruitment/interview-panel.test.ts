@@ -8,9 +8,8 @@ let owner: TenantSession;
 
 beforeAll(async () => {
   owner = await signupTenant(t);
-  await owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ modules: ["recruitment"] })
+  await api(owner.agent)
+    .op("updateCompanySettings", { body: { modules: ["recruitment"] } })
     .expect(200);
 });
 
@@ -30,31 +29,33 @@ describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
     expect(u.body.data).toMatchObject({ rating_scale: 10, feedback_deadline_hours: 48 });
     const read = await api(mgr.agent).op("getInterviewPanel").expect(200);
     expect(read.body.data.rounds[0].interviewer_user_ids).toEqual([hr.userId]);
-    expectError(await mgr.agent.post("/api/configuration/talent-acquisition/interview-panel").send({ rating_scale: 5 }), 403, "forbidden");
+    expectError(await api(mgr.agent).op("updateInterviewPanel", { body: { rating_scale: 5 } }), 403, "forbidden");
   });
 
   it("refuses duplicate sequences and interviewers who are not members", async () => {
     const outsider = await signupTenant(t);
     const bad = expectError(
-      await owner.agent
-        .post("/api/configuration/talent-acquisition/interview-panel")
-        .send({ rounds: [{ name: "A", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [outsider.userId] }] }),
+      await api(owner.agent).op("updateInterviewPanel", {
+        body: { rounds: [{ name: "A", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [outsider.userId] }] },
+      }),
       400,
       "validation_failed",
     );
     expect(bad.details[0].path).toBe("body.rounds.0.interviewer_user_ids.0");
     const dup = expectError(
-      await owner.agent.post("/api/configuration/talent-acquisition/interview-panel").send({
-        rounds: [
-          { name: "A", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [] },
-          { name: "B", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [] },
-        ],
+      await api(owner.agent).op("updateInterviewPanel", {
+        body: {
+          rounds: [
+            { name: "A", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [] },
+            { name: "B", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [] },
+          ],
+        },
       }),
       400,
       "validation_failed",
     );
     expect(dup.details[0].path).toBe("body.rounds.1.sequence");
     const emp = await addMember(t, owner, "employee");
-    expectError(await emp.agent.get("/api/configuration/talent-acquisition/interview-panel"), 403, "forbidden");
+    expectError(await api(emp.agent).op("getInterviewPanel"), 403, "forbidden");
   });
 });

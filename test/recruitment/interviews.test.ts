@@ -7,7 +7,7 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addMember, expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink } from "../support/mail.ts";
-import { addCandidate, advance, isoIn, openPosting, recruitingCompany, type Company } from "./helpers.ts";
+import { addCandidate, advance, isoIn, openPosting, recruitingCompany, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
 let c: Company;
@@ -35,28 +35,30 @@ const past = (id: string) => t.query(`UPDATE interviews SET scheduled_at = now()
 
 describe("listInterviews, createInterview, getInterview, updateInterview, deleteInterview: interviews", () => {
   it("schedules from a panel round, moves the candidate to interview and tells the interviewers", async () => {
-    await c.hr.agent
-      .post("/api/configuration/talent-acquisition/interview-panel")
-      .send({
-        rounds: [
-          { name: "Culture", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [c.hr.userId] },
-          {
-            name: "System design",
-            sequence: 2,
-            duration_minutes: 90,
-            mode: "video",
-            interviewer_user_ids: [c.manager.userId, c.employee.userId],
-          },
-        ],
-        rating_scale: 10,
-        feedback_deadline_hours: 24,
+    await api(c.hr.agent)
+      .op("updateInterviewPanel", {
+        body: {
+          rounds: [
+            { name: "Culture", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [c.hr.userId] },
+            {
+              name: "System design",
+              sequence: 2,
+              duration_minutes: 90,
+              mode: "video",
+              interviewer_user_ids: [c.manager.userId, c.employee.userId],
+            },
+          ],
+          rating_scale: 10,
+          feedback_deadline_hours: 24,
+        },
       })
       .expect(200);
     const cand = await screened();
     const at = isoIn(3);
-    const i = await c.hr.agent
-      .post("/api/recruitment/interviews")
-      .send({ candidate_id: cand.id, round_sequence: 2, scheduled_at: at, meeting_url: "https://meet.example.com/abc" })
+    const i = await api(c.hr.agent)
+      .op("createInterview", {
+        body: { candidate_id: cand.id, round_sequence: 2, scheduled_at: at, meeting_url: "https://meet.example.com/abc" },
+      })
       .expect(201);
     // The employee-role default interviewer is left out; the manager stays.
     expect(i.body.data).toMatchObject({
@@ -83,11 +85,12 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
     expect(m.text).toContain("System design interview with");
     expect(m.text).toContain("https://meet.example.com/abc");
     // Back to the defaults for the other tests.
-    await c.hr.agent
-      .post("/api/configuration/talent-acquisition/interview-panel")
-      .send({
-        rounds: [{ name: "Technical", sequence: 1, duration_minutes: 60, mode: "video", interviewer_user_ids: [] }],
-        rating_scale: 5,
+    await api(c.hr.agent)
+      .op("updateInterviewPanel", {
+        body: {
+          rounds: [{ name: "Technical", sequence: 1, duration_minutes: 60, mode: "video", interviewer_user_ids: [] }],
+          rating_scale: 5,
+        },
       })
       .expect(200);
   });
@@ -119,7 +122,7 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
     expect(
       expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, scheduled_at: isoIn(-1) }), 400).details[0].path,
     ).toBe("body.scheduled_at");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, mode: "video" }), 400).details[0].path).toBe(
+    expect(expectError(await api(c.hr.agent).op("createInterview", { body: { ...base, mode: "video" } }), 400).details[0].path).toBe(
       "body.meeting_url",
     );
     expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, meeting_url: "ftp://x" }), 400, "validation_failed");
@@ -137,46 +140,58 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
 
   it("completes with a rating on the panel's scale and feedback; completed is final", async () => {
     const cand = await screened();
-    const i = await c.hr.agent
-      .post("/api/recruitment/interviews")
-      .send({ candidate_id: cand.id, round_name: "Tech", scheduled_at: isoIn(1), mode: "phone", interviewer_user_ids: [c.manager.userId] })
+    const i = await api(c.hr.agent)
+      .op("createInterview", {
+        body: {
+          candidate_id: cand.id,
+          round_name: "Tech",
+          scheduled_at: isoIn(1),
+          mode: "phone",
+          interviewer_user_ids: [c.manager.userId],
+        },
+      })
       .expect(201);
     const id = i.body.data.id;
     expectError(
-      await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", rating: 4, feedback: "Good" }),
+      await api(c.manager.agent).op("updateInterview", { params: { id }, body: { status: "completed", rating: 4, feedback: "Good" } }),
       409,
       "conflict",
     );
     await past(id);
     expect(
       expectError(
-        await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", rating: 6, feedback: "Good" }),
+        await api(c.manager.agent).op("updateInterview", { params: { id }, body: { status: "completed", rating: 6, feedback: "Good" } }),
         400,
       ).details[0].path,
     ).toBe("body.rating");
     expect(
-      expectError(await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", feedback: "Good" }), 400)
-        .details[0].path,
+      expectError(
+        await api(c.manager.agent).op("updateInterview", { params: { id }, body: { status: "completed", feedback: "Good" } }),
+        400,
+      ).details[0].path,
     ).toBe("body.rating");
     expect(
-      expectError(await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "completed", rating: 4 }), 400).details[0]
-        .path,
+      expectError(await api(c.manager.agent).op("updateInterview", { params: { id }, body: { status: "completed", rating: 4 } }), 400)
+        .details[0].path,
     ).toBe("body.feedback");
-    expect(expectError(await c.hr.agent.put(`/api/recruitment/interviews/${id}`).send({ rating: 4 }), 400).details[0].path).toBe(
+    expect(expectError(await api(c.hr.agent).op("updateInterview", { params: { id }, body: { rating: 4 } }), 400).details[0].path).toBe(
       "body.rating",
     );
     // An interviewer records the outcome only.
-    expectError(await c.manager.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "cancelled" }), 403, "forbidden");
+    expectError(await api(c.manager.agent).op("updateInterview", { params: { id }, body: { status: "cancelled" } }), 403, "forbidden");
     expectError(
-      await c.manager.agent
-        .put(`/api/recruitment/interviews/${id}`)
-        .send({ status: "completed", rating: 4, feedback: "ok", duration_minutes: 30 }),
+      await api(c.manager.agent).op("updateInterview", {
+        params: { id },
+        body: { status: "completed", rating: 4, feedback: "ok", duration_minutes: 30 },
+      }),
       403,
       "forbidden",
     );
-    const done = await c.manager.agent
-      .put(`/api/recruitment/interviews/${id}`)
-      .send({ status: "completed", rating: 4, recommendation: "hire", feedback: "Strong on design." })
+    const done = await api(c.manager.agent)
+      .op("updateInterview", {
+        params: { id },
+        body: { status: "completed", rating: 4, recommendation: "hire", feedback: "Strong on design." },
+      })
       .expect(200);
     expect(done.body.data).toMatchObject({
       status: "completed",
@@ -187,9 +202,9 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
       feedback_by_user_id: c.manager.userId,
     });
     expect(done.body.data.completed_at).not.toBeNull();
-    expectError(await c.hr.agent.put(`/api/recruitment/interviews/${id}`).send({ status: "cancelled" }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/interviews/${id}`).send({ scheduled_at: isoIn(5) }), 409, "conflict");
-    expectError(await c.hr.agent.delete(`/api/recruitment/interviews/${id}`), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateInterview", { params: { id }, body: { status: "cancelled" } }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateInterview", { params: { id }, body: { scheduled_at: isoIn(5) } }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("deleteInterview", { params: { id } }), 409, "conflict");
     const hrNotes = await api(c.hr.agent).op("listNotifications").expect(200);
     expect(hrNotes.body.data.some((n) => n.kind === "recruitment.interview_feedback" && n.title.includes("4/5"))).toBe(true);
     const log = await api(c.owner.agent)
@@ -205,59 +220,64 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
     const cand = await screened();
     const mk = async () =>
       (
-        await c.hr.agent
-          .post("/api/recruitment/interviews")
-          .send({
-            candidate_id: cand.id,
-            round_name: "HR",
-            scheduled_at: isoIn(2),
-            mode: "in_person",
-            location: "Pune office",
-            interviewer_user_ids: [c.manager.userId],
+        await api(c.hr.agent)
+          .op("createInterview", {
+            body: {
+              candidate_id: cand.id,
+              round_name: "HR",
+              scheduled_at: isoIn(2),
+              mode: "in_person",
+              location: "Pune office",
+              interviewer_user_ids: [c.manager.userId],
+            },
           })
           .expect(201)
       ).body.data.id;
     const a = await mk();
-    const moved = await c.hr.agent
-      .put(`/api/recruitment/interviews/${a}`)
-      .send({ scheduled_at: isoIn(4), interviewer_user_ids: [c.manager.userId, c.hr.userId] })
+    const moved = await api(c.hr.agent)
+      .op("updateInterview", { params: { id: a }, body: { scheduled_at: isoIn(4), interviewer_user_ids: [c.manager.userId, c.hr.userId] } })
       .expect(200);
-    expect(moved.body.data.interviewers.map((x: any) => x.user_id)).toEqual([c.manager.userId, c.hr.userId]);
+    expect(moved.body.data.interviewers.map((x) => x.user_id)).toEqual([c.manager.userId, c.hr.userId]);
     expect(
       (await api(c.manager.agent).op("listNotifications").expect(200)).body.data.some(
-        (n: any) => n.kind === "recruitment.interview_rescheduled",
+        (n) => n.kind === "recruitment.interview_rescheduled",
       ),
     ).toBe(true);
-    expectError(await c.hr.agent.put(`/api/recruitment/interviews/${a}`).send({ cancel_reason: "x" }), 400, "validation_failed");
-    const cancelled = await c.hr.agent
-      .put(`/api/recruitment/interviews/${a}`)
-      .send({ status: "cancelled", cancel_reason: "Candidate asked" })
+    expectError(await api(c.hr.agent).op("updateInterview", { params: { id: a }, body: { cancel_reason: "x" } }), 400, "validation_failed");
+    const cancelled = await api(c.hr.agent)
+      .op("updateInterview", { params: { id: a }, body: { status: "cancelled", cancel_reason: "Candidate asked" } })
       .expect(200);
     expect(cancelled.body.data).toMatchObject({ status: "cancelled", cancel_reason: "Candidate asked" });
-    expectError(await c.hr.agent.put(`/api/recruitment/interviews/${a}`).send({ status: "scheduled" }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateInterview", { params: { id: a }, body: { status: "scheduled" } }), 409, "conflict");
     const b = await mk();
-    expectError(await c.hr.agent.put(`/api/recruitment/interviews/${b}`).send({ status: "no_show" }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateInterview", { params: { id: b }, body: { status: "no_show" } }), 409, "conflict");
     await past(b);
-    await c.hr.agent.put(`/api/recruitment/interviews/${b}`).send({ status: "no_show" }).expect(200);
+    await api(c.hr.agent)
+      .op("updateInterview", { params: { id: b }, body: { status: "no_show" } })
+      .expect(200);
     expectError(
-      await c.hr.agent.put(`/api/recruitment/interviews/${b}`).send({ status: "completed", rating: 3, feedback: "x" }),
+      await api(c.hr.agent).op("updateInterview", { params: { id: b }, body: { status: "completed", rating: 3, feedback: "x" } }),
       409,
       "conflict",
     );
     const d = await mk();
-    await c.hr.agent.delete(`/api/recruitment/interviews/${d}`).expect(200);
-    expectError(await c.hr.agent.get(`/api/recruitment/interviews/${d}`), 404, "not_found");
+    await api(c.hr.agent)
+      .op("deleteInterview", { params: { id: d } })
+      .expect(200);
+    expectError(await api(c.hr.agent).op("getInterview", { params: { id: d } }), 404, "not_found");
   });
 
   it("shows managers only the interviews they are on; lists filter by candidate, status, interviewer and time", async () => {
     const cand = await screened();
-    const mine = await c.hr.agent
-      .post("/api/recruitment/interviews")
-      .send({ candidate_id: cand.id, round_name: "A", scheduled_at: isoIn(6), mode: "phone", interviewer_user_ids: [c.manager.userId] })
+    const mine = await api(c.hr.agent)
+      .op("createInterview", {
+        body: { candidate_id: cand.id, round_name: "A", scheduled_at: isoIn(6), mode: "phone", interviewer_user_ids: [c.manager.userId] },
+      })
       .expect(201);
-    const other = await c.hr.agent
-      .post("/api/recruitment/interviews")
-      .send({ candidate_id: cand.id, round_name: "B", scheduled_at: isoIn(7), mode: "phone", interviewer_user_ids: [c.hr.userId] })
+    const other = await api(c.hr.agent)
+      .op("createInterview", {
+        body: { candidate_id: cand.id, round_name: "B", scheduled_at: isoIn(7), mode: "phone", interviewer_user_ids: [c.hr.userId] },
+      })
       .expect(201);
     const m = await api(c.manager.agent)
       .op("listInterviews", { query: { candidate_id: cand.id } })
@@ -274,29 +294,28 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
       candidate_id: cand.id,
     });
     expect(one.body.data.interviewers.map((x) => x.user_id)).toEqual([c.manager.userId]);
-    expectError(await c.manager.agent.get(`/api/recruitment/interviews/${other.body.data.id}`), 404, "not_found");
+    expectError(await api(c.manager.agent).op("getInterview", { params: { id: other.body.data.id } }), 404, "not_found");
     expectError(
-      await c.manager.agent
-        .put(`/api/recruitment/interviews/${other.body.data.id}`)
-        .send({ status: "completed", rating: 3, feedback: "x" }),
+      await api(c.manager.agent).op("updateInterview", {
+        params: { id: other.body.data.id },
+        body: { status: "completed", rating: 3, feedback: "x" },
+      }),
       404,
       "not_found",
     );
-    expectError(await c.manager.agent.delete(`/api/recruitment/interviews/${mine.body.data.id}`), 403, "forbidden");
+    expectError(await api(c.manager.agent).op("deleteInterview", { params: { id: mine.body.data.id } }), 403, "forbidden");
     const all = await api(c.hr.agent)
       .op("listInterviews", { query: { candidate_id: cand.id } })
       .expect(200);
     expect(all.body.data.map((x) => x.round_name)).toEqual(["A", "B"]);
-    const byWho = await c.hr.agent
-      .get(`/api/recruitment/interviews?candidate_id=${cand.id}&interviewer_user_id=${c.hr.userId}`)
+    const byWho = await api(c.hr.agent)
+      .op("listInterviews", { query: { candidate_id: cand.id, interviewer_user_id: c.hr.userId } })
       .expect(200);
-    expect(byWho.body.data.map((x: any) => x.id)).toEqual([other.body.data.id]);
-    const window = await c.hr.agent
-      .get(
-        `/api/recruitment/interviews?candidate_id=${cand.id}&from=${encodeURIComponent(isoIn(6, 0))}&to=${encodeURIComponent(isoIn(7, 0))}`,
-      )
+    expect(byWho.body.data.map((x) => x.id)).toEqual([other.body.data.id]);
+    const window = await api(c.hr.agent)
+      .op("listInterviews", { query: { candidate_id: cand.id, from: isoIn(6, 0), to: isoIn(7, 0) } })
       .expect(200);
-    expect(window.body.data.map((x: any) => x.id)).toEqual([mine.body.data.id]);
+    expect(window.body.data.map((x) => x.id)).toEqual([mine.body.data.id]);
     expect(
       (
         await api(c.hr.agent)
@@ -304,7 +323,7 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
           .expect(200)
       ).body.data,
     ).toEqual([]);
-    expectError(await c.employee.agent.get("/api/recruitment/interviews"), 403, "forbidden");
+    expectError(await api(c.employee.agent).op("listInterviews"), 403, "forbidden");
   });
 });
 
@@ -314,20 +333,22 @@ describe(
   () => {
     it("sends the candidate the interview details by email", async () => {
       const cand = await screened();
-      const i = await c.hr.agent
-        .post("/api/recruitment/interviews")
-        .send({
-          candidate_id: cand.id,
-          round_name: "Technical",
-          scheduled_at: isoIn(3, 9),
-          mode: "video",
-          meeting_url: "https://meet.example.com/xyz-123",
-          interviewer_user_ids: [c.manager.userId],
+      const i = await api(c.hr.agent)
+        .op("createInterview", {
+          body: {
+            candidate_id: cand.id,
+            round_name: "Technical",
+            scheduled_at: isoIn(3, 9),
+            mode: "video",
+            meeting_url: "https://meet.example.com/xyz-123",
+            interviewer_user_ids: [c.manager.userId],
+          },
         })
         .expect(201);
-      const s = await c.hr.agent
-        .post("/api/recruitment/interview-management-sessions")
-        .send({ candidate_id: cand.id, interview_id: i.body.data.id, instructions: "Keep your ID ready." })
+      const s = await api(c.hr.agent)
+        .op("createInterviewSession", {
+          body: { candidate_id: cand.id, interview_id: i.body.data.id, instructions: "Keep your ID ready." },
+        })
         .expect(201);
       expect(s.body.data).toMatchObject({
         status: "scheduled",
@@ -340,7 +361,9 @@ describe(
         candidate_email: cand.email,
         title: `Technical interview - ${posting.title}`,
       });
-      const sent = await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`).expect(200);
+      const sent = await api(c.hr.agent)
+        .op("sendInterviewSession", { params: { id: s.body.data.id } })
+        .expect(200);
       expect(sent.body.data.send_count).toBe(1);
       expect(sent.body.data.sent_at).not.toBeNull();
       const m = await mail.waitFor(cand.email);
@@ -349,98 +372,102 @@ describe(
       expect(text).toContain("https://meet.example.com/xyz-123");
       expect(text).toContain("Keep your ID ready.");
       expect(text).toContain("Asia/Kolkata");
-      await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`).expect(200);
+      await api(c.hr.agent)
+        .op("sendInterviewSession", { params: { id: s.body.data.id } })
+        .expect(200);
       const [row] = await t.query(`SELECT send_count FROM interview_sessions WHERE id = $1`, [s.body.data.id]);
       expect(row.send_count).toBe(2);
-      const log = await c.owner.agent
-        .get(`/api/configuration/activity-log?entity_id=${s.body.data.id}&action=recruitment.session_sent`)
+      const log = await api(c.owner.agent)
+        .op("listActivityLog", { query: { entity_id: s.body.data.id, action: "recruitment.session_sent" } })
         .expect(200);
       expect(log.body.data).toHaveLength(2);
       // A sent session is cancelled (the candidate is told), not deleted.
-      expectError(await c.hr.agent.delete(`/api/recruitment/interview-management-sessions/${s.body.data.id}`), 409, "conflict");
-      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "cancelled" }).expect(200);
+      expectError(await api(c.hr.agent).op("deleteInterviewSession", { params: { id: s.body.data.id } }), 409, "conflict");
+      await api(c.hr.agent)
+        .op("updateInterviewSession", { params: { id: s.body.data.id }, body: { status: "cancelled" } })
+        .expect(200);
       const outbox = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1 ORDER BY created_at`, [cand.email]);
       expect(outbox.map((r) => r.subject.split(":")[0])).toEqual(["Interview invitation", "Interview invitation", "Cancelled"]);
-      expectError(await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`), 409, "conflict");
+      expectError(await api(c.hr.agent).op("sendInterviewSession", { params: { id: s.body.data.id } }), 409, "conflict");
       expectError(
-        await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "scheduled" }),
+        await api(c.hr.agent).op("updateInterviewSession", { params: { id: s.body.data.id }, body: { status: "scheduled" } }),
         409,
         "conflict",
       );
-      await c.hr.agent.delete(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).expect(200);
+      await api(c.hr.agent)
+        .op("deleteInterviewSession", { params: { id: s.body.data.id } })
+        .expect(200);
     });
 
     it("validates sessions and follows scheduled → completed | cancelled", async () => {
       const cand = await screened();
       expect(
-        expectError(await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id }), 400).details[0]
-          .path,
+        expectError(await api(c.hr.agent).op("createInterviewSession", { body: { candidate_id: cand.id } }), 400).details[0].path,
       ).toBe("body.scheduled_at");
       expect(
-        expectError(
-          await c.hr.agent.post("/api/recruitment/interview-management-sessions").send({ candidate_id: cand.id, scheduled_at: isoIn(2) }),
-          400,
-        ).details[0].path,
+        expectError(await api(c.hr.agent).op("createInterviewSession", { body: { candidate_id: cand.id, scheduled_at: isoIn(2) } }), 400)
+          .details[0].path,
       ).toBe("body.meeting_url");
       expect(
         expectError(
-          await c.hr.agent
-            .post("/api/recruitment/interview-management-sessions")
-            .send({ candidate_id: cand.id, scheduled_at: isoIn(2), mode: "in_person" }),
+          await api(c.hr.agent).op("createInterviewSession", {
+            body: { candidate_id: cand.id, scheduled_at: isoIn(2), mode: "in_person" },
+          }),
           400,
         ).details[0].path,
       ).toBe("body.location");
       const other = await screened();
-      const iv = await c.hr.agent
-        .post("/api/recruitment/interviews")
-        .send({ candidate_id: other.id, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] })
+      const iv = await api(c.hr.agent)
+        .op("createInterview", {
+          body: { candidate_id: other.id, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] },
+        })
         .expect(201);
       expect(
         expectError(
-          await c.hr.agent
-            .post("/api/recruitment/interview-management-sessions")
-            .send({ candidate_id: cand.id, interview_id: iv.body.data.id }),
+          await api(c.hr.agent).op("createInterviewSession", { body: { candidate_id: cand.id, interview_id: iv.body.data.id } }),
           400,
         ).details[0].path,
       ).toBe("body.interview_id");
-      const s = await c.hr.agent
-        .post("/api/recruitment/interview-management-sessions")
-        .send({
-          candidate_id: cand.id,
-          title: "Onsite day",
-          scheduled_at: isoIn(2),
-          mode: "in_person",
-          location: "Bengaluru HQ, 4th floor",
-          duration_minutes: 240,
+      const s = await api(c.hr.agent)
+        .op("createInterviewSession", {
+          body: {
+            candidate_id: cand.id,
+            title: "Onsite day",
+            scheduled_at: isoIn(2),
+            mode: "in_person",
+            location: "Bengaluru HQ, 4th floor",
+            duration_minutes: 240,
+          },
         })
         .expect(201);
-      const upd = await c.hr.agent
-        .put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`)
-        .send({ instructions: "Bring a laptop", scheduled_at: isoIn(3) })
+      const upd = await api(c.hr.agent)
+        .op("updateInterviewSession", { params: { id: s.body.data.id }, body: { instructions: "Bring a laptop", scheduled_at: isoIn(3) } })
         .expect(200);
       expect(upd.body.data.instructions).toBe("Bring a laptop");
       expectError(
-        await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ scheduled_at: isoIn(-1) }),
+        await api(c.hr.agent).op("updateInterviewSession", { params: { id: s.body.data.id }, body: { scheduled_at: isoIn(-1) } }),
         400,
         "validation_failed",
       );
       expectError(
-        await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ mode: "video" }),
+        await api(c.hr.agent).op("updateInterviewSession", { params: { id: s.body.data.id }, body: { mode: "video" } }),
         400,
         "validation_failed",
       );
       await t.query(`UPDATE interview_sessions SET scheduled_at = now() - interval '1 hour' WHERE id = $1`, [s.body.data.id]);
-      expectError(await c.hr.agent.post(`/api/recruitment/interview-management-sessions/${s.body.data.id}/send`), 409, "conflict");
-      await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "completed" }).expect(200);
+      expectError(await api(c.hr.agent).op("sendInterviewSession", { params: { id: s.body.data.id } }), 409, "conflict");
+      await api(c.hr.agent)
+        .op("updateInterviewSession", { params: { id: s.body.data.id }, body: { status: "completed" } })
+        .expect(200);
       expectError(
-        await c.hr.agent.put(`/api/recruitment/interview-management-sessions/${s.body.data.id}`).send({ status: "cancelled" }),
+        await api(c.hr.agent).op("updateInterviewSession", { params: { id: s.body.data.id }, body: { status: "cancelled" } }),
         409,
         "conflict",
       );
-      const list = await c.hr.agent
-        .get(`/api/recruitment/interview-management-sessions?candidate_id=${cand.id}&status=completed`)
+      const list = await api(c.hr.agent)
+        .op("listInterviewSessions", { query: { candidate_id: cand.id, status: "completed" } })
         .expect(200);
-      expect(list.body.data.map((x: any) => x.id)).toEqual([s.body.data.id]);
+      expect(list.body.data.map((x) => x.id)).toEqual([s.body.data.id]);
       await api(c.hr.agent)
         .op("getInterviewSession", { params: { id: s.body.data.id } })
         .expect(200);
@@ -452,15 +479,15 @@ describe(
         ).body.data,
       ).toEqual([]);
       // Sessions only for candidates still in the pipeline.
-      await c.hr.agent.put(`/api/recruitment/candidates/${cand.id}`).send({ stage: "withdrawn" }).expect(200);
+      await api(c.hr.agent)
+        .op("updateCandidate", { params: { id: cand.id }, body: { stage: "withdrawn" } })
+        .expect(200);
       expectError(
-        await c.hr.agent
-          .post("/api/recruitment/interview-management-sessions")
-          .send({ candidate_id: cand.id, scheduled_at: isoIn(2), mode: "phone" }),
+        await api(c.hr.agent).op("createInterviewSession", { body: { candidate_id: cand.id, scheduled_at: isoIn(2), mode: "phone" } }),
         409,
         "conflict",
       );
-      expectError(await c.manager.agent.get("/api/recruitment/interview-management-sessions"), 403, "forbidden");
+      expectError(await api(c.manager.agent).op("listInterviewSessions"), 403, "forbidden");
       const admin = await addMember(t, c.owner, "admin");
       await api(admin.agent).op("listInterviewSessions").expect(200);
     });

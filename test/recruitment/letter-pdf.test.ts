@@ -7,8 +7,9 @@ import { createHash, randomBytes } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
 import { find, renderPdf, type RenderedPdf } from "../support/pdf.ts";
-import { binary, type Company, draftOffer, recruitingCompany } from "./helpers.ts";
+import { binary, type Company, draftOffer, recruitingCompany } from "./fixtures.ts";
 import { today } from "../support/clock.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let c: Company;
@@ -34,9 +35,8 @@ const longDate = (iso: string) =>
 
 beforeAll(async () => {
   c = await recruitingCompany(t, { company: "Acme Analytics" });
-  await c.owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ legal_name: "Acme Analytics Pvt Ltd", address: "4th Floor, 12 MG Road, Bengaluru 560001" })
+  await api(c.owner.agent)
+    .op("updateCompanySettings", { body: { legal_name: "Acme Analytics Pvt Ltd", address: "4th Floor, 12 MG Road, Bengaluru 560001" } })
     .expect(200);
 });
 
@@ -47,7 +47,9 @@ describe("getPublicOfferPdf, getPublicAppointmentPdf: the letters rendered", () 
   beforeAll(async () => {
     const made = await draftOffer(c.hr.agent, { terms: "- Notice period: 60 days" }, { first_name: "Priya", last_name: "Sharma" });
     offer = { ...made.offer, email: made.candidate.email };
-    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+    await api(c.hr.agent)
+      .op("sendJobOffer", { params: { id: offer.id } })
+      .expect(200);
     const token = await ownToken(offer.id, "offer");
     offerPdf = await renderPdf(await getPdf(`/api/public/offers/${token}/pdf`), "/tmp/payslip-offer-letter.png");
   });
@@ -100,8 +102,10 @@ describe("getPublicOfferPdf, getPublicAppointmentPdf: the letters rendered", () 
 
   it("the appointment letter has the same letterhead and signature, and no acceptance block", async () => {
     const token = await ownToken(offer.id, "offer");
-    await t.request().post(`/api/public/offers/${token}/accept`).expect(200);
-    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`).expect(200);
+    await api(t.request()).op("acceptPublicOffer", { params: { token } }).expect(200);
+    await api(c.hr.agent)
+      .op("sendAppointmentLetter", { params: { id: offer.id } })
+      .expect(200);
     const atoken = await ownToken(offer.id, "appointment");
     const r = await renderPdf(await getPdf(`/api/public/appointment/${atoken}/pdf`), "/tmp/payslip-appointment-letter.png");
     expect(r.png.inkPixels).toBeGreaterThan(3000);
@@ -118,7 +122,9 @@ describe("getPublicOfferPdf: a letter longer than a page", () => {
   it("numbers every page 'Page n of m' and keeps the signature together", async () => {
     const terms = Array.from({ length: 60 }, (_, i) => `- Clause ${i + 1}: the employee follows the company's policies.`).join("\n");
     const { offer } = await draftOffer(c.hr.agent, { terms });
-    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+    await api(c.hr.agent)
+      .op("sendJobOffer", { params: { id: offer.id } })
+      .expect(200);
     const token = await ownToken(offer.id, "offer");
     const r = await renderPdf(await getPdf(`/api/public/offers/${token}/pdf`), "/tmp/payslip-offer-letter-long.png");
     expect(r.pages).toBeGreaterThan(1);
@@ -162,13 +168,15 @@ describe("downloadJobOfferPdf: HR downloads any offer's letter", () => {
     expect(hrLetter.text).toContain("Offer letter - Arjun Menon");
 
     // once sent, the same letter as the candidate's link
-    await c.hr.agent.post(`/api/recruitment/offers/${made.offer.id}/send`).expect(200);
+    await api(c.hr.agent)
+      .op("sendJobOffer", { params: { id: made.offer.id } })
+      .expect(200);
     const token = await ownToken(made.offer.id, "offer");
     const publicLetter = await renderPdf(await getPdf(`/api/public/offers/${token}/pdf`), "/tmp/payslip-offer-letter-public.png");
     const again = await c.owner.agent.get(`/api/recruitment/offers/${made.offer.id}/pdf`).buffer(true).parse(binary).expect(200);
     expect((await renderPdf(again.body, "/tmp/payslip-offer-letter-owner.png")).text).toBe(publicLetter.text);
 
     for (const who of [c.manager, c.employee])
-      expectError(await who.agent.get(`/api/recruitment/offers/${made.offer.id}/pdf`), 403, "forbidden");
+      expectError(await api(who.agent).op("downloadJobOfferPdf", { params: { id: made.offer.id } }), 403, "forbidden");
   });
 });

@@ -11,7 +11,7 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { expireOffersEverywhere } from "../../src/modules/recruitment/offer-expiry.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink, type ReceivedMail } from "../support/mail.ts";
-import { addCandidate, advance, binary, dateIn, draftOffer, openPosting, pdfText, recruitingCompany, type Company } from "./helpers.ts";
+import { addCandidate, advance, binary, dateIn, draftOffer, openPosting, pdfText, recruitingCompany, type Company } from "./fixtures.ts";
 import * as clock from "../../src/lib/clock.ts";
 
 const t = useTestApp();
@@ -54,23 +54,23 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     const posting = await openPosting(c.hr.agent, { title: "Data Scientist", department: "Data" });
     const cand = await addCandidate(c.hr.agent, posting.id);
     const body = { candidate_id: cand.id, salary: "1850000.00", joining_date: dateIn(40), expires_on: dateIn(10) };
-    expectError(await c.hr.agent.post("/api/recruitment/offers").send(body), 409, "conflict");
+    expectError(await api(c.hr.agent).op("createJobOffer", { body }), 409, "conflict");
     await advance(c.hr.agent, cand.id, "interview");
     expect(
-      expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, expires_on: dateIn(-1) }), 400).details[0].path,
+      expectError(await api(c.hr.agent).op("createJobOffer", { body: { ...body, expires_on: dateIn(-1) } }), 400).details[0].path,
     ).toBe("body.expires_on");
     expect(
-      expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, joining_date: dateIn(5) }), 400).details[0].path,
+      expectError(await api(c.hr.agent).op("createJobOffer", { body: { ...body, joining_date: dateIn(5) } }), 400).details[0].path,
     ).toBe("body.joining_date");
-    expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, salary: "18,50,000" }), 400, "validation_failed");
-    expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, salary: "0.00" }), 400).details[0].path).toBe(
+    expectError(await api(c.hr.agent).op("createJobOffer", { body: { ...body, salary: "18,50,000" } }), 400, "validation_failed");
+    expect(expectError(await api(c.hr.agent).op("createJobOffer", { body: { ...body, salary: "0.00" } }), 400).details[0].path).toBe(
       "body.salary",
     );
-    expect(expectError(await c.hr.agent.post("/api/recruitment/offers").send({ ...body, salary: "-5.00" }), 400).details[0].path).toBe(
+    expect(expectError(await api(c.hr.agent).op("createJobOffer", { body: { ...body, salary: "-5.00" } }), 400).details[0].path).toBe(
       "body.salary",
     );
     expectError(await c.hr.agent.post("/api/recruitment/offers").send({ candidate_id: cand.id }), 400, "validation_failed");
-    const o = await c.hr.agent.post("/api/recruitment/offers").send(body).expect(201);
+    const o = await api(c.hr.agent).op("createJobOffer", { body }).expect(201);
     expect(o.body.data).toMatchObject({
       status: "draft",
       job_title: "Data Scientist",
@@ -91,24 +91,35 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
           .expect(200)
       ).body.data.stage,
     ).toBe("offer");
-    expectError(await c.hr.agent.post("/api/recruitment/offers").send(body), 409, "conflict");
-    const upd = await c.hr.agent
-      .put(`/api/recruitment/offers/${o.body.data.id}`)
-      .send({ salary: "1900000.00", terms: "Relocation support" })
+    expectError(await api(c.hr.agent).op("createJobOffer", { body }), 409, "conflict");
+    const upd = await api(c.hr.agent)
+      .op("updateJobOffer", { params: { id: o.body.data.id }, body: { salary: "1900000.00", terms: "Relocation support" } })
       .expect(200);
     expect(upd.body.data).toMatchObject({ salary: "1900000.00", terms: "Relocation support" });
     const log = await c.owner.agent
       .get(`/api/configuration/activity-log?entity_id=${o.body.data.id}&action=recruitment.offer_updated`)
       .expect(200);
     expect(log.body.data[0].changes.salary).toEqual({ from: "1850000.00", to: "1900000.00" });
-    expectError(await c.hr.agent.put(`/api/recruitment/offers/${o.body.data.id}`).send({ status: "sent" }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/offers/${o.body.data.id}`).send({ status: "accepted" }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/offers/${o.body.data.id}`).send({ status: "expired" }), 409, "conflict");
-    await c.hr.agent.put(`/api/recruitment/offers/${o.body.data.id}`).send({ status: "withdrawn" }).expect(200);
-    expectError(await c.hr.agent.post(`/api/recruitment/offers/${o.body.data.id}/send`), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateJobOffer", { params: { id: o.body.data.id }, body: { status: "sent" } }), 409, "conflict");
+    expectError(
+      await api(c.hr.agent).op("updateJobOffer", { params: { id: o.body.data.id }, body: { status: "accepted" } }),
+      409,
+      "conflict",
+    );
+    expectError(
+      await api(c.hr.agent).op("updateJobOffer", { params: { id: o.body.data.id }, body: { status: "expired" } }),
+      409,
+      "conflict",
+    );
+    await api(c.hr.agent)
+      .op("updateJobOffer", { params: { id: o.body.data.id }, body: { status: "withdrawn" } })
+      .expect(200);
+    expectError(await api(c.hr.agent).op("sendJobOffer", { params: { id: o.body.data.id } }), 409, "conflict");
     // Withdrawn frees the candidate for a new offer; a withdrawn draft can be deleted.
-    const again = await c.hr.agent.post("/api/recruitment/offers").send(body).expect(201);
-    await c.hr.agent.delete(`/api/recruitment/offers/${o.body.data.id}`).expect(200);
+    const again = await api(c.hr.agent).op("createJobOffer", { body }).expect(201);
+    await api(c.hr.agent)
+      .op("deleteJobOffer", { params: { id: o.body.data.id } })
+      .expect(200);
     const list = await api(c.hr.agent)
       .op("listJobOffers", { query: { candidate_id: cand.id } })
       .expect(200);
@@ -127,7 +138,7 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
           .expect(200)
       ).body.data,
     ).toHaveLength(1);
-    expectError(await c.manager.agent.get("/api/recruitment/offers"), 403, "forbidden");
+    expectError(await api(c.manager.agent).op("listJobOffers"), 403, "forbidden");
   });
 
   it(
@@ -140,12 +151,14 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
         { terms: "Joining bonus INR 1,00,000." },
         { first_name: "Kavya", last_name: "Nair", phone: "+91 98450 12345" },
       );
-      expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`), 409, "conflict");
-      const sent = await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+      expectError(await api(c.hr.agent).op("sendAppointmentLetter", { params: { id: offer.id } }), 409, "conflict");
+      const sent = await api(c.hr.agent)
+        .op("sendJobOffer", { params: { id: offer.id } })
+        .expect(200);
       expect(sent.body.data.status).toBe("sent");
       expect(sent.body.data.link_expires_at).not.toBeNull();
-      expectError(await c.hr.agent.put(`/api/recruitment/offers/${offer.id}`).send({ salary: "1.00" }), 409, "conflict");
-      expectError(await c.hr.agent.delete(`/api/recruitment/offers/${offer.id}`), 409, "conflict");
+      expectError(await api(c.hr.agent).op("updateJobOffer", { params: { id: offer.id }, body: { salary: "1.00" } }), 409, "conflict");
+      expectError(await api(c.hr.agent).op("deleteJobOffer", { params: { id: offer.id } }), 409, "conflict");
 
       // The mail arrives on the loopback SMTP server with the personal link.
       const m = await mail.waitFor(candidate.email);
@@ -156,7 +169,7 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       expect(JSON.stringify(await t.query(`SELECT * FROM job_offers WHERE id = $1`, [offer.id]))).not.toContain(token);
 
       // The link works without a session.
-      const pub = await anon().get(`/api/public/offers/${token}`).expect(200);
+      const pub = await api(anon()).op("getPublicOffer", { params: { token } }).expect(200);
       expect(pub.body.data).toMatchObject({
         offer_number: offer.offer_number,
         status: "sent",
@@ -178,11 +191,11 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       expect(text).toContain("Annual compensation (cost to company): INR 24,00,000.00");
       expect(text).toContain("Joining bonus INR 1,00,000.");
 
-      const accepted = await anon().post(`/api/public/offers/${token}/accept`).expect(200);
+      const accepted = await api(anon()).op("acceptPublicOffer", { params: { token } }).expect(200);
       expect(accepted.body.data).toMatchObject({ status: "accepted", can_respond: false });
-      expectError(await anon().post(`/api/public/offers/${token}/accept`), 409, "conflict");
-      expectError(await anon().post(`/api/public/offers/${token}/decline`).send({ reason: "changed my mind" }), 409, "conflict");
-      await anon().get(`/api/public/offers/${token}`).expect(200);
+      expectError(await api(anon()).op("acceptPublicOffer", { params: { token } }), 409, "conflict");
+      expectError(await api(anon()).op("declinePublicOffer", { params: { token }, body: { reason: "changed my mind" } }), 409, "conflict");
+      await api(anon()).op("getPublicOffer", { params: { token } }).expect(200);
       const hrNotes = await api(c.hr.agent).op("listNotifications").expect(200);
       expect(hrNotes.body.data.some((n) => n.kind === "recruitment.offer_accepted" && n.title.includes("Kavya Nair"))).toBe(true);
       const [acc] = await t.query(`SELECT status, responded_at FROM job_offers WHERE id = $1`, [offer.id]);
@@ -197,17 +210,21 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       });
 
       // Conversion needs the candidate hired first.
-      expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`), 409, "conflict");
+      expectError(await api(c.hr.agent).op("convertCandidateToEmployee", { params: { id: candidate.id } }), 409, "conflict");
 
       // Appointment letter.
-      const appt = await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`).expect(200);
+      const appt = await api(c.hr.agent)
+        .op("sendAppointmentLetter", { params: { id: offer.id } })
+        .expect(200);
       expect(appt.body.data.appointment_sent_at).not.toBeNull();
       const am = await nthMail(candidate.email, 2);
       expect(am.subject).toContain("Your appointment letter from Acme Analytics");
       const atoken = linkToken(am, "appointment");
       const [arow] = await t.query(`SELECT appointment_token_hash FROM job_offers WHERE id = $1`, [offer.id]);
       expect(arow.appointment_token_hash).toBe(sha(atoken));
-      const page = await anon().get(`/api/public/appointment/${atoken}`).expect(200);
+      const page = await api(anon())
+        .op("getPublicAppointment", { params: { token: atoken } })
+        .expect(200);
       expect(page.body.data).toMatchObject({
         candidate_name: "Kavya Nair",
         company_name: "Acme Analytics",
@@ -220,8 +237,8 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       expect(apdf.body.toString("latin1")).toContain("(Appointment letter - Kavya Nair)");
       expect(pdfText(apdf.body).replace(/\s+/g, " ")).toContain("we are pleased to appoint you as Backend Engineer");
       // The offer token does not open the appointment and vice versa.
-      expectError(await anon().get(`/api/public/appointment/${token}`), 404, "not_found");
-      expectError(await anon().get(`/api/public/offers/${atoken}`), 404, "not_found");
+      expectError(await api(anon()).op("getPublicAppointment", { params: { token } }), 404, "not_found");
+      expectError(await api(anon()).op("getPublicOffer", { params: { token: atoken } }), 404, "not_found");
 
       // Joining documents: type and size limits through the shared upload rules.
       const up = await anon()
@@ -268,8 +285,10 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
         413,
         "payload_too_large",
       );
-      const after = await anon().get(`/api/public/appointment/${atoken}`).expect(200);
-      expect(after.body.data.documents.map((d: any) => d.title)).toEqual(["PAN card"]);
+      const after = await api(anon())
+        .op("getPublicAppointment", { params: { token: atoken } })
+        .expect(200);
+      expect(after.body.data.documents.map((d) => d.title)).toEqual(["PAN card"]);
       expect(after.body.data.requested_documents).toEqual(["address_proof", "education", "experience"]);
       const [doc] = await t.query(
         `SELECT f.purpose, f.uploaded_by FROM appointment_documents d JOIN files ` +
@@ -286,10 +305,11 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
         .expect(200);
 
       // Hired → employee, in one go, with the documents.
-      await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }).expect(200);
-      const conv = await c.hr.agent
-        .post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`)
-        .send({ reports_to: c.managerEmployeeId })
+      await api(c.hr.agent)
+        .op("updateCandidate", { params: { id: candidate.id }, body: { stage: "hired" } })
+        .expect(200);
+      const conv = await api(c.hr.agent)
+        .op("convertCandidateToEmployee", { params: { id: candidate.id }, body: { reports_to: c.managerEmployeeId } })
         .expect(201);
       const emp = conv.body.data.employee;
       expect(emp).toMatchObject({
@@ -324,8 +344,8 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       const [crow] = await t.query(`SELECT employee_id::text, converted_at FROM candidates WHERE id = $1`, [candidate.id]);
       expect(crow.employee_id).toBe(emp.id);
       expect(crow.converted_at).not.toBeNull();
-      expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`), 409, "conflict");
-      expectError(await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ notes: "x" }), 409, "conflict");
+      expectError(await api(c.hr.agent).op("convertCandidateToEmployee", { params: { id: candidate.id } }), 409, "conflict");
+      expectError(await api(c.hr.agent).op("updateCandidate", { params: { id: candidate.id }, body: { notes: "x" } }), 409, "conflict");
       expectError(
         await anon()
           .post(`/api/public/appointment/${atoken}/upload`)
@@ -340,37 +360,42 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
   it("conversion is all or nothing: an email already used by an employee is a 409 and nothing is created", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
     await t.query(`UPDATE job_offers SET status = 'accepted' WHERE id = $1`, [offer.id]);
-    await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }).expect(200);
-    await c.hr.agent
-      .post("/api/employees")
-      .send({
-        first_name: "Other",
-        last_name: "Person",
-        email: candidate.email,
-        department: "X",
-        designation: "Y",
-        joining_date: "2024-01-01",
+    await api(c.hr.agent)
+      .op("updateCandidate", { params: { id: candidate.id }, body: { stage: "hired" } })
+      .expect(200);
+    await api(c.hr.agent)
+      .op("createEmployee", {
+        body: {
+          first_name: "Other",
+          last_name: "Person",
+          email: candidate.email,
+          department: "X",
+          designation: "Y",
+          joining_date: "2024-01-01",
+        },
       })
       .expect(201);
     const before = (await t.query(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1`, [c.owner.tenantId]))[0].n;
-    expectError(await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`), 409, "conflict");
+    expectError(await api(c.hr.agent).op("convertCandidateToEmployee", { params: { id: candidate.id } }), 409, "conflict");
     expect((await t.query(`SELECT count(*)::int AS n FROM employees WHERE tenant_id = $1`, [c.owner.tenantId]))[0].n).toBe(before);
     expect((await t.query(`SELECT employee_id FROM candidates WHERE id = $1`, [candidate.id]))[0].employee_id).toBeNull();
     expectError(
-      await c.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`).send({ joining_date: "2024-02-30" }),
+      await api(c.hr.agent).op("convertCandidateToEmployee", { params: { id: candidate.id }, body: { joining_date: "2024-02-30" } }),
       400,
       "validation_failed",
     );
     expectError(
-      await c.hr.agent
-        .post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`)
-        .send({ reports_to: "00000000-0000-4000-8000-000000000000" }),
+      await api(c.hr.agent).op("convertCandidateToEmployee", {
+        params: { id: candidate.id },
+        body: { reports_to: "00000000-0000-4000-8000-000000000000" },
+      }),
       400,
       "validation_failed",
     );
-    const ok = await c.hr.agent
-      .post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`)
-      .send({ employee_code: "NEW-1", designation: "Staff Engineer" });
+    const ok = await api(c.hr.agent).op("convertCandidateToEmployee", {
+      params: { id: candidate.id },
+      body: { employee_code: "NEW-1", designation: "Staff Engineer" },
+    });
     expect(ok.status).toBe(409); // the email is still taken; the override does not change it
   });
 
@@ -379,41 +404,53 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       "a sent offer can be re-sent (old link dead) or withdrawn (link gone, candidate told)",
     async () => {
       const { candidate, offer } = await draftOffer(c.hr.agent);
-      await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+      await api(c.hr.agent)
+        .op("sendJobOffer", { params: { id: offer.id } })
+        .expect(200);
       const first = linkToken(await mail.waitFor(candidate.email), "offers");
-      await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+      await api(c.hr.agent)
+        .op("sendJobOffer", { params: { id: offer.id } })
+        .expect(200);
       const second = linkToken(await nthMail(candidate.email, 2), "offers");
       expect(second).not.toBe(first);
-      expectError(await anon().get(`/api/public/offers/${first}`), 404, "not_found");
-      const d = await anon().post(`/api/public/offers/${second}/decline`).send({ reason: "Accepted another offer" }).expect(200);
+      expectError(await api(anon()).op("getPublicOffer", { params: { token: first } }), 404, "not_found");
+      const d = await api(anon())
+        .op("declinePublicOffer", { params: { token: second }, body: { reason: "Accepted another offer" } })
+        .expect(200);
       expect(d.body.data.status).toBe("declined");
       const hrView = await api(c.hr.agent)
         .op("getJobOffer", { params: { id: offer.id } })
         .expect(200);
       expect(hrView.body.data).toMatchObject({ status: "declined", decline_reason: "Accepted another offer" });
-      expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`), 409, "conflict");
-      expectError(await c.hr.agent.put(`/api/recruitment/offers/${offer.id}`).send({ status: "withdrawn" }), 409, "conflict");
-      expectError(await c.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }), 409, "conflict");
+      expectError(await api(c.hr.agent).op("sendJobOffer", { params: { id: offer.id } }), 409, "conflict");
+      expectError(await api(c.hr.agent).op("updateJobOffer", { params: { id: offer.id }, body: { status: "withdrawn" } }), 409, "conflict");
+      expectError(await api(c.hr.agent).op("updateCandidate", { params: { id: candidate.id }, body: { stage: "hired" } }), 409, "conflict");
       expectError(await anon().post(`/api/public/offers/${second}/decline`).send({ extra: 1 }), 400, "validation_failed");
 
       const w = await draftOffer(c.hr.agent);
-      await c.hr.agent.post(`/api/recruitment/offers/${w.offer.id}/send`).expect(200);
+      await api(c.hr.agent)
+        .op("sendJobOffer", { params: { id: w.offer.id } })
+        .expect(200);
       const wt = linkToken(await mail.waitFor(w.candidate.email), "offers");
-      await c.hr.agent.put(`/api/recruitment/offers/${w.offer.id}`).send({ status: "withdrawn" }).expect(200);
-      const gone = expectError(await anon().get(`/api/public/offers/${wt}`), 410, "invalid_token");
+      await api(c.hr.agent)
+        .op("updateJobOffer", { params: { id: w.offer.id }, body: { status: "withdrawn" } })
+        .expect(200);
+      const gone = expectError(await api(anon()).op("getPublicOffer", { params: { token: wt } }), 410, "invalid_token");
       expect(gone.error).toContain("withdrawn");
-      expectError(await anon().post(`/api/public/offers/${wt}/accept`), 410, "invalid_token");
-      expectError(await anon().get(`/api/public/offers/${wt}/pdf`), 410, "invalid_token");
+      expectError(await api(anon()).op("acceptPublicOffer", { params: { token: wt } }), 410, "invalid_token");
+      expectError(await api(anon()).op("getPublicOfferPdf", { params: { token: wt } }), 410, "invalid_token");
       expect((await nthMail(w.candidate.email, 2)).subject).toContain("Offer withdrawn");
     },
   );
 
   it("expire: past expires_on → expired (410, audited, author told); expired links and unknown tokens", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
-    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+    await api(c.hr.agent)
+      .op("sendJobOffer", { params: { id: offer.id } })
+      .expect(200);
     const token = linkToken(await mail.waitFor(candidate.email), "offers");
     await t.query(`UPDATE job_offers SET expires_on = $2 WHERE id = $1`, [offer.id, dateIn(-2)]);
-    const e = expectError(await anon().post(`/api/public/offers/${token}/accept`), 410, "invalid_token");
+    const e = expectError(await api(anon()).op("acceptPublicOffer", { params: { token } }), 410, "invalid_token");
     expect(e.error).toContain("expired");
     const [row] = await t.query(`SELECT status FROM job_offers WHERE id = $1`, [offer.id]);
     expect(row.status).toBe("expired");
@@ -424,36 +461,44 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expect((await api(c.hr.agent).op("listNotifications").expect(200)).body.data.some((n) => n.kind === "recruitment.offer_expired")).toBe(
       true,
     );
-    expectError(await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`), 409, "conflict");
+    expectError(await api(c.hr.agent).op("sendJobOffer", { params: { id: offer.id } }), 409, "conflict");
 
     // The link's own expiry.
     const b = await draftOffer(c.hr.agent);
-    await c.hr.agent.post(`/api/recruitment/offers/${b.offer.id}/send`).expect(200);
+    await api(c.hr.agent)
+      .op("sendJobOffer", { params: { id: b.offer.id } })
+      .expect(200);
     const bt = linkToken(await mail.waitFor(b.candidate.email), "offers");
     await t.query(`UPDATE job_offers SET offer_token_expires_at = $2::timestamptz - interval '1 minute' WHERE id = $1`, [
       b.offer.id,
       clock.now(),
     ]);
-    expectError(await anon().get(`/api/public/offers/${bt}`), 410, "invalid_token");
-    expectError(await anon().get(`/api/public/offers/${bt}/pdf`), 410, "invalid_token");
+    expectError(await api(anon()).op("getPublicOffer", { params: { token: bt } }), 410, "invalid_token");
+    expectError(await api(anon()).op("getPublicOfferPdf", { params: { token: bt } }), 410, "invalid_token");
     // HR can expire a sent offer by hand.
     const x = await draftOffer(c.hr.agent);
-    await c.hr.agent.post(`/api/recruitment/offers/${x.offer.id}/send`).expect(200);
-    await c.hr.agent.put(`/api/recruitment/offers/${x.offer.id}`).send({ status: "expired" }).expect(200);
+    await api(c.hr.agent)
+      .op("sendJobOffer", { params: { id: x.offer.id } })
+      .expect(200);
+    await api(c.hr.agent)
+      .op("updateJobOffer", { params: { id: x.offer.id }, body: { status: "expired" } })
+      .expect(200);
     // The hourly job expires offers of every company.
     const y = await draftOffer(c.hr.agent);
-    await c.hr.agent.post(`/api/recruitment/offers/${y.offer.id}/send`).expect(200);
+    await api(c.hr.agent)
+      .op("sendJobOffer", { params: { id: y.offer.id } })
+      .expect(200);
     await t.query(`UPDATE job_offers SET expires_on = $2 WHERE id = $1`, [y.offer.id, dateIn(-1)]);
     expect(await expireOffersEverywhere()).toBeGreaterThanOrEqual(1);
     expect((await t.query(`SELECT status FROM job_offers WHERE id = $1`, [y.offer.id]))[0].status).toBe("expired");
 
     const unknown = "A".repeat(43);
-    expectError(await anon().get(`/api/public/offers/${unknown}`), 404, "not_found");
-    expectError(await anon().get(`/api/public/offers/${unknown}/pdf`), 404, "not_found");
-    expectError(await anon().post(`/api/public/offers/${unknown}/accept`), 404, "not_found");
-    expectError(await anon().post(`/api/public/offers/${unknown}/decline`), 404, "not_found");
-    expectError(await anon().get(`/api/public/appointment/${unknown}`), 404, "not_found");
-    expectError(await anon().get(`/api/public/appointment/${unknown}/pdf`), 404, "not_found");
+    expectError(await api(anon()).op("getPublicOffer", { params: { token: unknown } }), 404, "not_found");
+    expectError(await api(anon()).op("getPublicOfferPdf", { params: { token: unknown } }), 404, "not_found");
+    expectError(await api(anon()).op("acceptPublicOffer", { params: { token: unknown } }), 404, "not_found");
+    expectError(await api(anon()).op("declinePublicOffer", { params: { token: unknown } }), 404, "not_found");
+    expectError(await api(anon()).op("getPublicAppointment", { params: { token: unknown } }), 404, "not_found");
+    expectError(await api(anon()).op("getPublicAppointmentPdf", { params: { token: unknown } }), 404, "not_found");
     expectError(
       await anon()
         .post(`/api/public/appointment/${unknown}/upload`)
@@ -462,15 +507,19 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       404,
       "not_found",
     );
-    expectError(await anon().get(`/api/public/offers/short`), 400, "validation_failed");
+    expectError(await api(anon()).op("getPublicOffer", { params: { token: "short" } }), 400, "validation_failed");
   });
 
   it("sendJobOffer, sendAppointmentLetter: a delivered offer or appointment mail keeps no live link in email_outbox", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
-    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+    await api(c.hr.agent)
+      .op("sendJobOffer", { params: { id: offer.id } })
+      .expect(200);
     const token = linkToken(await mail.waitFor(candidate.email), "offers");
     await t.query(`UPDATE job_offers SET status = 'accepted' WHERE id = $1`, [offer.id]);
-    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`).expect(200);
+    await api(c.hr.agent)
+      .op("sendAppointmentLetter", { params: { id: offer.id } })
+      .expect(200);
     const appointment = linkToken(await nthMail(candidate.email, 2), "appointment");
     const until = Date.now() + 120_000;
     let rows: { status: string; text_body: string }[] = [];
@@ -482,7 +531,9 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expect(rows[0].text_body).toContain("/api/public/offers/[redacted]/pdf");
     expect(rows[1].text_body).toContain("/api/public/appointment/[redacted]");
     for (const secret of [token, appointment]) expect(JSON.stringify(rows)).not.toContain(secret);
-    await anon().get(`/api/public/appointment/${appointment}`).expect(200);
+    await api(anon())
+      .op("getPublicAppointment", { params: { token: appointment } })
+      .expect(200);
   });
 
   it("appointment links expire after 30 days and only serve accepted offers", async () => {
@@ -493,13 +544,13 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
     const token = linkToken(await mail.waitFor(candidate.email), "appointment");
-    await anon().get(`/api/public/appointment/${token}`).expect(200);
+    await api(anon()).op("getPublicAppointment", { params: { token } }).expect(200);
     await t.query(`UPDATE job_offers SET appointment_token_expires_at = $2::timestamptz - interval '1 second' WHERE id = $1`, [
       offer.id,
       clock.now(),
     ]);
-    expectError(await anon().get(`/api/public/appointment/${token}`), 410, "invalid_token");
-    expectError(await anon().get(`/api/public/appointment/${token}/pdf`), 410, "invalid_token");
+    expectError(await api(anon()).op("getPublicAppointment", { params: { token } }), 410, "invalid_token");
+    expectError(await api(anon()).op("getPublicAppointmentPdf", { params: { token } }), 410, "invalid_token");
     expectError(
       await anon()
         .post(`/api/public/appointment/${token}/upload`)
@@ -514,18 +565,34 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     const other = await recruitingCompany(t, { company: "Globex Corp" });
     const mine = await draftOffer(c.hr.agent);
     const theirs = await draftOffer(other.hr.agent, {}, { first_name: "Omar" });
-    await c.hr.agent.post(`/api/recruitment/offers/${mine.offer.id}/send`).expect(200);
-    await other.hr.agent.post(`/api/recruitment/offers/${theirs.offer.id}/send`).expect(200);
+    await api(c.hr.agent)
+      .op("sendJobOffer", { params: { id: mine.offer.id } })
+      .expect(200);
+    await api(other.hr.agent)
+      .op("sendJobOffer", { params: { id: theirs.offer.id } })
+      .expect(200);
     const myToken = linkToken(await mail.waitFor(mine.candidate.email), "offers");
     const theirToken = linkToken(await mail.waitFor(theirs.candidate.email), "offers");
-    expect((await anon().get(`/api/public/offers/${myToken}`).expect(200)).body.data.company_name).toBe("Acme Analytics");
-    const g = await anon().get(`/api/public/offers/${theirToken}`).expect(200);
+    expect(
+      (
+        await api(anon())
+          .op("getPublicOffer", { params: { token: myToken } })
+          .expect(200)
+      ).body.data.company_name,
+    ).toBe("Acme Analytics");
+    const g = await api(anon())
+      .op("getPublicOffer", { params: { token: theirToken } })
+      .expect(200);
     expect(g.body.data).toMatchObject({ company_name: "Globex Corp", candidate_name: theirs.candidate.full_name });
     // Another company's HR cannot use ids of this one.
-    expectError(await other.hr.agent.post(`/api/recruitment/offers/${mine.offer.id}/send`), 404, "not_found");
-    await other.owner.agent.post("/api/configuration/company-settings").send({ modules: [] }).expect(200);
-    expectError(await anon().get(`/api/public/offers/${theirToken}`), 403, "module_disabled");
-    await anon().get(`/api/public/offers/${myToken}`).expect(200);
+    expectError(await api(other.hr.agent).op("sendJobOffer", { params: { id: mine.offer.id } }), 404, "not_found");
+    await api(other.owner.agent)
+      .op("updateCompanySettings", { body: { modules: [] } })
+      .expect(200);
+    expectError(await api(anon()).op("getPublicOffer", { params: { token: theirToken } }), 403, "module_disabled");
+    await api(anon())
+      .op("getPublicOffer", { params: { token: myToken } })
+      .expect(200);
   });
 });
 
@@ -563,9 +630,9 @@ describe("previewDocumentTemplatePdf: document templates", () => {
       `${candidate.first_name}: Backend Engineer, 24,00,000.00, valid until ${longDate(offer.expires_on)}`,
     );
     const bad = expectError(
-      await c.hr.agent
-        .post("/api/recruitment/document-templates/preview-pdf")
-        .send({ template: "Hi {{candidate_name}} {{ssn}} {{Bank Account}} {{ssn}}" }),
+      await api(c.hr.agent).op("previewDocumentTemplatePdf", {
+        body: { template: "Hi {{candidate_name}} {{ssn}} {{Bank Account}} {{ssn}}" },
+      }),
       400,
       "validation_failed",
     );
@@ -582,13 +649,11 @@ describe("previewDocumentTemplatePdf: document templates", () => {
       "validation_failed",
     );
     expectError(
-      await c.hr.agent
-        .post("/api/recruitment/document-templates/preview-pdf")
-        .send({ template: "x", offer_id: "00000000-0000-4000-8000-000000000000" }),
+      await api(c.hr.agent).op("previewDocumentTemplatePdf", { body: { template: "x", offer_id: "00000000-0000-4000-8000-000000000000" } }),
       400,
       "validation_failed",
     );
     expectError(await c.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({}), 400, "validation_failed");
-    expectError(await c.manager.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template: "x" }), 403, "forbidden");
+    expectError(await api(c.manager.agent).op("previewDocumentTemplatePdf", { body: { template: "x" } }), 403, "forbidden");
   });
 });

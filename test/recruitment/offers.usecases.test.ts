@@ -14,7 +14,7 @@ import { changeOffer } from "../../src/modules/recruitment/offers.ts";
 import { addAppointmentDocument, answerPublicOffer, publicOffer } from "../../src/modules/recruitment/public.ts";
 import { useTestApp } from "../support/app.ts";
 import { uploadedFile } from "../support/uploads.ts";
-import { type Company, dateIn, draftOffer, recruitingCompany } from "./helpers.ts";
+import { type Company, dateIn, draftOffer, recruitingCompany } from "./fixtures.ts";
 
 const t = useTestApp();
 let c: Company;

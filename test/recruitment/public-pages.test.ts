@@ -12,7 +12,8 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "../../src/http/server.ts";
 import { expectError, useTestApp } from "../support/app.ts";
-import { dateIn, draftOffer, recruitingCompany } from "./helpers.ts";
+import { dateIn, draftOffer, recruitingCompany } from "./fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => existsSync(p));
@@ -32,7 +33,9 @@ afterAll(() => {
 async function sentOffer(terms = "Includes a joining bonus of ₹1,50,000 <recoverable within 12 months>.") {
   const c = await recruitingCompany(t, { company: "Acme & Sons" });
   const { offer, candidate } = await draftOffer(c.hr.agent, { job_title: "Senior Backend Engineer", salary: "2800000.00", terms });
-  await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200);
+  await api(c.hr.agent)
+    .op("sendJobOffer", { params: { id: offer.id } })
+    .expect(200);
   const [mail] = await t.query<{ text_body: string }>(
     "SELECT text_body FROM email_outbox WHERE to_address = $1 AND text_body LIKE '%/api/public/offers/%' ORDER BY created_at DESC LIMIT 1",
     [candidate.email.toLowerCase()],
@@ -77,12 +80,14 @@ describe("getPublicOfferPage: the offer link opens a readable page", () => {
     const after = (await t.request().get(page).expect(200)).text;
     expect(after).toContain("Accepted");
     expect(after).not.toContain("data-action");
-    const mine = await c.hr.agent.get(`/api/recruitment/offers/${offer.id}`).expect(200);
+    const mine = await api(c.hr.agent)
+      .op("getJobOffer", { params: { id: offer.id } })
+      .expect(200);
     expect(mine.body.data.status).toBe("accepted");
   });
 
   it("an unknown or expired link is the error envelope (404, 410)", async () => {
-    const r = await t.request().get("/api/public/offers/NoSuchTokenNoSuchTokenNoSuch/page");
+    const r = await api(t.request()).op("getPublicOfferPage", { params: { token: "NoSuchTokenNoSuchTokenNoSuch" } });
     expectError(r, 404, "not_found");
   });
 
@@ -127,7 +132,9 @@ describe("getPublicAppointmentPage: the appointment link opens a readable page",
       .request()
       .post(page.replace(/\/page$/, "/accept"))
       .expect(200);
-    await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`).expect(200);
+    await api(c.hr.agent)
+      .op("sendAppointmentLetter", { params: { id: offer.id } })
+      .expect(200);
     const [mail] = await t.query<{ text_body: string }>(
       "SELECT text_body FROM email_outbox WHERE text_body LIKE '%Appointment link: %' ORDER BY created_at DESC LIMIT 1",
     );

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { expectError, useTestApp } from "../support/app.ts";
-import { approvedRequisition, openPosting, addCandidate, recruitingCompany, type Company } from "./helpers.ts";
+import { approvedRequisition, openPosting, addCandidate, recruitingCompany, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
 let c: Company;
@@ -25,7 +25,7 @@ describe(
   "listJobRequisitions, createJobRequisition, getJobRequisition, " + "updateJobRequisition, deleteJobRequisition: job requisitions",
   () => {
     it("creates numbered drafts, validates input and lists with filters", async () => {
-      const a = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
+      const a = await api(c.hr.agent).op("createJobRequisition", { body: base }).expect(201);
       expect(a.body.data).toMatchObject({
         status: "draft",
         title: "Senior Backend Engineer",
@@ -37,9 +37,8 @@ describe(
         employment_type: "full_time",
       });
       expect(a.body.data.requisition_number).toMatch(/^REQ-\d{5}$/);
-      const b = await c.hr.agent
-        .post("/api/recruitment/job-requisitions")
-        .send({ ...base, title: "QA Analyst", department: "Quality" })
+      const b = await api(c.hr.agent)
+        .op("createJobRequisition", { body: { ...base, title: "QA Analyst", department: "Quality" } })
         .expect(201);
       expect(Number(b.body.data.requisition_number.slice(4))).toBe(Number(a.body.data.requisition_number.slice(4)) + 1);
 
@@ -52,25 +51,22 @@ describe(
         expect.arrayContaining(["body.title", "body.department", "body.positions"]),
       );
       const range = expectError(
-        await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "3000000.00" }),
+        await api(c.hr.agent).op("createJobRequisition", { body: { ...base, min_salary: "3000000.00" } }),
         400,
         "validation_failed",
       );
       expect(range.details[0].path).toBe("body.max_salary");
-      expectError(await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "12" }), 400, "validation_failed");
+      expectError(await api(c.hr.agent).op("createJobRequisition", { body: { ...base, min_salary: "12" } }), 400, "validation_failed");
       expect(
-        expectError(
-          await c.hr.agent.post("/api/recruitment/job-requisitions").send({ ...base, min_salary: "-1.00" }),
-          400,
-          "validation_failed",
-        ).details[0].path,
+        expectError(await api(c.hr.agent).op("createJobRequisition", { body: { ...base, min_salary: "-1.00" } }), 400, "validation_failed")
+          .details[0].path,
       ).toBe("body.min_salary");
       // MoneyAmount: at most 999999999999.99, the largest amount every amount column holds
       expect(
         expectError(
-          await c.hr.agent
-            .post("/api/recruitment/job-requisitions")
-            .send({ ...base, min_salary: "1000000000000.00", max_salary: "1000000000000.00" }),
+          await api(c.hr.agent).op("createJobRequisition", {
+            body: { ...base, min_salary: "1000000000000.00", max_salary: "1000000000000.00" },
+          }),
           400,
           "validation_failed",
         ).details.map((d: { path: string }) => d.path),
@@ -95,24 +91,21 @@ describe(
         .expect(200);
       expect(page.body.pagination).toMatchObject({ page: 2, limit: 1 });
       expect(page.body.pagination.total).toBeGreaterThanOrEqual(2);
-      expectError(await c.hr.agent.get("/api/recruitment/job-requisitions?limit=101"), 400, "validation_failed");
+      expectError(await api(c.hr.agent).op("listJobRequisitions", { query: { limit: 101 } }), 400, "validation_failed");
       expectError(await c.hr.agent.get("/api/recruitment/job-requisitions?status=open"), 400, "validation_failed");
     });
 
     it("follows draft → pending_approval → approved → closed, audited, with notifications", async () => {
-      const r = await c.manager.agent
-        .post("/api/recruitment/job-requisitions")
-        .send({ title: "Platform Engineer", department: "Engineering" })
+      const r = await api(c.manager.agent)
+        .op("createJobRequisition", { body: { title: "Platform Engineer", department: "Engineering" } })
         .expect(201);
       const id = r.body.data.id;
-      const edited = await c.manager.agent
-        .put(`/api/recruitment/job-requisitions/${id}`)
-        .send({ positions: 3, justification: "Growth" })
+      const edited = await api(c.manager.agent)
+        .op("updateJobRequisition", { params: { id }, body: { positions: 3, justification: "Growth" } })
         .expect(200);
       expect(edited.body.data).toMatchObject({ positions: 3, justification: "Growth", status: "draft" });
-      const submitted = await c.manager.agent
-        .put(`/api/recruitment/job-requisitions/${id}`)
-        .send({ status: "pending_approval" })
+      const submitted = await api(c.manager.agent)
+        .op("updateJobRequisition", { params: { id }, body: { status: "pending_approval" } })
         .expect(200);
       expect(submitted.body.data.submitted_at).not.toBeNull();
       const hrNotes = await api(c.hr.agent).op("listNotifications").expect(200);
@@ -121,14 +114,21 @@ describe(
       ).toBe(true);
 
       // Managers neither approve nor edit while it awaits approval.
-      expectError(await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "approved" }), 403, "forbidden");
-      expectError(await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ positions: 4 }), 409, "conflict");
-      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "closed" }), 409, "conflict");
-      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ decision_notes: "x" }), 400, "validation_failed");
+      expectError(
+        await api(c.manager.agent).op("updateJobRequisition", { params: { id }, body: { status: "approved" } }),
+        403,
+        "forbidden",
+      );
+      expectError(await api(c.manager.agent).op("updateJobRequisition", { params: { id }, body: { positions: 4 } }), 409, "conflict");
+      expectError(await api(c.hr.agent).op("updateJobRequisition", { params: { id }, body: { status: "closed" } }), 409, "conflict");
+      expectError(
+        await api(c.hr.agent).op("updateJobRequisition", { params: { id }, body: { decision_notes: "x" } }),
+        400,
+        "validation_failed",
+      );
 
-      const approved = await c.hr.agent
-        .put(`/api/recruitment/job-requisitions/${id}`)
-        .send({ status: "approved", decision_notes: "Budget confirmed" })
+      const approved = await api(c.hr.agent)
+        .op("updateJobRequisition", { params: { id }, body: { status: "approved", decision_notes: "Budget confirmed" } })
         .expect(200);
       expect(approved.body.data).toMatchObject({
         status: "approved",
@@ -136,17 +136,19 @@ describe(
         decided_by_name: "Hema HR",
         decision_notes: "Budget confirmed",
       });
-      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ positions: 5 }), 409, "conflict");
-      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "rejected" }), 409, "conflict");
-      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "draft" }), 409, "conflict");
+      expectError(await api(c.hr.agent).op("updateJobRequisition", { params: { id }, body: { positions: 5 } }), 409, "conflict");
+      expectError(await api(c.hr.agent).op("updateJobRequisition", { params: { id }, body: { status: "rejected" } }), 409, "conflict");
+      expectError(await api(c.hr.agent).op("updateJobRequisition", { params: { id }, body: { status: "draft" } }), 409, "conflict");
       const mgrNotes = await api(c.manager.agent).op("listNotifications").expect(200);
       expect(mgrNotes.body.data.some((n) => n.kind === "recruitment.requisition_approved")).toBe(true);
       const mails = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1`, [c.manager.email]);
       expect(mails.some((m) => m.subject.includes("was approved"))).toBe(true);
 
-      const closed = await c.manager.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "closed" }).expect(200);
+      const closed = await api(c.manager.agent)
+        .op("updateJobRequisition", { params: { id }, body: { status: "closed" } })
+        .expect(200);
       expect(closed.body.data.closed_at).not.toBeNull();
-      expectError(await c.hr.agent.put(`/api/recruitment/job-requisitions/${id}`).send({ status: "approved" }), 409, "conflict");
+      expectError(await api(c.hr.agent).op("updateJobRequisition", { params: { id }, body: { status: "approved" } }), 409, "conflict");
 
       const log = await api(c.owner.agent)
         .op("listActivityLog", { query: { entity_id: id } })
@@ -162,44 +164,49 @@ describe(
     });
 
     it("rejects, withdraws to draft, abandons drafts; rejected requisitions only close", async () => {
-      const r = await c.hr.agent
-        .post("/api/recruitment/job-requisitions")
-        .send({ ...base, status: "pending_approval" })
+      const r = await api(c.hr.agent)
+        .op("createJobRequisition", { body: { ...base, status: "pending_approval" } })
         .expect(201);
-      const back = await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "draft" }).expect(200);
+      const back = await api(c.hr.agent)
+        .op("updateJobRequisition", { params: { id: r.body.data.id }, body: { status: "draft" } })
+        .expect(200);
       expect(back.body.data).toMatchObject({ status: "draft", submitted_at: null });
-      await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "pending_approval" }).expect(200);
-      const rej = await c.owner.agent
-        .put(`/api/recruitment/job-requisitions/${r.body.data.id}`)
-        .send({ status: "rejected", decision_notes: "No budget" })
+      await api(c.hr.agent)
+        .op("updateJobRequisition", { params: { id: r.body.data.id }, body: { status: "pending_approval" } })
+        .expect(200);
+      const rej = await api(c.owner.agent)
+        .op("updateJobRequisition", { params: { id: r.body.data.id }, body: { status: "rejected", decision_notes: "No budget" } })
         .expect(200);
       expect(rej.body.data).toMatchObject({ status: "rejected", decision_notes: "No budget" });
       expectError(
-        await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "approved" }),
+        await api(c.hr.agent).op("updateJobRequisition", { params: { id: r.body.data.id }, body: { status: "approved" } }),
         409,
         "conflict",
       );
       expectError(
-        await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "pending_approval" }),
+        await api(c.hr.agent).op("updateJobRequisition", { params: { id: r.body.data.id }, body: { status: "pending_approval" } }),
         409,
         "conflict",
       );
-      await c.hr.agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "closed" }).expect(200);
-      const d = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
-      await c.hr.agent.put(`/api/recruitment/job-requisitions/${d.body.data.id}`).send({ status: "closed" }).expect(200);
+      await api(c.hr.agent)
+        .op("updateJobRequisition", { params: { id: r.body.data.id }, body: { status: "closed" } })
+        .expect(200);
+      const d = await api(c.hr.agent).op("createJobRequisition", { body: base }).expect(201);
+      await api(c.hr.agent)
+        .op("updateJobRequisition", { params: { id: d.body.data.id }, body: { status: "closed" } })
+        .expect(200);
       expectError(
-        await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: d.body.data.id, description: "x" }),
+        await api(c.hr.agent).op("createJobPosting", { body: { requisition_id: d.body.data.id, description: "x" } }),
         409,
         "conflict",
       );
     });
 
     it("shows managers only the requisitions they raised; employees are kept out", async () => {
-      const mine = await c.manager.agent
-        .post("/api/recruitment/job-requisitions")
-        .send({ title: "SRE", department: "Engineering" })
+      const mine = await api(c.manager.agent)
+        .op("createJobRequisition", { body: { title: "SRE", department: "Engineering" } })
         .expect(201);
-      const hrs = await c.hr.agent.post("/api/recruitment/job-requisitions").send(base).expect(201);
+      const hrs = await api(c.hr.agent).op("createJobRequisition", { body: base }).expect(201);
       const list = await api(c.manager.agent)
         .op("listJobRequisitions", { query: { limit: 100 } })
         .expect(200);
@@ -213,21 +220,27 @@ describe(
         .op("getJobRequisition", { params: { id: mine.body.data.id } })
         .expect(200);
       expect(byHr.body.data).toEqual(own.body.data);
-      expectError(await c.manager.agent.get(`/api/recruitment/job-requisitions/${hrs.body.data.id}`), 404, "not_found");
+      expectError(await api(c.manager.agent).op("getJobRequisition", { params: { id: hrs.body.data.id } }), 404, "not_found");
       expectError(
-        await c.manager.agent.put(`/api/recruitment/job-requisitions/${hrs.body.data.id}`).send({ positions: 2 }),
+        await api(c.manager.agent).op("updateJobRequisition", { params: { id: hrs.body.data.id }, body: { positions: 2 } }),
         404,
         "not_found",
       );
-      expectError(await c.manager.agent.delete(`/api/recruitment/job-requisitions/${hrs.body.data.id}`), 404, "not_found");
-      expectError(await c.employee.agent.get("/api/recruitment/job-requisitions"), 403, "forbidden");
-      expectError(await c.employee.agent.post("/api/recruitment/job-requisitions").send(base), 403, "forbidden");
+      expectError(await api(c.manager.agent).op("deleteJobRequisition", { params: { id: hrs.body.data.id } }), 404, "not_found");
+      expectError(await api(c.employee.agent).op("listJobRequisitions"), 403, "forbidden");
+      expectError(await api(c.employee.agent).op("createJobRequisition", { body: base }), 403, "forbidden");
       // A manager deletes only their own draft.
-      await c.manager.agent.put(`/api/recruitment/job-requisitions/${mine.body.data.id}`).send({ status: "pending_approval" }).expect(200);
-      expectError(await c.manager.agent.delete(`/api/recruitment/job-requisitions/${mine.body.data.id}`), 409, "conflict");
-      await c.manager.agent.put(`/api/recruitment/job-requisitions/${mine.body.data.id}`).send({ status: "draft" }).expect(200);
-      await c.manager.agent.delete(`/api/recruitment/job-requisitions/${mine.body.data.id}`).expect(200);
-      expectError(await c.manager.agent.get(`/api/recruitment/job-requisitions/${mine.body.data.id}`), 404, "not_found");
+      await api(c.manager.agent)
+        .op("updateJobRequisition", { params: { id: mine.body.data.id }, body: { status: "pending_approval" } })
+        .expect(200);
+      expectError(await api(c.manager.agent).op("deleteJobRequisition", { params: { id: mine.body.data.id } }), 409, "conflict");
+      await api(c.manager.agent)
+        .op("updateJobRequisition", { params: { id: mine.body.data.id }, body: { status: "draft" } })
+        .expect(200);
+      await api(c.manager.agent)
+        .op("deleteJobRequisition", { params: { id: mine.body.data.id } })
+        .expect(200);
+      expectError(await api(c.manager.agent).op("getJobRequisition", { params: { id: mine.body.data.id } }), 404, "not_found");
       const [row] = await t.query(`SELECT deleted_at FROM job_requisitions WHERE id = $1`, [mine.body.data.id]);
       expect(row.deleted_at).not.toBeNull();
     });
@@ -243,9 +256,8 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
       min_salary: "1000000.00",
       max_salary: "1500000.00",
     });
-    const p = await c.hr.agent
-      .post("/api/recruitment/job-postings")
-      .send({ requisition_id: req.id, description: "Pipelines", skills: ["Python", " SQL ", "python"] })
+    const p = await api(c.hr.agent)
+      .op("createJobPosting", { body: { requisition_id: req.id, description: "Pipelines", skills: ["Python", " SQL ", "python"] } })
       .expect(201);
     expect(p.body.data).toMatchObject({
       title: "Data Engineer",
@@ -259,31 +271,28 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
       candidate_count: 0,
     });
     expect(p.body.data.posting_number).toMatch(/^JOB-\d{5}$/);
-    const pending = await c.hr.agent
-      .post("/api/recruitment/job-requisitions")
-      .send({ ...base, status: "pending_approval" })
+    const pending = await api(c.hr.agent)
+      .op("createJobRequisition", { body: { ...base, status: "pending_approval" } })
       .expect(201);
     expectError(
-      await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: pending.body.data.id, description: "x" }),
+      await api(c.hr.agent).op("createJobPosting", { body: { requisition_id: pending.body.data.id, description: "x" } }),
       409,
       "conflict",
     );
     const bad = expectError(
-      await c.hr.agent
-        .post("/api/recruitment/job-postings")
-        .send({ requisition_id: "00000000-0000-4000-8000-000000000000", description: "x" }),
+      await api(c.hr.agent).op("createJobPosting", { body: { requisition_id: "00000000-0000-4000-8000-000000000000", description: "x" } }),
       400,
       "validation_failed",
     );
     expect(bad.details[0].path).toBe("body.requisition_id");
     expectError(await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id }), 400, "validation_failed");
     expectError(
-      await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "x", min_salary: "9000000.00" }),
+      await api(c.hr.agent).op("createJobPosting", { body: { requisition_id: req.id, description: "x", min_salary: "9000000.00" } }),
       400,
       "validation_failed",
     );
     expectError(
-      await c.manager.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "x" }),
+      await api(c.manager.agent).op("createJobPosting", { body: { requisition_id: req.id, description: "x" } }),
       403,
       "forbidden",
     );
@@ -291,22 +300,26 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
 
   it("follows draft → open → closed; a closed posting is final and takes no candidates", async () => {
     const req = await approvedRequisition(c.hr.agent);
-    const p = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "x" }).expect(201);
+    const p = await api(c.hr.agent)
+      .op("createJobPosting", { body: { requisition_id: req.id, description: "x" } })
+      .expect(201);
     const id = p.body.data.id;
     expectError(
-      await c.hr.agent
-        .post("/api/recruitment/candidates")
-        .send({ posting_id: id, first_name: "A", last_name: "B", email: "ab@example.test" }),
+      await api(c.hr.agent).op("createCandidate", { body: { posting_id: id, first_name: "A", last_name: "B", email: "ab@example.test" } }),
       409,
       "conflict",
     );
-    const open = await c.hr.agent.put(`/api/recruitment/job-postings/${id}`).send({ status: "open", closes_on: "2027-12-31" }).expect(200);
+    const open = await api(c.hr.agent)
+      .op("updateJobPosting", { params: { id }, body: { status: "open", closes_on: "2027-12-31" } })
+      .expect(200);
     expect(open.body.data).toMatchObject({ status: "open", closes_on: "2027-12-31" });
     expect(open.body.data.published_at).not.toBeNull();
-    expectError(await c.hr.agent.put(`/api/recruitment/job-postings/${id}`).send({ status: "draft" }), 409, "conflict");
-    await c.hr.agent.put(`/api/recruitment/job-postings/${id}`).send({ status: "closed" }).expect(200);
-    expectError(await c.hr.agent.put(`/api/recruitment/job-postings/${id}`).send({ status: "open" }), 409, "conflict");
-    expectError(await c.hr.agent.put(`/api/recruitment/job-postings/${id}`).send({ title: "New title" }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateJobPosting", { params: { id }, body: { status: "draft" } }), 409, "conflict");
+    await api(c.hr.agent)
+      .op("updateJobPosting", { params: { id }, body: { status: "closed" } })
+      .expect(200);
+    expectError(await api(c.hr.agent).op("updateJobPosting", { params: { id }, body: { status: "open" } }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("updateJobPosting", { params: { id }, body: { title: "New title" } }), 409, "conflict");
     const log = await api(c.owner.agent)
       .op("listActivityLog", { query: { entity_id: id } })
       .expect(200);
@@ -323,20 +336,29 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
 
   it("closing the requisition closes its postings; a posting cannot open under a closed requisition", async () => {
     const req = await approvedRequisition(c.hr.agent);
-    const open = await c.hr.agent
-      .post("/api/recruitment/job-postings")
-      .send({ requisition_id: req.id, description: "x", status: "open" })
+    const open = await api(c.hr.agent)
+      .op("createJobPosting", { body: { requisition_id: req.id, description: "x", status: "open" } })
       .expect(201);
-    const draft = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "y" }).expect(201);
-    await c.hr.agent.put(`/api/recruitment/job-requisitions/${req.id}`).send({ status: "closed" }).expect(200);
+    const draft = await api(c.hr.agent)
+      .op("createJobPosting", { body: { requisition_id: req.id, description: "y" } })
+      .expect(201);
+    await api(c.hr.agent)
+      .op("updateJobRequisition", { params: { id: req.id }, body: { status: "closed" } })
+      .expect(200);
     const rows = await t.query(`SELECT id::text, status FROM job_postings WHERE id = ANY($1::uuid[]) ORDER BY status`, [
       [open.body.data.id, draft.body.data.id],
     ]);
     expect(rows.map((r) => r.status)).toEqual(["closed", "closed"]);
     const r2 = await approvedRequisition(c.hr.agent);
-    const d2 = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: r2.id, description: "z" }).expect(201);
+    const d2 = await api(c.hr.agent)
+      .op("createJobPosting", { body: { requisition_id: r2.id, description: "z" } })
+      .expect(201);
     await t.query(`UPDATE job_requisitions SET status = 'closed' WHERE id = $1`, [r2.id]);
-    expectError(await c.hr.agent.put(`/api/recruitment/job-postings/${d2.body.data.id}`).send({ status: "open" }), 409, "conflict");
+    expectError(
+      await api(c.hr.agent).op("updateJobPosting", { params: { id: d2.body.data.id }, body: { status: "open" } }),
+      409,
+      "conflict",
+    );
   });
 
   it("lists with filters; managers see their department only", async () => {
@@ -362,24 +384,30 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
     await api(c.manager.agent)
       .op("getJobPosting", { params: { id: eng.id } })
       .expect(200);
-    expectError(await c.manager.agent.get(`/api/recruitment/job-postings/${fin.id}`), 404, "not_found");
-    expectError(await c.manager.agent.put(`/api/recruitment/job-postings/${eng.id}`).send({ title: "x y" }), 403, "forbidden");
+    expectError(await api(c.manager.agent).op("getJobPosting", { params: { id: fin.id } }), 404, "not_found");
+    expectError(await api(c.manager.agent).op("updateJobPosting", { params: { id: eng.id }, body: { title: "x y" } }), 403, "forbidden");
   });
 
   it("deletes postings without candidates only; requisitions with postings are closed, not deleted", async () => {
     const p = await openPosting(c.hr.agent);
     await addCandidate(c.hr.agent, p.id);
-    expectError(await c.hr.agent.delete(`/api/recruitment/job-postings/${p.id}`), 409, "conflict");
-    expectError(await c.hr.agent.delete(`/api/recruitment/job-requisitions/${p.requisition_id}`), 409, "conflict");
+    expectError(await api(c.hr.agent).op("deleteJobPosting", { params: { id: p.id } }), 409, "conflict");
+    expectError(await api(c.hr.agent).op("deleteJobRequisition", { params: { id: p.requisition_id } }), 409, "conflict");
     const req = await approvedRequisition(c.hr.agent);
-    const empty = await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: req.id, description: "x" }).expect(201);
-    const upd = await c.hr.agent
-      .put(`/api/recruitment/job-postings/${empty.body.data.id}`)
-      .send({ title: "Renamed role", skills: ["Go Lang"], location: "Pune" })
+    const empty = await api(c.hr.agent)
+      .op("createJobPosting", { body: { requisition_id: req.id, description: "x" } })
+      .expect(201);
+    const upd = await api(c.hr.agent)
+      .op("updateJobPosting", {
+        params: { id: empty.body.data.id },
+        body: { title: "Renamed role", skills: ["Go Lang"], location: "Pune" },
+      })
       .expect(200);
     expect(upd.body.data).toMatchObject({ title: "Renamed role", skills: ["go lang"], location: "Pune" });
-    await c.hr.agent.delete(`/api/recruitment/job-postings/${empty.body.data.id}`).expect(200);
-    expectError(await c.hr.agent.get(`/api/recruitment/job-postings/${empty.body.data.id}`), 404, "not_found");
+    await api(c.hr.agent)
+      .op("deleteJobPosting", { params: { id: empty.body.data.id } })
+      .expect(200);
+    expectError(await api(c.hr.agent).op("getJobPosting", { params: { id: empty.body.data.id } }), 404, "not_found");
     const log = await api(c.owner.agent)
       .op("listActivityLog", { query: { entity_id: empty.body.data.id } })
       .expect(200);

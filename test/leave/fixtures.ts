@@ -1,13 +1,14 @@
-// Factories for the leave and attendance tests. Employees are inserted by SQL (insertEmployee of
-// ./employees.ts: the employee CRUD operations live in another area), everything else goes
-// through the API.
+// The leave area's test data, used by the attendance, dashboard and payroll tests too: a company with
+// a current leave period and its members (leaveWorld), leave types and allocations through the typed
+// client, and the check that the kept balance totals equal the ledger. Employees are inserted by SQL
+// (insertEmployee of test/support/employees.ts: the employee operations live in another area).
 import { addDays, weekday } from "../../src/lib/dates.ts";
-import { today } from "./clock.ts";
-import { addMember, signupTenant, type TenantSession, type TestContext } from "./app.ts";
+import { api, type RequestBodyOf } from "../support/api.ts";
+import { addMember, signupTenant, type TenantSession, type TestContext } from "../support/app.ts";
+import { today } from "../support/clock.ts";
+import { insertEmployee } from "../support/employees.ts";
 
-import { insertEmployee } from "./employees.ts";
-
-export { type EmployeeOverrides, insertEmployee } from "./employees.ts";
+export { type EmployeeOverrides, insertEmployee } from "../support/employees.ts";
 
 let seq = 0;
 
@@ -49,24 +50,39 @@ export async function leaveWorld(ctx: TestContext): Promise<LeaveWorld> {
   const t = today();
   const periodStart = addDays(t, -150);
   const periodEnd = addDays(t, 200);
-  const p = await hr.agent
-    .post("/api/leave-periods")
-    .send({ name: "Current", start_date: periodStart, end_date: periodEnd, is_current: true });
-  if (p.status !== 201) throw new Error(`period: ${p.status} ${JSON.stringify(p.body)}`);
+  const p = await api(hr.agent)
+    .op("createLeavePeriod", { body: { name: "Current", start_date: periodStart, end_date: periodEnd, is_current: true } })
+    .expect(201);
   return { owner, hr, manager, employee, managerEmployeeId, employeeId, periodId: p.body.data.id, periodStart, periodEnd };
 }
 
 /** Creates a leave type through the API (code made unique unless given) and returns it. */
-export async function createType(agent: TenantSession["agent"], body: Record<string, unknown> = {}): Promise<any> {
-  const res = await agent.post("/api/leave-types").send({ name: "Casual leave", code: `T${++seq}`, ...body });
-  if (res.status !== 201) throw new Error(`leave type: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
+export async function createType(agent: TenantSession["agent"], body: Partial<RequestBodyOf<"createLeaveType">> = {}) {
+  return (
+    await api(agent)
+      .op("createLeaveType", { body: { name: "Casual leave", code: `T${++seq}`, ...body } })
+      .expect(201)
+  ).body.data;
 }
+
+/** A leave type as the API answers it. */
+export type LeaveType = Awaited<ReturnType<typeof createType>>;
 
 /** Gives an employee `days` of a type in the current period (individual allocation, up front). */
 export async function grant(agent: TenantSession["agent"], employeeId: string, leaveTypeId: string, days: string): Promise<void> {
-  const res = await agent.post("/api/leave-allocations").send({ employee_id: employeeId, leave_type_id: leaveTypeId, days });
-  if (res.status !== 201 || res.body.data.created_count !== 1) throw new Error(`allocation: ${res.status} ${JSON.stringify(res.body)}`);
+  const res = await api(agent)
+    .op("createLeaveAllocations", { body: { employee_id: employeeId, leave_type_id: leaveTypeId, days } })
+    .expect(201);
+  if (res.body.data.created_count !== 1) throw new Error(`allocation: ${JSON.stringify(res.body)}`);
+}
+
+/** An employee's balance of one leave type in the current period, as hr reads it (listLeaveBalances). */
+export async function balanceOf(hr: TenantSession, employeeId: string, leaveTypeId: string) {
+  return (
+    await api(hr.agent)
+      .op("listLeaveBalances", { query: { employee_id: employeeId, leave_type_id: leaveTypeId } })
+      .expect(200)
+  ).body.data[0];
 }
 
 /**

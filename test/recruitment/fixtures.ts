@@ -7,6 +7,7 @@ import { addMember, signupTenant, type TenantSession, type TestContext } from ".
 import * as clock from "../../src/lib/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { today } from "../support/clock.ts";
+import { api } from "../support/api.ts";
 
 export interface Company {
   owner: TenantSession;
@@ -19,9 +20,8 @@ export interface Company {
 /** A company with the recruitment module, an hr member, a manager linked to an Engineering employee, and an employee. */
 export async function recruitingCompany(t: TestContext, opts: { company?: string } = {}): Promise<Company> {
   const owner = await signupTenant(t, { company: opts.company });
-  await owner.agent
-    .post("/api/configuration/company-settings")
-    .send({ modules: ["recruitment"] })
+  await api(owner.agent)
+    .op("updateCompanySettings", { body: { modules: ["recruitment"] } })
     .expect(200);
   const hr = await addMember(t, owner, "hr", { name: "Hema HR" });
   const mgrEmp = await createEmployee(owner, { department: "Engineering", designation: "Engineering Manager" });
@@ -43,24 +43,26 @@ let n = 0;
 export const uniq = () => `${process.pid}${Date.now()}${n++}`;
 
 export async function approvedRequisition(agent: TenantSession["agent"], overrides: Record<string, unknown> = {}) {
-  const r = await agent
-    .post("/api/recruitment/job-requisitions")
-    .send({ title: "Backend Engineer", department: "Engineering", positions: 2, status: "pending_approval", ...overrides });
+  const r = await api(agent).op("createJobRequisition", {
+    body: { title: "Backend Engineer", department: "Engineering", positions: 2, status: "pending_approval", ...overrides },
+  });
   expect(r.status, JSON.stringify(r.body)).toBe(201);
-  const a = await agent.put(`/api/recruitment/job-requisitions/${r.body.data.id}`).send({ status: "approved" });
+  const a = await api(agent).op("updateJobRequisition", { params: { id: r.body.data.id }, body: { status: "approved" } });
   expect(a.status, JSON.stringify(a.body)).toBe(200);
   return a.body.data;
 }
 
 export async function openPosting(agent: TenantSession["agent"], overrides: Record<string, unknown> = {}) {
   const req = await approvedRequisition(agent, overrides.department ? { department: overrides.department } : {});
-  const p = await agent.post("/api/recruitment/job-postings").send({
-    requisition_id: req.id,
-    description: "Build and run our services.",
-    requirements: "4+ years with TypeScript and Node.js. Strong PostgreSQL. Docker is a plus.",
-    skills: ["TypeScript", "Node.js", "PostgreSQL"],
-    status: "open",
-    ...overrides,
+  const p = await api(agent).op("createJobPosting", {
+    body: {
+      requisition_id: req.id,
+      description: "Build and run our services.",
+      requirements: "4+ years with TypeScript and Node.js. Strong PostgreSQL. Docker is a plus.",
+      skills: ["TypeScript", "Node.js", "PostgreSQL"],
+      status: "open",
+      ...overrides,
+    },
   });
   expect(p.status, JSON.stringify(p.body)).toBe(201);
   return p.body.data;
@@ -68,14 +70,16 @@ export async function openPosting(agent: TenantSession["agent"], overrides: Reco
 
 export async function addCandidate(agent: TenantSession["agent"], postingId: string, overrides: Record<string, unknown> = {}) {
   const id = uniq();
-  const c = await agent.post("/api/recruitment/candidates").send({
-    posting_id: postingId,
-    first_name: "Priya",
-    last_name: `Sharma${id}`,
-    email: `priya.${id}@example.test`,
-    resume_text: "Backend engineer with 6 years of experience in TypeScript, Node.js, PostgreSQL and Redis.",
-    skills: ["typescript", "node.js"],
-    ...overrides,
+  const c = await api(agent).op("createCandidate", {
+    body: {
+      posting_id: postingId,
+      first_name: "Priya",
+      last_name: `Sharma${id}`,
+      email: `priya.${id}@example.test`,
+      resume_text: "Backend engineer with 6 years of experience in TypeScript, Node.js, PostgreSQL and Redis.",
+      skills: ["typescript", "node.js"],
+      ...overrides,
+    },
   });
   expect(c.status, JSON.stringify(c.body)).toBe(201);
   return c.body.data;
@@ -84,7 +88,11 @@ export async function addCandidate(agent: TenantSession["agent"], postingId: str
 /** Moves a candidate forward one stage at a time until `stage` (applied → screening → interview → offer). */
 export async function advance(agent: TenantSession["agent"], candidateId: string, to: "screening" | "interview" | "offer") {
   const order = ["applied", "screening", "interview", "offer"];
-  const cur = (await agent.get(`/api/recruitment/candidates/${candidateId}`).expect(200)).body.data.stage;
+  const cur = (
+    await api(agent)
+      .op("getCandidate", { params: { id: candidateId } })
+      .expect(200)
+  ).body.data.stage;
   for (let i = order.indexOf(cur) + 1; i <= order.indexOf(to); i++) {
     const r = await agent.put(`/api/recruitment/candidates/${candidateId}`).send({ stage: order[i] });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -100,9 +108,9 @@ export async function draftOffer(
   const posting = await openPosting(agent);
   const candidate = await addCandidate(agent, posting.id, candidateOverrides);
   await advance(agent, candidate.id, "interview");
-  const o = await agent
-    .post("/api/recruitment/offers")
-    .send({ candidate_id: candidate.id, salary: "2400000.00", joining_date: dateIn(30), expires_on: dateIn(7), ...overrides });
+  const o = await api(agent).op("createJobOffer", {
+    body: { candidate_id: candidate.id, salary: "2400000.00", joining_date: dateIn(30), expires_on: dateIn(7), ...overrides },
+  });
   expect(o.status, JSON.stringify(o.body)).toBe(201);
   return { posting, candidate, offer: o.body.data };
 }
