@@ -43,6 +43,7 @@ import { PRODUCTION_ENV, productionServerArgs } from "./production-server.ts";
 import { defaultPoolSize } from "../../src/config.ts";
 import { ensureDebianPackage } from "../support/ensure-debian.ts";
 import { PGBOUNCER_PATHS, startPgBouncer } from "./pgbouncer.ts";
+import { own, ownPostgres } from "../support/owned-processes.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 export const CLUSTER_DIR = path.join(root, ".data", "cluster");
@@ -104,6 +105,7 @@ function ownByPostgres(dir: string): void {
 export function startPostgres(dataDir: string): void {
   // the server's log inside its folder (owned by the user it runs as; left out of the base backup)
   pgTool("pg_ctl", ["-D", dataDir, "-l", path.join(dataDir, "server.log"), "-w", "-t", "120", "start"]);
+  ownPostgres(dataDir);
 }
 
 /** pg_ctl stop -m fast (open sessions are ended, the server shuts down cleanly). */
@@ -259,6 +261,7 @@ export async function startServer(state: ClusterState, index: number): Promise<S
   });
   closeSync(fd);
   proc.unref();
+  own(proc.pid, `server ${port}`);
   const server = { port, pid: proc.pid!, log };
   state.servers[index] = server;
   await waitHealthy(`http://127.0.0.1:${port}`, () => proc.exitCode !== null || proc.signalCode !== null, log);
@@ -347,6 +350,7 @@ export function startNginx(state: ClusterState): void {
   writeFileSync(state.nginx.conf, nginxConfig(state));
   execFileSync(nginxBinary(), ["-p", p, "-c", state.nginx.conf], { stdio: ["ignore", "inherit", "inherit"] });
   state.nginx.pid = Number(readFileSync(path.join(p, "nginx.pid"), "utf8").trim());
+  own(state.nginx.pid, "nginx");
 }
 
 export function stopNginx(state: ClusterState): void {
@@ -397,8 +401,10 @@ export interface StartOptions {
 export async function startCluster(opts: StartOptions = {}): Promise<ClusterState> {
   const log = opts.log ?? ((s: string) => console.log(s));
   const dir = opts.dir ?? CLUSTER_DIR;
-  if (existsSync(path.join(dir, "state.json")))
-    throw new Error(`a cluster is running from ${dir} (state.json exists): make cluster-stop first`);
+  // a proof's own folder left by a killed run is stopped and started afresh; `make cluster`'s is not
+  const stale = readState(dir);
+  if (stale && dir !== CLUSTER_DIR) await stopCluster(stale).catch(() => {});
+  else if (stale) throw new Error(`a cluster is running from ${dir} (state.json exists): make cluster-stop first`);
   // before anything starts: installed when missing (as root), or say how to install them
   if (asRoot) ensureDebianPackage("nginx", ["/usr/sbin/nginx"]);
   nginxBinary();
@@ -440,6 +446,7 @@ export async function startCluster(opts: StartOptions = {}): Promise<ClusterStat
       const lockTimeoutMs = Number(opts.env?.DATABASE_TRANSACTION_TIMEOUT_MS ?? process.env.DATABASE_TRANSACTION_TIMEOUT_MS ?? 5000);
       const b = await startPgBouncer(state.url, path.join(dir, "pgbouncer"), { poolSize, lockTimeoutMs });
       state.pooler = { port: b.port, dir: b.dir, pid: b.pid, url: b.url, poolSize };
+      own(b.pid, "pgbouncer");
       save();
       log(`cluster: PgBouncer (transaction mode, ${poolSize} server connections) on 127.0.0.1:${b.port}`);
     }

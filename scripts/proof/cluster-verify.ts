@@ -35,6 +35,7 @@ import { failures, json, leaveSetup, ROUTES, runCannon, seed, table, routeContex
 import { operationTable } from "../../generated/registry.ts";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { trackOwnedProcesses } from "../support/owned-processes.ts";
 
 const cannon = autocannon as unknown as (opts: Record<string, unknown>) => Promise<any>;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -454,6 +455,7 @@ export function formatCluster(r: ClusterReport): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  trackOwnedProcesses();
   const report = await runClusterVerify();
   console.log(formatCluster(report));
   if (report.problems.length) {

@@ -53,6 +53,7 @@ import { formatKillProof, runWebhookKillProof } from "./webhook-kill-proof.ts";
 import { formatLoad, runLoad, table } from "../measure/load.ts";
 import { formatOverload, runOverload } from "../measure/overload.ts";
 import { runRecipeDrill } from "./recipe-drill.ts";
+import { trackOwnedProcesses } from "../support/owned-processes.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -64,6 +65,8 @@ interface Row {
 }
 const rows: Row[] = [];
 const only = process.env.VERIFY_ONLY?.split(",");
+// whatever ends this run (a failed step, an error, a signal), what its steps started is stopped
+trackOwnedProcesses();
 
 async function step(check: string, fn: () => Promise<Omit<Row, "check" | "seconds">>) {
   if (only && !only.some((o) => check.startsWith(o))) return;
