@@ -1,4 +1,4 @@
-// `make verify` (after `make test`): the long-running proofs - long fuzzing, load, overload, event loop,
+// `make verify` (after `make test`): the long-running proofs - long fuzzing, the generated clients, load, overload, event loop,
 // body memory, cluster, metrics, restore, rolling upgrade, webhooks, calendar, recipe - each a step
 // reported in one table; VERIFY_ONLY=<prefix>,... runs some. What each proves and its settings:
 // docs/testing.md, "Proof harness". Exit status 1 when a check fails; whatever ends the run, what the
