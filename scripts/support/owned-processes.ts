@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
-export const PID_FILE = path.join(root, ".data", "proof-processes.json");
+/** The pid file of this clone's proofs (PROOF_PID_FILE elsewhere, for the tests of this module). */
+export const pidFile = () => process.env.PROOF_PID_FILE || path.join(root, ".data", "proof-processes.json");
 
 interface Owned {
   pid: number;
@@ -31,21 +32,26 @@ function stat(pid: number): { start: string; pgid: number } | undefined {
 
 function read(): Owned[] {
   try {
-    return JSON.parse(readFileSync(PID_FILE, "utf8")) as Owned[];
+    return JSON.parse(readFileSync(pidFile(), "utf8")) as Owned[];
   } catch {
     return [];
   }
 }
 
 function write(list: Owned[]): void {
-  mkdirSync(path.dirname(PID_FILE), { recursive: true });
-  writeFileSync(PID_FILE, JSON.stringify(list, null, 1));
+  mkdirSync(path.dirname(pidFile()), { recursive: true });
+  writeFileSync(pidFile(), JSON.stringify(list, null, 1));
 }
 
 /** Records a process this run started (a no-op unless trackOwnedProcesses() was called). */
 export function own(pid: number | undefined, what: string): void {
+  if (tracking) recordOwned(pid, what);
+}
+
+/** Writes a running process to the pid file with its start time. */
+export function recordOwned(pid: number | undefined, what: string): void {
   const s = pid ? stat(pid) : undefined;
-  if (!tracking || !pid || !s) return;
+  if (!pid || !s) return;
   write([...read().filter((o) => o.pid !== pid), { pid, start: s.start, what }]);
 }
 
@@ -79,7 +85,7 @@ export function reapOwned(graceMs = 5000): string[] {
   for (const o of left) signal(o, o.what.startsWith("postgres") ? "SIGQUIT" : "SIGTERM");
   for (let waited = 0; waited < graceMs && left.some(alive); waited += 100) pause(100);
   for (const o of left.filter(alive)) signal(o, "SIGKILL");
-  if (existsSync(PID_FILE)) write([]);
+  if (existsSync(pidFile())) write([]);
   return left.map((o) => `${o.what} (pid ${o.pid})`);
 }
 
@@ -111,5 +117,5 @@ export function trackOwnedProcesses(log: (s: string) => void = console.error): v
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const stopped = reapOwned();
-  console.log(stopped.length ? `stopped ${stopped.join(", ")}` : `nothing left running (${PID_FILE})`);
+  console.log(stopped.length ? `stopped ${stopped.join(", ")}` : `nothing left running (${pidFile()})`);
 }
