@@ -16166,7 +16166,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Days, ordered by employee then date; `pagination` counts employees. */
+            /** @description Days, ordered by employee then date; `pagination` counts employees, so a page holds up to 31 days of each of `limit` employees (at most 3 100 items). */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];
@@ -22235,7 +22235,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Balances; `pagination` counts employees. */
+            /** @description Balances; `pagination` counts employees, so a page holds a row per leave type of each of `limit` employees (as many as the company has leave types with entries). */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["CacheControlNoStore"];

@@ -631,6 +631,8 @@ function pathFileNames() {
 //   x-data: <schema>              { data: <schema>, message: string }
 //   x-paginated: true             ... and pagination (components/schemas/Pagination); data has
 //                                 maxItems PAGE_MAX (the largest `limit`)
+//   x-paginated: employees        ... pagination counts employees, data holds all their rows (no
+//                                 PAGE_MAX: the path file states its own maxItems where one exists)
 //   x-envelope-fields: {name: s}  ... and further required top-level fields, after pagination
 //   x-data: null                  components/schemas/Ack ({ data: null, message })
 // A preprocessor, not a decorator: Redocly resolves the document's references again after the
@@ -686,8 +688,8 @@ function successWrapper() {
         const data = response["x-data"];
         const paginated = response["x-paginated"];
         const fields = response["x-envelope-fields"] ?? {};
-        if (paginated !== undefined && paginated !== true)
-          return report("`x-paginated` is `true` or absent.", ctx.location.child("x-paginated"));
+        if (paginated !== undefined && paginated !== true && paginated !== "employees")
+          return report("`x-paginated` is `true`, `employees` or absent.", ctx.location.child("x-paginated"));
         if (
           typeof fields !== "object" ||
           fields === null ||
@@ -707,8 +709,9 @@ function successWrapper() {
             .join("/"),
         });
         for (const k of ENVELOPE_KEYS) delete response[k];
-        // a page holds at most `limit` items, and `limit` is at most PAGE_MAX (components/schemas/Pagination)
-        if (paginated && data?.type === "array" && data.maxItems === undefined) data.maxItems = PAGE_MAX;
+        // a page holds at most `limit` items, and `limit` is at most PAGE_MAX (components/schemas/Pagination);
+        // a page of employees holds all the rows of `limit` employees: bounded where its path file says
+        if (paginated === true && data?.type === "array" && data.maxItems === undefined) data.maxItems = PAGE_MAX;
         const schema =
           data === null
             ? component("Ack")

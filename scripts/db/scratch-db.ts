@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startThrowawayServer } from "../../src/db/embedded.ts";
+import { ownPostgres } from "../support/owned-processes.ts";
 
 export interface ScratchDatabase {
   url: string;
@@ -22,6 +23,7 @@ export async function scratchDatabase(name: string): Promise<ScratchDatabase> {
     dir = mkdtempSync(path.join(tmpdir(), `hrms-${name}-pg-`));
     chmodSync(dir, 0o755); // the server runs as the `postgres` user when we are root
     const s = await startThrowawayServer(path.join(dir, "data"));
+    ownPostgres(path.join(dir, "data"));
     adminUrl = s.url;
     stopServer = s.stop;
   }

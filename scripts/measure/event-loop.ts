@@ -24,6 +24,7 @@ import { freePort } from "../../test/support/ports.ts";
 import { signupToken } from "../../test/support/signup.ts";
 import { table } from "./load.ts";
 import { scratchDatabase } from "../db/scratch-db.ts";
+import { own } from "../support/owned-processes.ts";
 import { productionServerArgs } from "./production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -147,6 +148,7 @@ async function startServer(url: string, reportFile: string): Promise<Server> {
     },
     stdio: ["ignore", "ignore", "pipe"],
   });
+  own(proc.pid, `server ${port}`);
   let log = "";
   proc.stderr!.on("data", (d) => (log = (log + d).slice(-4000)));
   const base = `http://127.0.0.1:${port}`;

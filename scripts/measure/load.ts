@@ -16,6 +16,7 @@ import { hashPassword } from "../../src/platform/identity/passwords.ts";
 import { deployMigrations } from "../../src/db/migrations.ts";
 import { startServerProcess } from "../../test/support/server-process.ts";
 import { scratchDatabase } from "../db/scratch-db.ts";
+import { own } from "../support/owned-processes.ts";
 import { productionServerArgs } from "./production-server.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -446,6 +447,7 @@ export async function startProcess(args: string[], env: Record<string, string>, 
     healthPath,
     timeoutMs: 90_000,
   });
+  own(proc.pid, `server ${port}`);
   return { proc, port, base };
 }
 

@@ -12,6 +12,7 @@ import { deployMigrations } from "../../src/db/migrations.ts";
 import { scratchDatabase } from "../db/scratch-db.ts";
 import { SESSION_SECRET, seed, signInAll, startProcess } from "../measure/load.ts";
 import { heapMb, productionServerArgs } from "../measure/production-server.ts";
+import { trackOwnedProcesses } from "../support/owned-processes.ts";
 
 const LIMIT = 32 * 1024 * 1024;
 
@@ -106,6 +107,7 @@ export function formatBodyMemory(r: BodyMemoryReport): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  trackOwnedProcesses();
   const r = await runBodyMemoryProof();
   console.log(formatBodyMemory(r));
   if (r.problems.length) {

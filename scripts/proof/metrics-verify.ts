@@ -16,6 +16,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "../../src/db/embedded.ts";
 import { type ClusterState, startCluster, stopCluster } from "../measure/cluster.ts";
+import { own, trackOwnedProcesses } from "../support/owned-processes.ts";
 import { ensureDebianPackage } from "../support/ensure-debian.ts";
 import { leaveSetup, ROUTES, runCannon, seed, table, routeContext, signInAll } from "../measure/load.ts";
 import { operationTable } from "../../generated/registry.ts";
@@ -127,6 +128,7 @@ export async function runMetricsVerify(opts: { log?: (s: string) => void } = {})
       ],
       { stdio: ["ignore", "ignore", "pipe"] },
     );
+    own(prometheus.pid, "prometheus");
     let promErr = "";
     prometheus.stderr?.on("data", (d) => (promErr = (promErr + d).slice(-4000)));
     const prom = `http://127.0.0.1:${promPort}`;
@@ -249,6 +251,7 @@ export function formatMetrics(r: MetricsReport): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  trackOwnedProcesses();
   const r = await runMetricsVerify();
   console.log(formatMetrics(r));
   process.exit(r.problems.length ? 1 : 0);

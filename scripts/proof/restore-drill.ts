@@ -22,6 +22,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, statSyn
 import path from "node:path";
 import pg from "pg";
 import { ensureTraversable, freePort } from "../../src/db/embedded.ts";
+import { ownPostgres, trackOwnedProcesses } from "../support/owned-processes.ts";
 import { deployMigrations } from "../../src/db/migrations.ts";
 import { ensureDebianPackage } from "../support/ensure-debian.ts";
 import { json, leaveSetup, PASSWORD, type RouteContext, seed, startProcess, table } from "../measure/load.ts";
@@ -76,6 +77,7 @@ async function startServer(dir: string): Promise<Server> {
     "-w",
     "start",
   ]);
+  ownPostgres(dir);
   return {
     dir,
     port,
@@ -327,6 +329,7 @@ export function formatDrill(r: DrillReport): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  trackOwnedProcesses();
   const r = await runRestoreDrill();
   console.log(formatDrill(r));
   process.exit(r.problems.length ? 1 : 0);

@@ -17,6 +17,7 @@ import { type ClusterState, startCluster, startServer, stopCluster, stopServer }
 import { failures, leaveSetup, ROUTES, runCannon, seed, table, routeContext, signInAll } from "../measure/load.ts";
 import { operationTable } from "../../generated/registry.ts";
 import { JOB_SCHEMA } from "../../src/platform/jobs/queue.ts";
+import { trackOwnedProcesses } from "../support/owned-processes.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -173,6 +174,7 @@ export function formatRolling(r: RollingReport): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  trackOwnedProcesses();
   const r = await runRollingVerify();
   console.log(formatRolling(r));
   process.exit(r.problems.length ? 1 : 0);

@@ -1,45 +1,8 @@
-// `make verify` (after `make test`): the long-running proofs, each reported in one table.
-//   1. long fuzzing  - test/proof/fuzz.test.ts with VERIFY_FUZZ_RUNS runs per kind and operation
-//                      (default 100) and a fresh random seed (printed; FUZZ_SEED=<n> replays it)
-//   2. (Spectral's OpenAPI and OWASP rulesets run in `make test` now: `make spectral`)
-//   3. (/docs and the public pages in Chromium run in `make test` now: `make unit` installs Debian's
-//                      chromium when missing, scripts/support/ensure-chromium.sh, and the browser tests never skip)
-//   4. load          - scripts/measure/load.ts: 60 s mixed workload against 100 000 employees, p99 per
-//                      route, RSS growth, bare node:http + pg baseline
-//   5. overload      - scripts/measure/overload.ts: the sustainable rate of a read mix, then 3× that rate
-//                      open-loop for 25 s: 0 × 500, every 503 with Retry-After, health p99, recovery
-//   6. event loop    - scripts/measure/event-loop.ts: the operations that do text or CPU work, driven
-//                      with the largest inputs the document allows; fails when one request keeps
-//                      the server's event loop busy for more than 100 ms
-//   6b. body memory  - scripts/proof/body-memory-proof.ts: against a process started as `npm start` starts
-//                      it, the second review's 32 MiB body of empty objects is a 413 before parsing, and
-//                      the costliest 32 MiB bodies the checks let through, three at once, are answered
-//                      (4xx, or 503 while the memory for bodies is taken) and the process lives
-//   7. cluster       - scripts/proof/cluster-verify.ts: the topology of `make cluster` (primary +
-//                      streaming replica, 3 server processes, nginx) under the load mix for 60 s
-//                      while a server is SIGKILLed and restarted and the replica stopped and
-//                      started: no lost session, 5xx only in flight on the killed process, no job
-//                      or mail twice, read-your-writes; throughput with 3 processes and with 1
-//   7b. metrics     - scripts/proof/metrics-verify.ts: a real Prometheus (Debian's package) scrapes the
-//                      cluster's processes (METRICS_PORT) under the load mix; every series present,
-//                      rate and p99 from the histogram, every request counted once, promtool check metrics
-//   7c. restore     - scripts/proof/restore-drill.ts: seed, pg_dump of an exported snapshot while writes go
-//                      on, the upload folder copied, pg_restore into a fresh server: every tenant's
-//                      counts and ledger checksums as at the backup point, files present, the
-//                      restored server ready and serving
-//   7d. rolling     - scripts/proof/rolling-verify.ts: every process of the cluster replaced in turn (SIGTERM,
-//                      drain, a new one, ready) under the load mix, an expand migration half-way:
-//                      no failed request, no lost session
-//   7e. webhooks    - scripts/proof/webhook-kill-proof.ts: two server processes, a burst of employee
-//                      updates, one process SIGKILLed mid-burst: every committed event reaches a
-//                      loopback receiver (none lost), duplicates counted (at least once)
-//   8. calendar      - scripts/proof/calendar-proof.ts: the whole suite at ten fixed instants
-//                      (CLOCK_START): every weekday in India, month, year and financial-year ends,
-//                      a leap day, the ESI periods' starts, the hours when India is a day ahead of UTC
-//   9. recipe        - scripts/proof/recipe-drill.ts: docs/adding-an-operation.md followed as written in a
-//                      worktree of HEAD: a new operation is named by generate, fails the compiler in
-//                      one line, and compiles with the stub of `make stubs`
-// Exit status 1 when a check fails.
+// `make verify` (after `make test`): the long-running proofs - long fuzzing, the generated clients, load, overload, event loop,
+// body memory, cluster, metrics, restore, rolling upgrade, webhooks, calendar, recipe - each a step
+// reported in one table; VERIFY_ONLY=<prefix>,... runs some. What each proves and its settings:
+// docs/testing.md, "Proof harness". Exit status 1 when a check fails; whatever ends the run, what the
+// steps started is stopped (docs/testing.md, "Stopping what a proof started").
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { DATE_SENSITIVE, formatProof, INSTANTS, runAt } from "./calendar-proof.ts";
@@ -53,6 +16,7 @@ import { formatKillProof, runWebhookKillProof } from "./webhook-kill-proof.ts";
 import { formatLoad, runLoad, table } from "../measure/load.ts";
 import { formatOverload, runOverload } from "../measure/overload.ts";
 import { runRecipeDrill } from "./recipe-drill.ts";
+import { trackOwnedProcesses } from "../support/owned-processes.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -64,6 +28,8 @@ interface Row {
 }
 const rows: Row[] = [];
 const only = process.env.VERIFY_ONLY?.split(",");
+// whatever ends this run (a failed step, an error, a signal), what its steps started is stopped
+trackOwnedProcesses();
 
 async function step(check: string, fn: () => Promise<Omit<Row, "check" | "seconds">>) {
   if (only && !only.some((o) => check.startsWith(o))) return;

@@ -30,6 +30,7 @@ import { createServer } from "../../src/http/server.ts";
 import { signupToken } from "../../test/support/signup.ts";
 import { type ClusterState, startServer, stopServer } from "../measure/cluster.ts";
 import { scratchDatabase } from "../db/scratch-db.ts";
+import { trackOwnedProcesses } from "../support/owned-processes.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -315,6 +316,7 @@ export function formatKillProof(r: KillProofReport): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  trackOwnedProcesses();
   const r = await runWebhookKillProof();
   console.log(formatKillProof(r));
   process.exit(r.problems.length ? 1 : 0);

@@ -1,20 +1,8 @@
-// Keyset walks over change stamps (docs/integrations-sync.md): the one query shape every list walked by cursor
-// uses (src/http/cursor.ts decodes the cursor into a Walk; an area's query file adds walkAnd,
-// walkOrder and walkKey to its own statement).
-//
-// A stamped table has `change_xid` (xid8) and `changed_at` (timestamptz), set by the trigger
-// change_stamp() on every INSERT and UPDATE (prisma/migrations/20261129100000_change_stamps), and
-// an index (tenant_id, change_xid, id) without a `deleted_at IS NULL` predicate. A walk reads in
-// (change_xid, id) order from just after its last key, so a page deep in the list costs what the
-// first does (an index range scan of `limit` entries), and it returns only rows whose change_xid is
-// below BOUND: every change below it is final, and every transaction that may still commit rows in
-// this database has an id at or above it, so no row can later appear at a key the walk has passed.
-// (A stamp taken from the clock or a sequence would need a hold-back window: such a stamp is taken
-// before its transaction commits, so a row could commit behind a cursor.) The cost: a write
-// transaction of this database still open holds every walk back to its start until it ends
-// (DATABASE_TRANSACTION_TIMEOUT_MS for most of the server's; a payroll run, an attendance import or
-// a bulk allocation longer) - the walk then gives short pages and goes on once it has ended. The
-// cluster's other databases' transactions are left out of the bound (BOUND).
+// Keyset walks over change stamps: the one query shape every list walked by cursor uses
+// (src/http/cursor.ts decodes the cursor into a Walk; an area's query file adds walkAnd, walkOrder
+// and walkKey to its statement). Rows are read in (change_xid, id) order below BOUND, the oldest
+// transaction that may still commit, so no row can appear behind a cursor - why, and what an open
+// transaction costs a walk: docs/decisions/0007-integrations-internals.md, "Syncing a list".
 import { empty, join, type Sql, sql } from "./sql.ts";
 
 /** The last row of a page: where the next page starts. */

@@ -1,43 +1,10 @@
 // size: admission control is one closure over the state every part of it updates - slots, the two
 // queues, body reads, their memory, responses written - and the deadlines it checks on one timer
-// Admission control: a bound on the API requests this process works on at once, and a bounded,
-// deadlined wait for the rest. Under overload the requests that cannot be served in time are
-// refused early and cheaply - 503 `unavailable` with Retry-After, before their body is read or a
-// database connection is asked for - instead of piling up on the event loop and the pool until
-// everything is slow and the pool wait or a transaction timeout fails them half-way.
-//
-//   - fewer than `maxConcurrent` in progress: the request goes on at once;
-//   - otherwise it waits in a FIFO queue of at most `maxQueued` for at most `queueTimeoutMs`;
-//     a slot freed by a finished request goes to the oldest waiter;
-//   - queue full, or still waiting at the deadline: 503 `unavailable`, Retry-After.
-// A waiter whose client hangs up leaves the queue. Only /api/ paths are counted; the health and
-// readiness checks (/api/health, /api/health/ready) and the static reference (/docs, /openapi.json)
-// bypass it, so a load balancer and an operator still get answers while the API is saturated
-// (readiness is a 503 while saturated; the load itself - in progress, waiting, saturated - is shown
-// only on the metrics listener, src/http/metrics-server.ts).
-//
-// A slot is for work, not for waiting on a client:
-//   - reading a request's body (readingBody, around the JSON parser and the multipart reader) holds
-//     no slot: the request gives its slot back while the body arrives and takes one again, ahead
-//     of new requests, once it is in. Each client IP may have at most `bodyReadsPerClient` bodies
-//     arriving at once (beyond, a 429 `rate_limited` before the body is read), and a body must
-//     arrive within `bodyReadTimeoutMs`, plus one second for every `bodyMinBytesPerSecond` bytes
-//     received (so a body trickling in slower than that rate runs out of time): past it, a 408
-//     `request_timeout` with `Connection: close`.
-//   - writing a response holds its slot while the server produces it, but once the client is what
-//     it waits for (the response's buffer is full: the client reads slowly or not at all) the slot
-//     is given back - a download nobody reads holds no slot. A response must be written within
-//     `writeTimeoutMs` of its headers, plus one second for every `writeMinBytesPerSecond` bytes the
-//     client took (so a client reading slower than that rate runs out of time, streamed files and
-//     exports included): past it, its connection is closed.
-//   - a JSON body takes its share of the process's memory for bodies (`bodyMemoryBytes`): what it
-//     may cost once parsed (src/http/body.ts JSON_MEMORY_FACTOR times its size, announced or at most
-//     its limit) is reserved before it is read and given back when the request ends; a body that
-//     does not fit is a 503 `unavailable` (Retry-After) before it is read, so the heap holds every
-//     body being read or worked on.
-// One timer per app checks both deadlines (every quarter of the shorter one, at most every second)
-// while requests are in progress. The headers and the whole request are bounded by the HTTP server
-// (src/http/server.ts: HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS).
+// Admission control: at most `maxConcurrent` API requests at work, a bounded FIFO queue with a
+// deadline for the rest, and 503 with Retry-After beyond - refused before a body is read or a
+// connection is asked for, so overload never piles up on the event loop and the pool. A slot is
+// for work, not for a slow client: bodies arriving and responses nobody reads hold none, each with a
+// deadline and a minimum rate. What each limit does: docs/operations.md, "Overload".
 import { AsyncResource } from "node:async_hooks";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { logger } from "../log.ts";

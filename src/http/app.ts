@@ -1,23 +1,7 @@
-// The Express application. Request path: request id + log → admission control (a bound on API
-// requests in progress, a bounded deadlined queue, 503 beyond; health and /docs bypass it) →
-// security headers → origin check → the request's operation → session (401 for an operation that
-// needs one, before its body is read) → JSON body (only for operations that take one, up to the
-// operation's x-body-limit, nesting bounded before parsing: src/http/body.ts) → the upload gate
-// (multipart operations: caller, uploads in progress, hourly budgets, storage quota - before the
-// body is read; src/http/uploads.ts) → OpenAPI validation (requests always, responses in
-// development and tests; multipart files streamed to disk) → guards from the operation's
-// x-public / x-roles / x-module → the operation's handler (mounted from the generated registry;
-// nothing is routed by hand; on the read replica when the document marks it x-read-replica and the
-// replica may serve the caller: src/http/read-routing.ts) → envelope → error middleware.
-// A slot of admission control is for work: while a body arrives (the JSON parser, the multipart
-// reader) the request holds none and the body has its client's budget and a deadline; a response
-// has a deadline to be written (src/http/admission.ts); the HTTP server bounds headers and the whole
-// request (src/http/server.ts).
-//
-// The pieces: which operation a request is for (src/http/routing.ts), the middlewares before it
-// (src/http/middleware.ts), the checks of its input (src/http/validation.ts), the upload gate's
-// checks (src/http/public-uploads.ts) and running it (src/http/operation.ts). This file puts them
-// in order.
+// The Express application: the request path's pieces - which operation (routing.ts), the
+// middlewares before it (middleware.ts), its input checks (validation.ts), the upload gate
+// (public-uploads.ts) and running it (operation.ts) - put in order here. The order and why:
+// docs/architecture.md, "The request path".
 import express, { type Request, type Response } from "express";
 import { config, type Config, withConfig } from "../config.ts";
 import { logger } from "../log.ts";

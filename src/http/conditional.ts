@@ -1,23 +1,8 @@
-// Conditional requests (RFC 9110 §13; docs/integrations-sync.md), declared once by the bundle (openapi/plugins/hrms.js:
-// `x-etag` on every GET of one resource, `x-if-match` on the writes of its path) and enforced here for
-// every such operation (src/http/operation.ts, operationHandler) - no handler knows of them.
-//
-// - ETag: a strong entity tag of the GET's `data` as answered: the SHA-256 of its JSON (the same data
-//   gives the same bytes), 22 base64url characters; the record's `version` field is the same tag
-//   without its quotes (left out of the digest). `If-None-Match` on the GET: 304 without a body
-//   while the tag is current (weak comparison, `*` too).
-// - If-Match on a write (`x-if-match`): the resource is read through its path's GET operation and
-//   the write runs only when the tag is current (strong comparison; `*`: when it exists), else a 412
-//   `precondition_failed` with the current tag (`ETag` header and `details`). Check and write are one
-//   step for every conditional write of the resource: both run in one transaction on one connection
-//   (the write's own transaction a savepoint of it) under an advisory lock of the company and path,
-//   so two conditional writes based on one version cannot both pass. The write's answer carries the
-//   resource's new tag (read again under the lock). A write without If-Match takes no lock: it is
-//   unconditional by the client's choice, and may land between another's check and write.
-// - `x-if-match: required` (employee, salary setup, payroll run, company settings): an API
-//   credential's write without If-Match is a 428 `precondition_required`. Session (cookie) callers,
-//   people in the web client, are exempt: their client reads before it writes and shows the result.
-//   Keyed on the caller's kind (src/http/caller.ts); API credentials (docs/integrations.md) are callers too.
+// Conditional requests (RFC 9110 §13): ETag / If-None-Match on the GETs of one resource and If-Match
+// on its writes, as the bundle declares them (`x-etag`, `x-if-match`), enforced in the dispatch
+// (src/http/operation.ts) so no handler knows of them. Check and write run in one transaction on one
+// connection under a lock, so two writes based on one version cannot both pass. The rules:
+// docs/decisions/0007-integrations-internals.md, "Conditional requests: ETag, If-Match, If-None-Match".
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import { withLock } from "../db/primitives.ts";

@@ -1,18 +1,8 @@
-// Cursor walks of lists (docs/integrations-sync.md), declared once by the bundle (openapi/plugins/hrms.js:
-// `x-cursor` gives a list the `cursor`, `updated_since`, `include_deleted` and `sort=changed`
-// parameters and the `next_cursor` field) and enforced here for every such list (src/http/app.ts
-// calls walkOf before the handler; the handler hands the Walk to its use case, whose query file
-// reads with src/db/keyset.ts, and answers with `listed` of src/http/envelope.ts).
-//
-// A request walks (instead of paging by number) when it has `cursor`, `updated_since`,
-// `include_deleted=true` or `sort=changed`. Then `page` is a 400 (`query.page`), another `sort` a
-// 400 (`query.sort`), and a cursor must be one this server issued for this list, this company and
-// the same other query parameters (`limit` excepted): else a 400 naming `query.cursor` in words.
-//
-// The cursor: base64url of [version 1][HMAC-SHA-256 of the rest, 16 bytes][JSON {o, h, k}] - the
-// operation, a hash of the company and the bound query parameters, and the last key (change_xid,
-// id) or null. The HMAC (keyed from SESSION_SECRET) makes an altered cursor a 400 rather than a
-// walk from a forged position; the walk's SQL is bound to the company in any case.
+// Cursor walks of lists, declared once by the bundle (`x-cursor`) and enforced here for every such
+// list (src/http/app.ts calls walkOf before the handler; the use case's query file reads with
+// src/db/keyset.ts). A walk refuses `page` and other sorts, and a cursor must be one this server
+// signed for this list, company and query (else a 400 naming `query.cursor`). The rules and the
+// cursor's format: docs/decisions/0007-integrations-internals.md, "Syncing a list".
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Request } from "express";
 import { config } from "../config.ts";

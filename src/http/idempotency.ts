@@ -1,24 +1,8 @@
-// Idempotency-Key (IETF draft-ietf-httpapi-idempotency-key-header) on every POST of a caller: the
-// document declares the header once (components/parameters/IdempotencyKey, added to each non-public
-// POST when bundling, openapi/plugins/hrms.js) and the dispatch enforces it here for every operation
-// that takes it (src/http/operation.ts, operationHandler) - no handler knows of it.
-//
-// - A request with a key claims it (src/platform/idempotency.ts: one INSERT, the primary key
-//   decides between concurrent duplicates) before its handler runs, scoped to the company and the
-//   caller (src/http/caller.ts), with its fingerprint: method, path with query, body (canonical
-//   JSON: key order does not matter) and the bytes of uploaded files.
-// - The answer is stored when the handler is done and replayed to every retry with the same
-//   fingerprint within IDEMPOTENCY_KEY_TTL_HOURS, with `Idempotent-Replayed: true`: successes and
-//   errors of the request (4xx) alike, since the error is the request's answer (a 409 on a leave
-//   request stays a 409; a 404 stays a 404).
-// - Not stored, the key released so a retry runs the request again: 5xx (the use case's transaction
-//   rolled back; or the server cannot say what happened), 408 and 429 (the request was not served),
-//   and answers streamed as files (previews that change nothing).
-// - Same key, another fingerprint: 422 `idempotency_key_reused`, nothing done. Same key while the
-//   first request still runs: 409 `request_in_progress`.
-// - The window that remains: the work is committed by the use case's own transaction, the answer
-//   stored just after it. Should the process die between the two, the key stays `running` until its
-//   lease ends (LEASE_SECONDS), and a retry after that runs the request again.
+// Idempotency-Key (IETF draft-ietf-httpapi-idempotency-key-header) for every POST that declares it,
+// enforced in the dispatch (src/http/operation.ts) so no handler knows of it: a key is claimed before
+// the handler runs and the answer replayed to retries with the same fingerprint. What is kept, what
+// is released, and the window left: docs/decisions/0007-integrations-internals.md, "Idempotency-Key:
+// retrying a POST".
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { Request, Response } from "express";

@@ -1,18 +1,7 @@
-// The HTTP server of an app. Express gives every request and response its app's prototypes
-// (`app.request`, `app.response`) with Object.setPrototypeOf as the request enters the app. Changing
-// an object's prototype after it was built throws away what V8 learnt about its shape: every
-// later property access on that request and response, in Node's http code as much as in ours,
-// takes the slow path. Measured on 2 cores, a one-middleware Express app answering JSON: about
-// 150 µs of CPU per request with the swap against about 50 µs when node:http builds the request
-// and response with those prototypes from the start (expressjs/express#5998).
-//
-// So node:http is given constructors whose prototypes already are the app's: Express's swap then
-// finds the prototype it would set and changes nothing. The objects are the same kind Express
-// would make (`req instanceof http.IncomingMessage`, Express's methods and getters, `req.app`).
-//
-// And the API's requests skip Express's router: the app's own request path for them is one series
-// of middlewares (src/http/app.ts, apiRequestHandler), and the router would only test the few
-// routes beside it (the reference, the document) before reaching it.
+// The HTTP server of an app: node:http is given constructors whose prototypes already are the app's,
+// so Express's per-request Object.setPrototypeOf changes nothing and V8 keeps the objects' shapes
+// (about 150 against 50 µs of CPU per request; expressjs/express#5998), and the API's requests skip
+// Express's router. Why and what it saves: docs/architecture.md and docs/performance.md, "The request path".
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import type { Express, Request, Response } from "express";

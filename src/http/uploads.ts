@@ -1,21 +1,8 @@
-// The gate of every upload (an operation whose request body is multipart/form-data), before its
-// body is read - so a refused upload costs neither memory nor disk nor the time to receive it:
-//   1. who is calling (401/403 as for any operation; kept for the handler) - or, for the public
-//      joining-document upload, after the uploads in progress below, that its link is live and has
-//      room for a document (404/403/410/409: `beforeBody`), so a wrong link costs no disk;
-//   2. this process reads at most UPLOADS_MAX_CONCURRENT uploads at once (beyond, a 503
-//      `unavailable` with Retry-After: the server is busy, not the caller at fault), and at most
-//      UPLOADS_MAX_CONCURRENT_PER_USER of one user - or one client IP for the public joining-document
-//      upload (beyond, a 429 `rate_limited` with Retry-After);
-//   3. one upload counted against the hourly budgets of the user (or client IP) and of the company
-//      (UPLOADS_PER_USER_PER_HOUR, UPLOADS_PER_TENANT_PER_HOUR; shared by every server process,
-//      src/platform/limits.ts; a 429 with the seconds left of the window). A public upload does not
-//      count against its company's budget: someone holding a joining link must not be able to use
-//      up the HR team's uploads (it is bounded per IP, per link and by the storage quota instead);
-//   4. a company without any room left in its storage quota gets its 413 `quota_exceeded` at once
-//      (src/platform/storage/files.ts checks the exact size once the file is in).
-// When the request ends, however it ends, its slots are released and any temporary file of its
-// upload still in <UPLOAD_DIR>/.tmp is deleted (a stored upload has been moved out of it).
+// The gate of every upload (a multipart/form-data operation), before its body is read, so a refused
+// upload costs neither memory nor disk nor the time to receive it: the caller (or a public link's
+// room), uploads in progress, the hourly budgets, the storage quota - in that order. Limits and
+// statuses: docs/operations.md, "Uploads and usage limits". However the request ends, its slots are
+// released and its temporary file in <UPLOAD_DIR>/.tmp deleted.
 import { unlink } from "node:fs/promises";
 import type { NextFunction, Request, Response } from "express";
 import { config } from "../config.ts";

@@ -257,6 +257,16 @@ describe("importAttendance, listAttendance: import and the month view", () => {
     expectError(await api(other.agent).op("listAttendance", { query: { employee_id: w.employeeId } }), 404);
     expect((await api(other.agent).op("listAttendance").expect(200)).body.data).toEqual([]);
   });
+
+  it("a page of employees holds every day of each: a month of five employees is 155 days, as the document allows", async () => {
+    const s = await signupTenant(t);
+    for (let i = 0; i < 5; i++) await insertEmployee(t, s.tenantId, { first_name: `Day${i}` });
+    const month = await api(s.agent)
+      .op("listAttendance", { query: { month: 1, year: 2099, limit: 5 } })
+      .expect(200);
+    expect(month.body.pagination.total).toBeGreaterThanOrEqual(5);
+    expect(month.body.data).toHaveLength(5 * 31);
+  });
 });
 
 describe(

@@ -1,18 +1,8 @@
-// Signup, confirmed by e-mail. The request (POST /api/auth/signup) answers the same for every
-// address and does the same work for every address: count the attempt against the IP's limit,
-// check a password still sent against the rule, and store the signup. The job auth.signup-requests
-// then looks the address up: without an account it mails a single-use confirmation token; with
-// one it mails the owner a notice and forgets the signup. Confirming the token
-// (POST /api/auth/signup/confirm) with the password chosen there creates the user, their company
-// and their owner membership in one transaction and signs in. `req` carries the session
-// (express-session).
-//
-// Pre-account hijack (docs/security.md): anyone can sign up with anyone's address, and a stranger's
-// confirmation mail looks exactly like one's own. So no signup decides the account's password:
-// the person at the mailbox chooses it when confirming, and every confirmation mail of an address
-// serves its owner. The mail budget per address (3 in 15 minutes) delays a signup of an address
-// without an account rather than dropping it: the newest one waiting is mailed when the window
-// ends, so others' signups cannot suppress the owner's mail.
+// Signup, confirmed by e-mail: the request answers and works the same for every address; the job
+// auth.signup-requests mails a single-use token (or, for an address with an account, a notice to its
+// owner); confirming the token with the password chosen there creates the user, company and owner
+// membership in one transaction. Why no signup decides the password, and the mail budget per
+// address: docs/security.md, "Sign-up and confirmation".
 import { acknowledgeOnJoining, assertCurrentNotice } from "../privacy/index.ts";
 import type { Request } from "express";
 import { appUrl } from "../../config.ts";

@@ -1,53 +1,8 @@
 // The payroll calculation of one employee for one month - pure, exact decimals, no I/O.
 // src/modules/payroll/run-inputs.ts loads every input of a run in a few set-based queries and calls
-// computeSlip() per employee; tests call it directly.
-//
-// Rules (EPF & MP Act 1952 and its schemes, ESI Act 1948, the states' professional-tax acts, the
-// Code on Wages 2019's wage; sources and dates: docs/payroll-wages.md and the document's payroll schemas):
-// - Components: full monthly amounts first (fixed: the employee's amount or the component's
-//   default; formula: evaluated over the full amounts of the other components and CTC, in
-//   dependency order), each rounded to paise and never below zero. Components that depend on
-//   payment days are then prorated: full × payable days ÷ calendar days of the month.
-// - Payable days = days employed in the month (from joining, up to the last working day) − LOP.
-//   LOP = approved unpaid leave days + absent (1) / half-day (0.5) attendance days not covered
-//   by approved leave, capped at the days employed.
-// - Wages under the labour codes (wages.ts, the WageSettings schema): every slip sums its earnings
-//   by `wage_class` - as paid in the month and at full-month amounts - and applies the codes'
-//   definition (wages + the excess of the exclusions over 50 % of the remuneration), shown in
-//   `code_wages`. The rules are those in force on the slip's last day (pay_end).
-// - PF (when enabled for the company and the employee): PF wages = prorated earnings flagged
-//   `pf_wage` (basic + DA; EPF & MP Act 1952), or from `pf_code_wages_from` (2026-06-29, EPF Scheme
-//   2026) the codes' wage of the month as paid. Employee share = 12 % of min(PF wages, ceiling) (of PF wages when
-//   `restrict_to_ceiling` is false), rounded to the rupee. Employer: EPS 8.33 % of min(PF wages,
-//   ceiling) rounded to the rupee (≤ ₹1,250); EPF = employer share − EPS. EPS is nil (the whole
-//   employer share goes to EPF) when the employee is not eligible for the pension scheme
-//   (epsExclusion): set so in the salary setup (`eps_enabled` false); 58 or older on the first
-//   day of the month; or a new member from 1 Sep 2014 (joined on or after it, not an existing EPS
-//   member from earlier employment) whose full-month PF wages at joining - per the salary setup in
-//   force on the date of joining, by the PF rule in force on that date - were above the wage ceiling. EDLI 0.5 % of the capped wages
-//   (rupee); admin charges 0.5 % of the PF base (paise; the establishment minimum of ₹500 is
-//   applied to the run total).
-// - ESI: coverage is decided per contribution period (Apr-Sep, Oct-Mar) by the full-month ESI
-//   wages (earnings flagged `esi_applicable`) at the period's start - per the salary setup in
-//   force on its first day, or on the date of joining for an employee who joined during it: at
-//   most the threshold (₹21,000; ₹25,000 for persons with disability) = covered for the whole
-//   period, on full wages even after a raise above the threshold. It never depends on which
-//   earlier months were run. Contributions on the month's ESI wages: employee 0.75 %, employer
-//   3.25 %, each rounded up to the next rupee; no employee share when the average daily wage is
-//   at most ₹176.
-// - Professional tax: the slab of the employee's state (setup override, else the employee's
-//   state) and gender (slabs of the gender, else "any"; an employee without male/female gender
-//   uses the male slabs) for the month's gross; February uses the February amount.
-// - Loan installments due up to this month, approved expense claims and approved leave
-//   encashments are added; encashment and reimbursements are paid on top of gross and are not
-//   PF/ESI/PT wages. A day of leave encashed is worth the daily wage, the day wage ÷ 26: from
-//   `code_wages_from` (2025-11-21) the codes' wage of the full month; before it full-month basic +
-//   DA (the earnings flagged `pf_wage`, before proration) - the rate the full and final settlement pays
-//   leave at (encashmentPay, the one function both use); days × basic + DA ÷ 26 is rounded once per
-//   encashment to the paisa (half up), not per day. LOP is a different rule (gross ÷ calendar days).
-// - Gratuity provision (only when the gratuity settings' `monthly_provision` is on): the month's
-//   wage (the codes' wage of the month from `code_wages_from`, else the PF-wage earnings, basic +
-//   DA) × 15/26 ÷ 12, to the paisa, an employer contribution (gratuity.ts).
+// computeSlip() per employee; tests call it directly. The rules (components and proration, payable
+// days and LOP, wages, PF, ESI, professional tax, loans, encashment, gratuity provision), with their
+// acts and dates: docs/payroll-slip.md.
 import { daysBetween } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { gratuityProvision } from "./gratuity.ts";

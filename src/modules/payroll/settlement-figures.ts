@@ -1,22 +1,7 @@
 // The figures of a full and final settlement - pure, exact decimals, no I/O (settlements.ts loads
-// the inputs). The rules are the FinalSettlement schema's description:
-// - daily wage = the monthly wage ÷ 26 - the labour codes' wage of the last month's full-month
-//   earnings from `code_wages_from` (2025-11-21), basic + DA before it (`code_wages`, computed with the
-//   last month's slip: compute.ts, wages.ts); a day-based figure is days × wage ÷ 26, rounded once to
-//   the paisa (half up) - encashmentPay (compute.ts), the rule a payroll run pays an encashment by;
-// - salary of the last month as a payroll run computes it (compute.ts), unless a processed run paid it;
-// - leave encashment of the remaining encashable balance (and of approved encashment requests that no
-//   payroll run has paid yet, at the same daily wage); gratuity (gratuity.ts); notice shortfall
-//   (calendar days from the resignation date to the last working day, both included) recovered
-//   when switched on; every pending installment of open loans recovered; approved unpaid claims paid.
-//
-// No notice is recovered on death or disablement; each settlement carries its statutory
-// due dates (final wages within two working days of the separation, Code on Wages 2019 s.17(2);
-// gratuity within 30 days of becoming payable, Payment of Gratuity Act 1972 s.7(3)) and the simple
-// interest at 10 % a year on gratuity paid after its due date, from the day it became payable (the
-// last working day) to the day it is paid (s.7(3A); the rate of S.O. 874(E), 1 Oct 1987). Leave and
-// notice days are priced at the company's day rate (`day_rate`: wage or gross ÷ 26, 30 or the
-// month's days; compute.ts dayRate), gratuity at its statutory 15/26 of the wage.
+// the inputs): last month's salary, leave encashment, gratuity, notice shortfall, loans and claims,
+// with the statutory due dates and interest on late gratuity. The rules are the FinalSettlement
+// schema's description; sources and examples: docs/payroll-settlements.md, "Settlement rules".
 import { addDays, daysBetween, type DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { type ClaimDue, type DayRateJson, dayPay, type Line, type LoanDue, type SalaryPeriodJson, type SlipResult } from "./compute.ts";

@@ -1,21 +1,7 @@
-// The labour codes' single definition of "wages" - pure, exact decimals, no I/O. The WageSettings
-// schema of the document states the rule, the reading it takes and the sources; in short:
-//
-// - Code on Wages 2019 s.2(y) and Code on Social Security 2020 s.2(88) (in force 2025-11-21):
-//   wages = basic pay + DA + retaining allowance (components of class `wages`). Excluded are the
-//   payments of clauses (a)-(i) (HRA, conveyance, bonus, commission, overtime, ...: `excluded`) and
-//   gratuity and retrenchment compensation, clauses (j)-(k) (`gratuity_retrenchment`).
-// - Proviso: when the payments of clauses (a)-(i) exceed one half (`exclusion_limit_percent`) of
-//   all the remuneration, the excess is added back to wages. "All the remuneration" counts clauses
-//   (j)-(k) too; only (a)-(i) are compared with the limit. Only that reading gives the published
-//   illustration: 76 000 = 20 000 basic + DA + 40 000 allowances + 16 000 gratuity and
-//   retrenchment → limit 38 000, add-back 2 000, wages 22 000 (not 30 000).
-// - `outside_remuneration` (not remuneration in respect of employment) is counted nowhere.
-// - Dated: gratuity, leave encashment, notice pay and the gratuity provision use the code's wage
-//   from `code_wages_from` (2025-11-21); PF from `pf_code_wages_from` (2026-06-29, the EPF Scheme
-//   2026, G.S.R. 525(E)). Before them: basic + DA, the earnings flagged `pf_wage` (Payment of
-//   Gratuity Act 1972 s.2(s); EPF & MP Act 1952 s.2(b), s.6). A slip takes the rule in force on its
-//   last day, a settlement the rule in force on the last working day.
+// The labour codes' single definition of "wages" (Code on Wages 2019 s.2(y), Code on Social Security
+// 2020 s.2(88)) - pure, exact decimals, no I/O. The rule, the reading that reproduces the published
+// illustration, the dates each use of it applies from and the sources: docs/payroll-wages.md and the
+// WageSettings schema of the document.
 import type { DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 

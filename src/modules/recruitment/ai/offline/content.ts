@@ -1,5 +1,6 @@
 import type { Content, ContentInput } from "../provider.ts";
-import { extractSkills, listText, skillLabel } from "../text.ts";
+import { extractSkills, skillLabel } from "../skills.ts";
+import { listText } from "../text.ts";
 
 const _labels = (skills: string[]) => listText(skills.map(skillLabel));
 

@@ -1,19 +1,8 @@
 // The offline provider's job descriptions: duties by the skills' kinds and the department.
 import { EMPLOYMENT_LABELS } from "../../common.ts";
 import type { JobDescription, JobDescriptionInput } from "../provider.ts";
-import {
-  capitalize,
-  extractSkills,
-  extractYears,
-  isDuty,
-  isNiceToHave,
-  keywords,
-  listText,
-  sentences,
-  skillKind,
-  skillLabel,
-  type SkillKind,
-} from "../text.ts";
+import { extractSkills, skillKind, skillLabel, type SkillKind } from "../skills.ts";
+import { capitalize, extractYears, isDuty, isNiceToHave, keywords, listText, sentences } from "../text.ts";
 
 const labels = (skills: string[]) => listText(skills.map(skillLabel));
 

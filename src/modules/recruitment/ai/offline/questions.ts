@@ -1,5 +1,6 @@
 import type { Questions, QuestionsInput } from "../provider.ts";
-import { canonicalSkill, extractSkills, listText, skillKind, skillLabel, stableHash } from "../text.ts";
+import { canonicalSkill, extractSkills, skillKind, skillLabel } from "../skills.ts";
+import { listText, stableHash } from "../text.ts";
 
 const _labels = (skills: string[]) => listText(skills.map(skillLabel));
 

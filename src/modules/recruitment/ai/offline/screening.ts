@@ -1,18 +1,7 @@
 import type { Screening, ScreeningInput } from "../provider.ts";
 import { nextTurn, yielder } from "../../../../lib/yielding.ts";
-import {
-  canonicalSkill,
-  extractSkills,
-  extractSkillsYielding,
-  extractYears,
-  isNiceToHave,
-  keywords,
-  listText,
-  mentions,
-  sentences,
-  skillLabel,
-  escapeRegExp,
-} from "../text.ts";
+import { canonicalSkill, extractSkills, extractSkillsYielding, mentions, skillLabel, escapeRegExp } from "../skills.ts";
+import { extractYears, isNiceToHave, keywords, listText, sentences } from "../text.ts";
 
 const _labels = (skills: string[]) => listText(skills.map(skillLabel));
 
