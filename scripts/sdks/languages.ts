@@ -5,6 +5,7 @@
 // .sdks/gen/<language>/): the Java, Go and Rust builds are heavy on a shared machine.
 import { existsSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { rustTemplates } from "./rust-templates.ts";
 import {
   cache,
   ensureOpenApiGenerator,
@@ -187,7 +188,7 @@ export const LANGUAGES: Language[] = [
   {
     name: "rust",
     generator: generatorName,
-    inputs: filesUnder("sdks/rust").filter((f) => !f.includes("/target/")),
+    inputs: [...filesUnder("sdks/rust").filter((f) => !f.includes("/target/")), "scripts/sdks/rust-templates.ts"],
     expectedWarnings: [
       ...OPENAPI_GENERATOR_COMMON,
       {
@@ -199,14 +200,13 @@ export const LANGUAGES: Language[] = [
       },
     ],
     warningLines: openapiGeneratorWarnings,
-    generate: (out) =>
-      openapiGenerate("rust", out, [
-        "packageName=hrms-client",
-        "library=reqwest",
-        "supportAsync=true",
-        "supportMiddleware=true",
-        "avoidBoxedModels=true",
-      ]),
+    generate: async (out) =>
+      openapiGenerate(
+        "rust",
+        out,
+        ["packageName=hrms-client", "library=reqwest", "supportAsync=true", "supportMiddleware=true", "avoidBoxedModels=true"],
+        ["--template-dir", await rustTemplates()], // text/csv and NDJSON answers read as text: scripts/sdks/rust-templates.ts
+      ),
     build: async () =>
       void (await sh("cargo", ["build", "--locked", "--release", "--quiet"], { cwd: path.join(root, "sdks/rust"), env: cargoEnv() })),
     journey: async () => [path.join(cache, "rust-target", "release", "hrms-journey"), [], root],
