@@ -10,6 +10,7 @@
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { generatedDir, LANGUAGES, prepare } from "./languages.ts";
 import { runSchemathesis, type SchemathesisMode } from "./schemathesis.ts";
 import { cache } from "./tools.ts";
@@ -83,7 +84,8 @@ try {
           HRMS_PASSWORD: live.owner.password,
         });
         writeFileSync(path.join(logs, `${lang.name}-journey.log`), out);
-        return out.trim().split("\n").at(-1) ?? "";
+        // the last line that says something (Maven ends with bare colour resets)
+        return stripVTControlCharacters(out).trim().split("\n").at(-1) ?? "";
       });
     }
   }

@@ -5,7 +5,7 @@
 // links from each create to the operations on what it created).
 //   quick (make test): a few cases per operation within a time budget;  deep (make sdks / verify): more.
 // What is switched off or narrowed, and why: SCHEMATHESIS_EXCLUDED below and docs/testing.md.
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { LiveServers } from "./live-server.ts";
 import { ensureVenv, root, sh } from "./tools.ts";
@@ -94,6 +94,7 @@ export async function runSchemathesis(mode: SchemathesisMode, base: string, live
       cwd: path.join(root, ".sdks"), // its own cache folder (.schemathesis/) goes there
       env: { NO_COLOR: "1", SCHEMATHESIS_TELEMETRY: "false" },
     });
+    writeFileSync(path.join(logs, `schemathesis-${name}.log`), output); // its summary: phases, coverage, warnings
     return `${name}: ${output.trim().split("\n").slice(-1)[0].replace(/=+/g, "").trim()}`;
   });
   return (await Promise.all(runs)).join("; ");

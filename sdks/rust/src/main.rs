@@ -163,10 +163,14 @@ async fn main() {
     assert!(csv.contains(&email), "the export lists the new employee");
     step("payslip PDF (bytes) and CSV export (text)");
 
-    // An error answer parses into the typed error envelope.
+    // An error answer parses into the typed error envelope. The generated error enum is untagged and
+    // every variant holds the same `Error` model, so serde fills the first (`Status400`) whatever the
+    // status: the envelope is read from any variant, the status from the answer.
+    use employees_api::GetEmployeeError as E;
     match employees_api::get_employee(&api, &uuid::Uuid::new_v4().to_string(), None).await {
         Err(Error::ResponseError(r)) => match r.entity {
-            Some(employees_api::GetEmployeeError::Status404(e)) => {
+            Some(E::Status400(e) | E::Status401(e) | E::Status403(e) | E::Status404(e) | E::Status429(e) | E::Status500(e) | E::Status503(e)) => {
+                assert_eq!(r.status.as_u16(), 404);
                 assert_eq!(e.code, models::error::Code::NotFound);
                 assert_eq!(e.status, 404);
                 step(&format!("error envelope: not_found \"{}\"", e.error));
