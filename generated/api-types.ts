@@ -14118,6 +14118,7 @@ export interface components {
             }[];
             /**
              * Format: date
+             * @description The day the bank received the deposit: not before the month it covers, not after today in the company's time zone.
              * @example 2026-11-25
              */
             deposited_on: string;

@@ -183,6 +183,17 @@ describe("recordTdsChallan / listTdsChallans: deposits, due dates and the intere
     expectError(await api(w.hr.agent).op("recordTdsChallan", { body }), 409);
     expectError(await api(w.hr.agent).op("recordTdsChallan", { body: { ...body, challan_serial: "00125", bsr_code: "51030" } }), 400);
   });
+  it("refuses a deposit dated after today (400), whatever month it names: the interest of a date to come has no end", async () => {
+    const body = { period: "2026-04", bsr_code: "0510308", challan_serial: "00126", deposited_on: "2026-04-21", tax: "1.00" };
+    const res = await api(w.hr.agent).op("recordTdsChallan", { body });
+    expectError(res, 400);
+    expect(JSON.stringify(res.body)).toContain("must not be after today (2026-04-20)");
+    const far = { ...body, period: "7582-07", deposited_on: "9584-04-14", tax: "418234966755.45" };
+    expectError(await api(w.hr.agent).op("recordTdsChallan", { body: far }), 400);
+    await api(w.hr.agent)
+      .op("recordTdsChallan", { body: { ...body, deposited_on: "2026-04-20" } })
+      .expect(201);
+  });
   it("another company sees none of them; an employee may not read them; a UAE company has none", async () => {
     const stranger = await payrollWorld(t);
     const months = (

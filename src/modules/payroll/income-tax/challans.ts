@@ -71,9 +71,13 @@ function challanJson(c: Row) {
 /** Records a challan for a month; the deductees default to every employee whose slip of that month deducted tax. Audited. */
 export async function recordDeposit(auth: AuthContext, input: RequestBody<"recordTdsChallan">) {
   const [y, m] = input.period.split("-").map(Number);
-  await withholding("body.period", taxYearOf(`${input.period}-01`));
+  const { timezone } = await withholding("body.period", taxYearOf(`${input.period}-01`));
   if (input.deposited_on < `${input.period}-01`)
     throw invalidField("body.deposited_on", `must not be before the month it covers (${input.period})`);
+  // a challan records a deposit the bank has received; a date to come would also grow the interest without bound
+  const today = tenantToday({ timezone });
+  if (input.deposited_on > today)
+    throw invalidField("body.deposited_on", `must not be after today (${today}): record a challan once the bank has received the deposit`);
   const deductees = input.deductees ?? (await deductedIn(y, m));
   const row = await tenantTx(async (tx) => {
     const clash = await tx.tdsChallan.findFirst({
