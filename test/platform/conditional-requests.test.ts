@@ -62,14 +62,23 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
       .op("getEmployee", { params: { employeeId: e.id } })
       .expect(200);
     expect(again.headers.etag).toBe(first.headers.etag);
-    const notModified = await owner.agent.get(`/api/employees/${e.id}`).set("If-None-Match", first.headers.etag);
+    const notModified = await api(owner.agent).op("getEmployee", {
+      params: { employeeId: e.id },
+      headers: { "If-None-Match": first.headers.etag },
+    });
     expect(notModified.status).toBe(304);
     expect(notModified.text ?? "").toBe("");
     expect(notModified.headers.etag).toBe(first.headers.etag);
     // weak comparison for If-None-Match: W/"x" matches "x"; a list matches if any does
-    await owner.agent.get(`/api/employees/${e.id}`).set("If-None-Match", `"other", W/${first.headers.etag}`).expect(304);
-    await owner.agent.put(`/api/employees/${e.id}`).send({ designation: "Analyst" }).expect(200);
-    const changed = await owner.agent.get(`/api/employees/${e.id}`).set("If-None-Match", first.headers.etag).expect(200);
+    await api(owner.agent)
+      .op("getEmployee", { params: { employeeId: e.id }, headers: { "If-None-Match": `"other", W/${first.headers.etag}` } })
+      .expect(304);
+    await api(owner.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Analyst" } })
+      .expect(200);
+    const changed = await api(owner.agent)
+      .op("getEmployee", { params: { employeeId: e.id }, headers: { "If-None-Match": first.headers.etag } })
+      .expect(200);
     expect(changed.headers.etag).toMatch(TAG);
     expect(changed.headers.etag).not.toBe(first.headers.etag);
   });
@@ -82,18 +91,26 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
         .op("getEmployee", { params: { employeeId: e.id } })
         .expect(200)
     ).headers.etag;
-    await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation: "Lead" }).expect(200);
+    await api(owner.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Lead" }, headers: { "If-Match": v1 } })
+      .expect(200);
     const v2 = (
       await api(owner.agent)
         .op("getEmployee", { params: { employeeId: e.id } })
         .expect(200)
     ).headers.etag;
-    const stale = await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation: "Manager" });
+    const stale = await api(owner.agent).op("updateEmployee", {
+      params: { employeeId: e.id },
+      body: { designation: "Manager" },
+      headers: { "If-Match": v1 },
+    });
     const err = expectError(stale, 412, "precondition_failed");
     expect(err.details).toEqual([{ path: "headers.if-match", message: `the current version is ${v2}` }]);
     expect(stale.headers.etag).toBe(v2);
     expect(await designationOf(e.id)).toBe("Lead");
-    const ok = await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v2).send({ designation: "Manager" }).expect(200);
+    const ok = await api(owner.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Manager" }, headers: { "If-Match": v2 } })
+      .expect(200);
     const v3 = (
       await api(owner.agent)
         .op("getEmployee", { params: { employeeId: e.id } })
@@ -112,7 +129,9 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
         .expect(200)
     ).headers.etag;
     const [a, b] = await Promise.all(
-      ["Architect", "Director"].map((designation) => owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation })),
+      ["Architect", "Director"].map((designation) =>
+        api(owner.agent).op("updateEmployee", { params: { employeeId: e.id }, body: { designation }, headers: { "If-Match": v1 } }),
+      ),
     );
     expect([a.status, b.status].sort()).toEqual([200, 412]);
     const winner = a.status === 200 ? "Architect" : "Director";
@@ -124,21 +143,28 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
     const other = await signupTenant(t);
     const e = await createEmployee(owner);
     expectError(
-      await owner.agent.delete(`/api/employees/${e.id}`).set("If-Match", '"stale0000000000000000000"'),
+      await api(owner.agent).op("deleteEmployee", { params: { employeeId: e.id }, headers: { "If-Match": '"stale0000000000000000000"' } }),
       412,
       "precondition_failed",
     );
-    const foreign = await other.agent.delete(`/api/employees/${e.id}`).set("If-Match", "*");
-    const missing = await other.agent.delete("/api/employees/00000000-0000-4000-8000-000000000000").set("If-Match", "*");
+    const foreign = await api(other.agent).op("deleteEmployee", { params: { employeeId: e.id }, headers: { "If-Match": "*" } });
+    const missing = await api(other.agent).op("deleteEmployee", {
+      params: { employeeId: "00000000-0000-4000-8000-000000000000" },
+      headers: { "If-Match": "*" },
+    });
     expect(foreign.status).toBe(missing.status);
     expect(foreign.body).toEqual(missing.body);
-    await owner.agent.delete(`/api/employees/${e.id}`).set("If-Match", "*").expect(200);
+    await api(owner.agent)
+      .op("deleteEmployee", { params: { employeeId: e.id }, headers: { "If-Match": "*" } })
+      .expect(200);
   });
 
   it("updateEmployee: a session (cookie) caller may write without If-Match; an API credential may not (428)", async () => {
     const owner = await signupTenant(t);
     const e = await createEmployee(owner);
-    await owner.agent.put(`/api/employees/${e.id}`).send({ designation: "Analyst" }).expect(200);
+    await api(owner.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Analyst" } })
+      .expect(200);
     const session = { userId: owner.userId, tenantId: owner.tenantId } as AuthContext;
     const credential = { ...session, credential: { id: "c0ffee00-0000-4000-8000-000000000000", name: "sync" } } as AuthContext;
     expect(preconditionRequired(session, true, undefined)).toBe(false);
@@ -146,9 +172,8 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
     expect(preconditionRequired(credential, true, '"x"')).toBe(false);
     expect(preconditionRequired(credential, false, undefined)).toBe(false);
     // through HTTP with a real API credential (Bearer): 428 without If-Match, 412 on a stale tag, 200 on the current one
-    const issued = await owner.agent
-      .post("/api/integrations/credentials")
-      .send({ name: "HRIS sync", role: "hr", scopes: ["employees:read", "employees:write"] })
+    const issued = await api(owner.agent)
+      .op("createApiCredential", { body: { name: "HRIS sync", role: "hr", scopes: ["employees:read", "employees:write"] } })
       .expect(201);
     const bearer = { Authorization: `Bearer ${issued.body.data.secret}` };
     const refused = expectError(
@@ -206,7 +231,11 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
     );
     // the bare version (no quotes) is no entity tag: a 400 that says how to send it, nothing written
     const bare = expectError(
-      await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", version).send({ designation: "Manager" }),
+      await api(owner.agent).op("updateEmployee", {
+        params: { employeeId: e.id },
+        body: { designation: "Manager" },
+        headers: { "If-Match": version },
+      }),
       400,
       "validation_failed",
     );

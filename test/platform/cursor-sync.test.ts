@@ -8,6 +8,7 @@ import { apiDocument } from "../../src/http/routing.ts";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { eventually } from "../support/eventually.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let a: TenantSession;
@@ -79,7 +80,7 @@ describe("a walk of 10 000 employees while another client writes", () => {
               a.tenantId,
               updated.slice(i, i + 50),
             ]);
-          for (const id of deleted) expect((await a.agent.delete(`/api/employees/${id}`)).status).toBe(200);
+          for (const id of deleted) expect((await api(a.agent).op("deleteEmployee", { params: { employeeId: id } })).status).toBe(200);
           written = true;
         })();
       if (!p.has_more && written) break;
@@ -111,7 +112,7 @@ describe("a walk of 10 000 employees while another client writes", () => {
     // a sync later from the kept cursor: only what changed since, deletions included
     const later = [ids[1], ids[2]];
     await t.query(`UPDATE employees SET designation = 'Later' WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [a.tenantId, later]);
-    expect((await a.agent.delete(`/api/employees/${ids[5]}`)).status).toBe(200);
+    expect((await api(a.agent).op("deleteEmployee", { params: { employeeId: ids[5] } })).status).toBe(200);
     let changes: Entry[] = [];
     // the walk shows a change once every transaction older than it has ended (other tests' too)
     expect(
@@ -240,7 +241,9 @@ describe("include_deleted: tombstones of deleted employees", () => {
   it("are listed to owner, admin and hr only; a manager or employee who may list the directory gets a 403", async () => {
     const o = await signupTenant(t);
     const [gone] = await insertEmployees(o.tenantId, 1, "T");
-    await o.agent.delete(`/api/employees/${gone}`).expect(200);
+    await api(o.agent)
+      .op("deleteEmployee", { params: { employeeId: gone } })
+      .expect(200);
     const hr = await addMember(t, o, "hr");
     const tombstones = (await hr.agent.get("/api/employees?include_deleted=true&limit=100").expect(200)).body.data;
     expect(tombstones).toEqual([expect.objectContaining({ id: gone, first_name: "First1", deleted_at: expect.any(String) })]);

@@ -11,6 +11,7 @@ import { employeeInput } from "../support/employees.ts";
 import { expectServerError } from "../support/recorder.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { createType, grant, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const KEY = "Idempotency-Key";
@@ -92,19 +93,17 @@ describe("createApiCredential, rotateApiCredential, createWebhookEndpoint, rotat
         .send({ name: "Sync", scopes: ["employees:read"] }),
     );
     const cred = (
-      await o.agent
-        .post("/api/integrations/credentials")
-        .send({ name: "Sync", scopes: ["employees:read"] })
+      await api(o.agent)
+        .op("createApiCredential", { body: { name: "Sync", scopes: ["employees:read"] } })
         .expect(201)
     ).body.data;
-    await refused(
-      await o.agent
-        .post(`/api/integrations/credentials/${cred.credential?.id ?? cred.id}/rotate`)
-        .set(KEY, "c-2")
-        .send({}),
-    );
+    await refused(await o.agent.post(`/api/integrations/credentials/${cred.credential.id}/rotate`).set(KEY, "c-2").send({}));
     await refused(await o.agent.post("/api/integrations/webhooks").set(KEY, "w-1").send({ url: "https://hooks.example.com/x" }));
-    const hook = (await o.agent.post("/api/integrations/webhooks").send({ url: "https://hooks.example.com/x" }).expect(201)).body.data;
+    const hook = (
+      await api(o.agent)
+        .op("createWebhookEndpoint", { body: { url: "https://hooks.example.com/x" } })
+        .expect(201)
+    ).body.data;
     await refused(await o.agent.post(`/api/integrations/webhooks/${hook.endpoint.id}/rotate-secret`).set(KEY, "w-2").send({}));
     expect(await t.query(`SELECT key FROM idempotency_keys WHERE tenant_id = $1`, [o.tenantId])).toEqual([]);
   });
@@ -128,7 +127,7 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     expect(retry.body).toEqual(first.body);
     expect(await leaveRequests(w.owner.tenantId)).toBe(1);
     // without a key every POST runs: the same dates now overlap the first request
-    expectError(await w.hr.agent.post("/api/leave-requests").send(body), 409, "conflict");
+    expectError(await api(w.hr.agent).op("createLeaveRequest", { body }), 409, "conflict");
   });
 
   it("createLeaveRequest: the same key with another body is a 422 and does nothing", async () => {

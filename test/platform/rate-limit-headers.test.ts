@@ -13,6 +13,7 @@ import { hashToken } from "../../src/platform/identity/tokens.ts";
 import { appWith, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { declared429Headers, expectRateLimitHeaders } from "../support/rate-limit.ts";
 import * as clock from "../../src/lib/clock.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const WINDOW_S = 15 * 60;
@@ -51,7 +52,7 @@ describe("signIn, acceptInvite: the sign-in throttle's 429 names the limit that 
           .send({ email: o.email, password: `wrong-${i}` }),
         401,
       );
-    const res = await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password });
+    const res = await api(t.request()).op("signIn", { body: { email: o.email, password: o.password } });
     expectError(res, 429, "rate_limited");
     expectRateLimitHeaders(res, { name: "account", limit: max, windowSeconds: WINDOW_S });
   });
@@ -84,7 +85,7 @@ describe("signIn, acceptInvite: the sign-in throttle's 429 names the limit that 
           .send({ email: a.email, password: `wrong-${i}` }),
         401,
       );
-    const res = await t.request().post("/api/auth/accept-invite").send({ token, password: a.password });
+    const res = await api(t.request()).op("acceptInvite", { body: { token, password: a.password } });
     expectError(res, 429, "rate_limited");
     expectRateLimitHeaders(res, { name: "account", limit: max, windowSeconds: WINDOW_S });
   });

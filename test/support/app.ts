@@ -13,6 +13,7 @@ import { createApp } from "../../src/http/app.ts";
 import { createServer } from "../../src/http/server.ts";
 import { MEMBER_PASSWORD, MEMBER_PASSWORD_HASH } from "./passwords.ts";
 import { signupToken } from "./signup.ts";
+import { api } from "./api.ts";
 
 export interface TestContext {
   app: ReturnType<typeof createApp>;
@@ -28,7 +29,6 @@ export interface TestContext {
    * the area folders read columns of their own tables without naming a row type (a typed default is
    * the next step there).
    */
-  // biome-ignore lint/suspicious/noExplicitAny: rows of any table, read loosely (see above)
   query: <T = any>(sql: string, params?: unknown[]) => Promise<T[]>;
 }
 
@@ -192,12 +192,12 @@ export async function signupTenant(
   const agent = ctx.request();
   const email = opts.email ?? uniqueEmail("owner");
   const password = opts.password ?? "correct-horse-battery";
-  const res = await agent
-    .post("/api/auth/signup")
-    .send({ name: opts.name ?? "Olivia Owner", email, password, company_name: opts.company ?? `Company ${counter++}` });
+  const res = await api(agent).op("signup", {
+    body: { name: opts.name ?? "Olivia Owner", email, password, company_name: opts.company ?? `Company ${counter++}` },
+  });
   if (res.status !== 202) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
   const token = await signupToken(ctx.query, email);
-  const confirmed = await agent.post("/api/auth/signup/confirm").send({ token, password });
+  const confirmed = await api(agent).op("confirmSignup", { body: { token, password } });
   if (confirmed.status !== 201) throw new Error(`signup confirmation failed: ${confirmed.status} ${JSON.stringify(confirmed.body)}`);
   return { agent, userId: confirmed.body.data.user.id, tenantId: confirmed.body.data.active_tenant_id, email, password };
 }
@@ -226,10 +226,12 @@ export async function addMember(
     opts.employeeId ?? null,
   ]);
   const agent = ctx.request();
-  const res = await agent.post("/api/auth/sign-in").send({ email, password });
+  const res = await api(agent).op("signIn", { body: { email, password } });
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${JSON.stringify(res.body)}`);
   if (res.body.data.active_tenant_id !== owner.tenantId)
-    await agent.post("/api/auth/switch-tenant").send({ tenantId: owner.tenantId }).expect(200);
+    await api(agent)
+      .op("switchTenant", { body: { tenantId: owner.tenantId } })
+      .expect(200);
   return { agent, userId: user.id, tenantId: owner.tenantId, email, password };
 }
 
@@ -241,7 +243,6 @@ export type ErrorEnvelope = components["schemas"]["Error"];
  * type; the tests read them after a 400 that has them, so the body is returned untyped until the
  * area folders narrow it where they read it.
  */
-// biome-ignore lint/suspicious/noExplicitAny: see above
 export function expectError(res: { status: number; body: unknown }, status: number, code?: ErrorEnvelope["code"]): any {
   const body = res.body as Partial<ErrorEnvelope> | undefined;
   if (res.status !== status || body?.status !== status || typeof body?.error !== "string" || (code && body?.code !== code))
