@@ -3,13 +3,12 @@
 // (stale: 412 with the current version, nothing changed; two writes based on one version: one wins);
 // on the records declared `x-if-match: required` an API credential without If-Match is a 428, a
 // session (cookie) caller is exempt.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { entityTag, matches, noneMatch, preconditionRequired } from "../../src/http/conditional.ts";
 import type { AuthContext } from "../../src/http/types.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { asObject, documentOperationsOf } from "../support/document.ts";
 import { createEmployee } from "../support/employees.ts";
 
 const t = useTestApp();
@@ -20,22 +19,22 @@ const designationOf = async (id: string) =>
 
 describe("the document: ETag on every GET of one resource, If-Match on the writes of its path", () => {
   it("x-etag GETs declare ETag (required) on 200 and a 304; x-if-match writes a 412, the required ones a 428", () => {
-    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
     const required: string[] = [];
     let gets = 0;
-    for (const item of Object.values<any>(doc.paths))
-      for (const op of Object.values<any>(item)) {
-        if (op?.["x-etag"]) {
-          gets++;
-          expect(op.responses["200"].headers.ETag, op.operationId).toEqual({ $ref: "#/components/headers/ETag" });
-          expect(op.responses["304"], op.operationId).toEqual({ $ref: "#/components/responses/NotModified" });
-        }
-        if (op?.["x-if-match"]) {
-          expect(item.get?.["x-etag"], op.operationId).toBe(true);
-          expect(op.responses["412"], op.operationId).toEqual({ $ref: "#/components/responses/PreconditionFailed" });
-          if (op["x-if-match"] === "required") required.push(op.operationId);
-        }
+    for (const { item, op } of documentOperationsOf()) {
+      const id = String(op.operationId);
+      const responses = asObject(op.responses);
+      if (op["x-etag"]) {
+        gets++;
+        expect(asObject(asObject(responses["200"]).headers).ETag, id).toEqual({ $ref: "#/components/headers/ETag" });
+        expect(responses["304"], id).toEqual({ $ref: "#/components/responses/NotModified" });
       }
+      if (op["x-if-match"]) {
+        expect(asObject(item.get)["x-etag"], id).toBe(true);
+        expect(responses["412"], id).toEqual({ $ref: "#/components/responses/PreconditionFailed" });
+        if (op["x-if-match"] === "required") required.push(id);
+      }
+    }
     expect(gets).toBeGreaterThan(30);
     expect(required.sort()).toEqual(
       [

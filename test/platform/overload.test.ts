@@ -20,16 +20,9 @@ import { toAppError } from "../../src/http/error-middleware.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 import { api } from "../support/api.ts";
+import { waitFor } from "../support/eventually.ts";
 
 const t = useTestApp();
-
-async function waitFor(what: string, fn: () => Promise<boolean> | boolean, ms = 60_000) {
-  const until = Date.now() + ms; // a hang guard, not a timing assertion
-  while (!(await fn())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** A 503 `unavailable` envelope with a Retry-After of whole seconds ≥ 1. */
 function expectUnavailable(res: { status: number; body: any; headers: Record<string, string> }) {

@@ -26,17 +26,9 @@ import { createMetricsServer } from "../../src/http/metrics-server.ts";
 import { createServer } from "../../src/http/server.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { api } from "../support/api.ts";
+import { waitFor } from "../support/eventually.ts";
 
 const t = useTestApp();
-
-/** A hang guard, not a timing assertion. */
-async function waitFor(what: string, fn: () => Promise<boolean> | boolean, ms = 90_000) {
-  const until = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Resolves with `p`'s value, or rejects once the hang guard runs out. */
 function guard<T>(what: string, p: Promise<T>, ms = 90_000): Promise<T> {

@@ -35,3 +35,16 @@ export function deref(node: unknown, doc: JsonObject = bundledDocument()): JsonO
   for (let i = 0; i < 20 && typeof asObject(n).$ref === "string"; i++) n = pointer(asObject(n).$ref as string, doc);
   return asObject(n);
 }
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/** Every operation of `doc`: its path, method, path item and the operation object. */
+export function documentOperationsOf(
+  doc: JsonObject = bundledDocument(),
+): { path: string; method: string; item: JsonObject; op: JsonObject }[] {
+  return Object.entries(asObject(doc.paths)).flatMap(([path, item]) =>
+    Object.entries(asObject(item))
+      .filter(([method, op]) => METHODS.includes(method) && typeof op === "object" && op !== null)
+      .map(([method, op]) => ({ path, method, item: asObject(item), op: asObject(op) })),
+  );
+}
