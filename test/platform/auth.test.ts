@@ -242,7 +242,9 @@ describe(
         .op("updateMember", { params: { userId: m.user_id }, body: { role: "employee" } })
         .expect(200);
       expectError(await invitee.get("/api/configuration/members"), 403, "forbidden");
-      const log = await o.agent.get("/api/configuration/activity-log?action=member.role_changed").expect(200);
+      const log = await api(o.agent)
+        .op("listActivityLog", { query: { action: "member.role_changed" } })
+        .expect(200);
       expect(log.body.data[0].changes).toEqual({ role: { from: "hr", to: "employee" } });
 
       await api(o.agent)

@@ -274,7 +274,11 @@ describe("more lists walked by cursor", () => {
         await api(member.agent)
           .op("createHelpdeskTicket", { body: { title: `Printer ${++n}`, category: "it", priority: "low", description: "Jammed" } })
           .expect(201);
-        return (await owner.agent.get("/api/notifications?limit=1").expect(200)).body.data[0].id;
+        return (
+          await api(owner.agent)
+            .op("listNotifications", { query: { limit: 1 } })
+            .expect(200)
+        ).body.data[0].id;
       },
       change: async (id) =>
         void (await api(owner.agent)

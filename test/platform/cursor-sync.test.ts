@@ -245,14 +245,26 @@ describe("include_deleted: tombstones of deleted employees", () => {
       .op("deleteEmployee", { params: { employeeId: gone } })
       .expect(200);
     const hr = await addMember(t, o, "hr");
-    const tombstones = (await hr.agent.get("/api/employees?include_deleted=true&limit=100").expect(200)).body.data;
+    const tombstones = (
+      await api(hr.agent)
+        .op("listEmployees", { query: { include_deleted: true, limit: 100 } })
+        .expect(200)
+    ).body.data;
     expect(tombstones).toEqual([expect.objectContaining({ id: gone, first_name: "First1", deleted_at: expect.any(String) })]);
     for (const role of ["manager", "employee"] as const) {
       const m = await addMember(t, o, role);
-      const refused = expectError(await m.agent.get("/api/employees?include_deleted=true&limit=100"), 403, "forbidden");
+      const refused = expectError(
+        await api(m.agent).op("listEmployees", { query: { include_deleted: true, limit: 100 } }),
+        403,
+        "forbidden",
+      );
       expect(refused.error).toContain("owner, admin and hr only");
       // the plain list and a walk without tombstones still answer, without the deleted colleague
-      const plain = (await m.agent.get("/api/employees?sort=changed&limit=100").expect(200)).body.data;
+      const plain = (
+        await api(m.agent)
+          .op("listEmployees", { query: { sort: "changed", limit: 100 } })
+          .expect(200)
+      ).body.data;
       expect(plain.map((e: Entry) => e.id)).not.toContain(gone);
     }
   });
@@ -281,22 +293,28 @@ describe("the 400s of a walk", () => {
       const res = await b.agent.get(`/api/employees?${qs}&cursor=${cursor}`);
       expect(cursorError(res)).toMatch(/other query parameters/);
     }
-    cursorError(await b.agent.get(`/api/employees?department=Dept1&sort=joining_date&cursor=${cursor}`), "query.sort");
+    cursorError(await api(b.agent).op("listEmployees", { query: { department: "Dept1", sort: "joining_date", cursor } }), "query.sort");
     // `sort=name` is the declared default, the same as no `sort` (cursor-defaults.test.ts): not this walk's parameters
-    expect(cursorError(await b.agent.get(`/api/employees?department=Dept1&sort=name&cursor=${cursor}`))).toMatch(/other query parameters/);
+    expect(cursorError(await api(b.agent).op("listEmployees", { query: { department: "Dept1", sort: "name", cursor } }))).toMatch(
+      /other query parameters/,
+    );
   });
 
   it("refuses `page` in a walk (but page 1, its declared default, is the same as none: cursor-defaults.test.ts)", async () => {
-    cursorError(await b.agent.get(`/api/employees?sort=changed&department=Dept1&page=2&cursor=${cursor}`), "query.page");
-    cursorError(await b.agent.get("/api/employees?include_deleted=true&page=2"), "query.page");
+    cursorError(await api(b.agent).op("listEmployees", { query: { sort: "changed", department: "Dept1", page: 2, cursor } }), "query.page");
+    cursorError(await api(b.agent).op("listEmployees", { query: { include_deleted: true, page: 2 } }), "query.page");
   });
 
   it("refuses garbage and an altered cursor", async () => {
-    expect(cursorError(await b.agent.get("/api/employees?sort=changed&department=Dept1&cursor=abc"))).toMatch(/garbled or altered/);
+    expect(cursorError(await api(b.agent).op("listEmployees", { query: { sort: "changed", department: "Dept1", cursor: "abc" } }))).toMatch(
+      /garbled or altered/,
+    );
     const bytes = Buffer.from(cursor, "base64url");
     bytes[bytes.length - 3] ^= 1; // a digit of the key
     const altered = bytes.toString("base64url");
-    expect(cursorError(await b.agent.get(`/api/employees?sort=changed&department=Dept1&cursor=${altered}`))).toMatch(/garbled or altered/);
+    expect(
+      cursorError(await api(b.agent).op("listEmployees", { query: { sort: "changed", department: "Dept1", cursor: altered } })),
+    ).toMatch(/garbled or altered/);
     // not base64url at all: the document's pattern
     cursorError(await b.agent.get("/api/employees?sort=changed&cursor=a%2Bb"));
   });
@@ -308,7 +326,7 @@ describe("the 400s of a walk", () => {
   });
 
   it("refuses another company's cursor: isolation", async () => {
-    const res = await a.agent.get(`/api/employees?sort=changed&department=Dept1&cursor=${cursor}`);
+    const res = await api(a.agent).op("listEmployees", { query: { sort: "changed", department: "Dept1", cursor } });
     expect(cursorError(res)).toMatch(/another company/);
   });
 

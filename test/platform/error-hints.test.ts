@@ -57,9 +57,9 @@ describe("updateCompanySettings, createHoliday: media types and dates", () => {
     expect(body.details).toEqual([{ path: "body.date", message: "is not a date that exists: February 2026 has 28 days" }]);
     const leap = expectError(await api(o.agent).op("createHoliday", { body: { date: "2027-02-29", name: "Nope" } }), 400);
     expect(leap.details[0].message).toBe("is not a date that exists: February 2027 has 28 days");
-    const month = expectError(await o.agent.get("/api/configuration/activity-log?from=2026-13-01"), 400);
+    const month = expectError(await api(o.agent).op("listActivityLog", { query: { from: "2026-13-01" } }), 400);
     expect(month.details[0].message).toBe("is not a date that exists: there is no month 13 (months are 01 to 12)");
-    const form = expectError(await o.agent.get("/api/configuration/activity-log?from=30-01-2026"), 400);
+    const form = expectError(await api(o.agent).op("listActivityLog", { query: { from: "30-01-2026" } }), 400);
     expect(form.details[0].message).toMatch(/^must be a date as YYYY-MM-DD/);
     const row = expectError(await api(o.agent).op("importHolidays", { body: { csv: "date,name\n2026-04-31,Nope\n" } }), 400);
     expect(row.details[0]).toMatchObject({ row: 1, column: "date", message: "is not a date that exists: April 2026 has 30 days" });

@@ -16,7 +16,9 @@ describe("guards from the document", () => {
     expect(s.body.data.modules).toEqual(["payroll"]);
     const pf = await api(o.agent).op("getPfSettings").expect(200);
     expect(pf.body.data).toMatchObject({ employee_rate: "12.00", eps_rate: "8.33", wage_ceiling: "15000.00", updated_at: null });
-    const log = await o.agent.get("/api/configuration/activity-log?action=settings.").expect(200);
+    const log = await api(o.agent)
+      .op("listActivityLog", { query: { action: "settings." } })
+      .expect(200);
     expect(log.body.data[0]).toMatchObject({ action: "settings.modules_changed", changes: { modules: { from: [], to: ["payroll"] } } });
     // module check comes before the role check: an employee sees module_disabled for a disabled module
     await api(o.agent)
@@ -119,8 +121,8 @@ describe("request hygiene", () => {
       415,
       "unsupported_media_type",
     );
-    expectError(await o.agent.get("/api/configuration/activity-log?limit=101"), 400, "validation_failed");
-    expectError(await o.agent.get("/api/configuration/activity-log?page=0"), 400, "validation_failed");
+    expectError(await api(o.agent).op("listActivityLog", { query: { limit: 101 } }), 400, "validation_failed");
+    expectError(await api(o.agent).op("listActivityLog", { query: { page: 0 } }), 400, "validation_failed");
     expectError(await o.agent.get("/api/configuration/activity-log?unknown=1"), 400, "validation_failed");
     expectError(await api(o.agent).op("updateCompanySettings", { body: { timezone: "Mars/Base" } }), 400, "validation_failed");
   });
@@ -151,8 +153,8 @@ describe("request hygiene", () => {
       "validation_failed",
     );
     expect(nul.details).toEqual([{ path: "body.address", message: "must not contain NUL (U+0000) characters" }]);
-    expectError(await o.agent.get("/api/configuration/activity-log?from=2026-02-30"), 400, "validation_failed");
-    expectError(await o.agent.get("/api/configuration/activity-log?from=99999-01-01"), 400, "validation_failed");
+    expectError(await api(o.agent).op("listActivityLog", { query: { from: "2026-02-30" } }), 400, "validation_failed");
+    expectError(await api(o.agent).op("listActivityLog", { query: { from: "99999-01-01" } }), 400, "validation_failed");
     const s = await api(o.agent).op("getCompanySettings").expect(200);
     expect(s.body.data.address).toBeNull();
   });
@@ -269,13 +271,21 @@ describe("listNotifications, markAllNotificationsRead, markNotificationRead: not
       o.tenantId,
       o.userId,
     ]);
-    const list = await emp.agent.get("/api/notifications?limit=2").expect(200);
+    const list = await api(emp.agent)
+      .op("listNotifications", { query: { limit: 2 } })
+      .expect(200);
     expect(list.body.pagination).toEqual({ page: 1, limit: 2, total: 3, total_pages: 2 });
     expect(list.body.unread_count).toBe(3);
     await api(emp.agent)
       .op("markNotificationRead", { params: { notificationId: list.body.data[0].id } })
       .expect(200);
-    expect((await emp.agent.get("/api/notifications?unread=true").expect(200)).body.pagination.total).toBe(2);
+    expect(
+      (
+        await api(emp.agent)
+          .op("listNotifications", { query: { unread: true } })
+          .expect(200)
+      ).body.pagination?.total,
+    ).toBe(2);
     const all = await api(emp.agent).op("markAllNotificationsRead").expect(200);
     expect(all.body.data.updated).toBe(2);
     expect((await api(o.agent).op("listNotifications").expect(200)).body.unread_count).toBe(1);

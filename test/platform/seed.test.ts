@@ -123,7 +123,9 @@ describe("make seed: the demo company", () => {
     await api(agent)
       .op("signIn", { body: { email: manager.email, password: manager.password } })
       .expect(200);
-    const pending = await agent.get("/api/leave-requests?status=pending").expect(200);
+    const pending = await api(agent)
+      .op("listLeaveRequests", { query: { status: "pending" } })
+      .expect(200);
     expect(pending.body.data.length).toBeGreaterThan(0);
   });
 

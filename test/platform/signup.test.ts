@@ -77,7 +77,9 @@ describe("signup, confirmSignup: the same answer whether or not the address has 
     await api(t.request())
       .op("signIn", { body: { email: fresh, password: PASSWORD } })
       .expect(200);
-    const log = await agent.get("/api/configuration/activity-log?action=tenant.created").expect(200);
+    const log = await api(agent)
+      .op("listActivityLog", { query: { action: "tenant.created" } })
+      .expect(200);
     expect(log.body.data).toHaveLength(1);
     // single use
     expectError(await api(t.request()).op("confirmSignup", { body: { token, password: PASSWORD } }), 400, "invalid_token");

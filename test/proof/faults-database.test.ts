@@ -67,7 +67,7 @@ const actionsOf = (
   owner: TenantSession,
 ): [string, () => PromiseLike<supertest.Response>][] => [
   ["read settings", () => api(owner.agent).op("getCompanySettings")],
-  ["list activity", () => owner.agent.get("/api/configuration/activity-log?limit=5")],
+  ["list activity", () => api(owner.agent).op("listActivityLog", { query: { limit: 5 } })],
   ["update settings", () => api(owner.agent).op("updateCompanySettings", { body: { name: `Outage Co ${Date.now()}` } })],
   ["invite member", () => api(owner.agent).op("inviteMember", { body: { email: uniqueEmail("outage.invitee"), role: "employee" } })],
   ["signup", () => signUp(ctx)],
