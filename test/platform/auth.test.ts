@@ -218,10 +218,9 @@ describe(
       expect(inv.body.data).toMatchObject({ email, role: "hr", status: "pending" });
       const token = await tokenMailed(mail, email, "Invitation token");
       const invitee = t.request();
-      expectError(await invitee.post("/api/auth/accept-invite").send({ token }), 400, "validation_failed");
-      const accepted = await invitee
-        .post("/api/auth/accept-invite")
-        .send({ token, name: "Harini HR", password: "invitee-password" })
+      expectError(await api(invitee).op("acceptInvite", { body: { token } }), 400, "validation_failed");
+      const accepted = await api(invitee)
+        .op("acceptInvite", { body: { token, name: "Harini HR", password: "invitee-password" } })
         .expect(200);
       expect(accepted.body.data).toMatchObject({ active_tenant_id: o.tenantId, role: "hr" });
       expectError(
@@ -235,13 +234,13 @@ describe(
       if (!m) throw new Error(`${email} is not among the members`);
       expect(m.role).toBe("hr");
       // hr may read members but not change company settings
-      await invitee.get("/api/configuration/members").expect(200);
-      expectError(await invitee.post("/api/configuration/company-settings").send({ name: "Nope" }), 403, "forbidden");
+      await api(invitee).op("listMembers").expect(200);
+      expectError(await api(invitee).op("updateCompanySettings", { body: { name: "Nope" } }), 403, "forbidden");
 
       await api(o.agent)
         .op("updateMember", { params: { userId: m.user_id }, body: { role: "employee" } })
         .expect(200);
-      expectError(await invitee.get("/api/configuration/members"), 403, "forbidden");
+      expectError(await api(invitee).op("listMembers"), 403, "forbidden");
       const log = await api(o.agent)
         .op("listActivityLog", { query: { action: "member.role_changed" } })
         .expect(200);
@@ -250,8 +249,8 @@ describe(
       await api(o.agent)
         .op("removeMember", { params: { userId: m.user_id } })
         .expect(200);
-      expectError(await invitee.get("/api/configuration/company-settings"), 401, "unauthenticated");
-      const s = await invitee.get("/api/auth/refresh-session").expect(200);
+      expectError(await api(invitee).op("getCompanySettings"), 401, "unauthenticated");
+      const s = await api(invitee).op("refreshSession").expect(200);
       expect(s.body.data).toMatchObject({ tenants: [], active_tenant_id: null });
     });
 
@@ -267,16 +266,20 @@ describe(
       const token = await tokenMailed(mail, a.email, "Invitation token");
       expectError(await api(t.request()).op("acceptInvite", { body: { token, password: "wrong-password" } }), 401);
       const both = t.request();
-      await both.post("/api/auth/accept-invite").send({ token, password: a.password }).expect(200);
-      const inB = await both.get("/api/configuration/company-settings").expect(200);
+      await api(both)
+        .op("acceptInvite", { body: { token, password: a.password } })
+        .expect(200);
+      const inB = await api(both).op("getCompanySettings").expect(200);
       expect(inB.body.data).toMatchObject({ id: b.tenantId, address: "B street" });
-      const logB = await both.get("/api/configuration/activity-log").expect(200);
+      const logB = await api(both).op("listActivityLog").expect(200);
       expect(logB.body.data.some((e: any) => e.entity_id === b.tenantId)).toBe(true);
       expect(logB.body.data.some((e: any) => e.entity_id === a.tenantId)).toBe(false);
-      await both.post("/api/auth/switch-tenant").send({ tenantId: a.tenantId }).expect(200);
-      const inA = await both.get("/api/configuration/company-settings").expect(200);
+      await api(both)
+        .op("switchTenant", { body: { tenantId: a.tenantId } })
+        .expect(200);
+      const inA = await api(both).op("getCompanySettings").expect(200);
       expect(inA.body.data).toMatchObject({ id: a.tenantId, address: null });
-      const sess = await both.get("/api/auth/session").expect(200);
+      const sess = await api(both).op("getSession").expect(200);
       expect(sess.body.data.tenants.map((x: any) => x.id).sort()).toEqual([a.tenantId, b.tenantId].sort());
     });
 

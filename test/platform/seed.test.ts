@@ -183,11 +183,13 @@ describe("make seed: the demo company", () => {
       codes.join(" "),
     ).toBe(true);
     const owner = t.request();
-    await owner.post("/api/auth/sign-in").send({ email: first.signIns[0].email, password: first.signIns[0].password }).expect(200);
+    await api(owner)
+      .op("signIn", { body: { email: first.signIns[0].email, password: first.signIns[0].password } })
+      .expect(200);
     const csv =
       "first_name,last_name,email,department,designation,joining_date\n" +
       "Anita,Import,anita.import@acme.example,Engineering,Engineer,2024-01-15\n";
-    await owner.post("/api/imports/employees").send({ csv }).expect(201);
+    await api(owner).op("importEmployees", { body: { csv } }).expect(201);
     const [imported] = await t.query<{ employee_code: string }>("SELECT employee_code FROM employees WHERE tenant_id = $1 AND email = $2", [
       first.tenantId,
       "anita.import@acme.example",

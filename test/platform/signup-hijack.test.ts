@@ -50,12 +50,11 @@ describe("signup, confirmSignup: a stranger's signup cannot decide the account",
     expect(await t.query("SELECT 1 FROM users WHERE email = $1", [victim])).toEqual([]);
 
     const owner = t.request();
-    const created = await owner
-      .post("/api/auth/signup/confirm")
-      .send({ token, password: OWNER_PASSWORD, name: "Vidya Owner", company_name: "Vidya Traders" })
+    const created = await api(owner)
+      .op("confirmSignup", { body: { token, password: OWNER_PASSWORD, name: "Vidya Owner", company_name: "Vidya Traders" } })
       .expect(201);
     expect(created.body.data.user).toMatchObject({ email: victim, name: "Vidya Owner" });
-    const session = await owner.get("/api/auth/session").expect(200);
+    const session = await api(owner).op("getSession").expect(200);
     expect(session.body.data.tenants).toEqual([{ id: created.body.data.active_tenant_id, name: "Vidya Traders", role: "owner" }]);
 
     // the stranger's password opens nothing; the owner's does
