@@ -140,7 +140,7 @@ describe("getAcceptInvitePage: the invitation link opens a page that accepts it"
     await fillAndSubmit({ name: "Meera Nair", password: "backwater-ferry-lantern" });
     expect(await statusNow()).toBe("");
     const before = await api(owner.agent).op("listMembers").expect(200);
-    expect(before.body.data.members.some((m: any) => m.email === email.toLowerCase())).toBe(false);
+    expect(before.body.data.members.some((m) => m.email === email.toLowerCase())).toBe(false);
     await acknowledgeNotice();
     await fillAndSubmit({ name: "Meera Nair", password: "backwater-ferry-lantern" });
     expect(await status()).toMatch(/You joined Nair & Rao Logistics and are signed in/);
@@ -148,7 +148,7 @@ describe("getAcceptInvitePage: the invitation link opens a page that accepts it"
     expect(session.body.data.user.name).toBe("Meera Nair");
     expect(session.body.data.active_tenant_id).toBe(owner.tenantId);
     const members = await api(owner.agent).op("listMembers").expect(200);
-    expect(members.body.data.members.some((m: any) => m.email === email.toLowerCase() && m.role === "hr")).toBe(true);
+    expect(members.body.data.members.some((m) => m.email === email.toLowerCase() && m.role === "hr")).toBe(true);
     const notice = await browserNotice();
     expect(notice.body.data).toMatchObject({ acknowledged: true, notice: { version: 1, text } });
   });

@@ -272,15 +272,15 @@ describe(
       const inB = await api(both).op("getCompanySettings").expect(200);
       expect(inB.body.data).toMatchObject({ id: b.tenantId, address: "B street" });
       const logB = await api(both).op("listActivityLog").expect(200);
-      expect(logB.body.data.some((e: any) => e.entity_id === b.tenantId)).toBe(true);
-      expect(logB.body.data.some((e: any) => e.entity_id === a.tenantId)).toBe(false);
+      expect(logB.body.data.some((e) => e.entity_id === b.tenantId)).toBe(true);
+      expect(logB.body.data.some((e) => e.entity_id === a.tenantId)).toBe(false);
       await api(both)
         .op("switchTenant", { body: { tenantId: a.tenantId } })
         .expect(200);
       const inA = await api(both).op("getCompanySettings").expect(200);
       expect(inA.body.data).toMatchObject({ id: a.tenantId, address: null });
       const sess = await api(both).op("getSession").expect(200);
-      expect(sess.body.data.tenants.map((x: any) => x.id).sort()).toEqual([a.tenantId, b.tenantId].sort());
+      expect(sess.body.data.tenants.map((x) => x.id).sort()).toEqual([a.tenantId, b.tenantId].sort());
     });
 
     it("switchTenant rotates the session id: the cookie from before the switch no longer signs in", async () => {

@@ -22,7 +22,7 @@ describe("deleteBranch, markAllNotificationsRead: a write without a request body
       o.agent.post("/api/notifications/read-all").set("Content-Type", "text/plain").send("{}"),
     ];
     for (const r of refused) expect(expectError(await r, 415, "unsupported_media_type").error).toMatch(/takes no request body/);
-    expect((await api(o.agent).op("listBranches").expect(200)).body.data.map((b: any) => b.id)).toContain(id);
+    expect((await api(o.agent).op("listBranches").expect(200)).body.data.map((b) => b.id)).toContain(id);
     // no body, or JSON (as SDKs send), is the ordinary write
     await o.agent.post("/api/notifications/read-all").set("Content-Type", "application/json").send("").expect(200);
     await api(o.agent).op("markAllNotificationsRead").expect(200);

@@ -5,6 +5,7 @@
 import pg from "pg";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { apiDocument } from "../../src/http/routing.ts";
+import { asArray, asObject, at } from "../support/document.ts";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { eventually } from "../support/eventually.ts";
@@ -343,16 +344,22 @@ describe("the 400s of a walk", () => {
 
 describe("the document", () => {
   it("declares the walk on the employee list: cursor, updated_since, include_deleted, sort=changed, next_cursor, has_more", () => {
-    const doc = apiDocument() as any;
-    const op = doc.paths["/api/employees"].get;
+    const op = asObject(at(apiDocument(), "paths", "/api/employees", "get"));
     expect(op["x-cursor"]).toEqual({ tombstones: true });
-    const refs = op.parameters.map((p: any) => p.$ref).filter(Boolean);
+    const parameters = asArray(op.parameters).map(asObject);
+    const refs = parameters.map((p) => p.$ref).filter(Boolean);
     for (const name of ["Cursor", "UpdatedSince", "IncludeDeleted"]) expect(refs).toContain(`#/components/parameters/${name}`);
-    expect(op.parameters.find((p: any) => p.name === "sort").schema.enum).toContain("changed");
-    const schema = op.responses["200"].content["application/json"].schema;
+    expect(
+      at(
+        parameters.find((p) => p.name === "sort"),
+        "schema",
+        "enum",
+      ),
+    ).toContain("changed");
+    const schema = asObject(at(op, "responses", "200", "content", "application/json", "schema"));
     // one shape, every field required: pagination (null on a walk's page), next_cursor (null on a page by number), has_more
     expect(schema.required).toEqual(["data", "message", "pagination", "next_cursor", "has_more"]);
-    expect(schema.properties.pagination.oneOf).toEqual([{ $ref: "#/components/schemas/Pagination" }, { type: "null" }]);
-    expect(schema.properties.has_more.type).toBe("boolean");
+    expect(at(schema, "properties", "pagination", "oneOf")).toEqual([{ $ref: "#/components/schemas/Pagination" }, { type: "null" }]);
+    expect(at(schema, "properties", "has_more", "type")).toBe("boolean");
   });
 });

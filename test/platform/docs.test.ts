@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessLine, DOCS_SCRIPT } from "../../src/http/docs-page.ts";
 import { signupTenant, useTestApp } from "../support/app.ts";
 import { api } from "../support/api.ts";
+import { documentOperationsOf } from "../support/document.ts";
 
 const t = useTestApp();
 const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => existsSync(p));
@@ -100,8 +101,7 @@ describe("API reference", () => {
     // the tokenUrl is the token endpoint of this document, and every scope an operation needs is offered with words
     expect(doc.paths[flow.tokenUrl].post.operationId).toBe("issueOAuthToken");
     const needed = new Set<string>();
-    for (const item of Object.values<any>(doc.paths))
-      for (const op of Object.values<any>(item)) if (op?.["x-scope"]) needed.add(op["x-scope"]);
+    for (const { op } of documentOperationsOf(doc)) if (typeof op["x-scope"] === "string") needed.add(op["x-scope"]);
     expect(Object.keys(flow.scopes).sort()).toEqual([...needed].sort());
     for (const [scope, words] of Object.entries<string>(flow.scopes)) expect(words.length, scope).toBeGreaterThan(10);
     const owner = await signupTenant(t);

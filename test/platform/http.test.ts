@@ -113,7 +113,7 @@ describe("request hygiene", () => {
     const extra = expectError(await o.agent.post("/api/configuration/company-settings").send({ nmae: "typo" }), 400, "validation_failed");
     expect(JSON.stringify(extra.details)).toContain("nmae");
     const missing = expectError(await t.request().post("/api/auth/sign-in").send({ email: "not-an-email" }), 400, "validation_failed");
-    expect(missing.details.map((d: any) => d.path).sort()).toEqual(["body.email", "body.password"]);
+    expect(missing.details.map((d: { path: string }) => d.path).sort()).toEqual(["body.email", "body.password"]);
     expectError(await o.agent.get("/api/no-such-thing"), 404, "not_found");
     expectError(await o.agent.delete("/api/configuration/company-settings"), 405, "method_not_allowed");
     expectError(

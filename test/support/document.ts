@@ -48,3 +48,6 @@ export function documentOperationsOf(
       .map(([method, op]) => ({ path, method, item: asObject(item), op: asObject(op) })),
   );
 }
+
+/** The node at `keys` under `node` (undefined where a step is missing). */
+export const at = (node: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((o, k) => asObject(o)[k], node);
