@@ -72,7 +72,7 @@ describe("the document: Idempotency-Key on every POST of a caller", () => {
 describe("createApiCredential, rotateApiCredential, createWebhookEndpoint, rotateWebhookSecret: no key", () => {
   it("refuse an Idempotency-Key with a 400 naming the header, and keep nothing", async () => {
     const o = await signupTenant(t);
-    const refused = async (res: { status: number; body: any }) => {
+    const refused = async (res: { status: number; body: unknown }) => {
       const e = expectError(res, 400, "validation_failed");
       expect(e.details).toEqual([{ path: "headers.idempotency-key", message: expect.stringContaining("not accepted by this operation") }]);
     };

@@ -25,7 +25,7 @@ import { waitFor } from "../support/eventually.ts";
 const t = useTestApp();
 
 /** A 503 `unavailable` envelope with a Retry-After of whole seconds ≥ 1. */
-function expectUnavailable(res: { status: number; body: any; headers: Record<string, string> }) {
+function expectUnavailable(res: { status: number; body: unknown; headers: Record<string, string> }) {
   expectError(res, 503, "unavailable");
   expect(res.headers["retry-after"], "Retry-After").toMatch(/^[1-9]\d*$/);
 }

@@ -27,7 +27,7 @@ afterAll(async () => {
 const WEAK = ["12345678", "password", "aaaaaaaa", "P@ssw0rd1", "qwertyuiop", "summer2024"];
 const STRONG = "granite-otter-lantern-94";
 
-function expectWeak(res: { status: number; body: any }) {
+function expectWeak(res: { status: number; body: unknown }) {
   const body = expectError(res, 400, "validation_failed");
   expect(body.details).toEqual([{ path: "body.password", message: expect.stringMatching(/choose a longer or less predictable password/) }]);
   return body;

@@ -78,7 +78,7 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     const owner = await signupTenant(t);
     const members = await Promise.all([addMember(t, owner, "hr"), addMember(t, owner, "admin"), addMember(t, owner, "hr")]);
     const other = await signupTenant(t);
-    let refused: { status: number; headers: Record<string, unknown>; body: any } | undefined;
+    let refused: { status: number; headers: Record<string, unknown>; body: unknown } | undefined;
     for (let i = 0; i < 60 && !refused; i++) {
       const res = await [owner, ...members][i % 4].agent.get("/api/employees");
       if (res.status === 429) refused = res;

@@ -262,7 +262,7 @@ describe("uploadFile: uploads in progress (429 per user, 503 per process, with R
         "content-length": String(head.length + content.length + tail.length),
       },
     });
-    const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const answer = new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       req.on("response", (res) => {
         let data = "";
         res.setEncoding("utf8");
