@@ -7,6 +7,7 @@ import type { TenantSession, TestContext } from "../support/app.ts";
 import { requests } from "./factories.ts";
 import { MODULES, sampleRequest, type Operation, type RequestInput } from "./openapi.ts";
 import { api } from "../support/api.ts";
+import { isErrorEnvelope } from "../support/recorder.ts";
 
 export async function enableAllModules(s: TenantSession): Promise<void> {
   const res = await api(s.agent).op("updateCompanySettings", { body: { modules: [...MODULES] } });
@@ -34,19 +35,16 @@ export async function ensureSession(t: TestContext, s: TenantSession): Promise<v
   s.agent = agent;
 }
 
-export function isEnvelope(res: { status: number; body: any }, status?: number, codes?: string[]): boolean {
-  const b = res.body;
-  return Boolean(
-    b &&
-      typeof b.error === "string" &&
-      b.status === res.status &&
-      typeof b.code === "string" &&
-      (status === undefined || res.status === status) &&
-      (!codes || codes.includes(b.code)),
+/** Whether `res` is the error envelope (the recorder's rule), with `status` and one of `codes` where given. */
+export function isEnvelope(res: { status: number; body: unknown }, status?: number, codes?: string[]): boolean {
+  return (
+    isErrorEnvelope(res.body, res.status) &&
+    (status === undefined || res.status === status) &&
+    (!codes || codes.includes((res.body as { code: string }).code))
   );
 }
 
-export function describeResponse(res: { status: number; body: any }): string {
+export function describeResponse(res: { status: number; body: unknown }): string {
   return `${res.status} ${JSON.stringify(res.body)?.slice(0, 300)}`;
 }
 
