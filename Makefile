@@ -108,7 +108,8 @@ migrate-status: install
 # regular expression of src/ or pattern of the document that can backtrack super-linearly
 # (scripts/checks/check-regex.ts, the recheck ReDoS analyser), and no file of src/ over 400 lines or function
 # over 60 without a `// size: <reason>` (scripts/checks/check-size.ts), and no "issue <number>" that
-# points to a tracker outside the repository (scripts/checks/check-tracker-refs.ts).
+# points to a tracker outside the repository (scripts/checks/check-tracker-refs.ts), and no success
+# envelope built outside src/http/envelope.ts (scripts/checks/check-envelopes.ts).
 lint: install
 	NO_COLOR=1 $(NODE_BIN)/redocly lint --config openapi/redocly.yaml generated/openapi.json
 	$(NODE_BIN)/biome ci --error-on-warnings --colors=off
@@ -116,6 +117,7 @@ lint: install
 	$(NODE_BIN)/tsx scripts/checks/check-size.ts
 	$(NODE_BIN)/tsx scripts/checks/check-regex.ts
 	$(NODE_BIN)/tsx scripts/checks/check-clock.ts
+	$(NODE_BIN)/tsx scripts/checks/check-envelopes.ts
 	$(NODE_BIN)/tsx scripts/checks/check-tracker-refs.ts
 
 # Spectral's OpenAPI and OWASP API Security rulesets over generated/openapi.json (openapi/spectral.yaml

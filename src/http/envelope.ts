@@ -1,10 +1,17 @@
-// Success envelopes, produced here and only here: `{ data, message }`, lists add `pagination`; lists
-// walked by cursor (`x-cursor`, src/http/cursor.ts) answer with `listed`: `next_cursor` beside it.
+// Success envelopes, produced here and only here: `{ data, message }`; every list answers with `listed`
+// (`pagination`, and for a list walked by cursor - `x-cursor`, src/http/cursor.ts - `next_cursor`).
+// scripts/checks/check-envelopes.ts holds the handlers to it.
 import type { Response } from "express";
+import type { operations } from "../../generated/api-types.ts";
+import { type OperationId, operationTable } from "../../generated/registry.ts";
 export { type Listing, type Page, type PageListing, type PageQuery, pageOf } from "../platform/use-case.ts";
 import type { Listing, Page } from "../platform/use-case.ts";
 
-export const ok = <T>(data: T, message = "OK") => ({ status: 200 as const, body: { data, message } });
+/** `extra`: fields the operation declares beside `data` and `message` (`x-envelope-fields`). */
+export const ok = <T, E extends object = Record<never, never>>(data: T, message = "OK", extra?: E) => ({
+  status: 200 as const,
+  body: { data, message, ...(extra ?? ({} as E)) },
+});
 export const created = <T>(data: T, message = "Created") => ({ status: 201 as const, body: { data, message } });
 /** The work was queued: the resource as it is now (its status says what is under way). */
 export const accepted = <T>(data: T, message = "Accepted") => ({ status: 202 as const, body: { data, message } });
@@ -17,34 +24,48 @@ const paginationOf = (page: Page, total: number) => ({
   total_pages: Math.ceil(total / page.limit),
 });
 
-export function paginated<T, E extends object = Record<never, never>>(data: T[], page: Page, total: number, message = "OK", extra?: E) {
-  return {
-    status: 200 as const,
-    body: {
-      data,
-      message,
-      pagination: paginationOf(page, total),
-      ...(extra ?? ({} as E)),
-    },
-  };
-}
+type Json200<K extends OperationId> = operations[K]["responses"] extends { 200: { content: { "application/json": infer B } } } ? B : never;
+/** Whether the document declares `K` a list walked by cursor (its 200 has `next_cursor`, see `x-cursor`). */
+type IsCursorList<K extends OperationId> = "next_cursor" extends keyof Json200<K> ? true : false;
+type Pagination = ReturnType<typeof paginationOf>;
+
+/** What `listed` takes for operation `K`: a page by number (its rows, the page, the total), or for a cursor list also a walk's page. */
+export type ListingFor<K extends OperationId> =
+  IsCursorList<K> extends true ? Listing<unknown> : { rows: unknown; page: Page; total: number };
+type ListBody<K extends OperationId, D> =
+  IsCursorList<K> extends true
+    ? { data: D; message: string; pagination: Pagination | null; next_cursor: string | null; has_more: boolean }
+    : { data: D; message: string; pagination: Pagination };
 
 /**
- * The one list shape of a list walked by cursor, every field always there: a page by number has its
- * `pagination` and `next_cursor: null`; a page of a walk has `pagination: null` (counting the whole
- * list on every page would cost what the walk saves) and `next_cursor` (to continue, or to come
- * back later). `has_more` says whether more follow now: the page's reader knows it exactly
- * (src/db/keyset.ts, walkPage/walkRows); one that does not say counts a full page as "maybe more".
+ * The one answer of a list operation, in the shape its document declares (the registry's `cursor` flag):
+ * a list that pages by number answers `{ data, message, pagination }`; a list walked by cursor
+ * (`x-cursor`) has every field always there - a page by number its `pagination` and `next_cursor: null`,
+ * a page of a walk `pagination: null` (counting the whole list on every page would cost what the walk
+ * saves) and `next_cursor` (to continue, or to come back later). `has_more` says whether more follow
+ * now: the walk's reader knows it exactly (src/db/keyset.ts, walkPage/walkRows); one that does not say
+ * counts a full page as "maybe more". `extra` adds fields the operation declares beside them.
  */
-export function listed<T, E extends object = Record<never, never>>(l: Listing<T>, message = "OK", extra?: E) {
-  if ("walk" in l) {
+export function listed<K extends OperationId, L extends ListingFor<K>, E extends object = Record<never, never>>(
+  operationId: K,
+  listing: L,
+  message = "OK",
+  extra?: E,
+): { status: 200; body: ListBody<K, L["rows"]> & E } {
+  const l = listing as Listing<unknown> | { rows: unknown; page: Page; total: number };
+  const tail = extra ?? ({} as E);
+  let body: object;
+  if (operationTable[operationId].cursor === null) {
+    if ("walk" in l) throw new Error(`${operationId} is not a cursor list: it has no walk`);
+    body = { data: l.rows, message, pagination: paginationOf(l.page, l.total), ...tail };
+  } else if ("walk" in l) {
     const has_more = l.walk.hasMore ?? l.rows.length >= l.walk.limit;
-    const next_cursor = l.walk.cursorAfter(l.last);
-    return { status: 200 as const, body: { data: l.rows, message, pagination: null, next_cursor, has_more, ...(extra ?? ({} as E)) } };
+    body = { data: l.rows, message, pagination: null, next_cursor: l.walk.cursorAfter(l.last), has_more, ...tail };
+  } else {
+    const pagination = paginationOf(l.page, l.total);
+    body = { data: l.rows, message, pagination, next_cursor: null, has_more: pagination.page < pagination.total_pages, ...tail };
   }
-  const pagination = paginationOf(l.page, l.total);
-  const has_more = pagination.page < pagination.total_pages;
-  return { status: 200 as const, body: { data: l.rows, message, pagination, next_cursor: null, has_more, ...(extra ?? ({} as E)) } };
+  return { status: 200, body: body as ListBody<K, L["rows"]> & E };
 }
 
 /**
@@ -69,15 +90,24 @@ export function sendJson(res: Response, status: number, body: unknown): void {
 
 /**
  * A page whose rows PostgreSQL already wrote as JSON text (`rowsJson`: parts, each one or more
- * comma-separated objects): the envelope is written around that text as it is, instead of parsing
- * every row and stringifying it again (a page of 100 employees' leave balances is ~150 kB); part
- * by part, so that no string of the whole body is made (one of that size is a large object that
- * only a full garbage collection frees). Where responses are validated (development, tests), the
- * whole body is parsed and sent through res.json, so the validator sees it as any other response.
+ * comma-separated objects), answered as `listed` answers it: the envelope is written around that text
+ * as it is, instead of parsing every row and stringifying it again (a page of 100 employees' leave
+ * balances is ~150 kB); part by part, so that no string of the whole body is made (one of that size is
+ * a large object that only a full garbage collection frees). Where responses are validated
+ * (development, tests), the whole body is parsed and sent through res.json, so the validator sees it
+ * as any other response.
  */
-export function sendPaginatedJson(res: Response, rowsJson: string[], page: Page, total: number, message = "OK"): { sent: true } {
+export function sendListedJson<K extends OperationId>(
+  res: Response,
+  operationId: K,
+  rowsJson: string[],
+  page: Page,
+  total: number,
+  message = "OK",
+): { sent: true } {
+  const { data: _, ...rest } = listed(operationId, { rows: [], page, total } as ListingFor<K>, message).body;
   const head = '{"data":[';
-  const tail = `],"message":${JSON.stringify(message)},"pagination":${JSON.stringify(paginationOf(page, total))}}`;
+  const tail = `],${JSON.stringify(rest).slice(1)}`;
   if (res.app.locals.validateResponses) {
     res.status(200).json(JSON.parse(head + rowsJson.join(",") + tail));
     return { sent: true };

@@ -13,6 +13,7 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { type Browser, launchBrowser } from "../support/browser.ts";
 import { signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 registerAllJobs();
@@ -76,7 +77,9 @@ const browserSession = () =>
 describe("getSignupConfirmPage: the confirmation link opens a page that creates the account", () => {
   it("choosing a password there creates the account and the company, signs in and links to /docs", async () => {
     const email = uniqueEmail("pages-signup");
-    await t.request().post("/api/auth/signup").send({ name: "Asha Kulkarni", email, company_name: "Kulkarni Textiles" }).expect(202);
+    await api(t.request())
+      .op("signup", { body: { name: "Asha Kulkarni", email, company_name: "Kulkarni Textiles" } })
+      .expect(202);
     await withConfig(t.config, () => jobs.runNow("auth.signup-requests"));
     const link = await mailedLink(email, "/signup/confirm");
     await browser.open(`${base}${link}`);
@@ -108,7 +111,7 @@ describe("getSignupConfirmPage: the confirmation link opens a page that creates 
   });
 
   it("without its token the page says to open the link from the mail", async () => {
-    const res = await t.request().get("/signup/confirm").expect(200);
+    const res = await api(t.request()).op("getSignupConfirmPage").expect(200);
     expect(res.headers["content-type"]).toMatch(/^text\/html; charset=utf-8/i);
     expect(res.text).toContain("This page needs the link from your e-mail");
     expect(res.text).not.toContain("<form");
@@ -122,7 +125,9 @@ describe("getAcceptInvitePage: the invitation link opens a page that accepts it"
     const text = "Nair & Rao keep your data <only> to employ and pay you; write to our grievance officer about your rights.";
     const purposes = [{ record_class: "payslips", purpose: "Paying you and the PF returns", basis: "legal_obligation" }];
     await owner.agent.post("/api/privacy/notices").send({ text, purposes }).expect(201);
-    await owner.agent.post("/api/configuration/members").send({ email, role: "hr" }).expect(201);
+    await api(owner.agent)
+      .op("inviteMember", { body: { email, role: "hr" } })
+      .expect(201);
     const link = await mailedLink(email, "/accept-invite");
     await browser.open(`${base}${link}`);
     expect(await browser.evaluate("document.querySelector('h1').textContent")).toBe("Join Nair & Rao Logistics");
@@ -134,16 +139,16 @@ describe("getAcceptInvitePage: the invitation link opens a page that accepts it"
     expect(await browser.evaluate("document.querySelector('label[for=privacy_notice_version]').textContent")).toMatch(/version 1/);
     await fillAndSubmit({ name: "Meera Nair", password: "backwater-ferry-lantern" });
     expect(await statusNow()).toBe("");
-    const before = await owner.agent.get("/api/configuration/members").expect(200);
-    expect(before.body.data.members.some((m: any) => m.email === email.toLowerCase())).toBe(false);
+    const before = await api(owner.agent).op("listMembers").expect(200);
+    expect(before.body.data.members.some((m) => m.email === email.toLowerCase())).toBe(false);
     await acknowledgeNotice();
     await fillAndSubmit({ name: "Meera Nair", password: "backwater-ferry-lantern" });
     expect(await status()).toMatch(/You joined Nair & Rao Logistics and are signed in/);
     const session = await browserSession();
     expect(session.body.data.user.name).toBe("Meera Nair");
     expect(session.body.data.active_tenant_id).toBe(owner.tenantId);
-    const members = await owner.agent.get("/api/configuration/members").expect(200);
-    expect(members.body.data.members.some((m: any) => m.email === email.toLowerCase() && m.role === "hr")).toBe(true);
+    const members = await api(owner.agent).op("listMembers").expect(200);
+    expect(members.body.data.members.some((m) => m.email === email.toLowerCase() && m.role === "hr")).toBe(true);
     const notice = await browserNotice();
     expect(notice.body.data).toMatchObject({ acknowledged: true, notice: { version: 1, text } });
   });
@@ -151,7 +156,9 @@ describe("getAcceptInvitePage: the invitation link opens a page that accepts it"
   it("an address with an account asks for its current password; a used link says to ask for a new one", async () => {
     const owner = await signupTenant(t);
     const other = await signupTenant(t);
-    await owner.agent.post("/api/configuration/members").send({ email: other.email, role: "employee" }).expect(201);
+    await api(owner.agent)
+      .op("inviteMember", { body: { email: other.email, role: "employee" } })
+      .expect(201);
     const link = await mailedLink(other.email, "/accept-invite");
     await browser.open(`${base}${link}`);
     expect(await browser.evaluate("document.getElementById('name')")).toBeNull();

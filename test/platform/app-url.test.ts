@@ -6,6 +6,7 @@ import { withConfig } from "../../src/config.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const APP = "https://app.acme.example";
 const t = useTestApp({ config: { appUrl: APP, publicUrl: "https://api.acme.example" } });
@@ -23,7 +24,9 @@ describe("inviteMember, signup, forgotPassword: mailed links open the client app
   it("the invitation links to <APP_URL>/accept-invite?token=", async () => {
     const owner = await signupTenant(t);
     const email = uniqueEmail("invitee");
-    await owner.agent.post("/api/configuration/members").send({ email, role: "employee" }).expect(201);
+    await api(owner.agent)
+      .op("inviteMember", { body: { email, role: "employee" } })
+      .expect(201);
     const text = await mailTo(email);
     const token = /Invitation token: (\S+)/.exec(text)?.[1];
     expect(text).toContain(`${APP}/accept-invite?token=${encodeURIComponent(token as string)}`);
@@ -31,7 +34,9 @@ describe("inviteMember, signup, forgotPassword: mailed links open the client app
 
   it("the signup confirmation links to <APP_URL>/signup/confirm?token=", async () => {
     const email = uniqueEmail("signup");
-    await t.request().post("/api/auth/signup").send({ name: "Asha Kulkarni", email, company_name: "Kulkarni Textiles" }).expect(202);
+    await api(t.request())
+      .op("signup", { body: { name: "Asha Kulkarni", email, company_name: "Kulkarni Textiles" } })
+      .expect(202);
     await withConfig(t.config, () => jobs.runNow("auth.signup-requests"));
     const text = await mailTo(email);
     const token = /Confirmation token: (\S+)/.exec(text)?.[1];
@@ -40,7 +45,9 @@ describe("inviteMember, signup, forgotPassword: mailed links open the client app
 
   it("the password reset links to <APP_URL>/reset-password?token=", async () => {
     const owner = await signupTenant(t);
-    await t.request().post("/api/auth/forgot-password").send({ email: owner.email }).expect(200);
+    await api(t.request())
+      .op("forgotPassword", { body: { email: owner.email } })
+      .expect(200);
     await withConfig(t.config, () => jobs.runNow("auth.password-reset-requests"));
     const text = await mailTo(owner.email);
     expect(text).toMatch(new RegExp(`${APP.replace(/\./g, "\\.")}/reset-password\\?token=\\S+`));

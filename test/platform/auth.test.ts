@@ -55,12 +55,14 @@ describe("signup and passwords", () => {
   it("creates no second account for the same email (any case), and refuses short passwords", async () => {
     const email = uniqueEmail("dup");
     await signupTenant(t, { email });
-    await t.request().post("/api/auth/signup").send({ name: "X", email: email.toUpperCase(), password: "long-enough-pw" }).expect(202);
+    await api(t.request())
+      .op("signup", { body: { name: "X", email: email.toUpperCase(), password: "long-enough-pw" } })
+      .expect(202);
     await jobs.runNow("auth.signup-requests");
     expect(await t.query("SELECT 1 FROM users WHERE email = $1", [email])).toHaveLength(1);
     expect(await t.query("SELECT 1 FROM signup_requests WHERE email = $1", [email])).toEqual([]);
     const bad = expectError(
-      await t.request().post("/api/auth/signup").send({ name: "X", email: uniqueEmail(), password: "short" }),
+      await api(t.request()).op("signup", { body: { name: "X", email: uniqueEmail(), password: "short" } }),
       400,
       "validation_failed",
     );
@@ -72,27 +74,31 @@ describe("signIn, getSession, signOut: sign-in, sessions, sign-out", () => {
   it("rotates the session id at sign-in and ends the session at sign-out", async () => {
     const o = await signupTenant(t);
     const a = t.request();
-    const first = await a.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
-    const second = await a.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    const first = await api(a)
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
+    const second = await api(a)
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
     expect(sidOf(first)).toBeDefined();
     expect(sidOf(second)).not.toEqual(sidOf(first));
     expect(first.headers["set-cookie"][0]).toMatch(/HttpOnly/i);
     expect(first.headers["set-cookie"][0]).toMatch(/SameSite=Lax/i);
-    await a.get("/api/auth/session").expect(200);
-    await a.post("/api/auth/sign-out").expect(200);
-    expectError(await a.get("/api/auth/session"), 401, "unauthenticated");
+    await api(a).op("getSession").expect(200);
+    await api(a).op("signOut").expect(200);
+    expectError(await api(a).op("getSession"), 401, "unauthenticated");
   });
 
   it("an expired session is rejected", async () => {
     const o = await signupTenant(t);
     await t.query(`UPDATE "session" SET expire = now() - interval '1 minute' WHERE sess->>'userId' = $1`, [o.userId]);
-    expectError(await o.agent.get("/api/auth/session"), 401, "unauthenticated");
+    expectError(await api(o.agent).op("getSession"), 401, "unauthenticated");
   });
 
   it("wrong credentials are a 401 without saying which part was wrong, and are audited", async () => {
     const o = await signupTenant(t);
     const a = expectError(
-      await t.request().post("/api/auth/sign-in").send({ email: o.email, password: "wrong-password" }),
+      await api(t.request()).op("signIn", { body: { email: o.email, password: "wrong-password" } }),
       401,
       "unauthenticated",
     );
@@ -122,12 +128,14 @@ describe("signIn, getSession, signOut: sign-in, sessions, sign-out", () => {
           .send({ email: o.email, password: `nope-${i}` }),
         401,
       );
-    const res = await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password });
+    const res = await api(t.request()).op("signIn", { body: { email: o.email, password: o.password } });
     expectError(res, 429, "rate_limited");
     expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
     // another account from the same IP is not blocked by this account's limit
     const other = await signupTenant(t);
-    await t.request().post("/api/auth/sign-in").send({ email: other.email, password: other.password }).expect(200);
+    await api(t.request())
+      .op("signIn", { body: { email: other.email, password: other.password } })
+      .expect(200);
   });
 });
 
@@ -152,24 +160,32 @@ describe("forgotPassword, resetPassword: password reset by mail", () => {
   it("mails a single-use token, sets the new password and ends every session", async () => {
     const o = await signupTenant(t);
     const other = t.request();
-    await other.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
-    await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
+    await api(other)
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
+    await api(t.request())
+      .op("forgotPassword", { body: { email: o.email } })
+      .expect(200);
     const token = await tokenMailed(mail, o.email, "Reset token");
     const [row] = await t.query("SELECT token_hash FROM password_reset_tokens pr JOIN users u ON u.id = pr.user_id WHERE u.id = $1", [
       o.userId,
     ]);
     expect(row.token_hash).not.toContain(token); // only the hash is stored
-    await t.request().post("/api/auth/reset-password").send({ token, password: "brand-new-password" }).expect(200);
-    expectError(await o.agent.get("/api/auth/session"), 401);
-    expectError(await other.get("/api/auth/session"), 401);
-    expectError(await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }), 401);
-    await t.request().post("/api/auth/sign-in").send({ email: o.email, password: "brand-new-password" }).expect(200);
-    expectError(await t.request().post("/api/auth/reset-password").send({ token, password: "another-password" }), 400, "invalid_token");
+    await api(t.request())
+      .op("resetPassword", { body: { token, password: "brand-new-password" } })
+      .expect(200);
+    expectError(await api(o.agent).op("getSession"), 401);
+    expectError(await api(other).op("getSession"), 401);
+    expectError(await api(t.request()).op("signIn", { body: { email: o.email, password: o.password } }), 401);
+    await api(t.request())
+      .op("signIn", { body: { email: o.email, password: "brand-new-password" } })
+      .expect(200);
+    expectError(await api(t.request()).op("resetPassword", { body: { token, password: "another-password" } }), 400, "invalid_token");
   });
 
   it("answers 200 for an unknown email and sends nothing", async () => {
     const email = uniqueEmail("ghost");
-    await t.request().post("/api/auth/forgot-password").send({ email }).expect(200);
+    await api(t.request()).op("forgotPassword", { body: { email } }).expect(200);
     await jobs.runNow("auth.password-reset-requests"); // the look-up happens after the answer
     const rows = await t.query("SELECT 1 FROM email_outbox WHERE to_address = $1", [email]);
     expect(rows).toHaveLength(0);
@@ -177,13 +193,15 @@ describe("forgotPassword, resetPassword: password reset by mail", () => {
 
   it("refuses an expired token", async () => {
     const o = await signupTenant(t);
-    await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
+    await api(t.request())
+      .op("forgotPassword", { body: { email: o.email } })
+      .expect(200);
     const token = await tokenMailed(mail, o.email, "Reset token");
     await t.query("UPDATE password_reset_tokens SET expires_at = $2::timestamptz - interval '1 second' WHERE user_id = $1", [
       o.userId,
       clock.now(),
     ]);
-    expectError(await t.request().post("/api/auth/reset-password").send({ token, password: "brand-new-password" }), 400, "invalid_token");
+    expectError(await api(t.request()).op("resetPassword", { body: { token, password: "brand-new-password" } }), 400, "invalid_token");
   });
 });
 
@@ -194,66 +212,84 @@ describe(
     it("invite → mail → accept creates the user and membership; role change and removal take effect at once", async () => {
       const o = await signupTenant(t, { company: "Invite Co" });
       const email = uniqueEmail("invitee");
-      const inv = await o.agent.post("/api/configuration/members").send({ email, role: "hr" }).expect(201);
+      const inv = await api(o.agent)
+        .op("inviteMember", { body: { email, role: "hr" } })
+        .expect(201);
       expect(inv.body.data).toMatchObject({ email, role: "hr", status: "pending" });
       const token = await tokenMailed(mail, email, "Invitation token");
       const invitee = t.request();
-      expectError(await invitee.post("/api/auth/accept-invite").send({ token }), 400, "validation_failed");
-      const accepted = await invitee
-        .post("/api/auth/accept-invite")
-        .send({ token, name: "Harini HR", password: "invitee-password" })
+      expectError(await api(invitee).op("acceptInvite", { body: { token } }), 400, "validation_failed");
+      const accepted = await api(invitee)
+        .op("acceptInvite", { body: { token, name: "Harini HR", password: "invitee-password" } })
         .expect(200);
       expect(accepted.body.data).toMatchObject({ active_tenant_id: o.tenantId, role: "hr" });
       expectError(
-        await t.request().post("/api/auth/accept-invite").send({ token, name: "Again", password: "invitee-password" }),
+        await api(t.request()).op("acceptInvite", { body: { token, name: "Again", password: "invitee-password" } }),
         400,
         "invalid_token",
       );
 
-      const members = await o.agent.get("/api/configuration/members").expect(200);
-      const m = members.body.data.members.find((x: any) => x.email === email);
+      const members = await api(o.agent).op("listMembers").expect(200);
+      const m = members.body.data.members.find((x) => x.email === email);
+      if (!m) throw new Error(`${email} is not among the members`);
       expect(m.role).toBe("hr");
       // hr may read members but not change company settings
-      await invitee.get("/api/configuration/members").expect(200);
-      expectError(await invitee.post("/api/configuration/company-settings").send({ name: "Nope" }), 403, "forbidden");
+      await api(invitee).op("listMembers").expect(200);
+      expectError(await api(invitee).op("updateCompanySettings", { body: { name: "Nope" } }), 403, "forbidden");
 
-      await o.agent.put(`/api/configuration/members/${m.user_id}`).send({ role: "employee" }).expect(200);
-      expectError(await invitee.get("/api/configuration/members"), 403, "forbidden");
-      const log = await o.agent.get("/api/configuration/activity-log?action=member.role_changed").expect(200);
+      await api(o.agent)
+        .op("updateMember", { params: { userId: m.user_id }, body: { role: "employee" } })
+        .expect(200);
+      expectError(await api(invitee).op("listMembers"), 403, "forbidden");
+      const log = await api(o.agent)
+        .op("listActivityLog", { query: { action: "member.role_changed" } })
+        .expect(200);
       expect(log.body.data[0].changes).toEqual({ role: { from: "hr", to: "employee" } });
 
-      await o.agent.delete(`/api/configuration/members/${m.user_id}`).expect(200);
-      expectError(await invitee.get("/api/configuration/company-settings"), 401, "unauthenticated");
-      const s = await invitee.get("/api/auth/refresh-session").expect(200);
+      await api(o.agent)
+        .op("removeMember", { params: { userId: m.user_id } })
+        .expect(200);
+      expectError(await api(invitee).op("getCompanySettings"), 401, "unauthenticated");
+      const s = await api(invitee).op("refreshSession").expect(200);
       expect(s.body.data).toMatchObject({ tenants: [], active_tenant_id: null });
     });
 
     it("an existing user accepts with their password and then belongs to two tenants, seeing each one's data only", async () => {
       const a = await signupTenant(t, { company: "Tenant A" });
       const b = await signupTenant(t, { company: "Tenant B" });
-      await b.agent.post("/api/configuration/company-settings").send({ address: "B street" }).expect(200);
-      await b.agent.post("/api/configuration/members").send({ email: a.email, role: "admin" }).expect(201);
+      await api(b.agent)
+        .op("updateCompanySettings", { body: { address: "B street" } })
+        .expect(200);
+      await api(b.agent)
+        .op("inviteMember", { body: { email: a.email, role: "admin" } })
+        .expect(201);
       const token = await tokenMailed(mail, a.email, "Invitation token");
-      expectError(await t.request().post("/api/auth/accept-invite").send({ token, password: "wrong-password" }), 401);
+      expectError(await api(t.request()).op("acceptInvite", { body: { token, password: "wrong-password" } }), 401);
       const both = t.request();
-      await both.post("/api/auth/accept-invite").send({ token, password: a.password }).expect(200);
-      const inB = await both.get("/api/configuration/company-settings").expect(200);
+      await api(both)
+        .op("acceptInvite", { body: { token, password: a.password } })
+        .expect(200);
+      const inB = await api(both).op("getCompanySettings").expect(200);
       expect(inB.body.data).toMatchObject({ id: b.tenantId, address: "B street" });
-      const logB = await both.get("/api/configuration/activity-log").expect(200);
-      expect(logB.body.data.some((e: any) => e.entity_id === b.tenantId)).toBe(true);
-      expect(logB.body.data.some((e: any) => e.entity_id === a.tenantId)).toBe(false);
-      await both.post("/api/auth/switch-tenant").send({ tenantId: a.tenantId }).expect(200);
-      const inA = await both.get("/api/configuration/company-settings").expect(200);
+      const logB = await api(both).op("listActivityLog").expect(200);
+      expect(logB.body.data.some((e) => e.entity_id === b.tenantId)).toBe(true);
+      expect(logB.body.data.some((e) => e.entity_id === a.tenantId)).toBe(false);
+      await api(both)
+        .op("switchTenant", { body: { tenantId: a.tenantId } })
+        .expect(200);
+      const inA = await api(both).op("getCompanySettings").expect(200);
       expect(inA.body.data).toMatchObject({ id: a.tenantId, address: null });
-      const sess = await both.get("/api/auth/session").expect(200);
-      expect(sess.body.data.tenants.map((x: any) => x.id).sort()).toEqual([a.tenantId, b.tenantId].sort());
+      const sess = await api(both).op("getSession").expect(200);
+      expect(sess.body.data.tenants.map((x) => x.id).sort()).toEqual([a.tenantId, b.tenantId].sort());
     });
 
     it("switchTenant rotates the session id: the cookie from before the switch no longer signs in", async () => {
       const a = await signupTenant(t);
       const b = await signupTenant(t);
       await t.query("INSERT INTO memberships (tenant_id, user_id, role) VALUES ($1, $2, 'admin')", [b.tenantId, a.userId]);
-      const signIn = await t.request().post("/api/auth/sign-in").send({ email: a.email, password: a.password }).expect(200);
+      const signIn = await api(t.request())
+        .op("signIn", { body: { email: a.email, password: a.password } })
+        .expect(200);
       const cookieOf = (res: { headers: Record<string, unknown> }) =>
         ([] as string[])
           .concat((res.headers["set-cookie"] as string[] | undefined) ?? [])
@@ -273,7 +309,7 @@ describe(
     it("switching to a tenant the user does not belong to is a 404", async () => {
       const a = await signupTenant(t);
       const b = await signupTenant(t);
-      expectError(await a.agent.post("/api/auth/switch-tenant").send({ tenantId: b.tenantId }), 404, "not_found");
+      expectError(await api(a.agent).op("switchTenant", { body: { tenantId: b.tenantId } }), 404, "not_found");
       const s = await api(a.agent).op("getSession").expect(200);
       expect(s.body.data.active_tenant_id).toBe(a.tenantId);
     });
@@ -282,14 +318,14 @@ describe(
       const o = await signupTenant(t);
       const admin = await addMember(t, o, "admin");
       const emp = await addMember(t, o, "employee");
-      expectError(await admin.agent.put(`/api/configuration/members/${emp.userId}`).send({ role: "owner" }), 403, "forbidden");
-      expectError(await admin.agent.delete(`/api/configuration/members/${o.userId}`), 403, "forbidden");
-      expectError(await o.agent.put(`/api/configuration/members/${o.userId}`).send({ role: "admin" }), 409, "conflict");
-      expectError(await o.agent.delete(`/api/configuration/members/${o.userId}`), 409, "conflict");
-      expectError(await admin.agent.post("/api/configuration/members").send({ email: uniqueEmail(), role: "owner" }), 403, "forbidden");
-      expectError(await o.agent.post("/api/configuration/members").send({ email: emp.email, role: "hr" }), 409, "conflict");
+      expectError(await api(admin.agent).op("updateMember", { params: { userId: emp.userId }, body: { role: "owner" } }), 403, "forbidden");
+      expectError(await api(admin.agent).op("removeMember", { params: { userId: o.userId } }), 403, "forbidden");
+      expectError(await api(o.agent).op("updateMember", { params: { userId: o.userId }, body: { role: "admin" } }), 409, "conflict");
+      expectError(await api(o.agent).op("removeMember", { params: { userId: o.userId } }), 409, "conflict");
+      expectError(await api(admin.agent).op("inviteMember", { body: { email: uniqueEmail(), role: "owner" } }), 403, "forbidden");
+      expectError(await api(o.agent).op("inviteMember", { body: { email: emp.email, role: "hr" } }), 409, "conflict");
       // an employee cannot manage members at all
-      expectError(await emp.agent.get("/api/configuration/members"), 403, "forbidden");
+      expectError(await api(emp.agent).op("listMembers"), 403, "forbidden");
     });
   },
 );

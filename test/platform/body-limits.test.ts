@@ -11,6 +11,7 @@ import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { insertEmployee } from "../support/employees.ts";
 import { largestBody, mostValues } from "../proof/body-size.ts";
 import { document, operations, type Operation } from "../proof/openapi.ts";
+import { api } from "../support/api.ts";
 
 const secret = "whsec_body_limits";
 const t = useTestApp({ config: { billingWebhookSecret: secret } });
@@ -74,7 +75,7 @@ describe("updateCompanySettings, importAttendance, signup, receiveBillingWebhook
     );
     expect(over.error).toContain(`at most ${DEFAULT_BODY_LIMIT} bytes`);
     // under the limit, the same mistake is the schema's 400
-    expectError(await o.agent.post("/api/configuration/company-settings").send({ address: "x".repeat(60_000) }), 400, "validation_failed");
+    expectError(await api(o.agent).op("updateCompanySettings", { body: { address: "x".repeat(60_000) } }), 400, "validation_failed");
     // an import of 1 000 records with long notes (1.1 MB) is within importAttendance's limit
     const employee = await insertEmployee(t, o.tenantId);
     const start = Date.parse("2022-01-03T00:00:00Z");
@@ -138,7 +139,7 @@ describe("updateCompanySettings, importAttendance, signup, receiveBillingWebhook
       415,
       "unsupported_media_type",
     );
-    expect((await o.agent.get("/api/configuration/company-settings")).body.data.name).not.toBe("Sixteen Co");
+    expect((await api(o.agent).op("getCompanySettings")).body.data.name).not.toBe("Sixteen Co");
   });
 });
 

@@ -11,6 +11,7 @@ import { addDays, todayIn } from "../../src/lib/dates.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
 import { leaveWorld } from "../leave/fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 afterAll(() => clock.setClock(undefined));
@@ -43,28 +44,30 @@ describe.each(INSTANTS)("getServerTime, checkIn, getDashboardOverview, createAtt
   it(`the company's today is ${india}`, async () => {
     clock.setClock(at);
     expect(today()).toBe(india);
-    const st = (await t.request().get("/api/server-time").expect(200)).body.data;
+    const st = (await api(t.request()).op("getServerTime").expect(200)).body.data;
     expect(st.epoch_ms - Date.parse(at)).toBeGreaterThanOrEqual(0);
     expect(st.epoch_ms - Date.parse(at)).toBeLessThan(60_000);
     expect(st.now.slice(0, 10)).toBe(at.slice(0, 10)); // UTC
 
     const w = await leaveWorld(t); // a leave period around today (india)
-    const ci = await w.employee.agent.post("/api/attendance/check-in").send({}).expect(200);
+    const ci = await api(w.employee.agent).op("checkIn", { body: {} }).expect(200);
     expect(ci.body.data.date).toBe(india);
-    const overview = (await w.hr.agent.get("/api/dashboard/overview").expect(200)).body.data;
+    const overview = (await api(w.hr.agent).op("getDashboardOverview").expect(200)).body.data;
     expect(overview.as_of).toBe(india);
 
     // today is not in the future, tomorrow is - in the company's time zone, not UTC's
     const tomorrow = addDays(india, 1);
     const future = expectError(
-      await w.manager.agent
-        .post("/api/attendance-regularization")
-        .send({ date: tomorrow, check_in: `${tomorrow}T03:30:00.000Z`, reason: "tomorrow" }),
+      await api(w.manager.agent).op("createAttendanceRegularization", {
+        body: { date: tomorrow, check_in: `${tomorrow}T03:30:00.000Z`, reason: "tomorrow" },
+      }),
       400,
     );
     expect(future.details).toEqual([{ path: "body.date", message: "must not be in the future" }]);
     const inMinute = new Date(clock.nowMs() - 60_000).toISOString(); // a minute ago: still today in India
-    const ok = await w.manager.agent.post("/api/attendance-regularization").send({ date: india, check_in: inMinute, reason: "forgot" });
+    const ok = await api(w.manager.agent).op("createAttendanceRegularization", {
+      body: { date: india, check_in: inMinute, reason: "forgot" },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.data.date).toBe(india);
   });

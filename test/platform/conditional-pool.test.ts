@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
+import { api } from "../support/api.ts";
 
 const POOL = 3;
 const t = useTestApp({ db: { max: POOL } });
@@ -15,13 +16,21 @@ describe("conditional writes on a pool of three connections", () => {
     const people: { id: string }[] = [];
     for (let i = 0; i < POOL * 3; i++) people.push(await createEmployee(owner, { designation: "Engineer" }));
     const tags: string[] = [];
-    for (const e of people) tags.push((await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag);
+    for (const e of people)
+      tags.push(
+        (
+          await api(owner.agent)
+            .op("getEmployee", { params: { employeeId: e.id } })
+            .expect(200)
+        ).headers.etag,
+      );
     const answers = await Promise.all(
       people.map((e, i) =>
-        owner.agent
-          .put(`/api/employees/${e.id}`)
-          .set("If-Match", tags[i])
-          .send({ designation: `Lead ${i}` }),
+        api(owner.agent).op("updateEmployee", {
+          params: { employeeId: e.id },
+          body: { designation: `Lead ${i}` },
+          headers: { "If-Match": tags[i] },
+        }),
       ),
     );
     expect(answers.map((a) => a.status)).toEqual(people.map(() => 200));
@@ -30,7 +39,11 @@ describe("conditional writes on a pool of three connections", () => {
     ]);
     expect(new Map(rows.map((r) => [r.id, r.designation]))).toEqual(new Map(people.map((e, i) => [e.id, `Lead ${i}`])));
     for (const [i, e] of people.entries()) {
-      const now = (await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag;
+      const now = (
+        await api(owner.agent)
+          .op("getEmployee", { params: { employeeId: e.id } })
+          .expect(200)
+      ).headers.etag;
       expect(answers[i].headers.etag).toBe(now);
     }
   });
@@ -40,14 +53,22 @@ describe("conditional writes on a pool of three connections", () => {
     const people: { id: string }[] = [];
     for (let i = 0; i < POOL * 2; i++) people.push(await createEmployee(owner, { designation: "Engineer" }));
     const tags: string[] = [];
-    for (const e of people) tags.push((await owner.agent.get(`/api/employees/${e.id}`).expect(200)).headers.etag);
+    for (const e of people)
+      tags.push(
+        (
+          await api(owner.agent)
+            .op("getEmployee", { params: { employeeId: e.id } })
+            .expect(200)
+        ).headers.etag,
+      );
     tags[0] = '"stale0000000000000000000"';
     const answers = await Promise.all(
       people.map((e, i) =>
-        owner.agent
-          .put(`/api/employees/${e.id}`)
-          .set("If-Match", tags[i])
-          .send({ designation: `Lead ${i}` }),
+        api(owner.agent).op("updateEmployee", {
+          params: { employeeId: e.id },
+          body: { designation: `Lead ${i}` },
+          headers: { "If-Match": tags[i] },
+        }),
       ),
     );
     expect(answers.map((a) => a.status)).toEqual(people.map((_, i) => (i === 0 ? 412 : 200)));

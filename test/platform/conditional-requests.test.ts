@@ -3,13 +3,12 @@
 // (stale: 412 with the current version, nothing changed; two writes based on one version: one wins);
 // on the records declared `x-if-match: required` an API credential without If-Match is a 428, a
 // session (cookie) caller is exempt.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { entityTag, matches, noneMatch, preconditionRequired } from "../../src/http/conditional.ts";
 import type { AuthContext } from "../../src/http/types.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { asObject, documentOperationsOf } from "../support/document.ts";
 import { createEmployee } from "../support/employees.ts";
 
 const t = useTestApp();
@@ -20,22 +19,22 @@ const designationOf = async (id: string) =>
 
 describe("the document: ETag on every GET of one resource, If-Match on the writes of its path", () => {
   it("x-etag GETs declare ETag (required) on 200 and a 304; x-if-match writes a 412, the required ones a 428", () => {
-    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
     const required: string[] = [];
     let gets = 0;
-    for (const item of Object.values<any>(doc.paths))
-      for (const op of Object.values<any>(item)) {
-        if (op?.["x-etag"]) {
-          gets++;
-          expect(op.responses["200"].headers.ETag, op.operationId).toEqual({ $ref: "#/components/headers/ETag" });
-          expect(op.responses["304"], op.operationId).toEqual({ $ref: "#/components/responses/NotModified" });
-        }
-        if (op?.["x-if-match"]) {
-          expect(item.get?.["x-etag"], op.operationId).toBe(true);
-          expect(op.responses["412"], op.operationId).toEqual({ $ref: "#/components/responses/PreconditionFailed" });
-          if (op["x-if-match"] === "required") required.push(op.operationId);
-        }
+    for (const { item, op } of documentOperationsOf()) {
+      const id = String(op.operationId);
+      const responses = asObject(op.responses);
+      if (op["x-etag"]) {
+        gets++;
+        expect(asObject(asObject(responses["200"]).headers).ETag, id).toEqual({ $ref: "#/components/headers/ETag" });
+        expect(responses["304"], id).toEqual({ $ref: "#/components/responses/NotModified" });
       }
+      if (op["x-if-match"]) {
+        expect(asObject(item.get)["x-etag"], id).toBe(true);
+        expect(responses["412"], id).toEqual({ $ref: "#/components/responses/PreconditionFailed" });
+        if (op["x-if-match"] === "required") required.push(id);
+      }
+    }
     expect(gets).toBeGreaterThan(30);
     expect(required.sort()).toEqual(
       [
@@ -62,14 +61,23 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
       .op("getEmployee", { params: { employeeId: e.id } })
       .expect(200);
     expect(again.headers.etag).toBe(first.headers.etag);
-    const notModified = await owner.agent.get(`/api/employees/${e.id}`).set("If-None-Match", first.headers.etag);
+    const notModified = await api(owner.agent).op("getEmployee", {
+      params: { employeeId: e.id },
+      headers: { "If-None-Match": first.headers.etag },
+    });
     expect(notModified.status).toBe(304);
     expect(notModified.text ?? "").toBe("");
     expect(notModified.headers.etag).toBe(first.headers.etag);
     // weak comparison for If-None-Match: W/"x" matches "x"; a list matches if any does
-    await owner.agent.get(`/api/employees/${e.id}`).set("If-None-Match", `"other", W/${first.headers.etag}`).expect(304);
-    await owner.agent.put(`/api/employees/${e.id}`).send({ designation: "Analyst" }).expect(200);
-    const changed = await owner.agent.get(`/api/employees/${e.id}`).set("If-None-Match", first.headers.etag).expect(200);
+    await api(owner.agent)
+      .op("getEmployee", { params: { employeeId: e.id }, headers: { "If-None-Match": `"other", W/${first.headers.etag}` } })
+      .expect(304);
+    await api(owner.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Analyst" } })
+      .expect(200);
+    const changed = await api(owner.agent)
+      .op("getEmployee", { params: { employeeId: e.id }, headers: { "If-None-Match": first.headers.etag } })
+      .expect(200);
     expect(changed.headers.etag).toMatch(TAG);
     expect(changed.headers.etag).not.toBe(first.headers.etag);
   });
@@ -82,18 +90,26 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
         .op("getEmployee", { params: { employeeId: e.id } })
         .expect(200)
     ).headers.etag;
-    await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation: "Lead" }).expect(200);
+    await api(owner.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Lead" }, headers: { "If-Match": v1 } })
+      .expect(200);
     const v2 = (
       await api(owner.agent)
         .op("getEmployee", { params: { employeeId: e.id } })
         .expect(200)
     ).headers.etag;
-    const stale = await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation: "Manager" });
+    const stale = await api(owner.agent).op("updateEmployee", {
+      params: { employeeId: e.id },
+      body: { designation: "Manager" },
+      headers: { "If-Match": v1 },
+    });
     const err = expectError(stale, 412, "precondition_failed");
     expect(err.details).toEqual([{ path: "headers.if-match", message: `the current version is ${v2}` }]);
     expect(stale.headers.etag).toBe(v2);
     expect(await designationOf(e.id)).toBe("Lead");
-    const ok = await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v2).send({ designation: "Manager" }).expect(200);
+    const ok = await api(owner.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Manager" }, headers: { "If-Match": v2 } })
+      .expect(200);
     const v3 = (
       await api(owner.agent)
         .op("getEmployee", { params: { employeeId: e.id } })
@@ -112,7 +128,9 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
         .expect(200)
     ).headers.etag;
     const [a, b] = await Promise.all(
-      ["Architect", "Director"].map((designation) => owner.agent.put(`/api/employees/${e.id}`).set("If-Match", v1).send({ designation })),
+      ["Architect", "Director"].map((designation) =>
+        api(owner.agent).op("updateEmployee", { params: { employeeId: e.id }, body: { designation }, headers: { "If-Match": v1 } }),
+      ),
     );
     expect([a.status, b.status].sort()).toEqual([200, 412]);
     const winner = a.status === 200 ? "Architect" : "Director";
@@ -124,21 +142,28 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
     const other = await signupTenant(t);
     const e = await createEmployee(owner);
     expectError(
-      await owner.agent.delete(`/api/employees/${e.id}`).set("If-Match", '"stale0000000000000000000"'),
+      await api(owner.agent).op("deleteEmployee", { params: { employeeId: e.id }, headers: { "If-Match": '"stale0000000000000000000"' } }),
       412,
       "precondition_failed",
     );
-    const foreign = await other.agent.delete(`/api/employees/${e.id}`).set("If-Match", "*");
-    const missing = await other.agent.delete("/api/employees/00000000-0000-4000-8000-000000000000").set("If-Match", "*");
+    const foreign = await api(other.agent).op("deleteEmployee", { params: { employeeId: e.id }, headers: { "If-Match": "*" } });
+    const missing = await api(other.agent).op("deleteEmployee", {
+      params: { employeeId: "00000000-0000-4000-8000-000000000000" },
+      headers: { "If-Match": "*" },
+    });
     expect(foreign.status).toBe(missing.status);
     expect(foreign.body).toEqual(missing.body);
-    await owner.agent.delete(`/api/employees/${e.id}`).set("If-Match", "*").expect(200);
+    await api(owner.agent)
+      .op("deleteEmployee", { params: { employeeId: e.id }, headers: { "If-Match": "*" } })
+      .expect(200);
   });
 
   it("updateEmployee: a session (cookie) caller may write without If-Match; an API credential may not (428)", async () => {
     const owner = await signupTenant(t);
     const e = await createEmployee(owner);
-    await owner.agent.put(`/api/employees/${e.id}`).send({ designation: "Analyst" }).expect(200);
+    await api(owner.agent)
+      .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Analyst" } })
+      .expect(200);
     const session = { userId: owner.userId, tenantId: owner.tenantId } as AuthContext;
     const credential = { ...session, credential: { id: "c0ffee00-0000-4000-8000-000000000000", name: "sync" } } as AuthContext;
     expect(preconditionRequired(session, true, undefined)).toBe(false);
@@ -146,9 +171,8 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
     expect(preconditionRequired(credential, true, '"x"')).toBe(false);
     expect(preconditionRequired(credential, false, undefined)).toBe(false);
     // through HTTP with a real API credential (Bearer): 428 without If-Match, 412 on a stale tag, 200 on the current one
-    const issued = await owner.agent
-      .post("/api/integrations/credentials")
-      .send({ name: "HRIS sync", role: "hr", scopes: ["employees:read", "employees:write"] })
+    const issued = await api(owner.agent)
+      .op("createApiCredential", { body: { name: "HRIS sync", role: "hr", scopes: ["employees:read", "employees:write"] } })
       .expect(201);
     const bearer = { Authorization: `Bearer ${issued.body.data.secret}` };
     const refused = expectError(
@@ -206,7 +230,11 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
     );
     // the bare version (no quotes) is no entity tag: a 400 that says how to send it, nothing written
     const bare = expectError(
-      await owner.agent.put(`/api/employees/${e.id}`).set("If-Match", version).send({ designation: "Manager" }),
+      await api(owner.agent).op("updateEmployee", {
+        params: { employeeId: e.id },
+        body: { designation: "Manager" },
+        headers: { "If-Match": version },
+      }),
       400,
       "validation_failed",
     );

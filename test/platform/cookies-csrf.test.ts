@@ -5,13 +5,14 @@
 import supertest from "supertest";
 import { describe, expect, it } from "vitest";
 import { appWith, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
 describe("deleteBranch, markAllNotificationsRead: a write without a request body takes no text/plain or form body", () => {
   it("415 for text/plain, form-urlencoded and multipart bodies sent without an Origin; none or JSON pass", async () => {
     const o = await signupTenant(t);
-    const branch = async (name: string) => (await o.agent.post("/api/configuration/branches").send({ name }).expect(201)).body.data.id;
+    const branch = async (name: string) => (await api(o.agent).op("createBranch", { body: { name } }).expect(201)).body.data.id;
     const id = await branch("Kept");
     const refused = [
       o.agent.delete(`/api/configuration/branches/${id}`).set("Content-Type", "text/plain").send("x"),
@@ -21,11 +22,13 @@ describe("deleteBranch, markAllNotificationsRead: a write without a request body
       o.agent.post("/api/notifications/read-all").set("Content-Type", "text/plain").send("{}"),
     ];
     for (const r of refused) expect(expectError(await r, 415, "unsupported_media_type").error).toMatch(/takes no request body/);
-    expect((await o.agent.get(`/api/configuration/branches`).expect(200)).body.data.map((b: any) => b.id)).toContain(id);
+    expect((await api(o.agent).op("listBranches").expect(200)).body.data.map((b) => b.id)).toContain(id);
     // no body, or JSON (as SDKs send), is the ordinary write
     await o.agent.post("/api/notifications/read-all").set("Content-Type", "application/json").send("").expect(200);
-    await o.agent.post("/api/notifications/read-all").expect(200);
-    await o.agent.delete(`/api/configuration/branches/${id}`).expect(200);
+    await api(o.agent).op("markAllNotificationsRead").expect(200);
+    await api(o.agent)
+      .op("deleteBranch", { params: { branchId: id } })
+      .expect(200);
   });
 });
 
@@ -34,10 +37,8 @@ describe("signIn, getSession, signOut: __Host- cookies in production", () => {
     const o = await signupTenant(t);
     const prod = appWith(t, { isProduction: true, trustProxy: 1 });
     const agent = supertest(prod.app);
-    const signIn = await agent
-      .post("/api/auth/sign-in")
-      .set("X-Forwarded-Proto", "https")
-      .send({ email: o.email, password: o.password })
+    const signIn = await api(agent)
+      .op("signIn", { body: { email: o.email, password: o.password }, headers: { "X-Forwarded-Proto": "https" } })
       .expect(200);
     const set = (signIn.headers["set-cookie"] as unknown as string[]).find((c) => c.startsWith("__Host-hrms.sid="));
     expect(set).toBeDefined();

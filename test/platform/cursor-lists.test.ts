@@ -12,6 +12,7 @@ import { createType, grant, leaveWorld, nextWeekday, today } from "../leave/fixt
 import { memberFor, payrollEmployee, payrollWorld } from "../payroll/fixtures.ts";
 import { eventually } from "../support/eventually.ts";
 import { addCandidate, openPosting, recruitingCompany } from "../recruitment/fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
@@ -105,9 +106,8 @@ describe("lists walked by cursor", () => {
   let owner: TenantSession;
   beforeAll(async () => {
     owner = await signupTenant(t);
-    await owner.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["helpdesk", "assets"] })
+    await api(owner.agent)
+      .op("updateCompanySettings", { body: { modules: ["helpdesk", "assets"] } })
       .expect(200);
   });
 
@@ -117,14 +117,16 @@ describe("lists walked by cursor", () => {
       agent: owner.agent,
       url: "/api/helpdesk/tickets",
       create: async () => {
-        const res = await owner.agent
-          .post("/api/helpdesk/tickets")
-          .send({ title: `Ticket ${++n}`, category: "it", priority: "low", description: "Laptop fan" })
+        const res = await api(owner.agent)
+          .op("createHelpdeskTicket", { body: { title: `Ticket ${++n}`, category: "it", priority: "low", description: "Laptop fan" } })
           .expect(201);
         return res.body.data.id;
       },
-      change: async (id) => void (await owner.agent.put(`/api/helpdesk/tickets/${id}`).send({ priority: "high" }).expect(200)),
-      remove: async (id) => void (await owner.agent.delete(`/api/helpdesk/tickets/${id}`).expect(200)),
+      change: async (id) =>
+        void (await api(owner.agent)
+          .op("updateHelpdeskTicket", { params: { id }, body: { priority: "high" } })
+          .expect(200)),
+      remove: async (id) => void (await api(owner.agent).op("deleteHelpdeskTicket", { params: { id } }).expect(200)),
     });
   });
 
@@ -134,8 +136,14 @@ describe("lists walked by cursor", () => {
       agent: owner.agent,
       url: "/api/assets",
       create: async () => (await createAsset(owner, category)).id,
-      change: async (id) => void (await owner.agent.put(`/api/assets/${id}`).send({ notes: "Changed" }).expect(200)),
-      remove: async (id) => void (await owner.agent.delete(`/api/assets/${id}`).expect(200)),
+      change: async (id) =>
+        void (await api(owner.agent)
+          .op("updateAsset", { params: { assetId: id }, body: { notes: "Changed" } })
+          .expect(200)),
+      remove: async (id) =>
+        void (await api(owner.agent)
+          .op("deleteAsset", { params: { assetId: id } })
+          .expect(200)),
     });
   });
 
@@ -146,8 +154,11 @@ describe("lists walked by cursor", () => {
       agent: c.hr.agent,
       url: "/api/recruitment/candidates",
       create: async () => (await addCandidate(c.hr.agent, posting.id)).id,
-      change: async (id) => void (await c.hr.agent.put(`/api/recruitment/candidates/${id}`).send({ notes: "Strong" }).expect(200)),
-      remove: async (id) => void (await c.hr.agent.delete(`/api/recruitment/candidates/${id}`).expect(200)),
+      change: async (id) =>
+        void (await api(c.hr.agent)
+          .op("updateCandidate", { params: { id }, body: { notes: "Strong" } })
+          .expect(200)),
+      remove: async (id) => void (await api(c.hr.agent).op("deleteCandidate", { params: { id } }).expect(200)),
     });
   });
 });
@@ -190,14 +201,19 @@ describe("logs and ledgers walked by cursor (they only grow)", () => {
       "/api/configuration/activity-log",
       async () => {
         await createEmployee(owner, { first_name: "New", last_name: "Hire" });
-        await owner.agent.put(`/api/employees/${e.id}`).send({ designation: "Lead" }).expect(200);
+        await api(owner.agent)
+          .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Lead" } })
+          .expect(200);
       },
       2,
     );
     await proveAppend(
       owner.agent,
       `/api/employees/${e.id}/activity-log`,
-      async () => void (await owner.agent.put(`/api/employees/${e.id}`).send({ designation: "Principal" }).expect(200)),
+      async () =>
+        void (await api(owner.agent)
+          .op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Principal" } })
+          .expect(200)),
       1,
     );
   });
@@ -210,9 +226,8 @@ describe("logs and ledgers walked by cursor (they only grow)", () => {
       w.hr.agent,
       "/api/leave-ledger",
       async () =>
-        void (await w.hr.agent
-          .post("/api/leave-adjustments")
-          .send({ employee_id: w.employeeId, leave_type_id: type.id, days: "1", reason: "Extra day" })
+        void (await api(w.hr.agent)
+          .op("createLeaveAdjustment", { body: { employee_id: w.employeeId, leave_type_id: type.id, days: "1", reason: "Extra day" } })
           .expect(201)),
       1,
     );
@@ -231,21 +246,23 @@ describe("more lists walked by cursor", () => {
       url: "/api/leave-requests",
       create: async () => {
         const d = addDays(monday, 7 * week++);
-        const res = await w.employee.agent
-          .post("/api/leave-requests")
-          .send({ leave_type_id: type.id, from_date: d, to_date: d, reason: "Away" });
+        const res = await api(w.employee.agent).op("createLeaveRequest", {
+          body: { leave_type_id: type.id, from_date: d, to_date: d, reason: "Away" },
+        });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         return res.body.data.id;
       },
-      change: async (id) => void (await w.manager.agent.put(`/api/leave-requests/${id}`).send({ status: "approved" }).expect(200)),
+      change: async (id) =>
+        void (await api(w.manager.agent)
+          .op("updateLeaveRequest", { params: { id }, body: { status: "approved" } })
+          .expect(200)),
     });
   });
 
   it("notifications", async () => {
     const owner = await signupTenant(t);
-    await owner.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["helpdesk"] })
+    await api(owner.agent)
+      .op("updateCompanySettings", { body: { modules: ["helpdesk"] } })
       .expect(200);
     const member = await addMember(t, owner, "employee", { name: "Raising Member" });
     let n = 0;
@@ -254,13 +271,19 @@ describe("more lists walked by cursor", () => {
       url: "/api/notifications",
       // the member raises a ticket: the owner (an agent) is told
       create: async () => {
-        await member.agent
-          .post("/api/helpdesk/tickets")
-          .send({ title: `Printer ${++n}`, category: "it", priority: "low", description: "Jammed" })
+        await api(member.agent)
+          .op("createHelpdeskTicket", { body: { title: `Printer ${++n}`, category: "it", priority: "low", description: "Jammed" } })
           .expect(201);
-        return (await owner.agent.get("/api/notifications?limit=1").expect(200)).body.data[0].id;
+        return (
+          await api(owner.agent)
+            .op("listNotifications", { query: { limit: 1 } })
+            .expect(200)
+        ).body.data[0].id;
       },
-      change: async (id) => void (await owner.agent.post(`/api/notifications/${id}/read`).expect(200)),
+      change: async (id) =>
+        void (await api(owner.agent)
+          .op("markNotificationRead", { params: { notificationId: id } })
+          .expect(200)),
     });
   });
 
@@ -269,9 +292,8 @@ describe("more lists walked by cursor", () => {
     const empId = await payrollEmployee(t, w, "30000.00", { first_name: "Eli", last_name: "Employee" });
     const emp = await memberFor(t, w, empId);
     const loanType = (
-      await w.hr.agent
-        .post("/api/configuration/payroll/loan-types")
-        .send({ name: "Personal loan", max_amount: "100000.00", max_installments: 6, interest_rate: "12" })
+      await api(w.hr.agent)
+        .op("createLoanType", { body: { name: "Personal loan", max_amount: "100000.00", max_installments: 6, interest_rate: "12" } })
         .expect(201)
     ).body.data.id;
     await proveWalk({
@@ -279,28 +301,35 @@ describe("more lists walked by cursor", () => {
       url: "/api/payroll/loan-advances",
       create: async () =>
         (
-          await emp.agent
-            .post("/api/payroll/loan-advances")
-            .send({ loan_type_id: loanType, amount: "1000.00", installments: 2 })
+          await api(emp.agent)
+            .op("createLoanAdvance", { body: { loan_type_id: loanType, amount: "1000.00", installments: 2 } })
             .expect(201)
         ).body.data.id,
-      change: async (id) => void (await emp.agent.put(`/api/payroll/loan-advances/${id}`).send({ installments: 3 }).expect(200)),
+      change: async (id) =>
+        void (await api(emp.agent)
+          .op("updateLoanAdvance", { params: { id }, body: { installments: 3 } })
+          .expect(200)),
     });
     const meals = (
-      await w.hr.agent.post("/api/configuration/payroll/expense-categories").send({ name: "Meals", requires_receipt: false }).expect(201)
+      await api(w.hr.agent)
+        .op("createExpenseCategory", { body: { name: "Meals", requires_receipt: false } })
+        .expect(201)
     ).body.data.id;
     let n = 0;
     await proveWalk({
       agent: w.hr.agent,
       url: "/api/payroll/expense-claims",
       create: async () => {
-        const res = await emp.agent
-          .post("/api/payroll/expense-claims")
-          .send({ category_id: meals, amount: `${100 + ++n}.00`, expense_date: today(), description: "Lunch" });
+        const res = await api(emp.agent).op("createExpenseClaim", {
+          body: { category_id: meals, amount: `${100 + ++n}.00`, expense_date: today(), description: "Lunch" },
+        });
         expect(res.status, JSON.stringify(res.body)).toBe(201);
         return res.body.data.id;
       },
-      change: async (id) => void (await w.hr.agent.put(`/api/payroll/expense-claims/${id}`).send({ status: "approved" }).expect(200)),
+      change: async (id) =>
+        void (await api(w.hr.agent)
+          .op("updateExpenseClaim", { params: { id }, body: { status: "approved" } })
+          .expect(200)),
     });
   });
 });

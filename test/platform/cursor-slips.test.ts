@@ -6,6 +6,7 @@ import { type TenantSession, useTestApp } from "../support/app.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
 import { eventually } from "../support/eventually.ts";
 import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "../payroll/fixtures.ts";
+import { api } from "../support/api.ts";
 
 // the run's month is worked out from this day (as in the payroll tests)
 useClock(PAYROLL_FIGURES_DAY);
@@ -33,10 +34,16 @@ describe("listMySalary walked by cursor", () => {
       "SELECT date_trunc('milliseconds', clock_timestamp()) + interval '1 millisecond' AS now",
     );
     await t.query("SELECT pg_sleep(0.002)");
-    const run = (await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2026-10" }).expect(201)).body.data;
+    const run = (
+      await api(w.hr.agent)
+        .op("createPayrollRun", { body: { period: "2026-10" } })
+        .expect(201)
+    ).body.data;
     // a draft's slips are not the employee's yet
     expect((await walkFrom(start.next_cursor)).data).toEqual([]);
-    await w.hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200);
+    await api(w.hr.agent)
+      .op("processPayrollRun", { params: { id: run.id } })
+      .expect(200);
     const since = `updated_since=${encodeURIComponent(new Date(now).toISOString())}`;
     let got: { run_id: string }[] = [];
     const ok = await eventually(async () => {

@@ -5,9 +5,11 @@
 import pg from "pg";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { apiDocument } from "../../src/http/routing.ts";
+import { asArray, asObject, at } from "../support/document.ts";
 import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { eventually } from "../support/eventually.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let a: TenantSession;
@@ -79,7 +81,7 @@ describe("a walk of 10 000 employees while another client writes", () => {
               a.tenantId,
               updated.slice(i, i + 50),
             ]);
-          for (const id of deleted) expect((await a.agent.delete(`/api/employees/${id}`)).status).toBe(200);
+          for (const id of deleted) expect((await api(a.agent).op("deleteEmployee", { params: { employeeId: id } })).status).toBe(200);
           written = true;
         })();
       if (!p.has_more && written) break;
@@ -111,7 +113,7 @@ describe("a walk of 10 000 employees while another client writes", () => {
     // a sync later from the kept cursor: only what changed since, deletions included
     const later = [ids[1], ids[2]];
     await t.query(`UPDATE employees SET designation = 'Later' WHERE tenant_id = $1 AND id = ANY($2::uuid[])`, [a.tenantId, later]);
-    expect((await a.agent.delete(`/api/employees/${ids[5]}`)).status).toBe(200);
+    expect((await api(a.agent).op("deleteEmployee", { params: { employeeId: ids[5] } })).status).toBe(200);
     let changes: Entry[] = [];
     // the walk shows a change once every transaction older than it has ended (other tests' too)
     expect(
@@ -240,16 +242,30 @@ describe("include_deleted: tombstones of deleted employees", () => {
   it("are listed to owner, admin and hr only; a manager or employee who may list the directory gets a 403", async () => {
     const o = await signupTenant(t);
     const [gone] = await insertEmployees(o.tenantId, 1, "T");
-    await o.agent.delete(`/api/employees/${gone}`).expect(200);
+    await api(o.agent)
+      .op("deleteEmployee", { params: { employeeId: gone } })
+      .expect(200);
     const hr = await addMember(t, o, "hr");
-    const tombstones = (await hr.agent.get("/api/employees?include_deleted=true&limit=100").expect(200)).body.data;
+    const tombstones = (
+      await api(hr.agent)
+        .op("listEmployees", { query: { include_deleted: true, limit: 100 } })
+        .expect(200)
+    ).body.data;
     expect(tombstones).toEqual([expect.objectContaining({ id: gone, first_name: "First1", deleted_at: expect.any(String) })]);
     for (const role of ["manager", "employee"] as const) {
       const m = await addMember(t, o, role);
-      const refused = expectError(await m.agent.get("/api/employees?include_deleted=true&limit=100"), 403, "forbidden");
+      const refused = expectError(
+        await api(m.agent).op("listEmployees", { query: { include_deleted: true, limit: 100 } }),
+        403,
+        "forbidden",
+      );
       expect(refused.error).toContain("owner, admin and hr only");
       // the plain list and a walk without tombstones still answer, without the deleted colleague
-      const plain = (await m.agent.get("/api/employees?sort=changed&limit=100").expect(200)).body.data;
+      const plain = (
+        await api(m.agent)
+          .op("listEmployees", { query: { sort: "changed", limit: 100 } })
+          .expect(200)
+      ).body.data;
       expect(plain.map((e: Entry) => e.id)).not.toContain(gone);
     }
   });
@@ -278,22 +294,28 @@ describe("the 400s of a walk", () => {
       const res = await b.agent.get(`/api/employees?${qs}&cursor=${cursor}`);
       expect(cursorError(res)).toMatch(/other query parameters/);
     }
-    cursorError(await b.agent.get(`/api/employees?department=Dept1&sort=joining_date&cursor=${cursor}`), "query.sort");
+    cursorError(await api(b.agent).op("listEmployees", { query: { department: "Dept1", sort: "joining_date", cursor } }), "query.sort");
     // `sort=name` is the declared default, the same as no `sort` (cursor-defaults.test.ts): not this walk's parameters
-    expect(cursorError(await b.agent.get(`/api/employees?department=Dept1&sort=name&cursor=${cursor}`))).toMatch(/other query parameters/);
+    expect(cursorError(await api(b.agent).op("listEmployees", { query: { department: "Dept1", sort: "name", cursor } }))).toMatch(
+      /other query parameters/,
+    );
   });
 
   it("refuses `page` in a walk (but page 1, its declared default, is the same as none: cursor-defaults.test.ts)", async () => {
-    cursorError(await b.agent.get(`/api/employees?sort=changed&department=Dept1&page=2&cursor=${cursor}`), "query.page");
-    cursorError(await b.agent.get("/api/employees?include_deleted=true&page=2"), "query.page");
+    cursorError(await api(b.agent).op("listEmployees", { query: { sort: "changed", department: "Dept1", page: 2, cursor } }), "query.page");
+    cursorError(await api(b.agent).op("listEmployees", { query: { include_deleted: true, page: 2 } }), "query.page");
   });
 
   it("refuses garbage and an altered cursor", async () => {
-    expect(cursorError(await b.agent.get("/api/employees?sort=changed&department=Dept1&cursor=abc"))).toMatch(/garbled or altered/);
+    expect(cursorError(await api(b.agent).op("listEmployees", { query: { sort: "changed", department: "Dept1", cursor: "abc" } }))).toMatch(
+      /garbled or altered/,
+    );
     const bytes = Buffer.from(cursor, "base64url");
     bytes[bytes.length - 3] ^= 1; // a digit of the key
     const altered = bytes.toString("base64url");
-    expect(cursorError(await b.agent.get(`/api/employees?sort=changed&department=Dept1&cursor=${altered}`))).toMatch(/garbled or altered/);
+    expect(
+      cursorError(await api(b.agent).op("listEmployees", { query: { sort: "changed", department: "Dept1", cursor: altered } })),
+    ).toMatch(/garbled or altered/);
     // not base64url at all: the document's pattern
     cursorError(await b.agent.get("/api/employees?sort=changed&cursor=a%2Bb"));
   });
@@ -305,7 +327,7 @@ describe("the 400s of a walk", () => {
   });
 
   it("refuses another company's cursor: isolation", async () => {
-    const res = await a.agent.get(`/api/employees?sort=changed&department=Dept1&cursor=${cursor}`);
+    const res = await api(a.agent).op("listEmployees", { query: { sort: "changed", department: "Dept1", cursor } });
     expect(cursorError(res)).toMatch(/another company/);
   });
 
@@ -322,16 +344,22 @@ describe("the 400s of a walk", () => {
 
 describe("the document", () => {
   it("declares the walk on the employee list: cursor, updated_since, include_deleted, sort=changed, next_cursor, has_more", () => {
-    const doc = apiDocument() as any;
-    const op = doc.paths["/api/employees"].get;
+    const op = asObject(at(apiDocument(), "paths", "/api/employees", "get"));
     expect(op["x-cursor"]).toEqual({ tombstones: true });
-    const refs = op.parameters.map((p: any) => p.$ref).filter(Boolean);
+    const parameters = asArray(op.parameters).map(asObject);
+    const refs = parameters.map((p) => p.$ref).filter(Boolean);
     for (const name of ["Cursor", "UpdatedSince", "IncludeDeleted"]) expect(refs).toContain(`#/components/parameters/${name}`);
-    expect(op.parameters.find((p: any) => p.name === "sort").schema.enum).toContain("changed");
-    const schema = op.responses["200"].content["application/json"].schema;
+    expect(
+      at(
+        parameters.find((p) => p.name === "sort"),
+        "schema",
+        "enum",
+      ),
+    ).toContain("changed");
+    const schema = asObject(at(op, "responses", "200", "content", "application/json", "schema"));
     // one shape, every field required: pagination (null on a walk's page), next_cursor (null on a page by number), has_more
     expect(schema.required).toEqual(["data", "message", "pagination", "next_cursor", "has_more"]);
-    expect(schema.properties.pagination.oneOf).toEqual([{ $ref: "#/components/schemas/Pagination" }, { type: "null" }]);
-    expect(schema.properties.has_more.type).toBe("boolean");
+    expect(at(schema, "properties", "pagination", "oneOf")).toEqual([{ $ref: "#/components/schemas/Pagination" }, { type: "null" }]);
+    expect(at(schema, "properties", "has_more", "type")).toBe("boolean");
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { devMailPage } from "../../src/http/dev-mail.ts";
 import { setDevMailSink } from "../../src/platform/mail/dev-mail.ts";
 import { appWith, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp({ config: { devMail: true } });
 const printed: string[] = [];
@@ -27,7 +28,9 @@ describe("inviteMember: the mail a developer can see without SMTP", () => {
   it("prints each mail as a block with recipient, subject and the text with its link and token", async () => {
     const owner = await signupTenant(t);
     const email = uniqueEmail("invitee");
-    await owner.agent.post("/api/configuration/members").send({ email, role: "hr" }).expect(201);
+    await api(owner.agent)
+      .op("inviteMember", { body: { email, role: "hr" } })
+      .expect(201);
     const block = await blockFor(email);
     expect(block).toContain("Subject: You are invited to join a company on HRMS");
     expect(block).toMatch(/│ Invitation token: \S+/);
@@ -38,8 +41,8 @@ describe("inviteMember: the mail a developer can see without SMTP", () => {
   it("prints nothing for a request that queued no mail", async () => {
     const owner = await signupTenant(t);
     const before = printed.length;
-    await owner.agent.get("/api/configuration/members").expect(200);
-    const refused = await owner.agent.post("/api/configuration/members").send({ email: "not-an-address", role: "hr" });
+    await api(owner.agent).op("listMembers").expect(200);
+    const refused = await api(owner.agent).op("inviteMember", { body: { email: "not-an-address", role: "hr" } });
     expectError(refused, 400, "validation_failed");
     expect(printed.length).toBe(before);
   });
@@ -48,8 +51,12 @@ describe("inviteMember: the mail a developer can see without SMTP", () => {
     const owner = await signupTenant(t);
     const first = uniqueEmail("first");
     const second = uniqueEmail("second");
-    await owner.agent.post("/api/configuration/members").send({ email: first, role: "employee" }).expect(201);
-    await owner.agent.post("/api/configuration/members").send({ email: second, role: "employee" }).expect(201);
+    await api(owner.agent)
+      .op("inviteMember", { body: { email: first, role: "employee" } })
+      .expect(201);
+    await api(owner.agent)
+      .op("inviteMember", { body: { email: second, role: "employee" } })
+      .expect(201);
 
     const html = await t.request().get("/dev/mail").set("Accept", "text/html").expect(200);
     expect(html.headers["content-type"]).toMatch(/^text\/html/);

@@ -15,6 +15,8 @@ import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessLine, DOCS_SCRIPT } from "../../src/http/docs-page.ts";
 import { signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
+import { documentOperationsOf } from "../support/document.ts";
 
 const t = useTestApp();
 const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => existsSync(p));
@@ -99,14 +101,12 @@ describe("API reference", () => {
     // the tokenUrl is the token endpoint of this document, and every scope an operation needs is offered with words
     expect(doc.paths[flow.tokenUrl].post.operationId).toBe("issueOAuthToken");
     const needed = new Set<string>();
-    for (const item of Object.values<any>(doc.paths))
-      for (const op of Object.values<any>(item)) if (op?.["x-scope"]) needed.add(op["x-scope"]);
+    for (const { op } of documentOperationsOf(doc)) if (typeof op["x-scope"] === "string") needed.add(op["x-scope"]);
     expect(Object.keys(flow.scopes).sort()).toEqual([...needed].sort());
     for (const [scope, words] of Object.entries<string>(flow.scopes)) expect(words.length, scope).toBeGreaterThan(10);
     const owner = await signupTenant(t);
-    const issued = await owner.agent
-      .post("/api/integrations/credentials")
-      .send({ name: "Docs page", role: "hr", scopes: ["employees:read"] })
+    const issued = await api(owner.agent)
+      .op("createApiCredential", { body: { name: "Docs page", role: "hr", scopes: ["employees:read"] } })
       .expect(201);
     const { credential, secret } = issued.body.data as { credential: { prefix: string }; secret: string };
     // Swagger UI's request: Basic client authentication, a form body with the ticked scopes, from the page's origin
@@ -120,7 +120,9 @@ describe("API reference", () => {
       .type("form")
       .send({ grant_type: "client_credentials", scope: "employees:read" })
       .expect(200);
-    await t.request().get("/api/employees").set("Authorization", `Bearer ${token.body.access_token}`).expect(200);
+    await api(t.request())
+      .op("listEmployees", { headers: { Authorization: `Bearer ${token.body.access_token}` } })
+      .expect(200);
   });
 
   it("states each operation's roles, module and scope, or that it is public", async () => {
@@ -227,9 +229,8 @@ describe("API reference: curl snippets work as copied", () => {
 
   it("a command with the bearer credential of Authorize carries it and no cookie jar", async () => {
     const owner = await signupTenant(t);
-    const created = await owner.agent
-      .post("/api/integrations/credentials")
-      .send({ name: "Docs", scopes: ["employees:read"] })
+    const created = await api(owner.agent)
+      .op("createApiCredential", { body: { name: "Docs", scopes: ["employees:read"] } })
       .expect(201);
     const cmd = curlBash(
       request("GET", "/api/employees?limit=5", { accept: "application/json", Authorization: `Bearer ${created.body.data.secret}` }),

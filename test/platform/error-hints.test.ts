@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { nearestName } from "../../src/http/error-hints.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { approvedRequisition, recruitingCompany } from "../recruitment/fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const UUID = "5d0f3a8e-2b1c-4d5e-8f9a-0b1c2d3e4f5a";
@@ -52,32 +53,34 @@ describe("updateCompanySettings, createHoliday: media types and dates", () => {
 
   it("a date in the right form that does not exist says so, in the body, the query and an import row", async () => {
     const o = await signupTenant(t);
-    const body = expectError(await o.agent.post("/api/holidays").send({ date: "2026-02-30", name: "Nope" }), 400);
+    const body = expectError(await api(o.agent).op("createHoliday", { body: { date: "2026-02-30", name: "Nope" } }), 400);
     expect(body.details).toEqual([{ path: "body.date", message: "is not a date that exists: February 2026 has 28 days" }]);
-    const leap = expectError(await o.agent.post("/api/holidays").send({ date: "2027-02-29", name: "Nope" }), 400);
+    const leap = expectError(await api(o.agent).op("createHoliday", { body: { date: "2027-02-29", name: "Nope" } }), 400);
     expect(leap.details[0].message).toBe("is not a date that exists: February 2027 has 28 days");
-    const month = expectError(await o.agent.get("/api/configuration/activity-log?from=2026-13-01"), 400);
+    const month = expectError(await api(o.agent).op("listActivityLog", { query: { from: "2026-13-01" } }), 400);
     expect(month.details[0].message).toBe("is not a date that exists: there is no month 13 (months are 01 to 12)");
-    const form = expectError(await o.agent.get("/api/configuration/activity-log?from=30-01-2026"), 400);
+    const form = expectError(await api(o.agent).op("listActivityLog", { query: { from: "30-01-2026" } }), 400);
     expect(form.details[0].message).toMatch(/^must be a date as YYYY-MM-DD/);
-    const row = expectError(await o.agent.post("/api/imports/holidays").send({ csv: "date,name\n2026-04-31,Nope\n" }), 400);
+    const row = expectError(await api(o.agent).op("importHolidays", { body: { csv: "date,name\n2026-04-31,Nope\n" } }), 400);
     expect(row.details[0]).toMatchObject({ row: 1, column: "date", message: "is not a date that exists: April 2026 has 30 days" });
-    await o.agent.post("/api/holidays").send({ date: "2028-02-29", name: "Leap day" }).expect(201);
+    await api(o.agent)
+      .op("createHoliday", { body: { date: "2028-02-29", name: "Leap day" } })
+      .expect(201);
   });
 });
 
 describe("listEmployees, signIn: a 401 says how to authenticate", () => {
   it("without a session or credential: the hint and WWW-Authenticate; a refused bearer: invalid_token", async () => {
-    const none = await t.request().get("/api/employees");
+    const none = await api(t.request()).op("listEmployees");
     expect(expectError(none, 401, "unauthenticated").error).toBe(
       "Authentication required: sign in with POST /api/auth/sign-in and send its session cookie, " +
         "or send an API credential as Authorization: Bearer <secret>",
     );
     expect(none.headers["www-authenticate"]).toBe('Bearer realm="hrms"');
-    const bearer = await t.request().get("/api/employees").set("Authorization", "Bearer hrms_nope_nope_nope");
+    const bearer = await api(t.request()).op("listEmployees", { headers: { Authorization: "Bearer hrms_nope_nope_nope" } });
     expectError(bearer, 401, "unauthenticated");
     expect(bearer.headers["www-authenticate"]).toBe('Bearer realm="hrms", error="invalid_token"');
-    const wrong = await t.request().post("/api/auth/sign-in").send({ email: "nobody@example.test", password: "wrong-password-here" });
+    const wrong = await api(t.request()).op("signIn", { body: { email: "nobody@example.test", password: "wrong-password-here" } });
     expectError(wrong, 401);
     expect(wrong.headers["www-authenticate"]).toBe('Bearer realm="hrms"');
   });
@@ -99,12 +102,11 @@ describe("updateCompanySettings: a refused Origin names ALLOWED_ORIGINS", () => 
 describe("createJobPosting, createWebhookEndpoint: what to do next is named", () => {
   it("a posting of an unapproved requisition names the call that approves it", async () => {
     const c = await recruitingCompany(t);
-    const r = await c.hr.agent
-      .post("/api/recruitment/job-requisitions")
-      .send({ title: "Data Engineer", department: "Engineering", positions: 1 })
+    const r = await api(c.hr.agent)
+      .op("createJobRequisition", { body: { title: "Data Engineer", department: "Engineering", positions: 1 } })
       .expect(201);
     const res = expectError(
-      await c.hr.agent.post("/api/recruitment/job-postings").send({ requisition_id: r.body.data.id, description: "Pipelines." }),
+      await api(c.hr.agent).op("createJobPosting", { body: { requisition_id: r.body.data.id, description: "Pipelines." } }),
       409,
     );
     expect(res.error).toContain(
@@ -115,9 +117,9 @@ describe("createJobPosting, createWebhookEndpoint: what to do next is named", ()
 
   it("a loopback webhook URL names WEBHOOK_ALLOW_LOOPBACK (refused in tests and production by default)", async () => {
     const o = await signupTenant(t);
-    const res = expectError(await o.agent.post("/api/integrations/webhooks").send({ url: "http://127.0.0.1:9/hook" }), 400);
+    const res = expectError(await api(o.agent).op("createWebhookEndpoint", { body: { url: "http://127.0.0.1:9/hook" } }), 400);
     expect(res.details[0]).toMatchObject({ path: "body.url", message: expect.stringContaining("WEBHOOK_ALLOW_LOOPBACK=true") });
-    const named = expectError(await o.agent.post("/api/integrations/webhooks").send({ url: "http://localhost:9/hook" }), 400);
+    const named = expectError(await api(o.agent).op("createWebhookEndpoint", { body: { url: "http://localhost:9/hook" } }), 400);
     expect(named.details[0].message).toMatch(/^is a loopback name \(localhost\)/);
   });
 });
@@ -144,7 +146,9 @@ describe("configuration: a wrong setting stops the server with one message", () 
 describe("createHoliday, createEmployee, createLeaveRequest: a 201 says where the record is", () => {
   it("Location is the created record's own GET path, which answers it", async () => {
     const o = await signupTenant(t);
-    const res = await o.agent.post("/api/holidays").send({ date: "2027-01-26", name: "Republic Day" }).expect(201);
+    const res = await api(o.agent)
+      .op("createHoliday", { body: { date: "2027-01-26", name: "Republic Day" } })
+      .expect(201);
     expect(res.headers.location).toBe(`/api/holidays/${res.body.data.id}`);
     expect((await o.agent.get(res.headers.location).expect(200)).body.data.name).toBe("Republic Day");
   });
@@ -153,9 +157,8 @@ describe("createHoliday, createEmployee, createLeaveRequest: a 201 says where th
 describe("createHoliday, updateCompanySettings: who may call comes before what is sent", () => {
   it("a credential without the write scope gets the 403 naming it, not 400s about its body", async () => {
     const o = await signupTenant(t);
-    const cred = await o.agent
-      .post("/api/integrations/credentials")
-      .send({ name: "Reader", scopes: ["leave:read"] })
+    const cred = await api(o.agent)
+      .op("createApiCredential", { body: { name: "Reader", scopes: ["leave:read"] } })
       .expect(201);
     const bearer = { Authorization: `Bearer ${cred.body.data.secret}` };
     const res = expectError(await t.request().post("/api/holidays").set(bearer).send({ date: "2026-02-30", nmae: "x" }), 403, "forbidden");

@@ -20,6 +20,7 @@ import { extractYears, keywords, sentences } from "../../src/modules/recruitment
 import { fillTemplate, MERGE_FIELDS, unknownFields, type MergeField } from "../../src/modules/recruitment/letters.ts";
 import { useTestApp } from "../support/app.ts";
 import { binary, recruitingCompany, type Company } from "../recruitment/fixtures.ts";
+import { api } from "../support/api.ts";
 
 const spaces = (n: number) => " ".repeat(n);
 
@@ -140,9 +141,8 @@ describe("requests with the longest allowed texts of whitespace do not freeze th
     let body: any;
     const blocked = await loopBlockedWhile(async () => {
       body = (
-        await c.hr.agent
-          .post("/api/recruitment/ai/resume-screening")
-          .send({ resume_text: resume, job_requirements: requirements })
+        await api(c.hr.agent)
+          .op("screenResume", { body: { resume_text: resume, job_requirements: requirements } })
           .expect(200)
       ).body.data;
     });

@@ -13,6 +13,7 @@ import { createLifecycle, type Lifecycle } from "../../src/platform/lifecycle.ts
 import { createServer } from "../../src/http/server.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { startServerProcess } from "../support/server-process.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const root = path.resolve(import.meta.dirname, "../..");
@@ -36,9 +37,9 @@ async function appWith(lifecycle: Lifecycle): Promise<(() => supertest.Agent) & 
 
 describe("getLiveness, getReadiness: the probes", () => {
   it("liveness is 200 without asking the database; readiness names what it checked", async () => {
-    const live = await t.request().get("/api/health/live").expect(200);
+    const live = await api(t.request()).op("getLiveness").expect(200);
     expect(live.body.data).toEqual({ status: "alive", uptime_seconds: expect.any(Number) });
-    const ready = await t.request().get("/api/health/ready").expect(200);
+    const ready = await api(t.request()).op("getReadiness").expect(200);
     // anyone may ask: the answer is the status alone (the reasons and the load: GET /ready of the metrics listener)
     expect(ready.body.data).toEqual({ status: "ready" });
   });

@@ -2,49 +2,54 @@
 // routes and methods, uploads, settings and the activity log, notifications.
 import { describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
 describe("guards from the document", () => {
   it("updateCompanySettings: a disabled module answers 403 module_disabled, then 200 once enabled", async () => {
     const o = await signupTenant(t);
-    expectError(await o.agent.get("/api/configuration/payroll/pf-settings"), 403, "module_disabled");
-    const s = await o.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["payroll"] })
+    expectError(await api(o.agent).op("getPfSettings"), 403, "module_disabled");
+    const s = await api(o.agent)
+      .op("updateCompanySettings", { body: { modules: ["payroll"] } })
       .expect(200);
     expect(s.body.data.modules).toEqual(["payroll"]);
-    const pf = await o.agent.get("/api/configuration/payroll/pf-settings").expect(200);
+    const pf = await api(o.agent).op("getPfSettings").expect(200);
     expect(pf.body.data).toMatchObject({ employee_rate: "12.00", eps_rate: "8.33", wage_ceiling: "15000.00", updated_at: null });
-    const log = await o.agent.get("/api/configuration/activity-log?action=settings.").expect(200);
+    const log = await api(o.agent)
+      .op("listActivityLog", { query: { action: "settings." } })
+      .expect(200);
     expect(log.body.data[0]).toMatchObject({ action: "settings.modules_changed", changes: { modules: { from: [], to: ["payroll"] } } });
     // module check comes before the role check: an employee sees module_disabled for a disabled module
-    await o.agent.post("/api/configuration/company-settings").send({ modules: [] }).expect(200);
+    await api(o.agent)
+      .op("updateCompanySettings", { body: { modules: [] } })
+      .expect(200);
     const emp = await addMember(t, o, "employee");
-    expectError(await emp.agent.get("/api/configuration/payroll/pf-settings"), 403, "module_disabled");
+    expectError(await api(emp.agent).op("getPfSettings"), 403, "module_disabled");
   });
 
   it("updatePfSettings: a role outside x-roles answers 403 forbidden", async () => {
     const o = await signupTenant(t);
-    await o.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["payroll"] })
+    await api(o.agent)
+      .op("updateCompanySettings", { body: { modules: ["payroll"] } })
       .expect(200);
     const emp = await addMember(t, o, "employee");
     const mgr = await addMember(t, o, "manager");
-    expectError(await emp.agent.get("/api/configuration/payroll/pf-settings"), 403, "forbidden");
-    expectError(await mgr.agent.post("/api/configuration/company-settings").send({ name: "x" }), 403, "forbidden");
-    expectError(await emp.agent.get("/api/configuration/activity-log"), 403, "forbidden");
-    await emp.agent.get("/api/configuration/company-settings").expect(200);
+    expectError(await api(emp.agent).op("getPfSettings"), 403, "forbidden");
+    expectError(await api(mgr.agent).op("updateCompanySettings", { body: { name: "x" } }), 403, "forbidden");
+    expectError(await api(emp.agent).op("listActivityLog"), 403, "forbidden");
+    await api(emp.agent).op("getCompanySettings").expect(200);
     const hr = await addMember(t, o, "hr");
-    const upd = await hr.agent.post("/api/configuration/payroll/pf-settings").send({ wage_ceiling: "21000.00" }).expect(200);
+    const upd = await api(hr.agent)
+      .op("updatePfSettings", { body: { wage_ceiling: "21000.00" } })
+      .expect(200);
     expect(upd.body.data).toMatchObject({ wage_ceiling: "21000.00", employee_rate: "12.00" });
-    expect((await o.agent.get("/api/configuration/payroll/pf-settings").expect(200)).body.data.wage_ceiling).toBe("21000.00");
-    expectError(await hr.agent.post("/api/configuration/payroll/pf-settings").send({ eps_rate: "180.00" }), 400, "validation_failed");
+    expect((await api(o.agent).op("getPfSettings").expect(200)).body.data.wage_ceiling).toBe("21000.00");
+    expectError(await api(hr.agent).op("updatePfSettings", { body: { eps_rate: "180.00" } }), 400, "validation_failed");
   });
 
   it("public operations need no session; others are 401", async () => {
-    await t.request().get("/api/health").expect(200);
+    await api(t.request()).op("getHealth").expect(200);
     for (const [m, p] of [
       ["get", "/api/auth/session"],
       ["get", "/api/configuration/company-settings"],
@@ -64,13 +69,15 @@ describe("guards from the document", () => {
     // operations that sign someone in (Set-Cookie declared on their success) still get one
     const o = await signupTenant(t);
     const again = t.request();
-    const signIn = await again.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    const signIn = await api(again)
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
     expect(String(signIn.headers["set-cookie"])).toMatch(/^hrms\.sid=/);
     // and with the cookie, the session (and the membership read with it) is there
-    expect((await again.get("/api/auth/session").expect(200)).body.data.role).toBe("owner");
+    expect((await api(again).op("getSession").expect(200)).body.data.role).toBe("owner");
     // a role changed in the database takes effect with the very next request
     await t.query(`UPDATE memberships SET role = 'employee' WHERE user_id = $1 AND tenant_id = $2`, [o.userId, o.tenantId]);
-    expectError(await again.get("/api/configuration/members"), 403, "forbidden");
+    expectError(await api(again).op("listMembers"), 403, "forbidden");
   });
 });
 
@@ -106,7 +113,7 @@ describe("request hygiene", () => {
     const extra = expectError(await o.agent.post("/api/configuration/company-settings").send({ nmae: "typo" }), 400, "validation_failed");
     expect(JSON.stringify(extra.details)).toContain("nmae");
     const missing = expectError(await t.request().post("/api/auth/sign-in").send({ email: "not-an-email" }), 400, "validation_failed");
-    expect(missing.details.map((d: any) => d.path).sort()).toEqual(["body.email", "body.password"]);
+    expect(missing.details.map((d: { path: string }) => d.path).sort()).toEqual(["body.email", "body.password"]);
     expectError(await o.agent.get("/api/no-such-thing"), 404, "not_found");
     expectError(await o.agent.delete("/api/configuration/company-settings"), 405, "method_not_allowed");
     expectError(
@@ -114,10 +121,10 @@ describe("request hygiene", () => {
       415,
       "unsupported_media_type",
     );
-    expectError(await o.agent.get("/api/configuration/activity-log?limit=101"), 400, "validation_failed");
-    expectError(await o.agent.get("/api/configuration/activity-log?page=0"), 400, "validation_failed");
+    expectError(await api(o.agent).op("listActivityLog", { query: { limit: 101 } }), 400, "validation_failed");
+    expectError(await api(o.agent).op("listActivityLog", { query: { page: 0 } }), 400, "validation_failed");
     expectError(await o.agent.get("/api/configuration/activity-log?unknown=1"), 400, "validation_failed");
-    expectError(await o.agent.post("/api/configuration/company-settings").send({ timezone: "Mars/Base" }), 400, "validation_failed");
+    expectError(await api(o.agent).op("updateCompanySettings", { body: { timezone: "Mars/Base" } }), 400, "validation_failed");
   });
 
   it("refuses a missing body where the operation requires one, even when its schema accepts {}", async () => {
@@ -135,20 +142,20 @@ describe("request hygiene", () => {
       { path: "body", message: "is required" },
     ]);
     // operations without a body are unaffected
-    await o.agent.post("/api/notifications/read-all").expect(200);
+    await api(o.agent).op("markAllNotificationsRead").expect(200);
   });
 
   it("refuses NUL characters and values the database cannot hold with a 400 naming the field", async () => {
     const o = await signupTenant(t);
     const nul = expectError(
-      await o.agent.post("/api/configuration/company-settings").send({ address: "Line\u0000two" }),
+      await api(o.agent).op("updateCompanySettings", { body: { address: "Line\u0000two" } }),
       400,
       "validation_failed",
     );
     expect(nul.details).toEqual([{ path: "body.address", message: "must not contain NUL (U+0000) characters" }]);
-    expectError(await o.agent.get("/api/configuration/activity-log?from=2026-02-30"), 400, "validation_failed");
-    expectError(await o.agent.get("/api/configuration/activity-log?from=99999-01-01"), 400, "validation_failed");
-    const s = await o.agent.get("/api/configuration/company-settings").expect(200);
+    expectError(await api(o.agent).op("listActivityLog", { query: { from: "2026-02-30" } }), 400, "validation_failed");
+    expectError(await api(o.agent).op("listActivityLog", { query: { from: "99999-01-01" } }), 400, "validation_failed");
+    const s = await api(o.agent).op("getCompanySettings").expect(200);
     expect(s.body.data.address).toBeNull();
   });
 
@@ -160,7 +167,7 @@ describe("request hygiene", () => {
     expect(res.headers["content-security-policy"]).toBeDefined();
     // helmet's full set (recorded once at start-up, src/http/middleware.ts securityHeaders), on an error
     // and on a success alike
-    const ok = await t.request().get("/api/health").expect(200);
+    const ok = await api(t.request()).op("getHealth").expect(200);
     for (const r of [res, ok]) {
       expect(r.headers["content-security-policy"]).toContain("script-src 'self'");
       expect(r.headers["content-security-policy"]).toContain("img-src 'self' data:");
@@ -207,9 +214,9 @@ describe("uploadFile, downloadFile: files", () => {
     expect(Buffer.compare(dl.body, pdf)).toBe(0);
     // another tenant cannot download it; a colleague with role employee cannot either
     const other = await signupTenant(t);
-    expectError(await other.agent.get(`/api/files/${up.body.data.id}`), 404, "not_found");
+    expectError(await api(other.agent).op("downloadFile", { params: { fileId: up.body.data.id } }), 404, "not_found");
     const emp = await addMember(t, o, "employee");
-    expectError(await emp.agent.get(`/api/files/${up.body.data.id}`), 404, "not_found");
+    expectError(await api(emp.agent).op("downloadFile", { params: { fileId: up.body.data.id } }), 404, "not_found");
   });
 
   it("refuses files over 10 MB (413), of other types (415), with lying content (415), and missing files (400)", async () => {
@@ -264,13 +271,23 @@ describe("listNotifications, markAllNotificationsRead, markNotificationRead: not
       o.tenantId,
       o.userId,
     ]);
-    const list = await emp.agent.get("/api/notifications?limit=2").expect(200);
+    const list = await api(emp.agent)
+      .op("listNotifications", { query: { limit: 2 } })
+      .expect(200);
     expect(list.body.pagination).toEqual({ page: 1, limit: 2, total: 3, total_pages: 2 });
     expect(list.body.unread_count).toBe(3);
-    await emp.agent.post(`/api/notifications/${list.body.data[0].id}/read`).expect(200);
-    expect((await emp.agent.get("/api/notifications?unread=true").expect(200)).body.pagination.total).toBe(2);
-    const all = await emp.agent.post("/api/notifications/read-all").expect(200);
+    await api(emp.agent)
+      .op("markNotificationRead", { params: { notificationId: list.body.data[0].id } })
+      .expect(200);
+    expect(
+      (
+        await api(emp.agent)
+          .op("listNotifications", { query: { unread: true } })
+          .expect(200)
+      ).body.pagination?.total,
+    ).toBe(2);
+    const all = await api(emp.agent).op("markAllNotificationsRead").expect(200);
     expect(all.body.data.updated).toBe(2);
-    expect((await o.agent.get("/api/notifications").expect(200)).body.unread_count).toBe(1);
+    expect((await api(o.agent).op("listNotifications").expect(200)).body.unread_count).toBe(1);
   });
 });

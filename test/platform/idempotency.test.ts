@@ -2,15 +2,15 @@
 // same key and request replays the first answer without doing the work again, errors included;
 // another request with the key is a 422; a retry while the first runs is a 409; concurrent
 // duplicates never both run; keys belong to the company and the caller; expired keys are pruned.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { asArray, asObject, deref, documentOperationsOf } from "../support/document.ts";
 import { pruneIdempotencyKeys } from "../../src/platform/idempotency.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 import { expectServerError } from "../support/recorder.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { createType, grant, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const KEY = "Idempotency-Key";
@@ -24,56 +24,47 @@ const employeesNamed = async (tenantId: string, first: string) =>
 
 describe("the document: Idempotency-Key on every POST of a caller", () => {
   it("every non-public POST takes the header and declares its 409 and 422 and the replay header; no other operation", () => {
-    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
     let count = 0;
-    for (const item of Object.values<any>(doc.paths))
-      for (const [method, op] of Object.entries<any>(item)) {
-        if (!op?.responses) continue;
-        const takes = (op.parameters ?? []).some((p: any) => p.$ref === "#/components/parameters/IdempotencyKey");
-        expect(takes, op.operationId).toBe(method === "post" && op["x-public"] !== true && op["x-idempotency"] !== "refused");
-        if (!takes) continue;
-        count++;
-        expect(op.responses["409"].$ref, op.operationId).toBe("#/components/responses/RequestInProgress");
-        expect(op.responses["422"].$ref, op.operationId).toBe("#/components/responses/IdempotencyKeyReused");
-        for (const [status, r] of Object.entries<any>(op.responses))
-          if (status.startsWith("2")) expect(Object.keys(r.headers ?? {}), op.operationId).toContain("Idempotent-Replayed");
-      }
+    for (const { method, op } of documentOperationsOf()) {
+      const id = String(op.operationId);
+      const responses = asObject(op.responses);
+      const takes = asArray(op.parameters).some((p) => asObject(p).$ref === "#/components/parameters/IdempotencyKey");
+      expect(takes, id).toBe(method === "post" && op["x-public"] !== true && op["x-idempotency"] !== "refused");
+      if (!takes) continue;
+      count++;
+      expect(asObject(responses["409"]).$ref, id).toBe("#/components/responses/RequestInProgress");
+      expect(asObject(responses["422"]).$ref, id).toBe("#/components/responses/IdempotencyKeyReused");
+      for (const [status, r] of Object.entries(responses))
+        if (status.startsWith("2")) expect(Object.keys(asObject(asObject(r).headers)), id).toContain("Idempotent-Replayed");
+    }
     expect(count).toBeGreaterThan(60);
   });
 
   it("no operation whose answer holds a secret takes a key: it is declared refused (a kept answer would keep the secret)", () => {
-    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
-    const resolve = (node: any): any =>
-      node?.$ref
-        ? resolve(
-            node.$ref
-              .slice(2)
-              .split("/")
-              .reduce((o: any, k: string) => o?.[k], doc),
-          )
-        : node;
     /** Whether a schema has a property named `secret`, at any depth (through $ref, allOf/oneOf/anyOf, items). */
-    const holdsSecret = (node: any, seen = new Set<any>()): boolean => {
-      const s = resolve(node);
-      if (!s || typeof s !== "object" || seen.has(s)) return false;
+    const holdsSecret = (node: unknown, seen = new Set<unknown>()): boolean => {
+      if (typeof node !== "object" || node === null) return false;
+      const s = deref(node);
+      if (seen.has(s)) return false;
       seen.add(s);
-      if (s.properties && "secret" in s.properties) return true;
-      const parts = [...Object.values<any>(s.properties ?? {}), ...(s.allOf ?? []), ...(s.oneOf ?? []), ...(s.anyOf ?? []), s.items];
+      const properties = asObject(s.properties);
+      if ("secret" in properties) return true;
+      const parts = [...Object.values(properties), ...asArray(s.allOf), ...asArray(s.oneOf), ...asArray(s.anyOf), s.items];
       return parts.some((p) => p && holdsSecret(p, seen));
     };
     const refusing: string[] = [];
-    for (const item of Object.values<any>(doc.paths))
-      for (const [method, op] of Object.entries<any>(item)) {
-        if (method !== "post" || !op?.responses || op["x-public"] === true) continue;
-        const secret = Object.entries<any>(op.responses).some(
-          ([status, r]) => status.startsWith("2") && holdsSecret(resolve(r)?.content?.["application/json"]?.schema),
-        );
-        const refs = (op.parameters ?? []).map((p: any) => p.$ref);
-        if (!secret) continue;
-        refusing.push(op.operationId);
-        expect(refs, op.operationId).toContain("#/components/parameters/IdempotencyKeyRefused");
-        expect(refs, op.operationId).not.toContain("#/components/parameters/IdempotencyKey");
-      }
+    for (const { method, op } of documentOperationsOf()) {
+      if (method !== "post" || op["x-public"] === true) continue;
+      const id = String(op.operationId);
+      const secret = Object.entries(asObject(op.responses)).some(
+        ([status, r]) => status.startsWith("2") && holdsSecret(asObject(asObject(deref(r).content)["application/json"]).schema),
+      );
+      const refs = asArray(op.parameters).map((p) => asObject(p).$ref);
+      if (!secret) continue;
+      refusing.push(id);
+      expect(refs, id).toContain("#/components/parameters/IdempotencyKeyRefused");
+      expect(refs, id).not.toContain("#/components/parameters/IdempotencyKey");
+    }
     expect(refusing.sort()).toEqual(["createApiCredential", "createWebhookEndpoint", "rotateApiCredential", "rotateWebhookSecret"]);
   });
 });
@@ -81,7 +72,7 @@ describe("the document: Idempotency-Key on every POST of a caller", () => {
 describe("createApiCredential, rotateApiCredential, createWebhookEndpoint, rotateWebhookSecret: no key", () => {
   it("refuse an Idempotency-Key with a 400 naming the header, and keep nothing", async () => {
     const o = await signupTenant(t);
-    const refused = async (res: { status: number; body: any }) => {
+    const refused = async (res: { status: number; body: unknown }) => {
       const e = expectError(res, 400, "validation_failed");
       expect(e.details).toEqual([{ path: "headers.idempotency-key", message: expect.stringContaining("not accepted by this operation") }]);
     };
@@ -92,19 +83,17 @@ describe("createApiCredential, rotateApiCredential, createWebhookEndpoint, rotat
         .send({ name: "Sync", scopes: ["employees:read"] }),
     );
     const cred = (
-      await o.agent
-        .post("/api/integrations/credentials")
-        .send({ name: "Sync", scopes: ["employees:read"] })
+      await api(o.agent)
+        .op("createApiCredential", { body: { name: "Sync", scopes: ["employees:read"] } })
         .expect(201)
     ).body.data;
-    await refused(
-      await o.agent
-        .post(`/api/integrations/credentials/${cred.credential?.id ?? cred.id}/rotate`)
-        .set(KEY, "c-2")
-        .send({}),
-    );
+    await refused(await o.agent.post(`/api/integrations/credentials/${cred.credential.id}/rotate`).set(KEY, "c-2").send({}));
     await refused(await o.agent.post("/api/integrations/webhooks").set(KEY, "w-1").send({ url: "https://hooks.example.com/x" }));
-    const hook = (await o.agent.post("/api/integrations/webhooks").send({ url: "https://hooks.example.com/x" }).expect(201)).body.data;
+    const hook = (
+      await api(o.agent)
+        .op("createWebhookEndpoint", { body: { url: "https://hooks.example.com/x" } })
+        .expect(201)
+    ).body.data;
     await refused(await o.agent.post(`/api/integrations/webhooks/${hook.endpoint.id}/rotate-secret`).set(KEY, "w-2").send({}));
     expect(await t.query(`SELECT key FROM idempotency_keys WHERE tenant_id = $1`, [o.tenantId])).toEqual([]);
   });
@@ -128,7 +117,7 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     expect(retry.body).toEqual(first.body);
     expect(await leaveRequests(w.owner.tenantId)).toBe(1);
     // without a key every POST runs: the same dates now overlap the first request
-    expectError(await w.hr.agent.post("/api/leave-requests").send(body), 409, "conflict");
+    expectError(await api(w.hr.agent).op("createLeaveRequest", { body }), 409, "conflict");
   });
 
   it("createLeaveRequest: the same key with another body is a 422 and does nothing", async () => {

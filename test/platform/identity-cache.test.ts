@@ -11,6 +11,7 @@ import { addMember, expectError, signupTenant, useTestApp, type TenantSession } 
 import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
 import { eventually } from "../support/eventually.ts";
 import { appIdentityCache, settled } from "../support/identity-cache.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp({ config: { identityCacheTtlMs: 60_000 } });
 const root = path.resolve(import.meta.dirname, "../..");
@@ -45,15 +46,17 @@ afterAll(async () => {
 /** A signed-in read twice; returns the session lookups of the second (0 when served from the cache). */
 async function queriesOfSecondRead(agent: TenantSession["agent"]): Promise<number> {
   await settled(t);
-  await agent.get("/api/notifications").expect(200);
+  await api(agent).op("listNotifications").expect(200);
   const before = queries;
-  await agent.get("/api/notifications").expect(200);
+  await api(agent).op("listNotifications").expect(200);
   return queries - before;
 }
 
 /** A session of its own for `member` (a fresh sign-in), as a Cookie header. */
 async function signInCookie(member: TenantSession): Promise<string> {
-  const res = await t.request().post("/api/auth/sign-in").send({ email: member.email, password: member.password }).expect(200);
+  const res = await api(t.request())
+    .op("signIn", { body: { email: member.email, password: member.password } })
+    .expect(200);
   // the session cookie alone (a sign-in also sets the known-client cookie hrms.client)
   return (res.headers["set-cookie"] as unknown as string[])
     .map((c) => c.split(";")[0])
@@ -99,28 +102,33 @@ describe("identity cache", () => {
 
   it("a role change through the API takes effect with the member's next request", async () => {
     const member = await addMember(t, owner, "hr");
-    await member.agent.get("/api/configuration/members").expect(200); // cached as hr
+    await api(member.agent).op("listMembers").expect(200); // cached as hr
     expect(await queriesOfSecondRead(member.agent)).toBe(0);
-    await owner.agent.put(`/api/configuration/members/${member.userId}`).send({ role: "employee" }).expect(200);
-    expectError(await member.agent.get("/api/configuration/members"), 403, "forbidden");
+    await api(owner.agent)
+      .op("updateMember", { params: { userId: member.userId }, body: { role: "employee" } })
+      .expect(200);
+    expectError(await api(member.agent).op("listMembers"), 403, "forbidden");
   });
 
   it("a removal through the API ends access at once", async () => {
     const member = await addMember(t, owner, "admin");
-    await member.agent.get("/api/configuration/members").expect(200);
-    await owner.agent.delete(`/api/configuration/members/${member.userId}`).expect(200);
-    expect((await member.agent.get("/api/configuration/members")).status).toBe(401);
+    await api(member.agent).op("listMembers").expect(200);
+    await api(owner.agent)
+      .op("removeMember", { params: { userId: member.userId } })
+      .expect(200);
+    expect((await api(member.agent).op("listMembers")).status).toBe(401);
   });
 
   it("a module switched off answers module_disabled at once", async () => {
-    await owner.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["payroll"] })
+    await api(owner.agent)
+      .op("updateCompanySettings", { body: { modules: ["payroll"] } })
       .expect(200);
-    await owner.agent.get("/api/payroll/salary-components").expect(200);
+    await api(owner.agent).op("listSalaryComponents").expect(200);
     expect(await queriesOfSecondRead(owner.agent)).toBe(0);
-    await owner.agent.post("/api/configuration/company-settings").send({ modules: [] }).expect(200);
-    expectError(await owner.agent.get("/api/payroll/salary-components"), 403, "module_disabled");
+    await api(owner.agent)
+      .op("updateCompanySettings", { body: { modules: [] } })
+      .expect(200);
+    expectError(await api(owner.agent).op("listSalaryComponents"), 403, "module_disabled");
   });
 
   it("a sign-out ends the session at once", async () => {
@@ -139,13 +147,13 @@ describe("identity cache", () => {
 
   it("a change written by another connection (another process, psql) reaches the cache through NOTIFY", async () => {
     const member = await addMember(t, owner, "hr");
-    await member.agent.get("/api/configuration/members").expect(200);
+    await api(member.agent).op("listMembers").expect(200);
     expect(await queriesOfSecondRead(member.agent)).toBe(0);
     await t.query(`UPDATE memberships SET role = 'employee' WHERE tenant_id = $1 AND user_id = $2`, [owner.tenantId, member.userId]);
-    expect(await eventually(async () => (await member.agent.get("/api/configuration/members")).status === 403)).toBe(true);
+    expect(await eventually(async () => (await api(member.agent).op("listMembers")).status === 403)).toBe(true);
     // and the user's name, shown in what they write
     await t.query(`UPDATE users SET name = 'Renamed Person' WHERE id = $1`, [member.userId]);
-    expect(await eventually(async () => (await member.agent.get("/api/auth/session")).body.data.user.name === "Renamed Person")).toBe(true);
+    expect(await eventually(async () => (await api(member.agent).op("getSession")).body.data.user.name === "Renamed Person")).toBe(true);
   });
 
   it("reads from the database while the LISTEN connection is down, and caches again once it is back", async () => {
@@ -158,7 +166,7 @@ describe("identity cache", () => {
     );
     expect(await eventually(async () => !appCache().active)).toBe(true);
     await t.query(`UPDATE memberships SET role = 'employee' WHERE tenant_id = $1 AND user_id = $2`, [owner.tenantId, member.userId]);
-    expectError(await member.agent.get("/api/configuration/members"), 403, "forbidden");
+    expectError(await api(member.agent).op("listMembers"), 403, "forbidden");
     expect(await eventually(async () => appCache().active)).toBe(true);
     expect(await queriesOfSecondRead(member.agent)).toBe(0);
   });
@@ -182,7 +190,9 @@ describe("identity cache", () => {
     const viaOther = () => fetch(`${other!.base}/api/configuration/members`, { headers: { cookie } });
     expect((await viaOther()).status).toBe(200);
     expect((await viaOther()).status).toBe(200); // now cached over there
-    await owner.agent.put(`/api/configuration/members/${member.userId}`).send({ role: "employee" }).expect(200);
+    await api(owner.agent)
+      .op("updateMember", { params: { userId: member.userId }, body: { role: "employee" } })
+      .expect(200);
     // the other process hears of it through NOTIFY (asynchronously, typically within a millisecond)
     expect(await eventually(async () => (await viaOther()).status === 403)).toBe(true);
   });

@@ -7,6 +7,7 @@ import { toAppError } from "../../src/http/error-middleware.ts";
 import { logger, redirectLogs } from "../../src/log.ts";
 import { prettyLine } from "../../src/log-pretty.ts";
 import { signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
@@ -26,12 +27,10 @@ describe("logging", () => {
     const o = await signupTenant(t, { password: "super-secret-password-1" });
     const { lines, restore } = capture();
     try {
-      const res = await o.agent
-        .post("/api/auth/sign-in")
-        .set("X-Request-Id", "req-test-123")
-        .send({ email: o.email, password: "super-secret-password-1" })
+      const res = await api(o.agent)
+        .op("signIn", { body: { email: o.email, password: "super-secret-password-1" }, headers: { "X-Request-Id": "req-test-123" } })
         .expect(200);
-      await o.agent.get("/api/configuration/company-settings").expect(200);
+      await api(o.agent).op("getCompanySettings").expect(200);
       logger.info({ password: "leak-me", headers: { cookie: "hrms.sid=abc" }, token: "tok" }, "explicit");
       const all = lines.join("\n");
       const parsed = lines.map((l) => JSON.parse(l));
@@ -67,20 +66,23 @@ describe("logging", () => {
 
   it("names the user and the tenant on the request line of a signed-in or credential call, none on an anonymous one", async () => {
     const o = await signupTenant(t);
-    const credential = await o.agent
-      .post("/api/integrations/credentials")
-      .send({ name: "Logs", scopes: ["employees:read"] })
+    const credential = await api(o.agent)
+      .op("createApiCredential", { body: { name: "Logs", scopes: ["employees:read"] } })
       .expect(201);
     const { lines, restore } = capture();
     try {
-      await o.agent.get("/api/configuration/company-settings").set("X-Request-Id", "req-session").expect(200);
+      await api(o.agent)
+        .op("getCompanySettings", { headers: { "X-Request-Id": "req-session" } })
+        .expect(200);
       await t
         .request()
         .get("/api/employees")
         .set("X-Request-Id", "req-bearer")
         .set("Authorization", `Bearer ${credential.body.data.secret}`)
         .expect(200);
-      await t.request().get("/api/health").set("X-Request-Id", "req-anonymous").expect(200);
+      await api(t.request())
+        .op("getHealth", { headers: { "X-Request-Id": "req-anonymous" } })
+        .expect(200);
       const line = (id: string) => lines.map((l) => JSON.parse(l)).find((p) => p.msg === "request" && p.request_id === id);
       expect(line("req-session")).toMatchObject({ user_id: o.userId, tenant_id: o.tenantId, status: 200 });
       expect(line("req-bearer")).toMatchObject({ user_id: o.userId, tenant_id: o.tenantId, status: 200 });

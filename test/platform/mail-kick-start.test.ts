@@ -9,6 +9,7 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink } from "../support/mail.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let mail: MailSink;
@@ -28,8 +29,12 @@ describe("signup, forgotPassword before the job worker is up", () => {
   it("are mailed as soon as the worker is up, not at the minute's sweep", async () => {
     const owner = await signupTenant(t);
     const email = uniqueEmail("early");
-    await t.request().post("/api/auth/signup").send({ name: "Early Bird", email, company_name: "Early Co" }).expect(202);
-    await t.request().post("/api/auth/forgot-password").send({ email: owner.email }).expect(200);
+    await api(t.request())
+      .op("signup", { body: { name: "Early Bird", email, company_name: "Early Co" } })
+      .expect(202);
+    await api(t.request())
+      .op("forgotPassword", { body: { email: owner.email } })
+      .expect(200);
 
     const kick = vi.spyOn(jobs, "kick"); // calls through
     const started = Date.now();

@@ -12,6 +12,7 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { deliverDueEmails } from "../../src/platform/mail/deliver.ts";
 import { signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { startMailSink, tokenFrom, type MailSink } from "../support/mail.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 registerAllJobs();
@@ -48,7 +49,9 @@ const outboxOf = async (to: string) =>
 describe("forgotPassword, resetPassword, inviteMember, acceptInvite: delivered e-mails keep no live token", () => {
   it("redacts the reset token and link of a delivered reset mail; the token mailed still works", async () => {
     const o = await signupTenant(t);
-    await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
+    await api(t.request())
+      .op("forgotPassword", { body: { email: o.email } })
+      .expect(200);
     await jobs.runNow(PASSWORD_RESET_REQUESTS_JOB); // the reset mail is written after the answer
     const pending = await outboxOf(o.email);
     expect(pending.status).toBe("pending");
@@ -66,13 +69,17 @@ describe("forgotPassword, resetPassword, inviteMember, acceptInvite: delivered e
     expect(row.text_body).toContain("reset-password?token=[redacted]");
     expect(row.text_body).toContain("Someone (hopefully you) asked to reset your password");
     expect(JSON.stringify(await t.query("SELECT * FROM email_outbox WHERE to_address = $1", [o.email.toLowerCase()]))).not.toContain(token);
-    await t.request().post("/api/auth/reset-password").send({ token, password: "brand-new-password" }).expect(200);
+    await api(t.request())
+      .op("resetPassword", { body: { token, password: "brand-new-password" } })
+      .expect(200);
   });
 
   it("redacts the invitation token of a delivered invitation; the invitee accepts with the mailed one", async () => {
     const o = await signupTenant(t, { company: "Redact Co" });
     const email = uniqueEmail("invitee");
-    await o.agent.post("/api/configuration/members").send({ email, role: "hr" }).expect(201);
+    await api(o.agent)
+      .op("inviteMember", { body: { email, role: "hr" } })
+      .expect(201);
     await deliverAll();
     const token = tokenFrom(await sink.waitFor(email), "Invitation token");
     const row = await outboxOf(email);
@@ -81,12 +88,16 @@ describe("forgotPassword, resetPassword, inviteMember, acceptInvite: delivered e
     expect(row.text_body).toContain("Invitation token: [redacted]");
     expect(row.text_body).toContain("invited to join a company on HRMS as hr");
     expect(row.text_body).toContain('Company, as its administrators named it: "Redact Co"');
-    await t.request().post("/api/auth/accept-invite").send({ token, name: "Ira Invitee", password: "invitee-password" }).expect(200);
+    await api(t.request())
+      .op("acceptInvite", { body: { token, name: "Ira Invitee", password: "invitee-password" } })
+      .expect(200);
   });
 
   it("redacts the token of a delivered signup confirmation; the mailed token still confirms", async () => {
     const email = uniqueEmail("signup");
-    await t.request().post("/api/auth/signup").send({ name: "Sita Signup", email, password: "granite-otter-lantern-94" }).expect(202);
+    await api(t.request())
+      .op("signup", { body: { name: "Sita Signup", email, password: "granite-otter-lantern-94" } })
+      .expect(202);
     await jobs.runNow(SIGNUP_REQUESTS_JOB);
     await deliverAll();
     const token = tokenFrom(await sink.waitFor(email), "Confirmation token");
@@ -94,7 +105,9 @@ describe("forgotPassword, resetPassword, inviteMember, acceptInvite: delivered e
     expect(row.status).toBe("sent");
     expect(row.text_body).not.toContain(token);
     expect(row.text_body).toContain("Confirmation token: [redacted]");
-    await t.request().post("/api/auth/signup/confirm").send({ token, password: "granite-otter-lantern-94" }).expect(201);
+    await api(t.request())
+      .op("confirmSignup", { body: { token, password: "granite-otter-lantern-94" } })
+      .expect(201);
   });
 
   it("every source file that mints a token for a mail declares it as the mail's secret", () => {

@@ -19,6 +19,7 @@ import { deliverDueEmails } from "../../src/platform/mail/deliver.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { startMailSink } from "../support/mail.ts";
 import { startServerProcess } from "../support/server-process.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const root = path.resolve(import.meta.dirname, "../..");
@@ -76,12 +77,12 @@ describe("getHealth, getEmployee, listEmployees: metrics a Prometheus scrapes", 
     const before = (await scrape()).samples;
     const healthBefore = find(before, "hrms_http_requests_total", { operation: "getHealth", method: "GET", status: "200" })[0]?.value ?? 0;
     const owner = await signupTenant(t);
-    await t.request().get("/api/health").expect(200);
-    await t.request().get("/api/health").expect(200);
+    await api(t.request()).op("getHealth").expect(200);
+    await api(t.request()).op("getHealth").expect(200);
     await t.request().head("/api/health").expect(200);
-    await owner.agent.get("/api/employees").expect(200);
+    await api(owner.agent).op("listEmployees").expect(200);
     const missing = randomUUID();
-    expectError(await owner.agent.get(`/api/employees/${missing}`), 404, "not_found");
+    expectError(await api(owner.agent).op("getEmployee", { params: { employeeId: missing } }), 404, "not_found");
     const unmatched = `/api/no-such-area/${randomUUID()}`;
     expectError(await t.request().get(unmatched), 404, "not_found");
 
@@ -126,17 +127,17 @@ describe("getHealth, getEmployee, listEmployees: metrics a Prometheus scrapes", 
       const starting = await fetch(metricsUrl.replace(/\/metrics$/, "/ready"));
       expect(starting.status).toBe(503);
       expect(await starting.json()).toMatchObject({ status: "not_ready", reason: "Not ready: starting", requests: { in_progress: 0 } });
-      const publicProbe = await t.request().get("/api/health/ready");
+      const publicProbe = await api(t.request()).op("getReadiness");
       expectError(publicProbe, 503, "unavailable");
       expect(JSON.stringify(publicProbe.body)).not.toMatch(/starting|in_progress/);
     } finally {
       lifecycle.starting = false;
     }
-    expect(JSON.stringify((await t.request().get("/api/health").expect(200)).body)).not.toMatch(/in_progress|saturated/);
+    expect(JSON.stringify((await api(t.request()).op("getHealth").expect(200)).body)).not.toMatch(/in_progress|saturated/);
   });
 
   it("reports the pools, admission control, readiness and Node's own figures", async () => {
-    await t.request().get("/api/health/ready").expect(200);
+    await api(t.request()).op("getReadiness").expect(200);
     const { samples } = await scrape();
     for (const pool of ["primary", "health"]) {
       expect(value(samples, "hrms_db_pool_max_connections", { pool })).toBeGreaterThan(0);
@@ -211,7 +212,7 @@ describe("getHealth, getEmployee, listEmployees: metrics a Prometheus scrapes", 
     // requests a client shapes freely: paths, ids, methods, query strings
     for (let i = 0; i < 5; i++) {
       await t.request().get(`/api/${randomUUID()}?x=${randomUUID()}`);
-      await t.request().delete(`/api/employees/${randomUUID()}`);
+      await api(t.request()).op("deleteEmployee", { params: { employeeId: randomUUID() } });
       await t.request().options(`/api/health/${randomUUID()}`);
     }
     const { samples } = await scrape();

@@ -4,32 +4,26 @@
 // every answer of an operation - JSON, files, errors - from that declaration (src/http/routing.ts). The
 // response recorder (test/support/recorder.ts) holds every response of the suite to the declared,
 // required header; this file shows what a client sees.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { asObject, bundledDocument, deref, documentOperationsOf } from "../support/document.ts";
 import { createEmployee } from "../support/employees.ts";
 
 const t = useTestApp();
-const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
 /** Whether a success response (inline or a shared component) declares the no-store header component. */
-const noStore = (r: any): boolean => {
-  const response = r.$ref ? doc.components.responses[r.$ref.split("/").pop()] : r;
-  return response.headers?.["Cache-Control"]?.$ref === "#/components/headers/CacheControlNoStore";
-};
+const noStore = (r: unknown): boolean =>
+  asObject(asObject(deref(r).headers)["Cache-Control"]).$ref === "#/components/headers/CacheControlNoStore";
 const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.from("identity document ".repeat(40))]);
 
 describe("the document: every success response declares Cache-Control: no-store", () => {
   it("once, as a header component, referenced by every 2xx response of every operation", () => {
-    expect(doc.components.headers.CacheControlNoStore).toMatchObject({ required: true, schema: { const: "no-store" } });
+    const headers = asObject(asObject(bundledDocument().components).headers);
+    expect(headers.CacheControlNoStore).toMatchObject({ required: true, schema: { const: "no-store" } });
     const missing: string[] = [];
-    for (const [p, item] of Object.entries<any>(doc.paths))
-      for (const [method, op] of Object.entries<any>(item)) {
-        if (!op?.responses) continue;
-        for (const [status, r] of Object.entries<any>(op.responses))
-          if (status.startsWith("2") && !noStore(r)) missing.push(`${method.toUpperCase()} ${p} ${status}`);
-      }
+    for (const { path, method, op } of documentOperationsOf())
+      for (const [status, r] of Object.entries(asObject(op.responses)))
+        if (status.startsWith("2") && !noStore(r)) missing.push(`${method.toUpperCase()} ${path} ${status}`);
     expect(missing).toEqual([]);
   });
 });
@@ -55,9 +49,9 @@ describe("getEmployee, downloadEmployeeDocument, listEmployees, getHealth: answe
     expect((await api(o.agent).op("listEmployees").expect(200)).headers["cache-control"]).toBe("no-store");
     expect((await o.agent.head(`/api/employees/${e.id}`).expect(200)).headers["cache-control"]).toBe("no-store");
     const employee = await addMember(t, o, "employee");
-    const refused = await employee.agent.get(`/api/employees/${e.id}/documents`);
+    const refused = await api(employee.agent).op("listEmployeeDocuments", { params: { employeeId: e.id } });
     expectError(refused, 404);
     expect(refused.headers["cache-control"]).toBe("no-store");
-    expect((await t.request().get("/api/health").expect(200)).headers["cache-control"]).toBe("no-store");
+    expect((await api(t.request()).op("getHealth").expect(200)).headers["cache-control"]).toBe("no-store");
   });
 });

@@ -12,6 +12,7 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { addCandidate, type Company, openPosting, recruitingCompany } from "../recruitment/fixtures.ts";
+import { api } from "../support/api.ts";
 
 const uploadDir = mkdtempSync(path.join(tmpdir(), "hrms-orphans-test-"));
 const t = useTestApp({ config: { uploadDir, orphanFileGraceHours: 24 } });
@@ -76,12 +77,14 @@ describe("uploadFile, uploadEmployeeDocument, createCandidate: unreferenced uplo
 
     expect(await rowExists(orphan.id)).toBe(false);
     expect(existsSync(contentFile(orphan.sha256))).toBe(false);
-    expectError(await owner.agent.get(`/api/files/${orphan.id}`), 404, "not_found");
+    expectError(await api(owner.agent).op("downloadFile", { params: { fileId: orphan.id } }), 404, "not_found");
     expect(await rowExists(mine.id)).toBe(false);
     // referenced (a candidate's resume, an employee document), fresh, or bytes still held by another company's file
     for (const id of [resume.id, docFileId, fresh.id, theirs.id]) expect(await rowExists(id), id).toBe(true);
     for (const f of [resume, fresh, theirs]) expect(existsSync(contentFile(f.sha256))).toBe(true);
-    await owner.agent.get(`/api/files/${resume.id}`).expect(200);
+    await api(owner.agent)
+      .op("downloadFile", { params: { fileId: resume.id } })
+      .expect(200);
     await owner.agent.get(doc.body.data.download_path).expect(200);
     expect(readdirSync(tmp)).toEqual(["current"]);
 

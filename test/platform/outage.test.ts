@@ -6,6 +6,7 @@ import { closeDb, initDb } from "../../src/db/client.ts";
 import { createApp } from "../../src/http/app.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { startDbProxy, type DbProxy } from "../support/proxy.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let proxy: DbProxy;
@@ -26,20 +27,20 @@ afterAll(async () => {
 describe("database outage", () => {
   it("answers 503 while the database is unreachable and recovers without a restart", async () => {
     const o = await signupTenant(t);
-    await t.request().get("/api/health").expect(200);
-    await o.agent.get("/api/configuration/company-settings").expect(200);
+    await api(t.request()).op("getHealth").expect(200);
+    await api(o.agent).op("getCompanySettings").expect(200);
 
     proxy.cut();
     const started = Date.now();
-    const health = await t.request().get("/api/health");
+    const health = await api(t.request()).op("getHealth");
     expectError(health, 503, "unavailable");
-    expectError(await o.agent.get("/api/configuration/company-settings"), 503, "unavailable");
-    expectError(await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }), 503, "unavailable");
+    expectError(await api(o.agent).op("getCompanySettings"), 503, "unavailable");
+    expectError(await api(t.request()).op("signIn", { body: { email: o.email, password: o.password } }), 503, "unavailable");
     expect(Date.now() - started).toBeLessThan(15_000);
 
     proxy.restore();
-    await t.request().get("/api/health").expect(200);
-    const s = await o.agent.get("/api/configuration/company-settings").expect(200);
+    await api(t.request()).op("getHealth").expect(200);
+    const s = await api(o.agent).op("getCompanySettings").expect(200);
     expect(s.body.data.id).toBe(o.tenantId);
   });
 });

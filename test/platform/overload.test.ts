@@ -19,19 +19,13 @@ import type { AdmissionStats } from "../../src/http/admission.ts";
 import { toAppError } from "../../src/http/error-middleware.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
+import { api } from "../support/api.ts";
+import { waitFor } from "../support/eventually.ts";
 
 const t = useTestApp();
 
-async function waitFor(what: string, fn: () => Promise<boolean> | boolean, ms = 60_000) {
-  const until = Date.now() + ms; // a hang guard, not a timing assertion
-  while (!(await fn())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 /** A 503 `unavailable` envelope with a Retry-After of whole seconds ≥ 1. */
-function expectUnavailable(res: { status: number; body: any; headers: Record<string, string> }) {
+function expectUnavailable(res: { status: number; body: unknown; headers: Record<string, string> }) {
   expectError(res, 503, "unavailable");
   expect(res.headers["retry-after"], "Retry-After").toMatch(/^[1-9]\d*$/);
 }
@@ -56,7 +50,9 @@ describe("admission control", () => {
     const app = createApp({ validateResponses: true, admission: { maxConcurrent: 2, maxQueued: 3, queueTimeoutMs: 1000 } });
     const stats = () => (app.locals.admission as { stats: () => AdmissionStats }).stats();
     const agent = supertest.agent(app);
-    await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    await api(agent)
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
 
     const answers = await withLocker(["LOCK TABLE tenants IN ACCESS EXCLUSIVE MODE"], async (locker) => {
       const done: supertest.Response[] = [];
@@ -86,7 +82,7 @@ describe("admission control", () => {
 
     // afterwards everything succeeds again (as many at once as there are slots)
     for (let round = 0; round < 3; round++) {
-      const again = await Promise.all([agent.get("/api/configuration/company-settings"), agent.get("/api/auth/session")]);
+      const again = await Promise.all([api(agent).op("getCompanySettings"), api(agent).op("getSession")]);
       expect(again.map((r) => r.status)).toEqual([200, 200]);
     }
     await waitFor("the slots to be free", () => stats().active === 0);
@@ -161,11 +157,13 @@ describe("bounded database waits", () => {
       const o = await signupTenant(t);
       await withLocker([], async (locker) => {
         await locker.query("SELECT 1 FROM tenants WHERE id = $1 FOR UPDATE", [o.tenantId]);
-        expectUnavailable(await o.agent.post("/api/configuration/company-settings").send({ name: "Renamed while locked" }));
+        expectUnavailable(await api(o.agent).op("updateCompanySettings", { body: { name: "Renamed while locked" } }));
       });
       const [row] = await t.query(`SELECT name FROM tenants WHERE id = $1`, [o.tenantId]);
       expect(row.name).not.toBe("Renamed while locked");
-      const ok = await o.agent.post("/api/configuration/company-settings").send({ name: "Renamed later" }).expect(200);
+      const ok = await api(o.agent)
+        .op("updateCompanySettings", { body: { name: "Renamed later" } })
+        .expect(200);
       expect(ok.body.data.name).toBe("Renamed later");
     },
   );
@@ -212,6 +210,6 @@ describe("bounded database waits", () => {
     });
 
     // and the pool is fine afterwards
-    await o.agent.get("/api/configuration/company-settings").expect(200);
+    await api(o.agent).op("getCompanySettings").expect(200);
   });
 });

@@ -6,6 +6,7 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { RESET_MAILS_PER_ADDRESS } from "../../src/platform/identity/limiter.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { appWith, signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 registerAllJobs();
@@ -34,11 +35,17 @@ describe("forgotPassword, resetPassword: reset mails per address", () => {
     expect(mails).toHaveLength(3);
     expect(await t.query("SELECT 1 FROM password_reset_requests")).toEqual([]);
     // the owner's own request is now refused too (answered alike), but the first link works
-    await t.request().post("/api/auth/forgot-password").send({ email: o.email.toUpperCase() }).expect(200);
+    await api(t.request())
+      .op("forgotPassword", { body: { email: o.email.toUpperCase() } })
+      .expect(200);
     await jobs.runNow("auth.password-reset-requests");
     expect(await resetMails(o.email)).toHaveLength(3);
     const token = /Reset token: ([A-Za-z0-9_-]+)/.exec(mails[0].text_body)![1];
-    await t.request().post("/api/auth/reset-password").send({ token, password: "quartz-heron-meadow-31" }).expect(200);
-    await t.request().post("/api/auth/sign-in").send({ email: o.email, password: "quartz-heron-meadow-31" }).expect(200);
+    await api(t.request())
+      .op("resetPassword", { body: { token, password: "quartz-heron-meadow-31" } })
+      .expect(200);
+    await api(t.request())
+      .op("signIn", { body: { email: o.email, password: "quartz-heron-meadow-31" } })
+      .expect(200);
   });
 });

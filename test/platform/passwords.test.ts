@@ -9,6 +9,7 @@ import { passwordWeakness } from "../../src/platform/identity/passwords.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { startMailSink, tokenMailed, type MailSink } from "../support/mail.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let mail: MailSink;
@@ -26,7 +27,7 @@ afterAll(async () => {
 const WEAK = ["12345678", "password", "aaaaaaaa", "P@ssw0rd1", "qwertyuiop", "summer2024"];
 const STRONG = "granite-otter-lantern-94";
 
-function expectWeak(res: { status: number; body: any }) {
+function expectWeak(res: { status: number; body: unknown }) {
   const body = expectError(res, 400, "validation_failed");
   expect(body.details).toEqual([{ path: "body.password", message: expect.stringMatching(/choose a longer or less predictable password/) }]);
   return body;
@@ -36,7 +37,7 @@ describe("signup: guessable passwords are refused", () => {
   it("refuses common passwords, patterns and the e-mail's local part with a 400 on the password field; takes a strong one", async () => {
     for (const password of WEAK) {
       const email = uniqueEmail("weak");
-      expectWeak(await t.request().post("/api/auth/signup").send({ name: "Weak Pw", email, password, company_name: "Weak Co" }));
+      expectWeak(await api(t.request()).op("signup", { body: { name: "Weak Pw", email, password, company_name: "Weak Co" } }));
       expect(await t.query("SELECT 1 FROM users WHERE email = $1", [email])).toHaveLength(0);
     }
     const own = expectWeak(
@@ -54,12 +55,15 @@ describe("inviteMember, acceptInvite: a new member's password follows the same r
   it("refuses 12345678, password and aaaaaaaa for the new account, and accepts a strong one", async () => {
     const o = await signupTenant(t);
     const email = uniqueEmail("invited");
-    await o.agent.post("/api/configuration/members").send({ email, role: "employee" }).expect(201);
+    await api(o.agent)
+      .op("inviteMember", { body: { email, role: "employee" } })
+      .expect(201);
     const token = await tokenMailed(mail, email, "Invitation token");
-    for (const password of WEAK)
-      expectWeak(await t.request().post("/api/auth/accept-invite").send({ token, name: "New Member", password }));
+    for (const password of WEAK) expectWeak(await api(t.request()).op("acceptInvite", { body: { token, name: "New Member", password } }));
     expect(await t.query("SELECT 1 FROM users WHERE email = $1", [email])).toHaveLength(0);
-    const ok = await t.request().post("/api/auth/accept-invite").send({ token, name: "New Member", password: STRONG }).expect(200);
+    const ok = await api(t.request())
+      .op("acceptInvite", { body: { token, name: "New Member", password: STRONG } })
+      .expect(200);
     expect(ok.body.data.active_tenant_id).toBe(o.tenantId);
   });
 });
@@ -67,12 +71,20 @@ describe("inviteMember, acceptInvite: a new member's password follows the same r
 describe("forgotPassword, resetPassword: the new password follows the same rule", () => {
   it("refuses 12345678, password and aaaaaaaa without using the token, and accepts a strong one", async () => {
     const o = await signupTenant(t);
-    await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
+    await api(t.request())
+      .op("forgotPassword", { body: { email: o.email } })
+      .expect(200);
     const token = await tokenMailed(mail, o.email, "Reset token");
-    for (const password of WEAK) expectWeak(await t.request().post("/api/auth/reset-password").send({ token, password }));
-    await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
-    await t.request().post("/api/auth/reset-password").send({ token, password: STRONG }).expect(200);
-    await t.request().post("/api/auth/sign-in").send({ email: o.email, password: STRONG }).expect(200);
+    for (const password of WEAK) expectWeak(await api(t.request()).op("resetPassword", { body: { token, password } }));
+    await api(t.request())
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
+    await api(t.request())
+      .op("resetPassword", { body: { token, password: STRONG } })
+      .expect(200);
+    await api(t.request())
+      .op("signIn", { body: { email: o.email, password: STRONG } })
+      .expect(200);
   });
 });
 

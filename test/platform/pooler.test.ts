@@ -15,6 +15,7 @@ import { useTestApp } from "../support/app.ts";
 import { leaveWorld } from "../leave/fixtures.ts";
 import { type ServerProcess, startServerProcess } from "../support/server-process.ts";
 import { eventually } from "../support/eventually.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const root = path.resolve(import.meta.dirname, "../..");
@@ -91,7 +92,9 @@ describe.skipIf(!pgbouncerBinary())("getEmployee, listLeaveBalances, getReadines
     // (the test's own app) takes effect here at once
     expect((await get("/api/configuration/members")).status).toBe(200);
     expect((await get("/api/configuration/members")).status).toBe(200); // cached now
-    await world.owner.agent.put(`/api/configuration/members/${world.hr.userId}`).send({ role: "employee" }).expect(200);
+    await api(world.owner.agent)
+      .op("updateMember", { params: { userId: world.hr.userId }, body: { role: "employee" } })
+      .expect(200);
     expect(await eventually(async () => (await get("/api/configuration/members")).status === 403)).toBe(true);
   });
 });

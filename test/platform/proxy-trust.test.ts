@@ -4,6 +4,7 @@
 // and a client picked its own IP.)
 import { describe, expect, it } from "vitest";
 import { appWith, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const PASSWORD = "granite-otter-lantern-94";
@@ -43,7 +44,11 @@ describe("signup, updateCompanySettings, listActivityLog: a forged X-Forwarded-F
       .set("X-Forwarded-For", "6.6.6.6, 203.0.113.77")
       .send({ timezone: "Asia/Dubai" })
       .expect(200);
-    const log = (await o.agent.get("/api/configuration/activity-log?action=settings.&limit=5").expect(200)).body.data;
+    const log = (
+      await api(o.agent)
+        .op("listActivityLog", { query: { action: "settings.", limit: 5 } })
+        .expect(200)
+    ).body.data;
     expect(log[0]).toMatchObject({ action: "settings.updated", ip: "203.0.113.77" });
   });
 });

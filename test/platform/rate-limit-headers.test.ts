@@ -5,35 +5,28 @@
 // (signup). The upload and AI budgets: test/platform/uploads.test.ts, test/recruitment/ai-budget.test.ts.
 // (The response recorder, test/support/recorder.ts, also flags any 429 of any test without them.)
 import { productionLimits } from "../support/limits.ts";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { config } from "../../src/config.ts";
 import { hashToken } from "../../src/platform/identity/tokens.ts";
 import { appWith, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { asObject, deref, documentOperationsOf } from "../support/document.ts";
 import { declared429Headers, expectRateLimitHeaders } from "../support/rate-limit.ts";
 import * as clock from "../../src/lib/clock.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const WINDOW_S = 15 * 60;
 
 describe("the document's 429 responses", () => {
   it("declare Retry-After, RateLimit and RateLimit-Policy, each required, on every 429 of every operation", () => {
-    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
-    const at = (ref: string) =>
-      ref
-        .slice(2)
-        .split("/")
-        .reduce((o: any, k: string) => o?.[k], doc);
-    const deref = (x: any): any => (typeof x?.$ref === "string" ? deref(at(x.$ref)) : x);
-    const with429 = Object.values<any>(doc.paths).flatMap((item) => Object.values<any>(item).filter((op) => op?.responses?.["429"]));
+    const with429 = documentOperationsOf().filter(({ op }) => asObject(op.responses)["429"]);
     expect(with429.length).toBeGreaterThanOrEqual(11);
-    for (const op of with429) {
-      const headers = deref(op.responses["429"]).headers ?? {};
-      const required = Object.entries<any>(headers)
+    for (const { op } of with429) {
+      const headers = asObject(deref(asObject(op.responses)["429"]).headers);
+      const required = Object.entries(headers)
         .filter(([, h]) => deref(h).required === true)
         .map(([name]) => name);
-      expect(required.sort(), op.operationId).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
+      expect(required.sort(), String(op.operationId)).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
     }
     expect(Object.keys(declared429Headers()).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
   });
@@ -51,7 +44,7 @@ describe("signIn, acceptInvite: the sign-in throttle's 429 names the limit that 
           .send({ email: o.email, password: `wrong-${i}` }),
         401,
       );
-    const res = await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password });
+    const res = await api(t.request()).op("signIn", { body: { email: o.email, password: o.password } });
     expectError(res, 429, "rate_limited");
     expectRateLimitHeaders(res, { name: "account", limit: max, windowSeconds: WINDOW_S });
   });
@@ -84,7 +77,7 @@ describe("signIn, acceptInvite: the sign-in throttle's 429 names the limit that 
           .send({ email: a.email, password: `wrong-${i}` }),
         401,
       );
-    const res = await t.request().post("/api/auth/accept-invite").send({ token, password: a.password });
+    const res = await api(t.request()).op("acceptInvite", { body: { token, password: a.password } });
     expectError(res, 429, "rate_limited");
     expectRateLimitHeaders(res, { name: "account", limit: max, windowSeconds: WINDOW_S });
   });

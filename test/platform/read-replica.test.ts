@@ -9,6 +9,7 @@ import { isWriteOnReplica } from "../../src/http/read-routing.ts";
 import { useReplica } from "../../src/db/client.ts";
 import { addMember, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { freePort } from "../support/ports.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -35,7 +36,9 @@ afterAll(() => setReplayProbe(undefined));
 
 /** A `hrms.sid=...` cookie of a new session of the member (signed in again). */
 async function sessionCookie(member: TenantSession): Promise<string> {
-  const res = await t.request().post("/api/auth/sign-in").send({ email: member.email, password: member.password }).expect(200);
+  const res = await api(t.request())
+    .op("signIn", { body: { email: member.email, password: member.password } })
+    .expect(200);
   const sid = /hrms\.sid=[^;]+/.exec(String(res.headers["set-cookie"]))![0];
   if (res.body.data.active_tenant_id !== member.tenantId)
     await t.request().post("/api/auth/switch-tenant").set("Cookie", sid).send({ tenantId: member.tenantId }).expect(200);
@@ -44,21 +47,23 @@ async function sessionCookie(member: TenantSession): Promise<string> {
 
 describe("listBranches, createBranch: reads marked x-read-replica", () => {
   it("a list runs on the replica; after the caller's write it waits there until the replica has replayed it", async () => {
-    await owner.agent.get("/api/configuration/branches").expect(200);
+    await api(owner.agent).op("listBranches").expect(200);
     expect(await replicaRead("branches")).toBe(true);
 
     // the replica stays behind the write: the caller's next list is the primary's, with the new branch
     replayedUpTo = await primaryNow();
-    const created = await owner.agent.post("/api/configuration/branches").send({ name: "Replica Lag" }).expect(201);
+    const created = await api(owner.agent)
+      .op("createBranch", { body: { name: "Replica Lag" } })
+      .expect(201);
     expect(String(created.headers["set-cookie"])).toContain("hrms.lsn=");
-    await owner.agent.get("/api/configuration/work-locations").expect(200);
+    await api(owner.agent).op("listWorkLocations").expect(200);
     expect(await replicaRead("work_locations")).toBe(false);
-    const list = await owner.agent.get("/api/configuration/branches").expect(200);
+    const list = await api(owner.agent).op("listBranches").expect(200);
     expect(list.body.data.map((b: { name: string }) => b.name)).toContain("Replica Lag");
 
     // once it has replayed the write, the same caller reads from it again
     replayedUpTo = "now";
-    await owner.agent.get("/api/configuration/work-locations").expect(200);
+    await api(owner.agent).op("listWorkLocations").expect(200);
     expect(await replicaRead("work_locations")).toBe(true);
   });
 
@@ -74,7 +79,9 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
   it("a replica too far behind (DATABASE_REPLICA_MAX_LAG_MS) is not read from, even by a caller whose writes it has", async () => {
     await closeReplica();
     useReplica(t.url, { max: 2, replicaMaxLagMs: 1 });
-    await owner.agent.post("/api/configuration/branches").send({ name: "Lag Check" }).expect(201);
+    await api(owner.agent)
+      .op("createBranch", { body: { name: "Lag Check" } })
+      .expect(201);
     // (the cookie shows no position: the primary's right after the write is at or past it)
     replayedUpTo = await primaryNow();
     // the primary moves on; the replica stays at the caller's write for longer than the limit
@@ -90,11 +97,11 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     await probeReplica();
     await new Promise((r) => setTimeout(r, 20));
     await probeReplica();
-    await owner.agent.get("/api/holidays").expect(200);
+    await api(owner.agent).op("listHolidays").expect(200);
     expect(await replicaRead("holidays")).toBe(false);
     replayedUpTo = "now";
     await probeReplica();
-    await owner.agent.get("/api/holidays").expect(200);
+    await api(owner.agent).op("listHolidays").expect(200);
     expect(await replicaRead("holidays")).toBe(true);
   });
 
@@ -105,13 +112,15 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     await probeReplica();
     const other = await addMember(t, owner, "hr");
     replayedUpTo = await primaryNow();
-    const created = await owner.agent.post("/api/configuration/branches").send({ name: "Opaque" }).expect(201);
+    const created = await api(owner.agent)
+      .op("createBranch", { body: { name: "Opaque" } })
+      .expect(201);
     const value = /hrms\.lsn=([^;]+)/.exec(String(created.headers["set-cookie"]))![1];
     expect(value).not.toMatch(/[0-9A-F]+\/[0-9A-F]+/);
     expect(value).not.toContain((await primaryNow()).toString(16).toUpperCase().slice(-4));
     // the writer's next read waits for the replica (primary); the other session carrying the same
     // cookie is not held to it (the replica serves it)
-    await owner.agent.get("/api/configuration/work-locations").expect(200);
+    await api(owner.agent).op("listWorkLocations").expect(200);
     expect(await replicaRead("work_locations")).toBe(false);
     const sid = await sessionCookie(other);
     await t.request().get("/api/holidays").set("Cookie", `${sid}; hrms.lsn=${value}`).expect(200);
@@ -124,9 +133,8 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     useReplica(t.url, { max: 2 });
     replayedUpTo = "now";
     await probeReplica();
-    const made = await owner.agent
-      .post("/api/integrations/credentials")
-      .send({ name: "Replica sync", scopes: ["organization:read", "organization:write"] })
+    const made = await api(owner.agent)
+      .op("createApiCredential", { body: { name: "Replica sync", scopes: ["organization:read", "organization:write"] } })
       .expect(201);
     const bearer = { Authorization: `Bearer ${made.body.data.secret}` };
     await t.request().get("/api/configuration/branches").set(bearer).expect(200);
@@ -140,7 +148,7 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     const list = await t.request().get("/api/configuration/branches").set(bearer).expect(200);
     expect(list.body.data.map((b: { name: string }) => b.name)).toContain("Bearer Write");
     // a cookie session of the same company is not held to the credential's write: the replica serves it
-    await owner.agent.get("/api/holidays").expect(200);
+    await api(owner.agent).op("listHolidays").expect(200);
     expect(await replicaRead("holidays")).toBe(true);
     // once the replica has replayed the write, the credential reads from it again
     replayedUpTo = "now";
@@ -161,11 +169,11 @@ describe("listBranches, createBranch: reads marked x-read-replica", () => {
     // the stubbed check still says it is up: the read fails there and is run again on the primary
     useReplica(`postgres://postgres@127.0.0.1:${await freePort()}/gone`, { max: 2 });
     await probeReplica();
-    const list = await owner.agent.get("/api/configuration/branches").expect(200);
+    const list = await api(owner.agent).op("listBranches").expect(200);
     expect(list.body.data.map((b: { name: string }) => b.name)).toContain("Replica Lag");
     // with the real check it is marked down and not tried at all
     setReplayProbe(undefined);
     await probeReplica();
-    await owner.agent.get("/api/configuration/branches").expect(200);
+    await api(owner.agent).op("listBranches").expect(200);
   });
 });

@@ -12,6 +12,7 @@ import { createApp } from "../../src/http/app.ts";
 import { series } from "../../src/http/middleware.ts";
 import { createServer } from "../../src/http/server.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
@@ -80,14 +81,13 @@ describe("request validation without response validation (production)", () => {
     const o = await signupTenant(t);
     const agent = request.agent(app);
     (agent as unknown as { jar: unknown }).jar = (o.agent as unknown as { jar: unknown }).jar;
-    await agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["payroll"] })
+    await api(agent)
+      .op("updateCompanySettings", { body: { modules: ["payroll"] } })
       .expect(200);
-    await agent.get("/api/configuration/payroll/pf-settings").expect(200);
+    await api(agent).op("getPfSettings").expect(200);
     expectError(await agent.get("/api/configuration/payroll/pf-settings?x=1"), 400, "validation_failed");
     // an operation with a path parameter
-    expectError(await agent.get("/api/employees/not-a-uuid"), 400, "validation_failed");
+    expectError(await api(agent).op("getEmployee", { params: { employeeId: "not-a-uuid" } }), 400, "validation_failed");
     // no operation: the validator's own 404 and 405
     expectError(await agent.get("/api/no-such-thing"), 404, "not_found");
     expect((await agent.put("/api/server-time")).status).toBe(405);
@@ -96,7 +96,7 @@ describe("request validation without response validation (production)", () => {
 
 describe("HEAD", () => {
   it("getHealth, getServerTime, listEmployees: every GET operation answers HEAD with the GET's status and headers, no body", async () => {
-    const health = await t.request().get("/api/health").expect(200);
+    const health = await api(t.request()).op("getHealth").expect(200);
     const head = await t.request().head("/api/health").expect(200);
     expect(head.text ?? "").toBe("");
     expect(head.headers["content-type"]).toBe(health.headers["content-type"]);
@@ -104,7 +104,7 @@ describe("HEAD", () => {
     // a guarded read: 401 without a session, 200 with one - the GET's answers
     expect((await t.request().head("/api/employees")).status).toBe(401);
     const o = await signupTenant(t);
-    const list = await o.agent.get("/api/employees").expect(200);
+    const list = await api(o.agent).op("listEmployees").expect(200);
     const listHead = await o.agent.head("/api/employees").expect(200);
     expect(listHead.text ?? "").toBe("");
     expect(listHead.headers["content-length"]).toBe(list.headers["content-length"]);
@@ -136,7 +136,7 @@ describe("getServerTime, getHealth: the server builds requests and responses wit
       expect(r.body.data.database).toBe("up");
       // a signed-in operation, with Express's helpers (cookies, res.json) on these objects
       const s = await signupTenant({ ...t, request: () => request.agent(server) });
-      const time = await s.agent.get("/api/server-time");
+      const time = await api(s.agent).op("getServerTime");
       expect(time.status).toBe(200);
       expect(typeof time.body.data.epoch_ms).toBe("number");
       expect(seen.length).toBeGreaterThanOrEqual(3);
@@ -172,7 +172,9 @@ describe("the production request path answers as the validated one", () => {
       .map((c) => c.toValueString())
       .join("; ");
     expect(cookie).toContain("hrms.sid=");
-    const holiday = await o.agent.post("/api/holidays").send({ date: "2031-01-26", name: "Ünïcode Day — 1" }).expect(201);
+    const holiday = await api(o.agent)
+      .op("createHoliday", { body: { date: "2031-01-26", name: "Ünïcode Day — 1" } })
+      .expect(201);
     const production = await serve(false);
     const validated = await serve(true);
     try {

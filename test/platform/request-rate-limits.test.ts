@@ -9,6 +9,7 @@ import type { RequestRateLimits } from "../../src/http/rate-limit.ts";
 import { addMember, appWith, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { productionLimits } from "../support/limits.ts";
 import { expectRateLimitHeaders } from "../support/rate-limit.ts";
+import { api } from "../support/api.ts";
 
 const WINDOW = 60;
 const t = useTestApp({ config: { rateLimitPerTenant: 40, rateLimitPerCaller: 12, rateLimitPerIp: 500, rateLimitWindowSeconds: WINDOW } });
@@ -28,27 +29,30 @@ function state(res: { headers: Record<string, unknown> }): Record<string, { r: n
 describe("listEmployees, getEmployee, getSession: RateLimit fields on every answer", () => {
   it("listEmployees: with a session the `tenant` and `caller` policies, one request fewer each time; errors carry them too", async () => {
     const owner = await signupTenant(t);
-    const first = await owner.agent.get("/api/employees").expect(200);
+    const first = await api(owner.agent).op("listEmployees").expect(200);
     expect(first.headers["ratelimit-policy"]).toBe(`"tenant";q=40;w=${WINDOW}, "caller";q=12;w=${WINDOW}`);
     const a = state(first);
     expect(a.tenant.t).toBeGreaterThan(0);
     expect(a.tenant.t).toBeLessThanOrEqual(WINDOW);
-    const second = await owner.agent.get("/api/employees").expect(200);
+    const second = await api(owner.agent).op("listEmployees").expect(200);
     expect(state(second).caller.r).toBe(a.caller.r - 1);
     expect(state(second).tenant.r).toBe(a.tenant.r - 1);
     // a 404 of an id the company does not have is counted and stated alike
-    const missing = expectError(await owner.agent.get("/api/employees/00000000-0000-4000-8000-000000000000"), 404);
+    const missing = expectError(
+      await api(owner.agent).op("getEmployee", { params: { employeeId: "00000000-0000-4000-8000-000000000000" } }),
+      404,
+    );
     expect(missing).toBeTruthy();
-    const after404 = await owner.agent.get("/api/employees").expect(200);
+    const after404 = await api(owner.agent).op("listEmployees").expect(200);
     expect(state(after404).caller.r).toBe(a.caller.r - 3);
   });
 
   it("getSession: without a session the `client` policy; health probes are neither counted nor stated", async () => {
-    const anonymous = await t.request().get("/api/auth/session");
+    const anonymous = await api(t.request()).op("getSession");
     expectError(anonymous, 401);
     expect(anonymous.headers["ratelimit-policy"]).toBe(`"client";q=500;w=${WINDOW}`);
     expect(state(anonymous).client.r).toBeLessThan(500);
-    const health = await t.request().get("/api/health");
+    const health = await api(t.request()).op("getHealth");
     expect(health.headers.ratelimit).toBeUndefined();
     expect(health.headers["ratelimit-policy"]).toBeUndefined();
   });
@@ -56,16 +60,16 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
   it("listEmployees: past the caller's limit a 429 naming `caller` with Retry-After, counting nothing; others go on", async () => {
     const owner = await signupTenant(t);
     const hr = await addMember(t, owner, "hr");
-    let last = await owner.agent.get("/api/employees");
-    while (last.status === 200) last = await owner.agent.get("/api/employees");
+    let last = await api(owner.agent).op("listEmployees");
+    while (last.status === 200) last = await api(owner.agent).op("listEmployees");
     expectError(last, 429, "rate_limited");
     const wait = expectRateLimitHeaders(last, { name: "caller", limit: 12, windowSeconds: WINDOW });
     expect(wait).toBeGreaterThan(0);
     // refused requests count nothing: still refused, still naming the caller's policy
-    const again = await owner.agent.get("/api/employees");
+    const again = await api(owner.agent).op("listEmployees");
     expectRateLimitHeaders(again, { name: "caller", limit: 12, windowSeconds: WINDOW });
     // hr of the same company has a budget of its own, and the company's shows the owner's requests
-    const byHr = await hr.agent.get("/api/employees").expect(200);
+    const byHr = await api(hr.agent).op("listEmployees").expect(200);
     expect(state(byHr).caller.r).toBe(11);
     expect(state(byHr).tenant.r).toBeLessThanOrEqual(40 - 13);
   });
@@ -74,22 +78,21 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     const owner = await signupTenant(t);
     const members = await Promise.all([addMember(t, owner, "hr"), addMember(t, owner, "admin"), addMember(t, owner, "hr")]);
     const other = await signupTenant(t);
-    let refused: { status: number; headers: Record<string, unknown>; body: any } | undefined;
+    let refused: { status: number; headers: Record<string, unknown>; body: unknown } | undefined;
     for (let i = 0; i < 60 && !refused; i++) {
       const res = await [owner, ...members][i % 4].agent.get("/api/employees");
       if (res.status === 429) refused = res;
     }
     expect(refused).toBeDefined();
     expectRateLimitHeaders(refused!, { name: "tenant", limit: 40, windowSeconds: WINDOW });
-    const elsewhere = await other.agent.get("/api/employees").expect(200);
+    const elsewhere = await api(other.agent).op("listEmployees").expect(200);
     expect(state(elsewhere).tenant.r).toBeGreaterThan(30);
   });
 
   it("listEmployees with an API credential: its company's and its own budget (`caller`), beside its creator's", async () => {
     const owner = await signupTenant(t);
-    const made = await owner.agent
-      .post("/api/integrations/credentials")
-      .send({ name: "Sync", scopes: ["employees:read"] })
+    const made = await api(owner.agent)
+      .op("createApiCredential", { body: { name: "Sync", scopes: ["employees:read"] } })
       .expect(201);
     const bearer = { Authorization: `Bearer ${made.body.data.secret}` };
     const first = await t.request().get("/api/employees").set(bearer).expect(200);
@@ -100,7 +103,7 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     expectError(last, 429, "rate_limited");
     expectRateLimitHeaders(last, { name: "caller", limit: 12, windowSeconds: WINDOW });
     // its creator's own budget is untouched; the company's counted the credential's requests
-    const byOwner = await owner.agent.get("/api/employees").expect(200);
+    const byOwner = await api(owner.agent).op("listEmployees").expect(200);
     expect(state(byOwner).caller.r).toBeGreaterThan(0);
     expect(state(byOwner).tenant.r).toBeLessThanOrEqual(40 - 13);
   });
@@ -123,9 +126,8 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     expectRateLimitHeaders(refused, { name: "client", limit: 3, windowSeconds: WINDOW });
     // refused before its secret is looked at: even a live credential from that address waits for the window
     const owner = await signupTenant(t);
-    const made = await owner.agent
-      .post("/api/integrations/credentials")
-      .send({ name: "Shared NAT", scopes: ["employees:read"] })
+    const made = await api(owner.agent)
+      .op("createApiCredential", { body: { name: "Shared NAT", scopes: ["employees:read"] } })
       .expect(201);
     const live = await supertest(narrow.app)
       .get("/api/employees")
@@ -147,7 +149,7 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     // a second process that syncs only when told to (after its first request)
     const second = appWith(t, { rateLimitSyncMs: 3_600_000 });
     const limitsOf = (app: { locals: Record<string, unknown> }) => app.locals.rateLimits as RequestRateLimits;
-    for (let i = 0; i < 4; i++) await owner.agent.get("/api/employees").expect(200);
+    for (let i = 0; i < 4; i++) await api(owner.agent).op("listEmployees").expect(200);
     await limitsOf(t.app).sync();
     // the second process learns of the first's requests at its first sync
     await second.as(owner.agent).get("/api/employees").expect(200);

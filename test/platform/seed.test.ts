@@ -9,6 +9,7 @@ import { createServer } from "../../src/http/server.ts";
 import { FIRST, type SeedResult, seedDemo } from "../../scripts/db/seed-demo.ts";
 import * as clock from "../../src/lib/clock.ts";
 import { useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let server: Server;
@@ -111,7 +112,7 @@ describe("make seed: the demo company", () => {
     expect(first.signIns.map((s) => s.role)).toEqual(["owner", "hr", "manager", "employee"]);
     for (const s of first.signIns) {
       const agent = t.request();
-      const res = await agent.post("/api/auth/sign-in").send({ email: s.email, password: s.password });
+      const res = await api(agent).op("signIn", { body: { email: s.email, password: s.password } });
       expect(res.status, s.email).toBe(200);
       expect(res.body.data.active_tenant_id).toBe(first.tenantId);
       expect(res.body.data.tenants.find((x: { id: string }) => x.id === first.tenantId).role).toBe(s.role);
@@ -119,8 +120,12 @@ describe("make seed: the demo company", () => {
     // the manager sees the demo employee's leave request waiting for a decision
     const manager = first.signIns[2];
     const agent = t.request();
-    await agent.post("/api/auth/sign-in").send({ email: manager.email, password: manager.password }).expect(200);
-    const pending = await agent.get("/api/leave-requests?status=pending").expect(200);
+    await api(agent)
+      .op("signIn", { body: { email: manager.email, password: manager.password } })
+      .expect(200);
+    const pending = await api(agent)
+      .op("listLeaveRequests", { query: { status: "pending" } })
+      .expect(200);
     expect(pending.body.data.length).toBeGreaterThan(0);
   });
 
@@ -178,11 +183,13 @@ describe("make seed: the demo company", () => {
       codes.join(" "),
     ).toBe(true);
     const owner = t.request();
-    await owner.post("/api/auth/sign-in").send({ email: first.signIns[0].email, password: first.signIns[0].password }).expect(200);
+    await api(owner)
+      .op("signIn", { body: { email: first.signIns[0].email, password: first.signIns[0].password } })
+      .expect(200);
     const csv =
       "first_name,last_name,email,department,designation,joining_date\n" +
       "Anita,Import,anita.import@acme.example,Engineering,Engineer,2024-01-15\n";
-    await owner.post("/api/imports/employees").send({ csv }).expect(201);
+    await api(owner).op("importEmployees", { body: { csv } }).expect(201);
     const [imported] = await t.query<{ employee_code: string }>("SELECT employee_code FROM employees WHERE tenant_id = $1 AND email = $2", [
       first.tenantId,
       "anita.import@acme.example",

@@ -10,6 +10,7 @@ import { pruneKnownClients } from "../../src/platform/identity/signin-guard.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { appWith, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { expectRateLimitHeaders } from "../support/rate-limit.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 registerAllJobs();
@@ -94,14 +95,18 @@ describe("forgotPassword, resetPassword: a successful reset lifts every pause of
     expectError(await signIn("198.51.100.30", o.password), 429, "rate_limited");
     expectError(await signIn("203.0.113.30", o.password), 429, "rate_limited"); // the account-wide bound (5 here)
 
-    await t.request().post("/api/auth/forgot-password").send({ email: o.email }).expect(200);
+    await api(t.request())
+      .op("forgotPassword", { body: { email: o.email } })
+      .expect(200);
     await jobs.runNow("auth.password-reset-requests");
     const [mail] = await t.query<{ text_body: string }>(
       "SELECT text_body FROM email_outbox WHERE to_address = $1 AND subject = 'Reset your HRMS password'",
       [o.email],
     );
     const token = /Reset token: ([A-Za-z0-9_-]+)/.exec(mail.text_body)![1];
-    const reset = await t.request().post("/api/auth/reset-password").send({ token, password: "after-the-reset-lantern-8" }).expect(200);
+    const reset = await api(t.request())
+      .op("resetPassword", { body: { token, password: "after-the-reset-lantern-8" } })
+      .expect(200);
     expect(String(reset.headers["set-cookie"])).toMatch(/^hrms\.client=[A-Za-z0-9_-]{43}; .*HttpOnly/);
 
     await signIn("198.51.100.30", "after-the-reset-lantern-8").expect(200);
@@ -113,7 +118,9 @@ describe("acceptInvite: an existing user's password is checked under the same pe
   it("another client's failures do not stop the invitee from accepting", async () => {
     const a = await signupTenant(t);
     const b = await signupTenant(t);
-    await b.agent.post("/api/configuration/members").send({ email: a.email, role: "hr" }).expect(201);
+    await api(b.agent)
+      .op("inviteMember", { body: { email: a.email, role: "hr" } })
+      .expect(201);
     const [invite] = await t.query<{ text_body: string }>(
       "SELECT text_body FROM email_outbox WHERE to_address = $1 AND text_body LIKE '%Invitation token:%'",
       [a.email],
@@ -151,7 +158,9 @@ describe("acceptInvite: an existing user's password is checked under the same pe
 describe("known clients: forgotten after a year unused (auth.prune-known-clients)", () => {
   it("removes the rows of browsers unused for longer than their cookie lives, and keeps the others", async () => {
     const o = await signupTenant(t);
-    await t.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    await api(t.request())
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
     const rows = await t.query<{ id: string }>("SELECT id FROM known_clients WHERE user_id = $1", [o.userId]);
     expect(rows.length).toBeGreaterThan(1);
     const [stale, ...fresh] = rows.map((r) => r.id);

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { appWith, expectError, uniqueEmail, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 registerAllJobs();
@@ -41,7 +42,7 @@ describe("signup, confirmSignup: a stranger's signup cannot decide the account",
     const missing = expectError(await t.request().post("/api/auth/signup/confirm").send({ token }), 400, "validation_failed");
     expect(missing.details.map((d: { path: string }) => d.path)).toContain("body.password");
     const weak = expectError(
-      await t.request().post("/api/auth/signup/confirm").send({ token, password: "password1" }),
+      await api(t.request()).op("confirmSignup", { body: { token, password: "password1" } }),
       400,
       "validation_failed",
     );
@@ -49,28 +50,33 @@ describe("signup, confirmSignup: a stranger's signup cannot decide the account",
     expect(await t.query("SELECT 1 FROM users WHERE email = $1", [victim])).toEqual([]);
 
     const owner = t.request();
-    const created = await owner
-      .post("/api/auth/signup/confirm")
-      .send({ token, password: OWNER_PASSWORD, name: "Vidya Owner", company_name: "Vidya Traders" })
+    const created = await api(owner)
+      .op("confirmSignup", { body: { token, password: OWNER_PASSWORD, name: "Vidya Owner", company_name: "Vidya Traders" } })
       .expect(201);
     expect(created.body.data.user).toMatchObject({ email: victim, name: "Vidya Owner" });
-    const session = await owner.get("/api/auth/session").expect(200);
+    const session = await api(owner).op("getSession").expect(200);
     expect(session.body.data.tenants).toEqual([{ id: created.body.data.active_tenant_id, name: "Vidya Traders", role: "owner" }]);
 
     // the stranger's password opens nothing; the owner's does
-    expectError(await t.request().post("/api/auth/sign-in").send({ email: victim, password: ATTACKER_PASSWORD }), 401, "unauthenticated");
-    await t.request().post("/api/auth/sign-in").send({ email: victim, password: OWNER_PASSWORD }).expect(200);
+    expectError(await api(t.request()).op("signIn", { body: { email: victim, password: ATTACKER_PASSWORD } }), 401, "unauthenticated");
+    await api(t.request())
+      .op("signIn", { body: { email: victim, password: OWNER_PASSWORD } })
+      .expect(200);
   });
 
   it("keeps the signup's name and company when the confirmation gives none", async () => {
     const email = uniqueEmail("plain");
-    await t.request().post("/api/auth/signup").send({ name: "Plain Person", email, company_name: "Plain Co" }).expect(202);
+    await api(t.request())
+      .op("signup", { body: { name: "Plain Person", email, company_name: "Plain Co" } })
+      .expect(202);
     await jobs.runNow("auth.signup-requests");
     const [token] = await confirmations(email);
     const agent = t.request();
-    const created = await agent.post("/api/auth/signup/confirm").send({ token, password: OWNER_PASSWORD }).expect(201);
+    const created = await api(agent)
+      .op("confirmSignup", { body: { token, password: OWNER_PASSWORD } })
+      .expect(201);
     expect(created.body.data.user).toMatchObject({ email, name: "Plain Person" });
-    const session = await agent.get("/api/auth/session").expect(200);
+    const session = await api(agent).op("getSession").expect(200);
     expect(session.body.data.tenants[0].name).toBe("Plain Co");
   });
 });
@@ -91,7 +97,9 @@ describe("signup: others' signups cannot suppress the owner's confirmation mail"
     expect(await confirmations(victim)).toHaveLength(3);
 
     // the owner signs up: the budget is spent, so the signup waits (it is not dropped)
-    await t.request().post("/api/auth/signup").send({ name: "Real Owner", email: victim }).expect(202);
+    await api(t.request())
+      .op("signup", { body: { name: "Real Owner", email: victim } })
+      .expect(202);
     await jobs.runNow("auth.signup-requests");
     expect(await confirmations(victim)).toHaveLength(3);
     // more of the stranger's: still one waiting, the newest
@@ -107,8 +115,12 @@ describe("signup: others' signups cannot suppress the owner's confirmation mail"
     expect(tokens).toHaveLength(4);
     expect(await t.query("SELECT 1 FROM signup_requests WHERE email = $1 AND mailed_at IS NULL", [victim])).toEqual([]);
     // whichever mail the owner opens, the account is theirs
-    await t.request().post("/api/auth/signup/confirm").send({ token: tokens[3], password: OWNER_PASSWORD }).expect(201);
-    await t.request().post("/api/auth/sign-in").send({ email: victim, password: OWNER_PASSWORD }).expect(200);
-    expectError(await t.request().post("/api/auth/sign-in").send({ email: victim, password: ATTACKER_PASSWORD }), 401, "unauthenticated");
+    await api(t.request())
+      .op("confirmSignup", { body: { token: tokens[3], password: OWNER_PASSWORD } })
+      .expect(201);
+    await api(t.request())
+      .op("signIn", { body: { email: victim, password: OWNER_PASSWORD } })
+      .expect(200);
+    expectError(await api(t.request()).op("signIn", { body: { email: victim, password: ATTACKER_PASSWORD } }), 401, "unauthenticated");
   });
 });

@@ -11,6 +11,7 @@ import { jobs } from "../../src/platform/jobs/queue.ts";
 import { appWith, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { signupToken } from "../support/signup.ts";
 import * as clock from "../../src/lib/clock.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 registerAllJobs();
@@ -37,7 +38,7 @@ describe("signup, confirmSignup: the same answer whether or not the address has 
     const owner = await signupTenant(t, { name: "Existing Owner" });
     const fresh = uniqueEmail("fresh");
     const send = (email: string) =>
-      t.request().post("/api/auth/signup").send({ name: "Someone", email, password: PASSWORD, company_name: "Signup Co" });
+      api(t.request()).op("signup", { body: { name: "Someone", email, password: PASSWORD, company_name: "Signup Co" } });
     const forNew = await send(fresh);
     const forExisting = await send(owner.email.toUpperCase());
     expect(forNew.status).toBe(202);
@@ -59,59 +60,79 @@ describe("signup, confirmSignup: the same answer whether or not the address has 
     // nothing was created or changed for the existing address, and nothing of the attempt is kept
     expect(await t.query("SELECT 1 FROM users WHERE email = $1", [owner.email])).toHaveLength(1);
     expect(await t.query("SELECT 1 FROM signup_requests WHERE email = $1", [owner.email])).toEqual([]);
-    expectError(await t.request().post("/api/auth/sign-in").send({ email: owner.email, password: PASSWORD }), 401);
-    await t.request().post("/api/auth/sign-in").send({ email: owner.email, password: owner.password }).expect(200);
+    expectError(await api(t.request()).op("signIn", { body: { email: owner.email, password: PASSWORD } }), 401);
+    await api(t.request())
+      .op("signIn", { body: { email: owner.email, password: owner.password } })
+      .expect(200);
 
     // the new address's owner confirms: account, company, owner role, session
     const agent = t.request();
-    const created = await agent.post("/api/auth/signup/confirm").send({ token, password: PASSWORD }).expect(201);
+    const created = await api(agent)
+      .op("confirmSignup", { body: { token, password: PASSWORD } })
+      .expect(201);
     expect(created.headers["set-cookie"]?.[0]).toMatch(/^hrms\.sid=/);
     expect(created.body.data).toMatchObject({ user: { email: fresh, name: "Someone" }, role: "owner", modules: [] });
-    const session = await agent.get("/api/auth/session").expect(200);
+    const session = await api(agent).op("getSession").expect(200);
     expect(session.body.data.tenants).toEqual([{ id: created.body.data.active_tenant_id, name: "Signup Co", role: "owner" }]);
-    await t.request().post("/api/auth/sign-in").send({ email: fresh, password: PASSWORD }).expect(200);
-    const log = await agent.get("/api/configuration/activity-log?action=tenant.created").expect(200);
+    await api(t.request())
+      .op("signIn", { body: { email: fresh, password: PASSWORD } })
+      .expect(200);
+    const log = await api(agent)
+      .op("listActivityLog", { query: { action: "tenant.created" } })
+      .expect(200);
     expect(log.body.data).toHaveLength(1);
     // single use
-    expectError(await t.request().post("/api/auth/signup/confirm").send({ token, password: PASSWORD }), 400, "invalid_token");
+    expectError(await api(t.request()).op("confirmSignup", { body: { token, password: PASSWORD } }), 400, "invalid_token");
     expect(await t.query("SELECT 1 FROM signup_requests WHERE email = $1", [fresh])).toEqual([]);
   });
 
   it("an unknown or expired token is a 400; an address that got an account meanwhile is a 409", async () => {
     expectError(
-      await t.request().post("/api/auth/signup/confirm").send({ token: "no-such-token-at-all", password: PASSWORD }),
+      await api(t.request()).op("confirmSignup", { body: { token: "no-such-token-at-all", password: PASSWORD } }),
       400,
       "invalid_token",
     );
 
     const late = uniqueEmail("late");
-    await t.request().post("/api/auth/signup").send({ name: "Late", email: late, password: PASSWORD }).expect(202);
+    await api(t.request())
+      .op("signup", { body: { name: "Late", email: late, password: PASSWORD } })
+      .expect(202);
     const token = await signupToken(t.query, late);
     // a second before the server's clock (src/lib/clock.ts), which the link's expiry follows
     await t.query("UPDATE signup_requests SET expires_at = $2::timestamptz - interval '1 second' WHERE email = $1", [late, clock.now()]);
-    expectError(await t.request().post("/api/auth/signup/confirm").send({ token, password: PASSWORD }), 400, "invalid_token");
+    expectError(await api(t.request()).op("confirmSignup", { body: { token, password: PASSWORD } }), 400, "invalid_token");
     expect(await t.query("SELECT 1 FROM users WHERE email = $1", [late])).toEqual([]);
 
     // two signups of one address; it gets an account with the first, the second then finds it taken
     const twice = uniqueEmail("twice");
-    await t.request().post("/api/auth/signup").send({ name: "First", email: twice, password: PASSWORD }).expect(202);
+    await api(t.request())
+      .op("signup", { body: { name: "First", email: twice, password: PASSWORD } })
+      .expect(202);
     const first = await signupToken(t.query, twice);
-    await t.request().post("/api/auth/signup").send({ name: "Second", email: twice, password: PASSWORD }).expect(202);
+    await api(t.request())
+      .op("signup", { body: { name: "Second", email: twice, password: PASSWORD } })
+      .expect(202);
     const second = await signupToken(t.query, twice);
-    await t.request().post("/api/auth/signup/confirm").send({ token: second, password: PASSWORD }).expect(201);
-    expectError(await t.request().post("/api/auth/signup/confirm").send({ token: first, password: PASSWORD }), 400, "invalid_token");
+    await api(t.request())
+      .op("confirmSignup", { body: { token: second, password: PASSWORD } })
+      .expect(201);
+    expectError(await api(t.request()).op("confirmSignup", { body: { token: first, password: PASSWORD } }), 400, "invalid_token");
     const other = uniqueEmail("other");
-    await t.request().post("/api/auth/signup").send({ name: "Other", email: other, password: PASSWORD }).expect(202);
+    await api(t.request())
+      .op("signup", { body: { name: "Other", email: other, password: PASSWORD } })
+      .expect(202);
     const pending = await signupToken(t.query, other);
     await t.query("INSERT INTO users (email, name, password_hash) VALUES ($1, 'Invited Meanwhile', 'scrypt$00$00')", [other]);
-    expectError(await t.request().post("/api/auth/signup/confirm").send({ token: pending, password: PASSWORD }), 409, "conflict");
+    expectError(await api(t.request()).op("confirmSignup", { body: { token: pending, password: PASSWORD } }), 409, "conflict");
     expect(await t.query("SELECT 1 FROM signup_requests WHERE email = $1", [other])).toEqual([]);
   });
 
   it("mails one address at most 3 times in 15 minutes, however many signups name it", async () => {
     const victim = await signupTenant(t);
     for (let i = 0; i < 5; i++)
-      await t.request().post("/api/auth/signup").send({ name: "Spam", email: victim.email, password: PASSWORD }).expect(202);
+      await api(t.request())
+        .op("signup", { body: { name: "Spam", email: victim.email, password: PASSWORD } })
+        .expect(202);
     await jobs.runNow("auth.signup-requests");
     expect(await outbox(victim.email)).toHaveLength(3);
     expect(await t.query("SELECT 1 FROM signup_requests WHERE email = $1", [victim.email])).toEqual([]);
@@ -142,8 +163,8 @@ describe("forgotPassword, resetPassword: the same answer and the same work for e
   it("answers an existing and a missing address alike, mails only after the response, and only the existing one", async () => {
     const owner = await signupTenant(t);
     const missing = uniqueEmail("missing");
-    const forExisting = await t.request().post("/api/auth/forgot-password").send({ email: owner.email });
-    const forMissing = await t.request().post("/api/auth/forgot-password").send({ email: missing });
+    const forExisting = await api(t.request()).op("forgotPassword", { body: { email: owner.email } });
+    const forMissing = await api(t.request()).op("forgotPassword", { body: { email: missing } });
     expect(forExisting.status).toBe(200);
     expect(seen(forMissing)).toEqual(seen(forExisting));
     // the request only recorded it: no token and no mail yet, for either address
@@ -156,7 +177,11 @@ describe("forgotPassword, resetPassword: the same answer and the same work for e
     expect(await outbox(missing)).toEqual([]);
     expect(await t.query("SELECT 1 FROM password_reset_requests")).toEqual([]);
     const token = /Reset token: ([A-Za-z0-9_-]+)/.exec(mail.text_body)![1];
-    await t.request().post("/api/auth/reset-password").send({ token, password: "another-granite-otter-7" }).expect(200);
-    await t.request().post("/api/auth/sign-in").send({ email: owner.email, password: "another-granite-otter-7" }).expect(200);
+    await api(t.request())
+      .op("resetPassword", { body: { token, password: "another-granite-otter-7" } })
+      .expect(200);
+    await api(t.request())
+      .op("signIn", { body: { email: owner.email, password: "another-granite-otter-7" } })
+      .expect(200);
   });
 });

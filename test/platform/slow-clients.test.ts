@@ -25,17 +25,10 @@ import { createApp } from "../../src/http/app.ts";
 import { createMetricsServer } from "../../src/http/metrics-server.ts";
 import { createServer } from "../../src/http/server.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
+import { waitFor } from "../support/eventually.ts";
 
 const t = useTestApp();
-
-/** A hang guard, not a timing assertion. */
-async function waitFor(what: string, fn: () => Promise<boolean> | boolean, ms = 90_000) {
-  const until = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Resolves with `p`'s value, or rejects once the hang guard runs out. */
 function guard<T>(what: string, p: Promise<T>, ms = 90_000): Promise<T> {
@@ -156,9 +149,7 @@ describe("slow request bodies", () => {
     expect(signIn.status).toBe(200);
     const reads = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        i % 2
-          ? agent.get("/api/configuration/company-settings")
-          : agent.post("/api/configuration/company-settings").send({ name: `Acme ${i}` }),
+        i % 2 ? api(agent).op("getCompanySettings") : api(agent).op("updateCompanySettings", { body: { name: `Acme ${i}` } }),
       ),
     );
     expect(reads.map((r) => r.status)).toEqual(Array(6).fill(200));
@@ -218,9 +209,11 @@ describe("slow readers", () => {
       .expect(201);
     const fileId = up.body.data.id as string;
     const s = await serve({ responseWriteTimeoutMs: 3000, requestQueueTimeoutMs: 60_000 });
-    const cookie = (await s.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200)).headers[
-      "set-cookie"
-    ] as unknown as string[];
+    const cookie = (
+      await api(s.request())
+        .op("signIn", { body: { email: o.email, password: o.password } })
+        .expect(200)
+    ).headers["set-cookie"] as unknown as string[];
     const sessionCookie = cookie.map((c) => c.split(";")[0]).join("; ");
 
     // three downloads - more than the 2 slots - whose client reads the headers and then nothing
@@ -264,8 +257,10 @@ describe("slow readers", () => {
     await waitFor("the slots to be free", () => s.stats().active === 0);
     // the slots serve others again
     const agent = s.request();
-    await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
-    const again = await Promise.all(Array.from({ length: 4 }, () => agent.get("/api/configuration/company-settings")));
+    await api(agent)
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
+    const again = await Promise.all(Array.from({ length: 4 }, () => api(agent).op("getCompanySettings")));
     expect(again.map((r) => r.status)).toEqual(Array(4).fill(200));
   });
 });
@@ -282,10 +277,14 @@ describe("slow readers hold no slot", () => {
     // the production deadline: nothing here waits for it
     const s = await serve({ responseWriteTimeoutMs: 60_000, requestQueueTimeoutMs: 60_000 });
     const agent = s.request();
-    await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
-    const cookie = (await s.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200)).headers[
-      "set-cookie"
-    ] as unknown as string[];
+    await api(agent)
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
+    const cookie = (
+      await api(s.request())
+        .op("signIn", { body: { email: o.email, password: o.password } })
+        .expect(200)
+    ).headers["set-cookie"] as unknown as string[];
     const stalled = Array.from({ length: 5 }, () => {
       let started = false;
       const req = http.get({
@@ -306,9 +305,9 @@ describe("slow readers hold no slot", () => {
     // five stalled downloads on two slots: each gives its slot back once only its client is left to read
     await waitFor("the five downloads to be answered", () => stalled.every((d) => d.started()));
     await waitFor("their slots to be given back", () => s.stats().writingResponses === 5 && s.stats().active === 0);
-    const others = await Promise.all(Array.from({ length: 4 }, () => agent.get("/api/configuration/company-settings")));
+    const others = await Promise.all(Array.from({ length: 4 }, () => api(agent).op("getCompanySettings")));
     expect(others.map((r) => r.status)).toEqual(Array(4).fill(200));
-    await s.request().get("/api/server-time").expect(200);
+    await api(s.request()).op("getServerTime").expect(200);
     expect(s.stats()).toMatchObject({ writeTimeouts: 0, rejectedFull: 0, rejectedTimeout: 0, writingResponses: 5 });
     for (const d of stalled) d.req.destroy();
     await waitFor("the stalled downloads to be gone", () => s.stats().writingResponses === 0);
@@ -320,9 +319,11 @@ describe("request bodies in memory", () => {
     const o = await signupTenant(t);
     // room for one body of 200 000 bytes (6 × its size) and not two
     const s = await serve({}, { bodyMemoryBytes: 6 * 300_000, bodyReadTimeoutMs: 60_000 });
-    const cookie = (await s.request().post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200)).headers[
-      "set-cookie"
-    ] as unknown as string[];
+    const cookie = (
+      await api(s.request())
+        .op("signIn", { body: { email: o.email, password: o.password } })
+        .expect(200)
+    ).headers["set-cookie"] as unknown as string[];
     const headers = { "content-type": "application/json", cookie: cookie.map((c) => c.split(";")[0]).join("; ") };
     const first = unfinished(s.port, { path: "/api/imports/employees", headers, length: 200_000, sent: Buffer.from('{"csv":"') });
     await waitFor("the first body to be arriving", () => s.stats().readingBodies === 1);
@@ -336,8 +337,10 @@ describe("request bodies in memory", () => {
     await waitFor("the first body's memory to be given back", () => s.stats().bodyMemory === 0);
     // a small body fits again
     const agent = s.request();
-    await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
-    expectError(await agent.post("/api/imports/employees").send({ csv: "first_name\n" }), 400);
+    await api(agent)
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
+    expectError(await api(agent).op("importEmployees", { body: { csv: "first_name\n" } }), 400);
   });
 
   it("the process does not start when one body of the largest limit would not fit (BODY_MEMORY_MB)", () => {
@@ -406,7 +409,9 @@ describe("getHealth, getReadiness: the load of the process", () => {
     const o = await signupTenant(t);
     const s = await serve({ requestQueueTimeoutMs: 60_000 });
     const agent = s.request();
-    await agent.post("/api/auth/sign-in").send({ email: o.email, password: o.password }).expect(200);
+    await api(agent)
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
     const metrics = createMetricsServer(s.app);
     servers.push(metrics);
     await new Promise<void>((resolve) => metrics.listen(0, "127.0.0.1", () => resolve()));
@@ -424,7 +429,7 @@ describe("getHealth, getReadiness: the load of the process", () => {
         requests: { in_progress: 0, limit: 2, queued: 0, queue_limit: t.config.maxQueuedRequests, reading_bodies: 0, saturated: false },
       },
     });
-    const ready = await s.request().get("/api/health/ready").expect(200);
+    const ready = await api(s.request()).op("getReadiness").expect(200);
     expect(ready.body.data).toEqual({ status: "ready" });
 
     // two requests blocked on a lock take both slots; a third waits for one
@@ -436,7 +441,7 @@ describe("getHealth, getReadiness: the load of the process", () => {
       const blocked = Array.from({ length: 3 }, () => agent.get("/api/configuration/company-settings").then((r) => r));
       await waitFor("2 in progress and 1 waiting", () => s.stats().active === 2 && s.stats().queued === 1);
       // health stays 200 and says nothing of the load; the metrics listener does
-      const busy = await s.request().get("/api/health").expect(200);
+      const busy = await api(s.request()).op("getHealth").expect(200);
       expect(busy.body.data).toEqual({ status: "ok", database: "up", uptime_seconds: expect.any(Number) });
       expect(await details()).toMatchObject({
         status: 503,
@@ -445,7 +450,7 @@ describe("getHealth, getReadiness: the load of the process", () => {
           requests: { in_progress: 2, limit: 2, queued: 1, queue_limit: t.config.maxQueuedRequests, reading_bodies: 0, saturated: true },
         },
       });
-      const notReady = await s.request().get("/api/health/ready");
+      const notReady = await api(s.request()).op("getReadiness");
       expectError(notReady, 503, "unavailable");
       expect(notReady.headers["retry-after"]).toMatch(/^[1-9]\d*$/);
       await locker.query("COMMIT");
@@ -455,7 +460,7 @@ describe("getHealth, getReadiness: the load of the process", () => {
       await locker.end();
     }
     await waitFor("the slots to be free", () => s.stats().active === 0);
-    await s.request().get("/api/health/ready").expect(200);
+    await api(s.request()).op("getReadiness").expect(200);
     expect((await details()).body.requests).toMatchObject({ in_progress: 0, queued: 0, saturated: false });
   });
 });

@@ -68,10 +68,12 @@ describe("tenant-scoped client", () => {
       "INSERT INTO notifications (tenant_id, user_id, kind, title) VALUES ($1, $2, 'leave.submitted', 'hello') RETURNING id",
       [a.tenantId, a.userId],
     );
-    expectError(await b.agent.post(`/api/notifications/${n.id}/read`), 404, "not_found");
+    expectError(await api(b.agent).op("markNotificationRead", { params: { notificationId: n.id } }), 404, "not_found");
     const list = await api(b.agent).op("listNotifications").expect(200);
     expect(list.body.data).toEqual([]);
-    const own = await a.agent.post(`/api/notifications/${n.id}/read`).expect(200);
+    const own = await api(a.agent)
+      .op("markNotificationRead", { params: { notificationId: n.id } })
+      .expect(200);
     expect(own.body.data.read_at).not.toBeNull();
   });
 });

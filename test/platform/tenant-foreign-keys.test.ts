@@ -4,6 +4,7 @@
 // every path that writes (single create, import, script), not only where a use case checks it.
 import { describe, expect, it } from "vitest";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
@@ -76,13 +77,17 @@ describe("createHoliday, importHolidays: a branch or work location of another co
   it("is refused as a reference to nothing, on the single create and the import alike", async () => {
     const a = await signupTenant(t);
     const b = await signupTenant(t);
-    const branch = (await a.agent.post("/api/configuration/branches").send({ name: "Pune" }).expect(201)).body.data.id;
-    const single = await b.agent.post("/api/holidays").send({ date: "2026-08-15", name: "Independence Day", branch_id: branch });
+    const branch = (
+      await api(a.agent)
+        .op("createBranch", { body: { name: "Pune" } })
+        .expect(201)
+    ).body.data.id;
+    const single = await api(b.agent).op("createHoliday", { body: { date: "2026-08-15", name: "Independence Day", branch_id: branch } });
     const e = expectError(single, 400, "validation_failed");
     expect(e.details).toEqual([{ path: "body.branch_id", message: "names no branch of this company" }]);
-    const imported = await b.agent
-      .post("/api/imports/holidays")
-      .send({ rows: [{ date: "2026-08-15", name: "Independence Day", branch_id: branch }] });
+    const imported = await api(b.agent).op("importHolidays", {
+      body: { rows: [{ date: "2026-08-15", name: "Independence Day", branch_id: branch }] },
+    });
     expect(imported.status).toBe(400);
     expect(JSON.stringify(imported.body)).toContain("names no branch of this company");
     expect(await t.query(`SELECT 1 FROM holidays WHERE tenant_id = $1`, [b.tenantId])).toEqual([]);

@@ -1,7 +1,7 @@
 // downloadFile, downloadEmployeeDocument: text files are declared as the text they are (a string,
 // not binary), so that generated clients read them as text; the other stored types stay binary.
 import { describe, expect, it } from "vitest";
-import doc from "../../generated/openapi.json" with { type: "json" };
+import { at, bundledDocument, deref } from "../support/document.ts";
 import { signupTenant, useTestApp } from "../support/app.ts";
 
 const t = useTestApp();
@@ -12,8 +12,7 @@ describe("downloadFile: text downloads are declared as text", () => {
       ["/api/files/{fileId}", "get"],
       ["/api/employees/{employeeId}/documents/{documentId}/download", "get"],
     ] as const) {
-      let response = (doc.paths as any)[path][method].responses["200"];
-      if (response.$ref) response = (doc.components.responses as any)[response.$ref.split("/").pop()];
+      const response = deref(at(bundledDocument(), "paths", path, method, "responses", "200"));
       const content = response.content as Record<string, { schema: { format?: string } }>;
       expect(content["text/plain"].schema.format, path).toBeUndefined();
       expect(content["text/csv"].schema.format, path).toBeUndefined();

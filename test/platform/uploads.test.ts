@@ -17,6 +17,7 @@ import { MAX_UPLOAD_BYTES, uploadStorage } from "../../src/platform/storage/file
 import { addMember, appWith, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { expectRateLimitHeaders } from "../support/rate-limit.ts";
+import { api } from "../support/api.ts";
 
 const uploadDir = mkdtempSync(path.join(tmpdir(), "hrms-uploads-test-"));
 const t = useTestApp({ config: { uploadDir } });
@@ -239,7 +240,9 @@ describe("uploadFile: uploads in progress (429 per user, 503 per process, with R
   });
 
   async function cookieOf(s: TenantSession): Promise<string> {
-    const res = await t.request().post("/api/auth/sign-in").send({ email: s.email, password: s.password }).expect(200);
+    const res = await api(t.request())
+      .op("signIn", { body: { email: s.email, password: s.password } })
+      .expect(200);
     return (res.headers["set-cookie"] as unknown as string[]).map((c) => c.split(";")[0]).join("; ");
   }
 
@@ -259,7 +262,7 @@ describe("uploadFile: uploads in progress (429 per user, 503 per process, with R
         "content-length": String(head.length + content.length + tail.length),
       },
     });
-    const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const answer = new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       req.on("response", (res) => {
         let data = "";
         res.setEncoding("utf8");

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import doc from "../../generated/openapi.json" with { type: "json" };
 import { nearestRoute, PATTERN_WORDS } from "../../src/platform/validation-messages.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
@@ -111,9 +112,8 @@ const MISTAKES: Mistake[] = [
 describe("errors in words: validation messages", () => {
   it.each(MISTAKES)("%s: one message at its path, in words", async (_what, method, path, body, at, says) => {
     const owner = await signupTenant(t);
-    await owner.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["payroll", "helpdesk"] })
+    await api(owner.agent)
+      .op("updateCompanySettings", { body: { modules: ["payroll", "helpdesk"] } })
       .expect(200);
     const req = owner.agent[method](path);
     const res = body === undefined ? await req : await req.send(body);

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueEmail, useTestApp } from "../support/app.ts";
 import { startServerProcess } from "../support/server-process.ts";
 import { signupToken } from "../support/signup.ts";
+import { waitFor } from "../support/eventually.ts";
 
 const t = useTestApp();
 const root = path.resolve(import.meta.dirname, "../..");
@@ -45,14 +46,6 @@ function kill(c: { proc: ChildProcess }): Promise<void> {
     c.proc.once("exit", () => resolve());
     c.proc.kill("SIGKILL");
   });
-}
-
-async function waitFor(what: string, fn: () => Promise<boolean>, ms = 120_000) {
-  const until = Date.now() + ms;
-  while (!(await fn())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const post = (base: string, p: string, body: unknown, cookie?: string) =>

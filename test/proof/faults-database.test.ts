@@ -19,6 +19,7 @@ import { signupTenant, uniqueEmail, useTestApp, type TenantSession, type TestCon
 import { startDbProxy, type DbProxy } from "../support/proxy.ts";
 import { signupToken } from "../support/signup.ts";
 import { isEnvelope } from "./world.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let proxy: DbProxy;
@@ -58,16 +59,19 @@ async function signUp(ctx: Pick<TestContext, "request" | "query">): Promise<supe
   // the test's own connection may be down too (the server-stopped drill)
   const token = await signupToken(ctx.query, email).catch(() => null);
   if (!token) return started;
-  return ctx.request().post("/api/auth/signup/confirm").send({ token, password: "outage-password" });
+  return api(ctx.request()).op("confirmSignup", { body: { token, password: "outage-password" } });
 }
 
-const actionsOf = (ctx: Pick<TestContext, "request" | "query">, owner: TenantSession): [string, () => Promise<supertest.Response>][] => [
-  ["read settings", () => owner.agent.get("/api/configuration/company-settings")],
-  ["list activity", () => owner.agent.get("/api/configuration/activity-log?limit=5")],
-  ["update settings", () => owner.agent.post("/api/configuration/company-settings").send({ name: `Outage Co ${Date.now()}` })],
-  ["invite member", () => owner.agent.post("/api/configuration/members").send({ email: uniqueEmail("outage.invitee"), role: "employee" })],
+const actionsOf = (
+  ctx: Pick<TestContext, "request" | "query">,
+  owner: TenantSession,
+): [string, () => PromiseLike<supertest.Response>][] => [
+  ["read settings", () => api(owner.agent).op("getCompanySettings")],
+  ["list activity", () => api(owner.agent).op("listActivityLog", { query: { limit: 5 } })],
+  ["update settings", () => api(owner.agent).op("updateCompanySettings", { body: { name: `Outage Co ${Date.now()}` } })],
+  ["invite member", () => api(owner.agent).op("inviteMember", { body: { email: uniqueEmail("outage.invitee"), role: "employee" } })],
   ["signup", () => signUp(ctx)],
-  ["health", () => ctx.request().get("/api/health")],
+  ["health", () => api(ctx.request()).op("getHealth")],
 ];
 
 /** Nothing half-written: every committed signup, invitation and settings change has all of its rows. */
@@ -150,14 +154,14 @@ async function outageDrill(
   phase = "down";
   await new Promise((r) => setTimeout(r, 3000));
   await until("requests answered while down", () => samples.filter((s) => s.phase === "down" && s.sentAt > cutAt + 200).length >= 8);
-  const health = await ctx.request().get("/api/health");
+  const health = await api(ctx.request()).op("getHealth");
   expect(isEnvelope(health, 503, ["unavailable"])).toBe(true);
   phase = "restoring";
   await outage.comeBack();
   const restoredAt = Date.now();
   // the same process recovers by itself
   for (const guard = restoredAt + 120_000; ; ) {
-    if ((await ctx.request().get("/api/health")).status === 200) break;
+    if ((await api(ctx.request()).op("getHealth")).status === 200) break;
     if (Date.now() > guard)
       throw new Error(`outage drill (${outage.what}): health did not answer 200 within 120 s of the database's return`);
     await new Promise((r) => setTimeout(r, 200));
@@ -214,7 +218,7 @@ describe("database connections cut mid-traffic", () => {
     const seen: Record<string, number> = {};
     const warm = async () => {
       // connections warm again (a cut closes them all), so the delay measures time inside the write
-      for (;;) if ((await owner.agent.get("/api/configuration/company-settings")).status === 200) return;
+      for (;;) if ((await api(owner.agent).op("getCompanySettings")).status === 200) return;
     };
     const STEPS = 16;
     for (const [action, fire] of writes) {

@@ -9,6 +9,7 @@ import { JOB_SCHEMA, jobs } from "../../src/platform/jobs/queue.ts";
 import { deliverDueEmails } from "../../src/platform/mail/deliver.ts";
 import { signupTenant, uniqueEmail, useTestApp, type TenantSession } from "../support/app.ts";
 import { startMailSink, type MailSink } from "../support/mail.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let sink: MailSink;
@@ -47,7 +48,9 @@ describe("mail delivery while the SMTP server is down", () => {
   it("keeps the mail (connection refused), retries after the backoff, delivers it once when the server is back", async () => {
     await sink.close(); // SMTP down: nothing listens on the port
     const to = uniqueEmail("mail.down");
-    await owner.agent.post("/api/configuration/members").send({ email: to, role: "employee" }).expect(201);
+    await api(owner.agent)
+      .op("inviteMember", { body: { email: to, role: "employee" } })
+      .expect(201);
     expect(await outboxRow(to)).toMatchObject({ status: "pending", attempts: 0 });
 
     expect(await deliverDueEmails(smtpUrl)).toBe(0);
@@ -69,7 +72,9 @@ describe("mail delivery while the SMTP server is down", () => {
   it("keeps the mail when the server refuses it (451) and delivers it once it accepts", async () => {
     sink.refuse();
     const to = uniqueEmail("mail.refused");
-    await owner.agent.post("/api/configuration/members").send({ email: to, role: "hr" }).expect(201);
+    await api(owner.agent)
+      .op("inviteMember", { body: { email: to, role: "hr" } })
+      .expect(201);
     expect(await deliverDueEmails(smtpUrl)).toBe(0);
     expect(await outboxRow(to)).toMatchObject({ status: "pending", attempts: 1 });
     expect((await outboxRow(to)).last_error).toMatch(/451|mailbox unavailable/);
@@ -87,7 +92,9 @@ describe("mail delivery while the SMTP server is down", () => {
     // and a kick delivers what is due without waiting for the sweep
     sink.refuse();
     const to = uniqueEmail("mail.kick");
-    await owner.agent.post("/api/configuration/members").send({ email: to, role: "manager" }).expect(201);
+    await api(owner.agent)
+      .op("inviteMember", { body: { email: to, role: "manager" } })
+      .expect(201);
     for (let i = 0; i < 100 && (await outboxRow(to)).attempts === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(await outboxRow(to)).toMatchObject({ status: "pending", attempts: 1 });
     sink.accept();

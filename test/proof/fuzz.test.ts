@@ -36,6 +36,7 @@ import {
   type Schema,
 } from "./openapi.ts";
 import { describeResponse, enableAllModules, ensureSession, integrations, isEnvelope, resetAuthLimits } from "./world.ts";
+import { api } from "../support/api.ts";
 
 markGeneric();
 const t = useTestApp({ config: integrations });
@@ -401,7 +402,7 @@ describe("fuzzing every operation", () => {
       if (previousChangedState) {
         // an earlier operation may have signed the owner out or switched modules off
         await ensureSession(t, owner);
-        const s = await owner.agent.get("/api/auth/session");
+        const s = await api(owner.agent).op("getSession");
         if ((s.body.data?.modules ?? []).length !== MODULES.length) await enableAllModules(owner);
       }
       previousChangedState = op.method !== "get";

@@ -3,11 +3,10 @@
 // matrix and the fuzzer derive their cases from here, so an operation added to the document is
 // covered without a new test.
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import fc from "fast-check";
 import type supertest from "supertest";
 import { encodeQuery, type QueryStyle } from "./query-styles.ts";
+import { bundledDocument, pointer } from "../support/document.ts";
 import * as clock from "../../src/lib/clock.ts";
 
 export type Schema = Record<string, any>;
@@ -40,23 +39,15 @@ export interface Operation {
   responses: Record<string, Schema>;
 }
 
-const docPath = path.resolve(import.meta.dirname, "../../generated/openapi.json");
-let docCache: any;
-export function document(): any {
-  docCache ??= JSON.parse(readFileSync(docPath, "utf8"));
-  return docCache;
+/** generated/openapi.json (read once, by test/support/document.ts). */
+export function document(): Schema {
+  return bundledDocument();
 }
 
 /** Follows local `$ref`s (one level at a time, so recursive schemas stay finite). */
-export function deref<T = Schema>(node: any): T {
+export function deref<T = Schema>(node: unknown): T {
   let n = node;
-  for (let i = 0; n && typeof n === "object" && typeof n.$ref === "string" && i < 20; i++) {
-    if (!n.$ref.startsWith("#/")) throw new Error(`external $ref ${n.$ref}`);
-    n = n.$ref
-      .slice(2)
-      .split("/")
-      .reduce((o: any, k: string) => o?.[k.replace(/~1/g, "/").replace(/~0/g, "~")], document());
-  }
+  for (let i = 0; i < 20 && typeof (n as Schema | undefined)?.$ref === "string"; i++) n = pointer((n as Schema).$ref);
   return n as T;
 }
 

@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { signupTenant, useTestApp } from "../support/app.ts";
 import { deref, operations, type Schema } from "./openapi.ts";
 import { enableAllModules } from "./world.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 
@@ -53,6 +54,12 @@ describe(`${TITLE}: required fields as schema rules`, () => {
       "body.days",
     ]);
     // updates still take any one field, and refuse an empty body
-    expect(paths(await o.agent.put(`/api/configuration/payroll/loan-types/${someone}`).send({}).expect(400))).toEqual(["body"]);
+    expect(
+      paths(
+        await api(o.agent)
+          .op("updateLoanType", { params: { id: someone }, body: {} })
+          .expect(400),
+      ),
+    ).toEqual(["body"]);
   });
 });

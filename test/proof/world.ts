@@ -6,9 +6,11 @@ import { type Config, processConfig } from "../../src/config.ts";
 import type { TenantSession, TestContext } from "../support/app.ts";
 import { requests } from "./factories.ts";
 import { MODULES, sampleRequest, type Operation, type RequestInput } from "./openapi.ts";
+import { api } from "../support/api.ts";
+import { isErrorEnvelope } from "../support/recorder.ts";
 
 export async function enableAllModules(s: TenantSession): Promise<void> {
-  const res = await s.agent.post("/api/configuration/company-settings").send({ modules: [...MODULES] });
+  const res = await api(s.agent).op("updateCompanySettings", { body: { modules: [...MODULES] } });
   if (res.status !== 200) throw new Error(`enabling modules failed: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
@@ -21,29 +23,28 @@ export function requestFor(op: Operation, ids: Record<string, string>): RequestI
 
 /** Signs the member in again (same tenant) when an operation ended their session. */
 export async function ensureSession(t: TestContext, s: TenantSession): Promise<void> {
-  const res = await s.agent.get("/api/auth/session");
+  const res = await api(s.agent).op("getSession");
   if (res.status === 200 && res.body.data.active_tenant_id === s.tenantId) return;
   const agent: supertest.Agent = t.request();
-  const signIn = await agent.post("/api/auth/sign-in").send({ email: s.email, password: s.password });
+  const signIn = await api(agent).op("signIn", { body: { email: s.email, password: s.password } });
   if (signIn.status !== 200) throw new Error(`re-sign-in of ${s.email} failed: ${signIn.status}`);
   if (signIn.body.data.active_tenant_id !== s.tenantId)
-    await agent.post("/api/auth/switch-tenant").send({ tenantId: s.tenantId }).expect(200);
+    await api(agent)
+      .op("switchTenant", { body: { tenantId: s.tenantId } })
+      .expect(200);
   s.agent = agent;
 }
 
-export function isEnvelope(res: { status: number; body: any }, status?: number, codes?: string[]): boolean {
-  const b = res.body;
-  return Boolean(
-    b &&
-      typeof b.error === "string" &&
-      b.status === res.status &&
-      typeof b.code === "string" &&
-      (status === undefined || res.status === status) &&
-      (!codes || codes.includes(b.code)),
+/** Whether `res` is the error envelope (the recorder's rule), with `status` and one of `codes` where given. */
+export function isEnvelope(res: { status: number; body: unknown }, status?: number, codes?: string[]): boolean {
+  return (
+    isErrorEnvelope(res.body, res.status) &&
+    (status === undefined || res.status === status) &&
+    (!codes || codes.includes((res.body as { code: string }).code))
   );
 }
 
-export function describeResponse(res: { status: number; body: any }): string {
+export function describeResponse(res: { status: number; body: unknown }): string {
   return `${res.status} ${JSON.stringify(res.body)?.slice(0, 300)}`;
 }
 

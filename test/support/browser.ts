@@ -7,6 +7,15 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 
+/** A message of the Chrome DevTools Protocol: a command's answer (`id`) or an event (`method`). */
+interface CdpMessage {
+  id?: number;
+  method?: string;
+  sessionId?: string;
+  error?: unknown;
+  result?: unknown;
+}
+
 export const chromiumPath = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => existsSync(p));
 
 export type Browser = {
@@ -53,10 +62,10 @@ export async function launchBrowser(): Promise<Browser> {
     ws.onerror = reject;
   });
   let nextId = 1;
-  const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
-  const listeners: Array<(msg: any) => void> = [];
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const listeners: Array<(msg: CdpMessage) => void> = [];
   ws.onmessage = (event) => {
-    const msg = JSON.parse(String(event.data));
+    const msg = JSON.parse(String(event.data)) as CdpMessage;
     if (msg.id && pending.has(msg.id)) {
       const p = pending.get(msg.id)!;
       pending.delete(msg.id);
@@ -64,22 +73,26 @@ export async function launchBrowser(): Promise<Browser> {
       else p.resolve(msg.result);
     } else for (const l of listeners) l(msg);
   };
-  const send = (method: string, params: object = {}, sessionId?: string) =>
-    new Promise<any>((resolve, reject) => {
+  const send = <T = Record<string, unknown>>(method: string, params: object = {}, sessionId?: string) =>
+    new Promise<T>((resolve, reject) => {
       const id = nextId++;
-      pending.set(id, { resolve, reject });
+      pending.set(id, { resolve: (v) => resolve(v as T), reject });
       ws.send(JSON.stringify({ id, method, params, sessionId }));
     });
   let session: string | undefined;
   const evaluate = async <T>(expression: string): Promise<T> => {
-    const r = await send("Runtime.evaluate", { expression, awaitPromise: true, returnByValue: true }, session);
+    const r = await send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+      "Runtime.evaluate",
+      { expression, awaitPromise: true, returnByValue: true },
+      session,
+    );
     if (r.exceptionDetails) throw new Error(`in the page: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
     return r.result.value as T;
   };
   return {
     async open(url) {
-      const { targetId } = await send("Target.createTarget", { url: "about:blank" });
-      session = (await send("Target.attachToTarget", { targetId, flatten: true })).sessionId;
+      const { targetId } = await send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
+      session = (await send<{ sessionId: string }>("Target.attachToTarget", { targetId, flatten: true })).sessionId;
       await send("Page.enable", {}, session);
       // a confirm() dialog is accepted, as a person would
       await send("Runtime.enable", {}, session);

@@ -4,6 +4,10 @@
 //   - insertEmployee: one SQL insert, for tests of other areas that need many employees quickly;
 //     any column of `employees` can be set.
 import type { TenantSession, TestContext } from "./app.ts";
+import type { components } from "../../generated/api-types.ts";
+
+/** An employee record as the API answers it (components/schemas/Employee). */
+export type Employee = components["schemas"]["Employee"];
 
 let seq = 0;
 
@@ -71,8 +75,8 @@ export function employeeInput(overrides: Record<string, unknown> = {}): Record<s
 }
 
 /** Creates an employee as `owner` (any hr/admin/owner session) and returns the response's `data`. */
-export async function createEmployee(owner: TenantSession, overrides: Record<string, unknown> = {}): Promise<any> {
+export async function createEmployee(owner: TenantSession, overrides: Record<string, unknown> = {}): Promise<Employee> {
   const res = await owner.agent.post("/api/employees").send(employeeInput(overrides));
   if (res.status !== 201) throw new Error(`createEmployee failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
+  return res.body.data as Employee;
 }

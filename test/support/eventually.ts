@@ -11,3 +11,19 @@ export async function eventually(fn: () => Promise<boolean>, { timeoutMs = 10_00
   }
   return false;
 }
+
+/**
+ * Until `fn` holds, else throws naming `what` once `timeoutMs` pass: a hang guard for a step a test
+ * needs before it goes on (slots free, a process ready), not a timing assertion.
+ */
+export async function waitFor(
+  what: string,
+  fn: () => Promise<boolean> | boolean,
+  { timeoutMs = 120_000, everyMs = 20 } = {},
+): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await fn())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}

@@ -53,7 +53,13 @@ export async function renderPdf(pdf: Buffer, pngPath: string): Promise<RenderedP
   const ctx = canvas.getContext("2d");
   ctx.fillStyle = "#ffffff";
   ctx.fillRect(0, 0, canvas.width, canvas.height);
-  await page.render({ canvasContext: ctx as any, viewport, canvas: canvas as any }).promise;
+  // @napi-rs/canvas draws what pdf.js asks of a browser's canvas: its types are not the DOM's
+  type Render = Parameters<typeof page.render>[0];
+  await page.render({
+    canvasContext: ctx as unknown as Render["canvasContext"],
+    viewport,
+    canvas: canvas as unknown as Render["canvas"],
+  }).promise;
   const data = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
   let ink = 0;
   for (let i = 0; i < data.length; i += 4) if (data[i] < 128 && data[i + 1] < 128 && data[i + 2] < 128) ink++;

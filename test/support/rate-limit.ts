@@ -2,25 +2,20 @@
 // UsageLimitReached: Retry-After, RateLimit, RateLimit-Policy - src/platform/errors.ts,
 // rateLimitHeaders): each one sent, each value within its declared schema, and naming the limit
 // that refused.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { expect } from "vitest";
+import { asObject, bundledDocument, deref } from "./document.ts";
 
-const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
-const resolve = (r: any): any =>
-  typeof r?.$ref === "string"
-    ? resolve(
-        r.$ref
-          .slice(2)
-          .split("/")
-          .reduce((o: any, k: string) => o?.[k], doc),
-      )
-    : r;
+type DeclaredSchema = { type: string; pattern?: string; minimum?: number; maximum?: number };
 
 /** The headers a 429 response of the document declares (name -> schema), those of RateLimited and UsageLimitReached alike. */
-export function declared429Headers(): Record<string, { type: string; pattern?: string; minimum?: number; maximum?: number }> {
+export function declared429Headers(): Record<string, DeclaredSchema> {
   const of = (name: string) =>
-    Object.fromEntries(Object.entries<any>(resolve(doc.components.responses[name]).headers ?? {}).map(([h, v]) => [h, resolve(v).schema]));
+    Object.fromEntries(
+      Object.entries(asObject(deref(asObject(asObject(bundledDocument().components).responses)[name]).headers)).map(([h, v]) => [
+        h,
+        deref(v).schema as DeclaredSchema,
+      ]),
+    );
   const limited = of("RateLimited");
   expect(of("UsageLimitReached")).toEqual(limited);
   return limited;

@@ -13,10 +13,9 @@
 //     2xx, by a test that names it).
 // The response validator of express-openapi-validator only sees responses that pass through it;
 // errors raised before it (body parsing, the session gate, the origin check) are checked here.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import express, { type Request, type Response } from "express";
 import { requestObservers } from "../../src/http/server.ts";
+import { asObject, bundledDocument, deref } from "./document.ts";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
@@ -32,38 +31,34 @@ export interface DocOperation {
   re: RegExp;
 }
 
-const docPath = path.resolve(import.meta.dirname, "../../generated/openapi.json");
 let cached: DocOperation[] | undefined;
+
+declare global {
+  /** Set by markGeneric for the test file running (test/support/setup.ts writes it with the file's calls). */
+  var __proofGeneric: boolean | undefined;
+}
+/** What the recorder marks on a request and response it has seen (each request is recorded once, with the body sent). */
+type RecordedRequest = Request & { __proofRecorded?: boolean };
+type RecordedResponse = Response & { __proofBody?: unknown };
 
 /** The operations of the bundled document, most specific path first. */
 export function documentOperations(): DocOperation[] {
   if (cached) return cached;
-  const doc = JSON.parse(readFileSync(docPath, "utf8"));
-  const resolve = (r: any): any =>
-    typeof r?.$ref === "string"
-      ? resolve(
-          r.$ref
-            .slice(2)
-            .split("/")
-            .reduce((o: any, k: string) => o?.[k], doc),
-        )
-      : r;
   const ops: DocOperation[] = [];
-  for (const [p, item] of Object.entries<any>(doc.paths ?? {}))
+  for (const [p, item] of Object.entries(asObject(bundledDocument().paths)))
     for (const m of METHODS) {
-      const op = item[m];
-      if (!op?.operationId) continue;
+      const op = asObject(asObject(item)[m]);
+      if (typeof op.operationId !== "string") continue;
       const re = new RegExp(`^${p.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}/?$`);
-      const media = Object.fromEntries(
-        Object.entries<any>(op.responses ?? {}).map(([status, r]) => [status, Object.keys(resolve(r)?.content ?? {})]),
-      );
+      const responses = Object.entries(asObject(op.responses));
+      const media = Object.fromEntries(responses.map(([status, r]) => [status, Object.keys(asObject(deref(r).content))]));
       const headers = Object.fromEntries(
-        Object.entries<any>(op.responses ?? {}).map(([status, r]) => [
+        responses.map(([status, r]) => [
           status,
-          Object.entries<any>(resolve(r)?.headers ?? {}).map(([name, h]) => ({
+          Object.entries(asObject(deref(r).headers)).map(([name, h]) => ({
             name: name.toLowerCase(),
-            required: resolve(h)?.required === true,
-            schema: resolve(resolve(h)?.schema) ?? {},
+            required: deref(h).required === true,
+            schema: deref(deref(h).schema) as DeclaredHeader["schema"],
           })),
         ]),
       );
@@ -71,7 +66,7 @@ export function documentOperations(): DocOperation[] {
         operationId: op.operationId,
         method: m.toUpperCase(),
         path: p,
-        statuses: Object.keys(op.responses ?? {}),
+        statuses: responses.map(([status]) => status),
         media,
         headers,
         re,
@@ -120,10 +115,9 @@ export function mediaTypeDocumented(op: DocOperation, status: number, contentTyp
   return declared.some((d) => d === served || d === "*/*" || (d.endsWith("/*") && served.startsWith(d.slice(0, -1))));
 }
 
-export function isErrorEnvelope(body: any, status: number): boolean {
-  return Boolean(
-    body && typeof body === "object" && typeof body.error === "string" && body.status === status && typeof body.code === "string",
-  );
+export function isErrorEnvelope(body: unknown, status: number): boolean {
+  const b = asObject(body);
+  return typeof b.error === "string" && b.status === status && typeof b.code === "string";
 }
 
 export interface Violation {
@@ -235,9 +229,9 @@ export function installRecorder(): void {
     response: { json: (body: unknown) => unknown };
   };
   const json = ex.response.json;
-  if (!(json as any).__proofWrapped) {
+  if (!(json as { __proofWrapped?: boolean }).__proofWrapped) {
     ex.response.json = Object.assign(
-      function (this: any, b: unknown) {
+      function (this: RecordedResponse, b: unknown) {
         this.__proofBody = b;
         return json.call(this, b);
       },
@@ -245,14 +239,14 @@ export function installRecorder(): void {
     );
   }
   const observe = (req: Request, res: Response) => {
-    if (!(req as any).__proofRecorded) {
-      (req as any).__proofRecorded = true;
+    if (!(req as RecordedRequest).__proofRecorded) {
+      (req as RecordedRequest).__proofRecorded = true;
       // the test that made the call, taken when the request arrives (it may close after the test)
       const test = state.currentTest ?? OUTSIDE_TEST;
       // "close" always comes (after "finish", or when the client hung up before the last byte was flushed)
       res.once("close", () => {
         try {
-          record(req, res, (res as any).__proofBody, test);
+          record(req, res, (res as RecordedResponse).__proofBody, test);
         } catch (err) {
           state.violations.push({
             operationId: null,
@@ -314,5 +308,5 @@ export function formatViolations(vs: Violation[]): string {
  * coverage but not as an operation's own test in scripts/checks/check-conformance.ts.
  */
 export function markGeneric(): void {
-  (globalThis as any).__proofGeneric = true;
+  globalThis.__proofGeneric = true;
 }

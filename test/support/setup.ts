@@ -36,7 +36,8 @@ afterEach(() => {
 // eslint-disable-next-line no-empty-pattern -- vitest passes the file suite second
 // biome-ignore lint/correctness/noEmptyPattern: vitest requires the fixture argument as a destructuring pattern
 afterAll(({}, suite) => {
-  const file = (suite as any).file?.filepath ?? (suite as any).filepath ?? "unknown";
+  const of = suite as { file?: { filepath?: string }; filepath?: string };
+  const file = of.file?.filepath ?? of.filepath ?? "unknown";
   const calls = takeCalls();
   const dir = process.env.PROOF_RECORD_DIR;
   if (dir) {
@@ -45,9 +46,9 @@ afterAll(({}, suite) => {
     const name = `${path.basename(file).replace(/\W+/g, "_")}.${process.pid}.${randomBytes(3).toString("hex")}.json`;
     writeFileSync(
       path.join(dir, name),
-      JSON.stringify({ file: path.relative(root, file), generic: Boolean((globalThis as any).__proofGeneric), calls }, null, 1),
+      JSON.stringify({ file: path.relative(root, file), generic: Boolean(globalThis.__proofGeneric), calls }, null, 1),
     );
-    (globalThis as any).__proofGeneric = false;
+    globalThis.__proofGeneric = false;
   }
   const v = takeViolations();
   if (v.length) throw new Error(`responses (in hooks) that break the contract:\n${formatViolations(v)}`);

@@ -1,7 +1,7 @@
 // Assets (module `assets`): handlers translate HTTP to one use case and back; the rules live in
 // categories.ts, register.ts (the asset master), assignments.ts, returns.ts and damage.ts, the
 // JSON shapes in views.ts, the row locks' SQL in queries.ts.
-import { ack, created, listed, ok, paginated } from "../../http/envelope.ts";
+import { ack, created, listed, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { assignAsset, assignmentPage } from "./assignments.ts";
 import { addCategory, removeCategory, categoryById, categoryPage, changeCategory } from "./categories.ts";
@@ -10,9 +10,9 @@ import { assetById, editAsset, assetList, registerAsset, removeAsset } from "./r
 import { decideReturn, returnRequestPage, requestReturn } from "./returns.ts";
 
 export const handlers = {
-  async listAssetCategories({ query }) {
+  async listAssetCategories({ operationId, query }) {
     const { rows, page, total } = await categoryPage(query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createAssetCategory({ body }) {
     return created(await addCategory(body), "Asset category created");
@@ -28,8 +28,8 @@ export const handlers = {
     return ack("Asset category deleted");
   },
 
-  async listAssets({ query, walk }) {
-    return listed(await assetList(query, walk));
+  async listAssets({ operationId, query, walk }) {
+    return listed(operationId, await assetList(query, walk));
   },
   async createAsset({ body, auth }) {
     return created(await registerAsset(auth, body), "Asset added to the register");
@@ -45,17 +45,17 @@ export const handlers = {
     return ack("Asset deleted");
   },
 
-  async listAssetAssignments({ query, auth }) {
+  async listAssetAssignments({ operationId, query, auth }) {
     const { rows, page, total } = await assignmentPage(auth, query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createAssetAssignment({ body, auth }) {
     return created(await assignAsset(auth, body), "Asset assigned");
   },
 
-  async listAssetReturnRequests({ query, auth }) {
+  async listAssetReturnRequests({ operationId, query, auth }) {
     const { rows, page, total } = await returnRequestPage(auth, query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createAssetReturnRequest({ body, auth }) {
     return created(await requestReturn(auth, body), "Return requested");
@@ -65,9 +65,9 @@ export const handlers = {
     return ok(r, r.status === "approved" ? "Return approved" : "Return rejected");
   },
 
-  async listAssetDamageReports({ query, auth }) {
+  async listAssetDamageReports({ operationId, query, auth }) {
     const { rows, page, total } = await damageReportPage(auth, query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createAssetDamageReport({ body, auth }) {
     return created(await reportDamage(auth, body), "Damage reported");

@@ -1,7 +1,7 @@
 // Attendance: the day-by-day view (stored records plus derived days), self-service check-in/out,
 // hr imports, regularization requests and the attendance settings. Each handler translates HTTP
 // to one use case (days.ts, punches.ts, regularizations.ts, settings.ts) and back.
-import { created, ok, pageOf, paginated } from "../../http/envelope.ts";
+import { created, listed, ok, pageOf } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { attendanceDays } from "./days.ts";
 import { importRecords, punchIn, punchOut } from "./punches.ts";
@@ -15,10 +15,10 @@ import {
 import { attendanceSettings, changeAttendanceSettings } from "./settings.ts";
 
 export const handlers = {
-  async listAttendance({ query, auth }) {
+  async listAttendance({ operationId, query, auth }) {
     const page = pageOf(query);
     const { days, total } = await attendanceDays(auth, query, page);
-    return paginated(days, page, total);
+    return listed(operationId, { rows: days, page, total });
   },
 
   async checkIn({ body, auth }) {
@@ -35,10 +35,10 @@ export const handlers = {
     return ok({ created, updated }, `${created} records created, ${updated} updated`);
   },
 
-  async listAttendanceRegularizations({ query, auth }) {
+  async listAttendanceRegularizations({ operationId, query, auth }) {
     const page = pageOf(query);
     const { rows, total } = await regularizationPage(auth, query, page);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
 
   async createAttendanceRegularization({ body, auth }) {

@@ -2,7 +2,7 @@
 // activity log (profile.ts), documents (documents.ts), resignation and exit (exits.ts); row-level
 // access in access.ts, JSON shapes in views.ts, raw SQL in queries.ts. Handlers translate HTTP to
 // one use case and back.
-import { ack, created, listed, ok, paginated } from "../../http/envelope.ts";
+import { ack, created, listed, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { sendStoredFile } from "../../platform/storage/files.ts";
 import { employeeDirectory } from "./directory.ts";
@@ -12,8 +12,8 @@ import { employeeActivity, employeeProfile } from "./profile.ts";
 import { addEmployee, changeEmployee, removeEmployee } from "./records.ts";
 
 export const handlers = {
-  async listEmployees({ query, walk, auth }) {
-    return listed(await employeeDirectory(query, walk, auth));
+  async listEmployees({ operationId, query, walk, auth }) {
+    return listed(operationId, await employeeDirectory(query, walk, auth));
   },
 
   async createEmployee({ body }) {
@@ -33,9 +33,9 @@ export const handlers = {
     return ack("Employee deleted");
   },
 
-  async listEmployeeDocuments({ params, query, auth }) {
+  async listEmployeeDocuments({ operationId, params, query, auth }) {
     const { rows, page, total } = await employeeDocuments(auth, params.employeeId, query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
 
   async uploadEmployeeDocument({ params, body, files, auth }) {
@@ -53,8 +53,8 @@ export const handlers = {
     return { sent: true as const };
   },
 
-  async getEmployeeActivityLog({ params, query, auth, walk }) {
-    return listed(await employeeActivity(auth, params.employeeId, query, walk));
+  async getEmployeeActivityLog({ operationId, params, query, auth, walk }) {
+    return listed(operationId, await employeeActivity(auth, params.employeeId, query, walk));
   },
 
   async submitResignation({ params, body, auth }) {

@@ -1,13 +1,13 @@
 // Helpdesk: tickets with a real status machine, assignment to agents, and a conversation. Each
 // handler translates HTTP to one use case (tickets.ts, messages.ts) and back.
-import { ack, created, listed, ok, pageOf, paginated } from "../../http/envelope.ts";
+import { ack, created, listed, ok, pageOf } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { messagePage, postMessage } from "./messages.ts";
 import { changeTicket, discardTicket, raiseTicket, ticketById, ticketList } from "./tickets.ts";
 
 export const handlers = {
-  async listHelpdeskTickets({ query, auth, walk }) {
-    return listed(await ticketList(auth, query, walk));
+  async listHelpdeskTickets({ operationId, query, auth, walk }) {
+    return listed(operationId, await ticketList(auth, query, walk));
   },
 
   async createHelpdeskTicket({ body, auth }) {
@@ -27,10 +27,10 @@ export const handlers = {
     return ack("Ticket deleted");
   },
 
-  async listHelpdeskMessages({ params, query, auth }) {
+  async listHelpdeskMessages({ operationId, params, query, auth }) {
     const page = pageOf({ page: query.page, limit: query.limit ?? 50 });
     const { rows, total } = await messagePage(auth, params.id, page);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
 
   async addHelpdeskMessage({ params, body, auth }) {

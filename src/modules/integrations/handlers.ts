@@ -1,6 +1,6 @@
 // Integrations (docs/integrations.md): API credentials, webhook endpoints and the event feed. Each handler is
 // one use-case call (credentials.ts, webhooks.ts, events.ts).
-import { accepted, ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
+import { accepted, ack, created, listed, ok, pageOf } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { credentialPage, issueApiCredential, replaceCredentialSecret, revokeCredential } from "./credentials.ts";
 import { eventsAfter } from "./events.ts";
@@ -24,10 +24,10 @@ export const handlers = {
     return { status: 200, body: token };
   },
 
-  async listApiCredentials({ query }) {
+  async listApiCredentials({ operationId, query }) {
     const page = pageOf(query);
     const { rows, total } = await credentialPage(page);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
 
   async createApiCredential({ auth, body }) {
@@ -42,10 +42,10 @@ export const handlers = {
     return ok(await replaceCredentialSecret(params.id, body), "API credential rotated; the new secret is shown this once");
   },
 
-  async listWebhookEndpoints({ query }) {
+  async listWebhookEndpoints({ operationId, query }) {
     const page = pageOf(query);
     const { rows, total } = await endpointPage(page);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
 
   async createWebhookEndpoint({ body, auth }) {
@@ -77,14 +77,14 @@ export const handlers = {
     return accepted(await replayToEndpoint(params.id, body), "Deliveries queued");
   },
 
-  async listWebhookAttempts({ params, query }) {
+  async listWebhookAttempts({ operationId, params, query }) {
     const page = pageOf(query);
     const { rows, total } = await attemptPage(params.id, page);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
 
   async listEvents({ query, auth }) {
     const { events, next } = await eventsAfter(query.after, query.limit ?? 100, auth);
-    return { status: 200 as const, body: { data: events, message: "OK", next_cursor: next } };
+    return ok(events, "OK", { next_cursor: next });
   },
 } satisfies Partial<AreaHandlers<"integrations">>;

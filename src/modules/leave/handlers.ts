@@ -2,7 +2,7 @@
 // requests and approvals, encashment, work from home and working on holidays. Each handler turns
 // HTTP into one call of a use case (the sibling modules hold the rules) and its result into the
 // response envelope.
-import { ack, created, listed, ok, paginated, sendPaginatedJson } from "../../http/envelope.ts";
+import { ack, created, listed, ok, sendListedJson } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { allocateLeave, allocationPage } from "./allocations.ts";
 import { adjustBalance, balancePage, ledgerList } from "./balances.ts";
@@ -23,9 +23,9 @@ import { decideWfhRequest, submitWfhRequest, wfhRequestById, wfhRequestPage, wit
 
 export const handlers = {
   // ── leave types
-  async listLeaveTypes({ query }) {
+  async listLeaveTypes({ operationId, query }) {
     const r = await leaveTypePage(query);
-    return paginated(r.rows, r.page, r.total);
+    return listed(operationId, r);
   },
   async createLeaveType({ body }) {
     return created(await addLeaveType(body), "Leave type created");
@@ -42,9 +42,9 @@ export const handlers = {
   },
 
   // ── periods
-  async listLeavePeriods({ query }) {
+  async listLeavePeriods({ operationId, query }) {
     const r = await periodPage(query);
-    return paginated(r.rows, r.page, r.total);
+    return listed(operationId, r);
   },
   async createLeavePeriod({ body }) {
     return created(await addPeriod(body), "Leave period created");
@@ -61,9 +61,9 @@ export const handlers = {
   },
 
   // ── policies
-  async listLeavePolicies({ query }) {
+  async listLeavePolicies({ operationId, query }) {
     const r = await policyPage(query);
-    return paginated(r.rows, r.page, r.total);
+    return listed(operationId, r);
   },
   async createLeavePolicy({ body }) {
     return created(await addPolicy(body), "Leave policy created");
@@ -80,9 +80,9 @@ export const handlers = {
   },
 
   // ── holidays
-  async listHolidays({ query }) {
+  async listHolidays({ operationId, query }) {
     const r = await holidayPage(query);
-    return paginated(r.rows, r.page, r.total);
+    return listed(operationId, r);
   },
   async createHoliday({ body }) {
     return created(await addHoliday(body), "Holiday created");
@@ -103,28 +103,28 @@ export const handlers = {
   },
 
   // ── allocations, balances, ledger
-  async listLeaveAllocations({ query, auth }) {
+  async listLeaveAllocations({ operationId, query, auth }) {
     const r = await allocationPage(auth, query);
-    return paginated(r.rows, r.page, r.total);
+    return listed(operationId, r);
   },
   async createLeaveAllocations({ body, auth }) {
     const r = await allocateLeave(auth, body);
     return created(r, `${r.created_count} allocations created, ${r.skipped_count} skipped`);
   },
-  async listLeaveBalances({ query, auth, res }) {
+  async listLeaveBalances({ operationId, query, auth, res }) {
     const r = await balancePage(auth, query);
-    return sendPaginatedJson(res, r.rowsJson, r.page, r.total);
+    return sendListedJson(res, operationId, r.rowsJson, r.page, r.total);
   },
-  async listLeaveLedger({ query, auth, walk }) {
-    return listed(await ledgerList(auth, query, walk));
+  async listLeaveLedger({ operationId, query, auth, walk }) {
+    return listed(operationId, await ledgerList(auth, query, walk));
   },
   async createLeaveAdjustment({ body, auth }) {
     return created(await adjustBalance(auth, body), "Balance adjusted");
   },
 
   // ── leave requests
-  async listLeaveRequests({ query, auth, walk }) {
-    return listed(await leaveRequestList(auth, query, walk));
+  async listLeaveRequests({ operationId, query, auth, walk }) {
+    return listed(operationId, await leaveRequestList(auth, query, walk));
   },
   async createLeaveRequest({ body, auth }) {
     return created(await submitLeaveRequest(auth, body), "Leave request submitted");
@@ -140,9 +140,9 @@ export const handlers = {
   },
 
   // ── work from home
-  async listWfhRequests({ query, auth }) {
+  async listWfhRequests({ operationId, query, auth }) {
     const r = await wfhRequestPage(auth, query);
-    return paginated(r.rows, r.page, r.total);
+    return listed(operationId, r);
   },
   async createWfhRequest({ body, auth }) {
     return created(await submitWfhRequest(auth, body), "Work-from-home request submitted");
@@ -158,9 +158,9 @@ export const handlers = {
   },
 
   // ── working on holidays (compensatory leave)
-  async listWorkingOnHolidayRequests({ query, auth }) {
+  async listWorkingOnHolidayRequests({ operationId, query, auth }) {
     const r = await holidayWorkPage(auth, query);
-    return paginated(r.rows, r.page, r.total);
+    return listed(operationId, r);
   },
   async createWorkingOnHolidayRequest({ body, auth }) {
     return created(await submitHolidayWorkClaim(auth, body), "Claim submitted");
@@ -176,9 +176,9 @@ export const handlers = {
   },
 
   // ── encashment
-  async listLeaveEncashments({ query, auth }) {
+  async listLeaveEncashments({ operationId, query, auth }) {
     const r = await encashmentPage(auth, query);
-    return paginated(r.rows, r.page, r.total);
+    return listed(operationId, r);
   },
   async createLeaveEncashment({ body, auth }) {
     return created(await requestEncashment(auth, body), "Encashment requested");

@@ -5,9 +5,9 @@ import type { AreaHandlers } from "../../http/types.ts";
 import { inboxList, markAllRead, markRead } from "./inbox.ts";
 
 export const handlers = {
-  async listNotifications({ query, auth, walk }) {
+  async listNotifications({ operationId, query, auth, walk }) {
     const { listing, unread } = await inboxList(auth, query, walk);
-    return listed(listing, "OK", { unread_count: unread });
+    return listed(operationId, listing, "OK", { unread_count: unread });
   },
 
   async markNotificationRead({ params, auth }) {

@@ -1,15 +1,15 @@
 // Organization: branches and work locations. Each handler translates HTTP to one use case
 // (branches.ts, work-locations.ts) and back.
-import { ack, created, ok, pageOf, paginated } from "../../http/envelope.ts";
+import { ack, created, listed, ok, pageOf } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { addBranch, branchById, branchPage, changeBranch, removeBranch } from "./branches.ts";
 import { addWorkLocation, workLocationPage } from "./work-locations.ts";
 
 export const handlers = {
-  async listBranches({ query }) {
+  async listBranches({ operationId, query }) {
     const page = pageOf(query);
     const { rows, total } = await branchPage(page);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
 
   async createBranch({ body }) {
@@ -29,10 +29,10 @@ export const handlers = {
     return ack("Branch deleted");
   },
 
-  async listWorkLocations({ query }) {
+  async listWorkLocations({ operationId, query }) {
     const page = pageOf(query);
     const { rows, total } = await workLocationPage(page, query.branch_id);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
 
   async createWorkLocation({ body }) {

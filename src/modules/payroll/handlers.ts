@@ -2,7 +2,7 @@
 // The rules live in the use-case modules: components.ts, salary-setup.ts, statutory.ts,
 // catalogs.ts, runs.ts (with calculation.ts and jobs.ts), my-salary.ts, wps.ts, loans.ts, claims.ts,
 // settlements.ts (full and final settlements).
-import { accepted, ack, created, listed, ok, pageOf, paginated } from "../../http/envelope.ts";
+import { accepted, ack, created, listed, ok, pageOf } from "../../http/envelope.ts";
 import type { AreaHandlers, HandlerContext } from "../../http/types.ts";
 import { sendStoredFile } from "../../platform/storage/files.ts";
 import { expenseCategories, loanTypes } from "./catalogs.ts";
@@ -124,10 +124,10 @@ export const handlers = {
   },
 
   // runs
-  async listPayrollRuns({ query }) {
+  async listPayrollRuns({ operationId, query }) {
     const page = pageOf(query);
     const { rows, total } = await runsPage(query, page);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createPayrollRun({ body, auth }) {
     const r = await openRun(auth, body);
@@ -151,23 +151,23 @@ export const handlers = {
     if (r.background) return accepted(r.run, `${r.employees} employees are being processed in the background`);
     return ok(r.run, "Payroll run processed; salary slips issued");
   },
-  async getPayrollRunBreakdown({ params, query }) {
+  async getPayrollRunBreakdown({ operationId, params, query }) {
     const page = pageOf(query);
     const { total, ...data } = await runBreakdown(params.id, query.search, page);
-    return { status: 200 as const, body: { data, message: "OK", pagination: paginated([], page, total).body.pagination } };
+    return listed(operationId, { rows: data, page, total });
   },
-  async listPayrollRunEmployees({ params, query }) {
+  async listPayrollRunEmployees({ operationId, params, query }) {
     const page = pageOf(query);
     const { employees, total } = await runBreakdown(params.id, query.search, page);
-    return paginated(employees, page, total);
+    return listed(operationId, { rows: employees, page, total });
   },
   async getPayrollRunEmployee({ params }) {
     return ok(await runSlip(params.id, params.employeeId));
   },
 
   // the employee's own slips
-  async listMySalary({ query, auth, walk }) {
-    return listed(await mySlipList(auth, query, walk));
+  async listMySalary({ operationId, query, auth, walk }) {
+    return listed(operationId, await mySlipList(auth, query, walk));
   },
   async getMySalarySlip({ params, auth }) {
     return ok(await mySlip(auth, params.draftId));
@@ -198,8 +198,8 @@ export const handlers = {
   },
 
   // loans and advances
-  async listLoanAdvances({ query, auth, walk }) {
-    return listed(await loanList(auth, query, walk));
+  async listLoanAdvances({ operationId, query, auth, walk }) {
+    return listed(operationId, await loanList(auth, query, walk));
   },
   async createLoanAdvance({ body, auth }) {
     return created(await applyForLoan(auth, body), "Loan application submitted");
@@ -218,8 +218,8 @@ export const handlers = {
   },
 
   // expense claims
-  async listExpenseClaims({ query, auth, walk }) {
-    return listed(await claimList(auth, query, walk));
+  async listExpenseClaims({ operationId, query, auth, walk }) {
+    return listed(operationId, await claimList(auth, query, walk));
   },
   async createExpenseClaim({ body, auth }) {
     return created(await submitClaim(auth, body), "Expense claim submitted");
@@ -235,9 +235,9 @@ export const handlers = {
   },
 
   // full and final settlements
-  async listFinalSettlements({ query }) {
+  async listFinalSettlements({ operationId, query }) {
     const { rows, page, total } = await settlementPage(query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createFinalSettlement({ body, auth }) {
     return created(await draftSettlement(auth, body), "Final settlement computed");
@@ -305,9 +305,9 @@ export const handlers = {
   async recordTdsChallan({ body, auth }) {
     return created(await recordDeposit(auth, body), "Challan recorded");
   },
-  async listTaxDeclarations({ query, auth }) {
+  async listTaxDeclarations({ operationId, query, auth }) {
     const { rows, page, total } = await declarationPage(auth, query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async declareTaxInvestment({ body, auth }) {
     return created(await declareInvestment(auth, body), "Declared");

@@ -1,7 +1,7 @@
 // Privacy: persons' requests about their data, legal holds, the retention schedule, the breach
 // register, the privacy notice and candidates' privacy pages. Each handler translates HTTP to one
 // use case and back.
-import { ack, created, ok, paginated } from "../../http/envelope.ts";
+import { ack, created, listed, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { breachById, breachPage, breachReport, notifyBreachPersons, recordBreach, recordIntimation } from "./breaches.ts";
 import { bundleOf } from "./bundle.ts";
@@ -23,9 +23,9 @@ export const handlers = {
   async listRetentionRules({ query }) {
     return ok(await retentionRules(query.jurisdiction));
   },
-  async listPrivacyRequests({ query, auth }) {
+  async listPrivacyRequests({ operationId, query, auth }) {
     const { rows, total, page } = await requestPage(auth, query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createPrivacyRequest({ body, auth }) {
     const r = await receiveRequest(auth, body);
@@ -43,9 +43,9 @@ export const handlers = {
   async getPrivacyRequestBundle({ params, auth }) {
     return ok(await bundleOf(auth, params.id));
   },
-  async listLegalHolds({ query }) {
+  async listLegalHolds({ operationId, query }) {
     const { rows, total, page } = await holdPage(query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createLegalHold({ body, auth }) {
     return created(await placeHold(auth, body), "Legal hold placed");
@@ -53,9 +53,9 @@ export const handlers = {
   async releaseLegalHold({ params, auth }) {
     return ok(await releaseHold(auth, params.id), "Legal hold released");
   },
-  async listPrivacyBreaches({ query }) {
+  async listPrivacyBreaches({ operationId, query }) {
     const { rows, total, page } = await breachPage(query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createPrivacyBreach({ body, auth }) {
     return created(await recordBreach(auth, body), "Breach recorded");

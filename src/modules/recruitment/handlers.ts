@@ -3,7 +3,7 @@
 // (+ conversion.ts), interviews.ts, sessions.ts, offers.ts (+ public.ts for the candidate's links),
 // talent-pool.ts, letters.ts / pdf.ts (templates and PDFs), ai.ts (+ ai/ providers); the state
 // machines in states.ts, the row locks in queries.ts.
-import { ack, created, listed, ok, paginated } from "../../http/envelope.ts";
+import { ack, created, listed, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { draftContent, draftInterviewQuestions, draftJobDescription, scoreResume } from "./ai.ts";
 import { addCandidate, candidateById, changeCandidate, removeCandidate } from "./candidates.ts";
@@ -37,9 +37,9 @@ export const handlers = {
     return ok(await configurePanel(auth, body), "Interview panel updated");
   },
 
-  async listJobRequisitions({ query, auth }) {
+  async listJobRequisitions({ operationId, query, auth }) {
     const { rows, page, total } = await requisitionPage(auth, query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createJobRequisition({ body, auth }) {
     return created(await raiseRequisition(auth, body), "Job requisition created");
@@ -55,9 +55,9 @@ export const handlers = {
     return ack("Job requisition deleted");
   },
 
-  async listJobPostings({ query, auth }) {
+  async listJobPostings({ operationId, query, auth }) {
     const { rows, page, total } = await postingPage(auth, query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createJobPosting({ body, auth }) {
     return created(await addPosting(auth, body), "Job posting created");
@@ -73,8 +73,8 @@ export const handlers = {
     return ack("Job posting deleted");
   },
 
-  async listCandidates({ query, auth, walk }) {
-    return listed(await candidateList(auth, query, walk));
+  async listCandidates({ operationId, query, auth, walk }) {
+    return listed(operationId, await candidateList(auth, query, walk));
   },
   async createCandidate({ body, auth }) {
     return created(await addCandidate(auth, body), "Candidate added");
@@ -93,9 +93,9 @@ export const handlers = {
     return created(await convertToEmployee(auth, params.id, body), "Candidate converted into an employee");
   },
 
-  async listInterviews({ query, auth }) {
+  async listInterviews({ operationId, query, auth }) {
     const { rows, page, total } = await interviewPage(auth, query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createInterview({ body, auth }) {
     return created(await scheduleInterview(auth, body), "Interview scheduled");
@@ -111,9 +111,9 @@ export const handlers = {
     return ack("Interview deleted");
   },
 
-  async listInterviewSessions({ query }) {
+  async listInterviewSessions({ operationId, query }) {
     const { rows, page, total } = await sessionPage(query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createInterviewSession({ body, auth }) {
     return created(await scheduleSession(auth, body), "Interview session created");
@@ -132,9 +132,9 @@ export const handlers = {
     return ok(await sendSession(params.id), "Interview details sent to the candidate");
   },
 
-  async listJobOffers({ query }) {
+  async listJobOffers({ operationId, query }) {
     const { rows, page, total } = await offerPage(query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createJobOffer({ body, auth }) {
     return created(await draftOffer(auth, body), "Offer drafted");
@@ -156,9 +156,9 @@ export const handlers = {
     return ok(await sendAppointment(params.id), "Appointment letter sent to the candidate");
   },
 
-  async listTalentPoolCandidates({ query }) {
+  async listTalentPoolCandidates({ operationId, query }) {
     const { rows, page, total } = await talentPage(query);
-    return paginated(rows, page, total);
+    return listed(operationId, { rows, page, total });
   },
   async createTalentPoolCandidate({ body, auth }) {
     return created(await addTalent(auth, body), "Added to the talent pool");

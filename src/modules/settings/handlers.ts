@@ -14,7 +14,7 @@ export const handlers = {
     return ok(await changeCompanySettings(body), "Settings updated");
   },
 
-  async listActivityLog({ query, walk }) {
-    return listed(await activityList(query, walk));
+  async listActivityLog({ operationId, query, walk }) {
+    return listed(operationId, await activityList(query, walk));
   },
 } satisfies Partial<AreaHandlers<"settings">>;
