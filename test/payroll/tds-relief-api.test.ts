@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { renderPdf } from "../support/pdf.ts";
-import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
+import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
 
 useClock("2026-04-20T06:30:00Z");
 const t = useTestApp();

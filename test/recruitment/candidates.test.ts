@@ -258,7 +258,7 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
       ).body.data.map((x) => x.id),
     ).toEqual([a.id]);
     // by phone: two groups of its digits with the space between (digits alone can occur in other
-    // candidates' addresses, whose unique part is made of the clock's digits - test/recruitment/helpers.ts)
+    // candidates' addresses, whose unique part is made of the clock's digits - test/recruitment/fixtures.ts)
     const byPhone = await api(c.hr.agent)
       .op("listCandidates", { query: { search: "99887 76655" } })
       .expect(200);
