@@ -451,6 +451,7 @@ export const ModelName = {
   TaxProfile: 'TaxProfile',
   TaxDeclaration: 'TaxDeclaration',
   TdsChallan: 'TdsChallan',
+  TdsReturnFiling: 'TdsReturnFiling',
   User: 'User',
   Tenant: 'Tenant',
   KnownClient: 'KnownClient',
@@ -502,7 +503,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "bulkImportRecord" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "taxProfile" | "taxDeclaration" | "tdsChallan" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "privacyRequest" | "legalHold" | "retainedRecord" | "privacyBreach" | "privacyNotice" | "privacyNoticeAcknowledgement" | "privacyLink" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate" | "candidateConsent"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "bulkImportRecord" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "taxProfile" | "taxDeclaration" | "tdsChallan" | "tdsReturnFiling" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "privacyRequest" | "legalHold" | "retainedRecord" | "privacyBreach" | "privacyNotice" | "privacyNoticeAcknowledgement" | "privacyLink" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate" | "candidateConsent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4502,6 +4503,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    TdsReturnFiling: {
+      payload: Prisma.$TdsReturnFilingPayload<ExtArgs>
+      fields: Prisma.TdsReturnFilingFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TdsReturnFilingFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TdsReturnFilingFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        findFirst: {
+          args: Prisma.TdsReturnFilingFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TdsReturnFilingFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        findMany: {
+          args: Prisma.TdsReturnFilingFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>[]
+        }
+        create: {
+          args: Prisma.TdsReturnFilingCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        createMany: {
+          args: Prisma.TdsReturnFilingCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TdsReturnFilingCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>[]
+        }
+        delete: {
+          args: Prisma.TdsReturnFilingDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        update: {
+          args: Prisma.TdsReturnFilingUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        deleteMany: {
+          args: Prisma.TdsReturnFilingDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TdsReturnFilingUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TdsReturnFilingUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>[]
+        }
+        upsert: {
+          args: Prisma.TdsReturnFilingUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        aggregate: {
+          args: Prisma.TdsReturnFilingAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTdsReturnFiling>
+        }
+        groupBy: {
+          args: Prisma.TdsReturnFilingGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TdsReturnFilingGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TdsReturnFilingCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TdsReturnFilingCountAggregateOutputType> | number
+        }
+      }
+    }
     User: {
       payload: Prisma.$UserPayload<ExtArgs>
       fields: Prisma.UserFieldRefs
@@ -8286,6 +8361,21 @@ export const TdsChallanScalarFieldEnum = {
 export type TdsChallanScalarFieldEnum = (typeof TdsChallanScalarFieldEnum)[keyof typeof TdsChallanScalarFieldEnum]
 
 
+export const TdsReturnFilingScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  tax_year: 'tax_year',
+  quarter: 'quarter',
+  filed_on: 'filed_on',
+  receipt_number: 'receipt_number',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TdsReturnFilingScalarFieldEnum = (typeof TdsReturnFilingScalarFieldEnum)[keyof typeof TdsReturnFilingScalarFieldEnum]
+
+
 export const UserScalarFieldEnum = {
   id: 'id',
   email: 'email',
@@ -9277,6 +9367,7 @@ export type GlobalOmitConfig = {
   taxProfile?: Prisma.TaxProfileOmit
   taxDeclaration?: Prisma.TaxDeclarationOmit
   tdsChallan?: Prisma.TdsChallanOmit
+  tdsReturnFiling?: Prisma.TdsReturnFilingOmit
   user?: Prisma.UserOmit
   tenant?: Prisma.TenantOmit
   knownClient?: Prisma.KnownClientOmit
