@@ -911,7 +911,7 @@ export interface paths {
         };
         /**
          * Income-tax declaration and proof windows of the company
-         * @description The declaration window (1-30 April, and 30 days from joining, by default) and the proof window (1-31 January by default; its end is the proof cut-off) of every tax year.
+         * @description The declaration window (1-30 April, and 30 days from joining, by default) and the proof window (1-31 January by default; its end is the proof cut-off) of every tax year, and the deductor block of Form 16 / 130 and the quarterly statement (TAN, PAN, deductor type, address, contacts, the person responsible for paying salary).
          */
         get: operations["getIncomeTaxSettings"];
         put?: never;
@@ -9397,7 +9397,7 @@ export interface components {
          * @example 8.50
          */
         Hours: string;
-        /** @description When employees declare and prove their investments, as month-day pairs of every tax year: the declaration window at the start of the year (and `joiner_declaration_days` from joining), the proof window near its end. After the proof window closes only verified amounts count in the deduction. hr may record items at any time. */
+        /** @description When employees declare and prove their investments, as month-day pairs of every tax year: the declaration window at the start of the year (and `joiner_declaration_days` from joining), the proof window near its end. After the proof window closes only verified amounts count in the deduction. hr may record items at any time. The deductor block (TAN, PAN, type, address, contacts, the person responsible for paying salary) names the employer on Form 16 / 130 and the quarterly statement (24Q / 138). */
         IncomeTaxSettings: {
             declaration_closes: components["schemas"]["MonthDay"];
             declaration_opens: components["schemas"]["MonthDay"];
