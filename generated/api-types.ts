@@ -14229,10 +14229,12 @@ export interface components {
                 email: string | null;
                 /** @example Priya Sharma */
                 name: string;
+                /** @example AAACA1234B */
                 pan: string | null;
                 /** @example +91 98450 12345 */
                 phone: string | null;
                 responsible_person: components["schemas"]["TdsResponsiblePerson"] | null;
+                /** @example BLRA12345B */
                 tan: string | null;
                 type: components["schemas"]["TdsDeductorType"];
             };
@@ -14395,6 +14397,7 @@ export interface components {
             deductions: {
                 allowed: components["schemas"]["Money"];
                 claimed: components["schemas"]["Money"];
+                /** @example 80C */
                 section: string;
             }[];
             /** @example EMP-0042 */
@@ -14418,6 +14421,7 @@ export interface components {
                 amount: components["schemas"]["Money"];
                 /** @example Agreed with the team lead in the weekly review */
                 description: string;
+                /** @example 10(13A) */
                 section: string;
             }[];
             gross_total_income: components["schemas"]["Money"];
