@@ -14285,6 +14285,7 @@ export interface components {
                 filed: boolean;
                 /** @example Income-tax Act 1961 s.234E (from 1 July 2012, Finance Act 2012) */
                 source: string;
+                /** @description The tax deducted from salary in the quarter by processed payroll runs - the tax deductible the fee is capped at. */
                 tds_of_statement: components["schemas"]["Money"];
             };
             /** @example Income-tax Act 1961 with the Income-tax Rules 1962 */
@@ -14320,7 +14321,7 @@ export interface components {
                 deductee_records: number;
                 /** @description Tax, surcharge and cess of the challans (without interest and fee). */
                 deposited_by_challans: components["schemas"]["Money"];
-                /** @description The statement's TDS: what the late-filing fee is capped at. */
+                /** @description The tax deducted as the deductee records report it. */
                 tds_deducted: components["schemas"]["Money"];
                 tds_deposited: components["schemas"]["Money"];
             };

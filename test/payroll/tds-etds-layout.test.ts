@@ -4,6 +4,7 @@
 // 23, 24, 25, 39 and 26", the deductee's "field no. 14, 15, 16, 17, 19, 22"), Odoo's Form 138 implementation.
 import { describe, expect, it } from "vitest";
 import { LAYOUTS, writeRecord } from "../../src/modules/payroll/income-tax/etds-layout.ts";
+import { statementPan } from "../../src/modules/payroll/income-tax/tds-salary-detail.ts";
 
 const at = (layout: "24Q" | "138", type: keyof (typeof LAYOUTS)["24Q"], name: string) => LAYOUTS[layout][type].indexOf(name) + 1;
 
@@ -47,5 +48,11 @@ describe("e-TDS layouts", () => {
     const line = writeRecord("24Q", "S16", { "line number": 3, "record type": "S16", section: "16(ia)^x\r\n", amount: "75000.00" });
     expect(line).toBe("3^S16^^^^16(ia) x  ^75000.00^");
     expect(() => writeRecord("24Q", "S16", { "no such field": "1" })).toThrow(/no field/);
+  });
+  it("reports a PAN as the format asks: PANNOTAVBL without one, PANINVALID for a malformed one", () => {
+    expect(statementPan(null)).toEqual({ pan: "PANNOTAVBL", pan_status: "missing" });
+    expect(statementPan("abcpj5678k")).toEqual({ pan: "ABCPJ5678K", pan_status: "valid" });
+    expect(statementPan("ABCPJ5678")).toEqual({ pan: "PANINVALID", pan_status: "invalid" });
+    expect(statementPan("ABCP15678K")).toEqual({ pan: "PANINVALID", pan_status: "invalid" });
   });
 });

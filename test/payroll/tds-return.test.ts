@@ -155,7 +155,11 @@ describe("recordTdsReturnFiling and the late-filing fee (s.234E)", () => {
     const r = (await w.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q4").expect(200)).body.data;
     expect(r.late_fee).toMatchObject({ as_of: "2026-06-10", filed: false, days: 10, fee: "2000.00", capped: false });
     expect(r.late_fee.source).toContain("s.234E");
-    expect(r.late_fee.tds_of_statement).toBe(r.totals.tds_deducted);
+    // the cap is the quarter's tax deducted by the runs, March's too (no challan yet), not only what challans cover
+    const months = (await w.hr.agent.get("/api/payroll/tds-challans?tax_year=2025-26").expect(200)).body.data.months;
+    const quarter = months.filter((m: { period: string }) => m.period >= "2026-01" && m.period <= "2026-03");
+    expect(r.late_fee.tds_of_statement).toBe(money(sum(quarter.map((m: { deducted: string }) => m.deducted))));
+    expect(Number(r.late_fee.tds_of_statement)).toBeGreaterThan(Number(r.totals.tds_deducted));
   });
   it("filed on 3 June: 3 days, ₹600; audited from -> to; a correction moves the fee", async () => {
     const url = "/api/payroll/tds-return/filing?tax_year=2025-26&quarter=Q4";

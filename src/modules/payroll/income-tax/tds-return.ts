@@ -201,7 +201,10 @@ export async function tdsReturnOf(requestedYear: string | undefined, quarter: Qu
   };
   const due = returnDueDate(taxYear, quarter);
   const asOf = filing ? toDateString(filing.filed_on) : today;
-  const fee = lateFilingFee(totals.tds_deducted, due, asOf, start);
+  // s.234E caps the fee at the tax deductible in the statement: what the quarter's processed runs deducted
+  const periods = new Set(months.map((m) => `${m.year}-${pad(m.month)}`));
+  const deductible = sum(records.flatMap((r) => r.months.filter((m) => periods.has(m.period)).map((m) => m.tds)));
+  const fee = lateFilingFee(deductible, due, asOf, start);
   return {
     form: rules.forms.quarterly_return,
     law: rules.law,
@@ -214,7 +217,7 @@ export async function tdsReturnOf(requestedYear: string | undefined, quarter: Qu
     totals,
     salary_details: details,
     filing: filing ? { filed_on: asOf, receipt_number: filing.receipt_number, recorded_at: filing.updated_at.toISOString() } : null,
-    late_fee: { as_of: asOf, filed: filing !== null, ...fee, tds_of_statement: totals.tds_deducted },
+    late_fee: { as_of: asOf, filed: filing !== null, ...fee, tds_of_statement: deductible },
     warnings,
     file_name: `${rules.etds.form_number}RQ${quarter.slice(1)}_${deductor.tan ?? "NOTAN"}_${taxYear.replace("-", "")}.txt`,
   };
