@@ -173,6 +173,7 @@ function exempt(s: SalaryDetail, section: string) {
   return money(sum(s.exemptions.filter((e) => e.section === section).map((e) => e.amount)));
 }
 
+// size: the salary detail's fields in the layout's order, in one place
 function salaryRecords(s: SalaryDetail, n: number): [RecordType, Values][] {
   const s16 = [
     ["16(ia)", s.standard_deduction],
