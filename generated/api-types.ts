@@ -911,7 +911,7 @@ export interface paths {
         };
         /**
          * Income-tax declaration and proof windows of the company
-         * @description The declaration window (1-30 April, and 30 days from joining, by default) and the proof window (1-31 January by default; its end is the proof cut-off) of every tax year.
+         * @description The declaration window (1-30 April, and 30 days from joining, by default) and the proof window (1-31 January by default; its end is the proof cut-off) of every tax year, and the deductor block of Form 16 / 130 and the quarterly statement (TAN, PAN, deductor type, address, contacts, the person responsible for paying salary).
          */
         get: operations["getIncomeTaxSettings"];
         put?: never;
@@ -3229,6 +3229,81 @@ export interface paths {
          * @description Records a challan as the bank's receipt shows it; audited. The answer carries the due date, whether it was late and the interest the statute charges for it. 409 where no income tax is withheld, and for a challan already recorded (same BSR code, serial and date).
          */
         post: operations["recordTdsChallan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/tds-return": {
+        parameters: {
+            query: {
+                /** @description The quarter of the tax year - Q1 April-June, Q2 July-September, Q3 October-December, Q4 January-March. */
+                quarter: components["parameters"]["TaxQuarterQuery"];
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The quarterly statement of tax deducted from salary (Form 24Q / Form 138) as data
+         * @description The statement of a tax year's quarter as the employer files it: Form 24Q up to 2025-26 (Income-tax Act 1961 s.200(3), rule 31A) and Form 138 from 2026-27 (Income-tax Act 2025 s.397(3)(b), rule 219 of the Income-tax Rules 2026). The deductor from the company and the income-tax settings (TAN, PAN, type, address, responsible person); each challan recorded for a month of the quarter with the deductee records it covers (PAN, name, salary paid, tax deducted and deposited, dates, section code); in Q4 the salary details of the year per employee (Annexure II: the computation of Form 16 / Form 130); the due date, the filing once recorded, the late-filing fee as of the filing date or today, and warnings in words (a month whose tax has no challan, a deductee without a PAN or with a malformed one, amounts that do not match, deductor details missing). `data` is null where no income tax is withheld (a company whose currency is not INR). Only the tax department's File Validation Utility (FVU) makes a statement upload-ready.
+         */
+        get: operations["getTdsReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/tds-return/file": {
+        parameters: {
+            query: {
+                /** @description The quarter of the tax year - Q1 April-June, Q2 July-September, Q3 October-December, Q4 January-March. */
+                quarter: components["parameters"]["TaxQuarterQuery"];
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The quarterly statement as the e-TDS text file for the FVU
+         * @description getTdsReturn's statement written as the text file the e-TDS/TCS file format of Protean (formerly NSDL) describes for regular salary statements: ASCII, one record a line ending CRLF, fields separated by `^` in the layout's order (a record of n fields has n-1 carets), amounts with two decimals, dates `ddmmyyyy`. The records: the file header (FH), the batch header (BH, with the challan count, the total deposited by the challans and in Q4 the count and gross total income of the salary details), each challan (CD, with the count and sums of its deductee records) followed by its deductee details (DD), and in Q4 the salary details (SD) each followed by its section 16 (S16) and chapter VI-A (C6A) records. The layout is the 24Q one up to 2025-26 and Form 138's from 2026-27 (the payroll-tax guide says which fields are filled and what could not be confirmed). This file is NOT upload-ready: the tax department's File Validation Utility (FVU) checks it against the challans (.csi file) and produces the file to upload; fix what it reports. Attachment name `<form>RQ<n>_<TAN>_<tax year>.txt` (`24QRQ4_BLRA12345B_202526.txt`). 409 where no income tax is withheld, and where the settings lack the TAN or the employer's PAN (the statement cannot name its deductor).
+         */
+        get: operations["downloadTdsReturnFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payroll/tds-return/filing": {
+        parameters: {
+            query: {
+                /** @description The quarter of the tax year - Q1 April-June, Q2 July-September, Q3 October-December, Q4 January-March. */
+                quarter: components["parameters"]["TaxQuarterQuery"];
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Record the quarterly statement as filed (date and receipt number)
+         * @description Records that the quarter's statement was filed, with the date and the token / return receipt number of the upload's acknowledgement; a second call corrects them. Audited (`tds_return.filed` from -> to). The answer is the statement (getTdsReturn) with its filing and the late-filing fee up to the filing date. 400 for a filing date before the quarter ends or after today; 409 where no income tax is withheld.
+         */
+        put: operations["recordTdsReturnFiling"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -9384,20 +9459,33 @@ export interface components {
          * @example 8.50
          */
         Hours: string;
-        /** @description When employees declare and prove their investments, as month-day pairs of every tax year: the declaration window at the start of the year (and `joiner_declaration_days` from joining), the proof window near its end. After the proof window closes only verified amounts count in the deduction. hr may record items at any time. */
+        /** @description When employees declare and prove their investments, as month-day pairs of every tax year: the declaration window at the start of the year (and `joiner_declaration_days` from joining), the proof window near its end. After the proof window closes only verified amounts count in the deduction. hr may record items at any time. The deductor block (TAN, PAN, type, address, contacts, the person responsible for paying salary) names the employer on Form 16 / 130 and the quarterly statement (24Q / 138). */
         IncomeTaxSettings: {
             declaration_closes: components["schemas"]["MonthDay"];
             declaration_opens: components["schemas"]["MonthDay"];
+            /** @description The employer's address as the quarterly statement carries it (lines of 25 characters, state code, PIN). */
+            deductor_address: components["schemas"]["TdsAddress"] | null;
+            /**
+             * Format: email
+             * @example payroll@acme.example
+             */
+            deductor_email: string | null;
             /**
              * @description The employer's PAN, printed on Form 16 / 130 and in the quarterly return.
              * @example AAACA1234B
              */
             deductor_pan: string | null;
             /**
+             * @description The employer's ten-digit telephone or mobile number for the quarterly statement.
+             * @example 8041234567
+             */
+            deductor_phone: string | null;
+            /**
              * @description The employer's tax deduction and collection account number (TAN), printed on Form 16 / 130 and in the quarterly return.
              * @example BLRA12345B
              */
             deductor_tan: string | null;
+            deductor_type: components["schemas"]["TdsDeductorType"];
             /**
              * Format: int32
              * @example 1
@@ -9406,6 +9494,8 @@ export interface components {
             /** @description The proof cut-off: from the day after, only verified amounts count. */
             proof_closes: components["schemas"]["MonthDay"];
             proof_opens: components["schemas"]["MonthDay"];
+            /** @description The person responsible for paying the salary, named in the quarterly statement. */
+            responsible_person: components["schemas"]["TdsResponsiblePerson"] | null;
             /**
              * Format: date-time
              * @example 2026-11-25T10:30:00.000Z
@@ -9416,16 +9506,29 @@ export interface components {
         IncomeTaxSettingsUpdate: {
             declaration_closes?: components["schemas"]["MonthDay"];
             declaration_opens?: components["schemas"]["MonthDay"];
+            /** @description The employer's address as the quarterly statement carries it (lines of 25 characters, state code, PIN). */
+            deductor_address?: components["schemas"]["TdsAddress"] | null;
+            /**
+             * Format: email
+             * @example payroll@acme.example
+             */
+            deductor_email?: string | null;
             /**
              * @description The employer's PAN, printed on Form 16 / 130 and in the quarterly return.
              * @example AAACA1234B
              */
             deductor_pan?: string | null;
             /**
+             * @description The employer's ten-digit telephone or mobile number for the quarterly statement.
+             * @example 8041234567
+             */
+            deductor_phone?: string | null;
+            /**
              * @description The employer's tax deduction and collection account number (TAN), printed on Form 16 / 130 and in the quarterly return.
              * @example BLRA12345B
              */
             deductor_tan?: string | null;
+            deductor_type?: components["schemas"]["TdsDeductorType"];
             /**
              * Format: int32
              * @example 1
@@ -9433,6 +9536,8 @@ export interface components {
             joiner_declaration_days?: number;
             proof_closes?: components["schemas"]["MonthDay"];
             proof_opens?: components["schemas"]["MonthDay"];
+            /** @description The person responsible for paying the salary, named in the quarterly statement. */
+            responsible_person?: components["schemas"]["TdsResponsiblePerson"] | null;
         };
         /**
          * @description An Indian state or union territory, for professional tax: its name (`Maharashtra`) or its ISO 3166-2:IN code (`MH`; `TS` for Telangana, `OD` for Odisha, `UK` for Uttarakhand, `DH` for Dadra and Nagar Haveli and Daman and Diu). Stored and returned as the name. Anything else - a misspelling, another country's region - is a 400: a state the professional-tax slabs cannot recognise would silently deduct nothing. States without professional tax (Delhi, for one) are accepted and deduct none.
@@ -14012,6 +14117,25 @@ export interface components {
          * @example 2025-26
          */
         TaxYear: string;
+        /**
+         * @description An address as the quarterly e-TDS statement carries it: up to five lines of at most 25 characters (flat, building, road, area, town), the state's two-digit code of the e-TDS file format's state annexure (alphabetical: 15 Karnataka, 19 Maharashtra, 09 Delhi, 29 Tamil Nadu, 36 Telangana, 99 outside India) and the six-digit PIN.
+         * @example {
+         *       "lines": [
+         *         "4th Floor, Prestige Tower",
+         *         "12 MG Road",
+         *         "Bengaluru"
+         *       ],
+         *       "state_code": "15",
+         *       "pin": "560001"
+         *     }
+         */
+        TdsAddress: {
+            lines: string[];
+            /** @example 560001 */
+            pin: string;
+            /** @example 15 */
+            state_code: string;
+        };
         /** @description A recorded challan with what the statute makes of it: the due date (the 7th of the next month, 30 April for March: rule 30 of the Income-tax Rules 1962 and its 2026 successor), whether it was late, and the interest due (s.201(1A) of the Act 1961 / s.398(3) of the Act 2025: 1.5 % a month or part from the deduction - the month's last day, when salary is paid - to the deposit), with warnings in words. */
         TdsChallan: {
             /** @example 0510308 */
@@ -14132,6 +14256,12 @@ export interface components {
             surcharge?: components["schemas"]["MoneyAmount"];
             tax: components["schemas"]["MoneyAmount"];
         };
+        /**
+         * @description The deductor's category code of the e-TDS file format (its deductor-type annexure): K a company, M a branch or division of a company, F a firm, P an association of persons, T an association of persons (trust), B a body of individuals, Q an individual or HUF, J an artificial juridical person; A the central and S a state government, D and E their statutory bodies, G and H their autonomous bodies, L and N their local authorities.
+         * @example K
+         * @enum {string}
+         */
+        TdsDeductorType: "K" | "M" | "F" | "P" | "T" | "B" | "Q" | "J" | "A" | "S" | "D" | "E" | "G" | "H" | "L" | "N";
         /** @description The months of a tax year up to today: the TDS deducted by processed payroll runs set against the challans deposited for it, each month's due date, and warnings (not yet deposited, short, late, interest short). */
         TdsMonths: {
             months: {
@@ -14148,6 +14278,300 @@ export interface components {
                 warnings: string[];
             }[];
             tax_year: components["schemas"]["TaxYear"];
+        };
+        /** @description The person responsible for paying the salary (and deducting the tax) on the employer's behalf, as the quarterly statement names them: name, designation, PAN, address, e-mail and a ten-digit mobile number. */
+        TdsResponsiblePerson: {
+            address: components["schemas"]["TdsAddress"];
+            /** @example Finance Director */
+            designation: string;
+            /**
+             * Format: email
+             * @example priya@ramandesign.example
+             */
+            email?: string | null;
+            /** @example 9876543210 */
+            mobile: string;
+            /** @example Priya Raman */
+            name: string;
+            /** @example ABCPR1234K */
+            pan?: string | null;
+        };
+        /** @description The quarterly statement of tax deducted from salary (Form 24Q up to the tax year 2025-26, Form 138 of the Income-tax Rules 2026 from 2026-27) as data: the deductor, each challan deposited for a month of the quarter with the deductee records it covers, in the fourth quarter the salary details of the year per employee (Annexure II), the due date, the filing when recorded and the late-filing fee, and warnings in words. The figures are the processed payroll runs and the recorded challans; the salary details are the year's computation of Form 16 / Form 130. Only the tax department's File Validation Utility (FVU) makes a statement upload-ready: this is the data it is prepared from, not a validated statement. */
+        TdsReturn: {
+            /** @description The challans recorded for the months of the quarter, oldest deposit first (the statement's challan details). */
+            challans: {
+                /** @example 0510308 */
+                bsr_code: string;
+                cess: components["schemas"]["Money"];
+                /** @example 00123 */
+                challan_serial: string;
+                deductees: components["schemas"]["TdsReturnDeductee"][];
+                /** @description The sum of the deductee records' tax deposited. */
+                deductees_tds: components["schemas"]["Money"];
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
+                deposited_on: string;
+                fee: components["schemas"]["Money"];
+                /**
+                 * Format: uuid
+                 * @example 17b69d40-40e8-410b-b94b-5f19b65dcfef
+                 */
+                id: string;
+                interest: components["schemas"]["Money"];
+                /**
+                 * @description 200: tax deducted and payable by the deductor.
+                 * @example 200
+                 */
+                minor_head: string;
+                /**
+                 * @description The month whose tax it deposits, `YYYY-MM`.
+                 * @example 2026-01
+                 */
+                period: string;
+                surcharge: components["schemas"]["Money"];
+                tax: components["schemas"]["Money"];
+                total: components["schemas"]["Money"];
+            }[];
+            /** @description The employer as the statement names it, from the company and its income-tax settings. */
+            deductor: {
+                address: components["schemas"]["TdsAddress"] | null;
+                /** @example priya.sharma@example.com */
+                email: string | null;
+                /** @example Priya Sharma */
+                name: string;
+                /** @example AAACA1234B */
+                pan: string | null;
+                /** @example +91 98450 12345 */
+                phone: string | null;
+                responsible_person: components["schemas"]["TdsResponsiblePerson"] | null;
+                /** @example BLRA12345B */
+                tan: string | null;
+                type: components["schemas"]["TdsDeductorType"];
+            };
+            /**
+             * Format: date
+             * @description The last day to file (rule 31A(2) of the Income-tax Rules 1962 and its 2026 successor) - 31 July, 31 October, 31 January, 31 May.
+             * @example 2026-11-25
+             */
+            due_date: string;
+            /**
+             * @description The name downloadTdsReturnFile gives the text file.
+             * @example 24QRQ4_BLRA12345B_202526.txt
+             */
+            file_name: string;
+            /** @description The filing as hr recorded it (recordTdsReturnFiling); null until then. */
+            filing: {
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
+                filed_on: string;
+                /** @example 123456789012345 */
+                receipt_number: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-25T10:30:00.000Z
+                 */
+                recorded_at: string;
+            } | null;
+            /** @enum {string} */
+            form: "Form 24Q" | "Form 138";
+            /** @description The fee for filing late (s.234E of the Act 1961; s.427 of the Income-tax Act 2025): ₹200 for each day after the due date up to the filing date - or up to today while the return is not recorded as filed - never more than the statement's TDS. */
+            late_fee: {
+                /**
+                 * Format: date
+                 * @description The filing date, or today in the company's time zone.
+                 * @example 2026-11-25
+                 */
+                as_of: string;
+                /** @description The fee reached the statement's TDS. */
+                capped: boolean;
+                /**
+                 * Format: int64
+                 * @example 12
+                 */
+                days: number;
+                fee: components["schemas"]["Money"];
+                filed: boolean;
+                /** @example Income-tax Act 1961 s.234E (from 1 July 2012, Finance Act 2012) */
+                source: string;
+                /** @description The tax deducted from salary in the quarter by processed payroll runs - the tax deductible the fee is capped at. */
+                tds_of_statement: components["schemas"]["Money"];
+            };
+            /** @example Income-tax Act 1961 with the Income-tax Rules 1962 */
+            law: string;
+            period: {
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
+                from: string;
+                /**
+                 * Format: date
+                 * @example 2026-11-25
+                 */
+                to: string;
+            };
+            /** @enum {string} */
+            quarter: "Q1" | "Q2" | "Q3" | "Q4";
+            /** @description In the fourth quarter the salary details of the year (Annexure II), one per employee paid in the year; null in Q1-Q3. */
+            salary_details: components["schemas"]["TdsSalaryDetail"][] | null;
+            tax_year: components["schemas"]["TaxYear"];
+            totals: {
+                amount_paid: components["schemas"]["Money"];
+                /**
+                 * Format: int64
+                 * @example 1
+                 */
+                challans: number;
+                /**
+                 * Format: int64
+                 * @example 1
+                 */
+                deductee_records: number;
+                /** @description Tax, surcharge and cess of the challans (without interest and fee). */
+                deposited_by_challans: components["schemas"]["Money"];
+                /** @description The tax deducted as the deductee records report it. */
+                tds_deducted: components["schemas"]["Money"];
+                tds_deposited: components["schemas"]["Money"];
+            };
+            warnings: string[];
+        };
+        /** @description A deductee record of a challan (Annexure I): the employee, the salary paid in the challan's month and the tax deducted from it and deposited by the challan. */
+        TdsReturnDeductee: {
+            /** @description The taxable salary paid in the month. */
+            amount_paid: components["schemas"]["Money"];
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            deducted_on: string;
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            deposited_on: string;
+            /** @example EMP-0042 */
+            employee_code: string;
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
+            employee_id: string;
+            /** @example Priya Sharma */
+            name: string;
+            /**
+             * Format: date
+             * @description The month's last day: salary is paid, and its tax deducted, then.
+             * @example 2026-11-25
+             */
+            paid_on: string;
+            /**
+             * @description The PAN as the statement carries it - `PANNOTAVBL` without one, `PANINVALID` for one not of the form AAAAA9999A.
+             * @example ABCPJ5678K
+             */
+            pan: string;
+            /** @enum {string} */
+            pan_status: "valid" | "missing" | "invalid";
+            /**
+             * @description 92B: salary paid by an employer other than the government (s.192); the Act 2025's code from 2026-27.
+             * @example 92B
+             */
+            section_code: string;
+            tds_deducted: components["schemas"]["Money"];
+            tds_deposited: components["schemas"]["Money"];
+        };
+        /**
+         * @description The filing of a quarterly statement as the upload's acknowledgement shows it: the date it was filed and its token / return receipt number (15 digits).
+         * @example {
+         *       "filed_on": "2026-05-28",
+         *       "receipt_number": "123456789012345"
+         *     }
+         */
+        TdsReturnFilingUpdate: {
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            filed_on: string;
+            /** @example 123456789012345 */
+            receipt_number: string;
+        };
+        /** @description An employee's salary detail of the year (Annexure II of the fourth quarter's statement): the year's computation on the salary paid - the same figures as Form 16 / Form 130 Part B. */
+        TdsSalaryDetail: {
+            /**
+             * @description G under 60, S senior (60-79), O super senior (80 or more) at the end of the year.
+             * @enum {string}
+             */
+            category: "G" | "S" | "O";
+            cess: components["schemas"]["Money"];
+            deductions: {
+                allowed: components["schemas"]["Money"];
+                claimed: components["schemas"]["Money"];
+                /** @example 80C */
+                section: string;
+            }[];
+            /** @example EMP-0042 */
+            employee_code: string;
+            /**
+             * Format: uuid
+             * @example 8dcd9acb-a378-46b9-b9bd-d57ed7932c00
+             */
+            employee_id: string;
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            employment_from: string;
+            /**
+             * Format: date
+             * @example 2026-11-25
+             */
+            employment_to: string;
+            exemptions: {
+                amount: components["schemas"]["Money"];
+                /** @example Agreed with the team lead in the weekly review */
+                description: string;
+                /** @example 10(13A) */
+                section: string;
+            }[];
+            gross_total_income: components["schemas"]["Money"];
+            house_property: components["schemas"]["Money"];
+            income_from_salary: components["schemas"]["Money"];
+            /** @example Priya Sharma */
+            name: string;
+            other_income: components["schemas"]["Money"];
+            /** @example ABCPJ5678K */
+            pan: string;
+            /** @enum {string} */
+            pan_status: "valid" | "missing" | "invalid";
+            professional_tax: components["schemas"]["Money"];
+            rebate: components["schemas"]["Money"];
+            regime: components["schemas"]["TaxRegime"];
+            /** @description Relief under s.89 (not computed here - always 0.00). */
+            relief: components["schemas"]["Money"];
+            salary_previous_employers: components["schemas"]["Money"];
+            salary_this_employer: components["schemas"]["Money"];
+            /** @description Tax payable less the tax deducted (negative when more was deducted). */
+            shortfall: components["schemas"]["Money"];
+            standard_deduction: components["schemas"]["Money"];
+            /** @description The surcharge after its marginal relief. */
+            surcharge: components["schemas"]["Money"];
+            tax_on_income: components["schemas"]["Money"];
+            tax_payable: components["schemas"]["Money"];
+            taxable_income: components["schemas"]["Money"];
+            tds_previous_employers: components["schemas"]["Money"];
+            tds_this_employer: components["schemas"]["Money"];
+            tds_total: components["schemas"]["Money"];
+            /**
+             * @description Money as a decimal string with exactly two places, in the tenant's currency.
+             * @example 12140.00
+             */
+            total_deductions: string;
+            total_exemptions: components["schemas"]["Money"];
+            total_salary: components["schemas"]["Money"];
         };
         /**
          * @description Local time of day in the company's time zone, `HH:MM` (24-hour clock).
@@ -15263,6 +15687,8 @@ export interface components {
         SortChanged: "changed";
         /** @description Only requests in this state. */
         StatusFilter: components["schemas"]["RequestStatus"];
+        /** @description The quarter of the tax year - Q1 April-June, Q2 July-September, Q3 October-December, Q4 January-March. */
+        TaxQuarterQuery: "Q1" | "Q2" | "Q3" | "Q4";
         /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
         TaxYearQuery: components["schemas"]["TaxYear"];
         /** @description Only records whose date range starts on or before this date (ranges overlapping [from_date, to_date]). */
@@ -26111,6 +26537,128 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["BodiesInProgress"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getTdsReturn: {
+        parameters: {
+            query: {
+                /** @description The quarter of the tax year - Q1 April-June, Q2 July-September, Q3 October-December, Q4 January-March. */
+                quarter: components["parameters"]["TaxQuarterQuery"];
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statement. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TdsReturn"] | null;
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadTdsReturnFile: {
+        parameters: {
+            query: {
+                /** @description The quarter of the tax year - Q1 April-June, Q2 July-September, Q3 October-December, Q4 January-March. */
+                quarter: components["parameters"]["TaxQuarterQuery"];
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The text file. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    /** @description `attachment; filename="24QRQ4_BLRA12345B_202526.txt"` */
+                    "Content-Disposition"?: string;
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example 1^FH^SL1^R^10062026^1^D^BLRA12345B^1^HRMS API^^^^^^^^ */
+                    "text/plain": string;
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    recordTdsReturnFiling: {
+        parameters: {
+            query: {
+                /** @description The quarter of the tax year - Q1 April-June, Q2 July-September, Q3 October-December, Q4 January-March. */
+                quarter: components["parameters"]["TaxQuarterQuery"];
+                /** @description The tax year ("2025-26"); default - the tax year of today in the company's time zone. */
+                tax_year?: components["parameters"]["TaxYearQuery"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TdsReturnFilingUpdate"];
+            };
+        };
+        responses: {
+            /** @description The statement with its filing. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControlNoStore"];
+                    RateLimit: components["headers"]["RateLimitState"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicies"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TdsReturn"];
+                        /** @example OK */
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["ValidationFailed"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            408: components["responses"]["RequestTimeout"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["BodiesInProgress"];
             500: components["responses"]["Internal"];
             503: components["responses"]["Unavailable"];

@@ -385,6 +385,11 @@ export type TaxDeclaration = Prisma.TaxDeclarationModel
  */
 export type TdsChallan = Prisma.TdsChallanModel
 /**
+ * Model TdsReturnFiling
+ * The filing of a quarterly TDS statement (24Q / Form 138) as hr records it: the date and the receipt number.
+ */
+export type TdsReturnFiling = Prisma.TdsReturnFilingModel
+/**
  * Model User
  * 
  */

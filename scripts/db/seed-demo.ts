@@ -824,6 +824,17 @@ export async function seedDemo(opts: SeedOptions): Promise<SeedResult> {
     await hr.post("/api/configuration/payroll/gratuity-settings", { enabled: true });
     count("statutory settings", 4);
   }
+  // the deductor block of Form 16 and the quarterly TDS statement (24Q / Form 138): made-up TAN and PANs
+  const incomeTax = await hr.get("/api/configuration/payroll/income-tax-settings");
+  if (!incomeTax.deductor_tan) {
+    const address = { lines: ["4th Floor, Prestige Tech", "Park, Marathahalli", "Bengaluru"], state_code: "15", pin: "560103" };
+    await hr.post("/api/configuration/payroll/income-tax-settings", {
+      ...{ deductor_tan: "BLRA12345B", deductor_pan: "AAACA1234B", deductor_type: "K", deductor_address: address },
+      ...{ deductor_email: "payroll@acme-india.example", deductor_phone: "8041234567" },
+      responsible_person: { name: "Meera Iyer", designation: "Finance Director", pan: "ABCPI1234K", address, mobile: "9876543210" },
+    });
+    count("income-tax settings");
+  }
 
   section("salary components");
   const components = new Map<string, string>((await hr.all("/api/payroll/salary-components")).map((c) => [c.code, c.id]));

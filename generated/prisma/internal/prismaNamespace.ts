@@ -449,9 +449,9 @@ export const ModelName = {
   ExpenseClaim: 'ExpenseClaim',
   FinalSettlement: 'FinalSettlement',
   TaxProfile: 'TaxProfile',
-  Form16PartA: 'Form16PartA',
   TaxDeclaration: 'TaxDeclaration',
   TdsChallan: 'TdsChallan',
+  TdsReturnFiling: 'TdsReturnFiling',
   User: 'User',
   Tenant: 'Tenant',
   KnownClient: 'KnownClient',
@@ -503,7 +503,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "bulkImportRecord" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "taxProfile" | "form16PartA" | "taxDeclaration" | "tdsChallan" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "privacyRequest" | "legalHold" | "retainedRecord" | "privacyBreach" | "privacyNotice" | "privacyNoticeAcknowledgement" | "privacyLink" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate" | "candidateConsent"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "bulkImportRecord" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "taxProfile" | "taxDeclaration" | "tdsChallan" | "tdsReturnFiling" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "privacyRequest" | "legalHold" | "retainedRecord" | "privacyBreach" | "privacyNotice" | "privacyNoticeAcknowledgement" | "privacyLink" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate" | "candidateConsent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4355,80 +4355,6 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
-    Form16PartA: {
-      payload: Prisma.$Form16PartAPayload<ExtArgs>
-      fields: Prisma.Form16PartAFieldRefs
-      operations: {
-        findUnique: {
-          args: Prisma.Form16PartAFindUniqueArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload> | null
-        }
-        findUniqueOrThrow: {
-          args: Prisma.Form16PartAFindUniqueOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
-        }
-        findFirst: {
-          args: Prisma.Form16PartAFindFirstArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload> | null
-        }
-        findFirstOrThrow: {
-          args: Prisma.Form16PartAFindFirstOrThrowArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
-        }
-        findMany: {
-          args: Prisma.Form16PartAFindManyArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>[]
-        }
-        create: {
-          args: Prisma.Form16PartACreateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
-        }
-        createMany: {
-          args: Prisma.Form16PartACreateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        createManyAndReturn: {
-          args: Prisma.Form16PartACreateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>[]
-        }
-        delete: {
-          args: Prisma.Form16PartADeleteArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
-        }
-        update: {
-          args: Prisma.Form16PartAUpdateArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
-        }
-        deleteMany: {
-          args: Prisma.Form16PartADeleteManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateMany: {
-          args: Prisma.Form16PartAUpdateManyArgs<ExtArgs>
-          result: BatchPayload
-        }
-        updateManyAndReturn: {
-          args: Prisma.Form16PartAUpdateManyAndReturnArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>[]
-        }
-        upsert: {
-          args: Prisma.Form16PartAUpsertArgs<ExtArgs>
-          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
-        }
-        aggregate: {
-          args: Prisma.Form16PartAAggregateArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.AggregateForm16PartA>
-        }
-        groupBy: {
-          args: Prisma.Form16PartAGroupByArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.Form16PartAGroupByOutputType>[]
-        }
-        count: {
-          args: Prisma.Form16PartACountArgs<ExtArgs>
-          result: runtime.Types.Utils.Optional<Prisma.Form16PartACountAggregateOutputType> | number
-        }
-      }
-    }
     TaxDeclaration: {
       payload: Prisma.$TaxDeclarationPayload<ExtArgs>
       fields: Prisma.TaxDeclarationFieldRefs
@@ -4574,6 +4500,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.TdsChallanCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.TdsChallanCountAggregateOutputType> | number
+        }
+      }
+    }
+    TdsReturnFiling: {
+      payload: Prisma.$TdsReturnFilingPayload<ExtArgs>
+      fields: Prisma.TdsReturnFilingFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TdsReturnFilingFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TdsReturnFilingFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        findFirst: {
+          args: Prisma.TdsReturnFilingFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TdsReturnFilingFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        findMany: {
+          args: Prisma.TdsReturnFilingFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>[]
+        }
+        create: {
+          args: Prisma.TdsReturnFilingCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        createMany: {
+          args: Prisma.TdsReturnFilingCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TdsReturnFilingCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>[]
+        }
+        delete: {
+          args: Prisma.TdsReturnFilingDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        update: {
+          args: Prisma.TdsReturnFilingUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        deleteMany: {
+          args: Prisma.TdsReturnFilingDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TdsReturnFilingUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TdsReturnFilingUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>[]
+        }
+        upsert: {
+          args: Prisma.TdsReturnFilingUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TdsReturnFilingPayload>
+        }
+        aggregate: {
+          args: Prisma.TdsReturnFilingAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTdsReturnFiling>
+        }
+        groupBy: {
+          args: Prisma.TdsReturnFilingGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TdsReturnFilingGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TdsReturnFilingCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TdsReturnFilingCountAggregateOutputType> | number
         }
       }
     }
@@ -8308,7 +8308,6 @@ export const TaxProfileScalarFieldEnum = {
   previous_employer_pf: 'previous_employer_pf',
   previous_employer_professional_tax: 'previous_employer_professional_tax',
   other_income: 'other_income',
-  arrears: 'arrears',
   version: 'version',
   updated_by: 'updated_by',
   created_at: 'created_at',
@@ -8316,26 +8315,6 @@ export const TaxProfileScalarFieldEnum = {
 } as const
 
 export type TaxProfileScalarFieldEnum = (typeof TaxProfileScalarFieldEnum)[keyof typeof TaxProfileScalarFieldEnum]
-
-
-export const Form16PartAScalarFieldEnum = {
-  tenant_id: 'tenant_id',
-  id: 'id',
-  employee_id: 'employee_id',
-  tax_year: 'tax_year',
-  version: 'version',
-  file_id: 'file_id',
-  file_name: 'file_name',
-  size_bytes: 'size_bytes',
-  sha256: 'sha256',
-  uploaded_by: 'uploaded_by',
-  created_at: 'created_at',
-  replaced_at: 'replaced_at',
-  removed_at: 'removed_at',
-  removed_by: 'removed_by'
-} as const
-
-export type Form16PartAScalarFieldEnum = (typeof Form16PartAScalarFieldEnum)[keyof typeof Form16PartAScalarFieldEnum]
 
 
 export const TaxDeclarationScalarFieldEnum = {
@@ -8380,6 +8359,21 @@ export const TdsChallanScalarFieldEnum = {
 } as const
 
 export type TdsChallanScalarFieldEnum = (typeof TdsChallanScalarFieldEnum)[keyof typeof TdsChallanScalarFieldEnum]
+
+
+export const TdsReturnFilingScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  tax_year: 'tax_year',
+  quarter: 'quarter',
+  filed_on: 'filed_on',
+  receipt_number: 'receipt_number',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TdsReturnFilingScalarFieldEnum = (typeof TdsReturnFilingScalarFieldEnum)[keyof typeof TdsReturnFilingScalarFieldEnum]
 
 
 export const UserScalarFieldEnum = {
@@ -9371,9 +9365,9 @@ export type GlobalOmitConfig = {
   expenseClaim?: Prisma.ExpenseClaimOmit
   finalSettlement?: Prisma.FinalSettlementOmit
   taxProfile?: Prisma.TaxProfileOmit
-  form16PartA?: Prisma.Form16PartAOmit
   taxDeclaration?: Prisma.TaxDeclarationOmit
   tdsChallan?: Prisma.TdsChallanOmit
+  tdsReturnFiling?: Prisma.TdsReturnFilingOmit
   user?: Prisma.UserOmit
   tenant?: Prisma.TenantOmit
   knownClient?: Prisma.KnownClientOmit

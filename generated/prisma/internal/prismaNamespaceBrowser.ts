@@ -106,6 +106,7 @@ export const ModelName = {
   Form16PartA: 'Form16PartA',
   TaxDeclaration: 'TaxDeclaration',
   TdsChallan: 'TdsChallan',
+  TdsReturnFiling: 'TdsReturnFiling',
   User: 'User',
   Tenant: 'Tenant',
   KnownClient: 'KnownClient',
@@ -1260,6 +1261,21 @@ export const TdsChallanScalarFieldEnum = {
 } as const
 
 export type TdsChallanScalarFieldEnum = (typeof TdsChallanScalarFieldEnum)[keyof typeof TdsChallanScalarFieldEnum]
+
+
+export const TdsReturnFilingScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  tax_year: 'tax_year',
+  quarter: 'quarter',
+  filed_on: 'filed_on',
+  receipt_number: 'receipt_number',
+  created_by: 'created_by',
+  created_at: 'created_at',
+  updated_at: 'updated_at'
+} as const
+
+export type TdsReturnFilingScalarFieldEnum = (typeof TdsReturnFilingScalarFieldEnum)[keyof typeof TdsReturnFilingScalarFieldEnum]
 
 
 export const UserScalarFieldEnum = {

@@ -25,6 +25,8 @@ import { changeDeclaration, declarationById, declarationPage, declareInvestment 
 import { changeIncomeTaxSettings, changeTaxProfile, incomeTaxSettings, taxProfileOf } from "./income-tax/profile.ts";
 import { recordDeposit, tdsMonths } from "./income-tax/challans.ts";
 import { form16Of } from "./income-tax/form16.ts";
+import { etdsFileOf } from "./income-tax/etds-file.ts";
+import { recordReturnFiling, tdsReturnOf } from "./income-tax/tds-return.ts";
 import { form16PdfOf } from "./income-tax/form16-pdf.ts";
 import { partAFile, removePartA, uploadPartA } from "./income-tax/form16-part-a.ts";
 import { taxProjectionOf } from "./income-tax/projection.ts";
@@ -304,6 +306,23 @@ export const handlers = {
   },
   async recordTdsChallan({ body, auth }) {
     return created(await recordDeposit(auth, body), "Challan recorded");
+  },
+  async getTdsReturn({ query }) {
+    const r = await tdsReturnOf(query.tax_year, query.quarter);
+    return ok(r, r ? "OK" : "This company withholds no income tax");
+  },
+  async recordTdsReturnFiling({ query, body, auth }) {
+    return ok(await recordReturnFiling(auth, query.tax_year, query.quarter, body), "Filing recorded");
+  },
+  async downloadTdsReturnFile({ query, res }) {
+    const { fileName, content } = await etdsFileOf(query.tax_year, query.quarter);
+    const body = Buffer.from(content, "ascii");
+    res.status(200);
+    res.setHeader("Content-Type", "text/plain; charset=us-ascii");
+    res.setHeader("Content-Length", String(body.length));
+    res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
+    res.end(body);
+    return { sent: true as const };
   },
   async listTaxDeclarations({ operationId, query, auth }) {
     const { rows, page, total } = await declarationPage(auth, query);

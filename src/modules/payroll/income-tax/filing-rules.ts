@@ -14,6 +14,8 @@ export interface FilingRules {
   deposit_due: { day_of_next_month: number; march_due: string; source: string };
   return_due: Record<Quarter, string> & { source: string };
   forms: { certificate: "Form 16" | "Form 130"; quarterly_return: "Form 24Q" | "Form 138"; challan: string };
+  /** The e-TDS text file of the quarterly statement: which layout, the form number and the salary section code in it. */
+  etds: { layout: "24Q" | "138"; form_number: "24Q" | "138"; salary_section_code: string; source: string };
 }
 export type Quarter = "Q1" | "Q2" | "Q3" | "Q4";
 
@@ -107,8 +109,10 @@ export function lateFilingFee(
   tds: Decimal.Value,
   due: DateString,
   filed: DateString,
+  // the law of the statement's tax year, not of its due date (a 2025-26 Q4 statement is due in May 2026)
+  ruleDate: DateString = due,
 ): { days: number; fee: string; capped: boolean; source: string } {
-  const r = filingRulesOn(due);
+  const r = filingRulesOn(ruleDate);
   const days = Math.max(0, daysBetween(due, filed));
   const raw = new Decimal(r.late_filing_fee.per_day).times(days);
   const cap = new Decimal(tds);

@@ -2,6 +2,7 @@
 // windows. Income tax is withheld only by a company paying in INR (India); elsewhere - the UAE taxes
 // no salaries - there is no profile (null, not an error) and writing one is a 409.
 import type { Prisma } from "../../../../generated/prisma/client.ts";
+import type { components } from "../../../../generated/api-types.ts";
 import { activeTenant } from "../../../db/central.ts";
 import { byId, db, tenantTx } from "../../../db/tenancy.ts";
 import type { AuthContext, RequestBody } from "../../../platform/use-case.ts";
@@ -51,6 +52,10 @@ export function resolveTaxYear(
   return { taxYear, rules };
 }
 
+type DeductorType = components["schemas"]["TdsDeductorType"];
+type StatementAddress = components["schemas"]["TdsAddress"];
+type ResponsiblePerson = components["schemas"]["TdsResponsiblePerson"];
+
 export const INCOME_TAX_DEFAULTS = {
   declaration_opens: "04-01",
   declaration_closes: "04-30",
@@ -60,6 +65,12 @@ export const INCOME_TAX_DEFAULTS = {
   // the deductor on Form 16 / 130 and the quarterly return: its tax deduction account number and PAN
   deductor_tan: null as string | null,
   deductor_pan: null as string | null,
+  // the rest of the deductor block of the quarterly statement (24Q / Form 138): category, address, contacts
+  deductor_type: "K" as DeductorType,
+  deductor_address: null as StatementAddress | null,
+  deductor_email: null as string | null,
+  deductor_phone: null as string | null,
+  responsible_person: null as ResponsiblePerson | null,
 };
 export type IncomeTaxSettings = typeof INCOME_TAX_DEFAULTS;
 
