@@ -9,7 +9,7 @@
 //      upload (beyond, a 429 `rate_limited` with Retry-After);
 //   3. one upload counted against the hourly budgets of the user (or client IP) and of the company
 //      (UPLOADS_PER_USER_PER_HOUR, UPLOADS_PER_TENANT_PER_HOUR; shared by every server process,
-//      src/platform/limits.ts; a 429 with the seconds left of the window). A public upload does not
+//      the window store, docs/operations.md "Limits and the 429"). A public upload does not
 //      count against its company's budget: someone holding a joining link must not be able to use
 //      up the HR team's uploads (it is bounded per IP, per link and by the storage quota instead);
 //   4. a company without any room left in its storage quota gets its 413 `quota_exceeded` at once

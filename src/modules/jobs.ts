@@ -7,7 +7,7 @@ import { areaJobs } from "../../generated/jobs.ts";
 import { pruneKnownClients } from "../platform/identity/signin-guard.ts";
 import { pruneCounters } from "../platform/limits.ts";
 import { pruneIdempotencyKeys } from "../platform/idempotency.ts";
-import { type JobDefinition, registerJob } from "../platform/jobs/queue.ts";
+import { type JobDefinition, registerJob, retireSchedule } from "../platform/jobs/queue.ts";
 import { deliverDueEmails } from "../platform/mail/deliver.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 
@@ -39,4 +39,6 @@ export function registerAllJobs(): void {
   registered = true;
   // a job's queued mail is delivered as soon as it has finished (like an operation's)
   for (const job of allJobs()) registerJob(job.name, () => deliverQueuedMail(job.run), job.cron);
+  // pruned auth_throttle, whose counters moved to the window store (docs/operations.md, "Limits and the 429")
+  retireSchedule("auth.prune-throttle");
 }

@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { config } from "../../src/config.ts";
 import { hashToken } from "../../src/platform/identity/tokens.ts";
 import { appWith, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
-import { declared429Headers, expectRateLimitHeaders } from "../support/rate-limit.ts";
+import { declared429Headers, declared429s, expectRateLimitHeaders } from "../support/rate-limit.ts";
 import * as clock from "../../src/lib/clock.ts";
 
 const t = useTestApp();
@@ -36,6 +36,15 @@ describe("the document's 429 responses", () => {
       expect(required.sort(), op.operationId).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
     }
     expect(Object.keys(declared429Headers()).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
+  });
+
+  it("is one response: every operation's 429 is components/responses/RateLimited, the only 429 component", () => {
+    const all = declared429s();
+    expect(Object.keys(all).length).toBeGreaterThan(300);
+    for (const [op, response] of Object.entries(all)) expect(response, op).toEqual({ $ref: "#/components/responses/RateLimited" });
+    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
+    const limitedResponses = Object.entries<any>(doc.components.responses).filter(([, r]) => r.content?.["application/json"]?.example?.status === 429);
+    expect(limitedResponses.map(([name]) => name)).toEqual(["RateLimited"]);
   });
 });
 

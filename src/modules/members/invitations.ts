@@ -34,7 +34,7 @@ function quoted(text: string, max = 80): string {
   return `"${line.length > max ? `${line.slice(0, max - 1)}…` : line}"`;
 }
 
-/** The invitation limits of a send by `auth` to `email` (src/platform/limits.ts keys; see config). */
+/** The invitation limits of a send by `auth` to `email` (budgets of the window store; see config). */
 async function invitationLimits(auth: AuthContext, email: string): Promise<WindowLimit[]> {
   const cfg = config();
   const company = await activeTenant({ created_at: true, subscription_status: true });
