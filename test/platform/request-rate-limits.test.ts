@@ -166,9 +166,9 @@ describe("listEmployees: the request path writes nothing to the database for its
     const owner = await signupTenant(t);
     const quiet = appWith(t, { rateLimitSyncMs: 3_600_000 });
     const limitsOf = (app: { locals: Record<string, unknown> }) => app.locals.rateLimits as RequestRateLimits;
+    await limitsOf(t.app).sync(); // the fixtures' counts of the file's app are in, and it serves nothing below
     await quiet.as(owner.agent).get("/api/employees").expect(200); // its first request starts its first sync
     await limitsOf(quiet.app).sync();
-    await limitsOf(t.app).sync(); // the fixtures' counts of the file's app are in, and it serves nothing below
     const key = `rate:user:${owner.userId}`;
     const stored = async () => (await t.query<{ uses: number }>("SELECT uses FROM usage_counters WHERE key = $1", [key]))[0].uses;
     const before = await stored();
