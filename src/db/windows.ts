@@ -185,10 +185,7 @@ export const exactWindows = {
 
   /** Forgets counters: those of `keys`, and every one whose key starts with one of `prefixes`. */
   async clear(keys: readonly string[], prefixes: readonly string[] = []): Promise<void> {
-    await getPool().query("DELETE FROM usage_counters WHERE key = ANY($1::text[]) OR key ^@ ANY($2::text[])", [
-      keys,
-      prefixes,
-    ]);
+    await getPool().query("DELETE FROM usage_counters WHERE key = ANY($1::text[]) OR key ^@ ANY($2::text[])", [keys, prefixes]);
   },
 
   /** Removes counters whose window ended before `at` (the hourly job `limits.prune-counters`). */

@@ -251,7 +251,12 @@ describe("listEvents: each event type has a producer and its body is valid for i
     payroll ??= payrollOf(w);
     const paid = await payrollEmployee(t, await payroll, "50000.00", { joining_date: addDays(today(), -400) });
     const period = addDays(`${today().slice(0, 7)}-01`, -1).slice(0, 7); // last month
-    const run = (await w.hr.agent.post("/api/payroll/draft-runs").send({ period, employee_ids: [paid] }).expect(201)).body.data;
+    const run = (
+      await w.hr.agent
+        .post("/api/payroll/draft-runs")
+        .send({ period, employee_ids: [paid] })
+        .expect(201)
+    ).body.data;
     await expectRaised("payroll_run.processed", () => w.hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200));
   });
 
@@ -268,7 +273,7 @@ describe("listEvents: each event type has a producer and its body is valid for i
     );
   });
 
-  it("recruitment.offer_status_changed, recruitment.candidate_converted: sendJobOffer, acceptPublicOffer, convertCandidateToEmployee", async () => {
+  it("recruitment.offer_status_changed, .candidate_converted: sendJobOffer, acceptPublicOffer, convertCandidateToEmployee", async () => {
     const posting = await openPosting(w.hr.agent);
     const candidate = await addCandidate(w.hr.agent, posting.id);
     await advance(w.hr.agent, candidate.id, "interview");

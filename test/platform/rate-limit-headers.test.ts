@@ -43,7 +43,9 @@ describe("the document's 429 responses", () => {
     expect(Object.keys(all).length).toBeGreaterThan(300);
     for (const [op, response] of Object.entries(all)) expect(response, op).toEqual({ $ref: "#/components/responses/RateLimited" });
     const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
-    const limitedResponses = Object.entries<any>(doc.components.responses).filter(([, r]) => r.content?.["application/json"]?.example?.status === 429);
+    const limitedResponses = Object.entries<any>(doc.components.responses).filter(
+      ([, r]) => r.content?.["application/json"]?.example?.status === 429,
+    );
     expect(limitedResponses.map(([name]) => name)).toEqual(["RateLimited"]);
   });
 });

@@ -172,7 +172,12 @@ describe("listEmployees: the request path writes nothing to the database for its
     const key = `rate:user:${owner.userId}`;
     const stored = async () => (await t.query<{ uses: number }>("SELECT uses FROM usage_counters WHERE key = $1", [key]))[0].uses;
     const before = await stored();
-    const store = [vi.spyOn(exactWindows, "add"), vi.spyOn(exactWindows, "take"), vi.spyOn(exactWindows, "count"), vi.spyOn(exactWindows, "check")];
+    const store = [
+      vi.spyOn(exactWindows, "add"),
+      vi.spyOn(exactWindows, "take"),
+      vi.spyOn(exactWindows, "count"),
+      vi.spyOn(exactWindows, "check"),
+    ];
     try {
       const left: number[] = [];
       for (let i = 0; i < 5; i++) left.push(state(await quiet.as(owner.agent).get("/api/employees").expect(200)).caller.r);

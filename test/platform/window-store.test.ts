@@ -29,7 +29,7 @@ async function stored(key: string): Promise<{ uses: number; ends: number } | nul
 }
 
 describe("exact backend: the arithmetic of a window at set instants", () => {
-  it("a window opens at the first count and lasts windowSeconds; a count at its last millisecond is in it, one at its end opens the next", async () => {
+  it("a window opens at the first count and lasts windowSeconds; its last millisecond is in it, its end opens the next", async () => {
     const limit = limitOf(5);
     const first = await exactWindows.count([limit], at(0));
     expect(first.states[0]).toMatchObject({ used: 1, remaining: 4, resetSeconds: 60 });

@@ -49,7 +49,14 @@ async function invitationLimits(auth: AuthContext, email: string): Promise<Windo
       what,
       per: isNew ? "per new company per day" : "per company per day",
     },
-    { key: `invite:user:${auth.userId}`, policy: "invite-user", max: cfg.invitesPerUserPerHour, windowSeconds: HOUR_S, what, per: "per member per hour" },
+    {
+      key: `invite:user:${auth.userId}`,
+      policy: "invite-user",
+      max: cfg.invitesPerUserPerHour,
+      windowSeconds: HOUR_S,
+      what,
+      per: "per member per hour",
+    },
     {
       key: `invite:address:${auth.tenantId}:${email}`,
       policy: "invite-address",

@@ -31,7 +31,13 @@ export class AttemptLimit {
 
   /** The window limit of `key` (its counter is `<policy>:<key>`). */
   of(key: string): WindowLimit {
-    return { key: `${this.policy}:${this.keyOf(key)}`, policy: this.policy, max: this.max, windowSeconds: this.windowSeconds, ...this.words };
+    return {
+      key: `${this.policy}:${this.keyOf(key)}`,
+      policy: this.policy,
+      max: this.max,
+      windowSeconds: this.windowSeconds,
+      ...this.words,
+    };
   }
 
   /** Counts an attempt (refused ones too); the refusal when this one is past the limit, else null. */

@@ -20,7 +20,15 @@ import { systemDb } from "../../db/client.ts";
 import { clientKey } from "../../lib/ip.ts";
 import type { AppError } from "../errors.ts";
 import { queueEmail } from "../mail/outbox.ts";
-import { type AttemptLimit, accountAllLimiter, accountLimiter, blockedBy, countFailures, ipLimiter, lockoutNoticeLimiter } from "./limiter.ts";
+import {
+  type AttemptLimit,
+  accountAllLimiter,
+  accountLimiter,
+  blockedBy,
+  countFailures,
+  ipLimiter,
+  lockoutNoticeLimiter,
+} from "./limiter.ts";
 import { DUMMY_HASH, verifyPassword } from "./passwords.ts";
 import { hashToken } from "./tokens.ts";
 
