@@ -14,7 +14,7 @@ import { createAsset, createCategory } from "../support/asset-factories.ts";
 import { addMember, uniqueEmail, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { createType, grant, type LeaveWorld, leaveWorld, nextWeekday, today } from "../support/leave-factories.ts";
-import { payrollEmployee, type PayrollWorld } from "../payroll/support.ts";
+import { payrollEmployee, type PayrollWorld, standardComponents } from "../payroll/support.ts";
 import { addCandidate, advance, openPosting } from "../recruitment/helpers.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
@@ -70,17 +70,12 @@ async function expectRaised(type: EventType, producer: () => Promise<unknown>) {
   proven.add(type);
 }
 
-/** A payroll world in the file's company: the standard components (BASIC = CTC × 0.5, HRA, SPECIAL). */
-async function payrollOf(world: LeaveWorld): Promise<PayrollWorld> {
-  const components: Record<string, string> = {};
-  for (const c of [
-    { name: "Basic", code: "BASIC", type: "earning", calculation: "formula", formula: "CTC * 0.5", pf_wage: true, position: 1 },
-    { name: "House rent allowance", code: "HRA", type: "earning", calculation: "formula", formula: "BASIC * 0.4", position: 2 },
-    { name: "Special allowance", code: "SPECIAL", type: "earning", calculation: "formula", formula: "CTC - BASIC - HRA", position: 3 },
-  ])
-    components[c.code] = (await world.hr.agent.post("/api/payroll/salary-components").send(c).expect(201)).body.data.id;
-  return { owner: world.owner, hr: world.hr, components };
-}
+/** The file's company as a payroll world (the standard components of test/payroll/support.ts). */
+const payrollOf = async (world: LeaveWorld): Promise<PayrollWorld> => ({
+  owner: world.owner,
+  hr: world.hr,
+  components: await standardComponents(world.hr),
+});
 let payroll: Promise<PayrollWorld> | undefined;
 
 let leaveTypeId: string;

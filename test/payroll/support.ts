@@ -16,6 +16,11 @@ export async function payrollWorld(ctx: TestContext): Promise<PayrollWorld> {
     .send({ modules: ["payroll"] })
     .expect(200);
   const hr = await addMember(ctx, owner, "hr", { name: "Hana HR" });
+  return { owner, hr, components: await standardComponents(hr) };
+}
+
+/** Creates the standard components in `hr`'s company (the payroll module on); their ids by code. */
+export async function standardComponents(hr: TenantSession): Promise<Record<string, string>> {
   const components: Record<string, string> = {};
   for (const c of [
     { name: "Basic", code: "BASIC", type: "earning", calculation: "formula", formula: "CTC * 0.5", pf_wage: true, position: 1 },
@@ -26,7 +31,7 @@ export async function payrollWorld(ctx: TestContext): Promise<PayrollWorld> {
     if (res.status !== 201) throw new Error(`component: ${res.status} ${JSON.stringify(res.body)}`);
     components[c.code] = res.body.data.id;
   }
-  return { owner, hr, components };
+  return components;
 }
 
 export interface PayrollEmployee extends EmployeeOverrides {
