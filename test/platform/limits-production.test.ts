@@ -22,7 +22,7 @@ function expectRefused(res: { status: number; body: any; headers: Record<string,
 }
 
 describe("uploadFile: UPLOADS_PER_USER_PER_HOUR and UPLOADS_PER_TENANT_PER_HOUR at their production values", () => {
-  it("the last upload of the hour is served, the next refused: the user's (`upload-user`), then the company's (`upload-tenant`)", async () => {
+  it("the last upload of the hour served, the next refused: the user's (`upload-user`), then the company's (`upload-tenant`)", async () => {
     const app = production();
     const owner = await signupTenant(t);
     const hr = await addMember(t, owner, "hr");
