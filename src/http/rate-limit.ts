@@ -36,7 +36,21 @@ type Policy = WindowLimit & { policy: "tenant" | "caller" | "client" };
 /** The counters of one app (its processes share them through PostgreSQL). */
 export class RequestRateLimits extends BatchedWindows {}
 
-const words = (cfg: Config, per: string) => ({ what: "Request", per: `requests per ${per} per ${cfg.rateLimitWindowSeconds} s` });
+/** A refusal's words for `per` ("caller"), written once per configuration (not per request). */
+const wordsOf = new WeakMap<Config, Map<string, { what: string; per: string }>>();
+function words(cfg: Config, per: string): { what: string; per: string } {
+  let byPer = wordsOf.get(cfg);
+  if (!byPer) {
+    byPer = new Map();
+    wordsOf.set(cfg, byPer);
+  }
+  let w = byPer.get(per);
+  if (!w) {
+    w = { what: "Request", per: `requests per ${per} per ${cfg.rateLimitWindowSeconds} s` };
+    byPer.set(per, w);
+  }
+  return w;
+}
 
 /** The policy of a request without a session or credential: its client IP (IPv6 by its /64). */
 const addressPolicy = (req: Request, cfg: Config): Policy => ({
