@@ -494,15 +494,17 @@ export type SignupRequest = Prisma.SignupRequestModel
 export type PasswordResetRequest = Prisma.PasswordResetRequestModel
 /**
  * Model AuthThrottle
- * Failed-attempt counters for sign-in (per account and per IP) and reset requests, shared by
- * every server instance. A counter covers a fixed window starting at its first failure.
+ * No longer used: the attempt counters of sign-in, signup and password reset it held moved to
+ * `usage_counters` (migration 20261129150000_one_window_store copied the live ones). Kept for the
+ * processes of the previous release during a rolling upgrade; a later release drops it.
  */
 export type AuthThrottle = Prisma.AuthThrottleModel
 /**
  * Model UsageCounter
- * Usage counters of the fixed-window usage limits (src/platform/limits.ts: uploads and AI helpers
- * per user and per company), shared by every server instance. A counter's window starts at its
- * first use and ends at `window_ends`; the next use after that starts a new one.
+ * The window store's counters (src/db/windows.ts): every counting limit - failed sign-ins, signups,
+ * reset requests, uploads, AI calls, invitations, request rate limits - shared by every server
+ * process. A counter's window starts at its first use and ends at `window_ends`; a use at or
+ * after that starts a new one. `key` names the limit and its subject (`upload:user:<id>`).
  */
 export type UsageCounter = Prisma.UsageCounterModel
 /**

@@ -26,13 +26,14 @@
 // Decorators: hrms/standard-responses adds, where the operation does not define them itself,
 //           400 (validation), 401/403 (non-public operations), 404 (operations with path
 //           parameters), 413 and 415 (operations with a request body: the body parser refuses
-//           oversized bodies and other media types before the operation runs), 408 and 429 (with a
-//           request body: the body did not arrive in time, or its client has too many bodies
-//           arriving at once - src/http/admission.ts), 415 on writes without a request body (one
+//           oversized bodies and other media types before the operation runs), 408 (with a
+//           request body: the body did not arrive in time), 415 on writes without a request body (one
 //           sent with another media type than JSON: a cross-site form), 403 on public
 //           state-changing operations too (the origin check refuses foreign origins), 500 and
 //           503 (overload or database down, with Retry-After: components/responses/Unavailable)
-//           - and 429 (RateLimited: the request rate limits) with `RateLimit` and `RateLimit-Policy`
+//           - and 429 (RateLimited, the one shape of every limit's refusal: the request rate limits
+//           of every operation but the health probes; with a request body also the client's bodies
+//           arriving at once, src/http/admission.ts) with `RateLimit` and `RateLimit-Policy`
 //           (components/headers/RateLimitState, RateLimitPolicies) on every success response of every
 //           operation but the health probes (src/http/rate-limit.ts),
 //           - and conditional requests: every non-public GET answering one resource is `x-etag`
@@ -336,16 +337,15 @@ function standardResponses() {
           } else if (method !== "get") add("403", "Forbidden");
           if (pathParams) add("404", "NotFound");
           if (op.requestBody) {
-            // the body arrives within its deadline (408) and its client's budget of bodies (429)
+            // the body arrives within its deadline (408) and its client's budget of bodies (429, below)
             add("408", "RequestTimeout");
             add("413", "PayloadTooLarge");
             add("415", "UnsupportedMediaType");
-            add("429", "BodiesInProgress");
           } else if (method !== "get") add("415", "UnsupportedMediaType"); // a body (a form, text/plain) where none is taken
           if (op.requestBody?.content?.["application/json"] && !("x-body-limit" in op)) op["x-body-limit"] = DEFAULT_BODY_LIMIT;
           add("500", "Internal");
           add("503", "Unavailable");
-          if (limited) add("429", "RateLimited");
+          if (limited || op.requestBody) add("429", "RateLimited");
           // conditional requests (src/http/conditional.ts): a GET of one resource gets an
           // ETag and If-None-Match (304); the writes of its path If-Match (412; 428 where required)
           // - each declared in standard form too: the If-None-Match / If-Match header parameters (the

@@ -1,14 +1,14 @@
 // The gate of every upload (a multipart/form-data operation), before its body is read, so a refused
 // upload costs neither memory nor disk nor the time to receive it: the caller (or a public link's
 // room), uploads in progress, the hourly budgets, the storage quota - in that order. Limits and
-// statuses: docs/operations.md, "Uploads and usage limits". However the request ends, its slots are
+// statuses: docs/operations.md, "Uploads and usage limits" and "Limits and the 429". However the request ends, its slots are
 // released and its temporary file in <UPLOAD_DIR>/.tmp deleted.
 import { unlink } from "node:fs/promises";
 import type { NextFunction, Request, Response } from "express";
 import { config } from "../config.ts";
 import { withTenant } from "../db/tenancy.ts";
 import { rateLimited, unavailable } from "../platform/errors.ts";
-import { HOUR_MS, type UsageLimit, useOrRefuse } from "../platform/limits.ts";
+import { HOUR_S, useOrRefuse, type WindowLimit } from "../platform/limits.ts";
 import { assertStorageRoomLeft, setUploadTempDir, type UploadedFile } from "../platform/storage/files.ts";
 import type { AuthContext } from "./types.ts";
 import { clientKey } from "../lib/ip.ts";
@@ -76,22 +76,26 @@ export function uploadGate(opts: UploadGateOptions) {
         removeTemporaryFiles(req);
       });
       if (op.isPublic) await opts.beforeBody?.(req);
-      const limits: UsageLimit[] = [
+      const limits: WindowLimit[] = [
         {
           key: `upload:${who}`,
+          policy: auth ? "upload-user" : "upload-ip",
           max: cfg.uploadsPerUserPerHour,
-          windowMs: HOUR_MS,
-          label: auth ? "uploads per user per hour" : "uploads per client IP per hour",
+          windowSeconds: HOUR_S,
+          what: "Upload",
+          per: auth ? "uploads per user per hour" : "uploads per client IP per hour",
         },
       ];
       if (auth)
         limits.push({
           key: `upload:tenant:${auth.tenantId}`,
+          policy: "upload-tenant",
           max: cfg.uploadsPerTenantPerHour,
-          windowMs: HOUR_MS,
-          label: "uploads per company per hour",
+          windowSeconds: HOUR_S,
+          what: "Upload",
+          per: "uploads per company per hour",
         });
-      await useOrRefuse(limits, "Upload");
+      await useOrRefuse(limits);
       if (auth) await withTenant(auth.tenantId, () => assertStorageRoomLeft(auth.userId));
       setUploadTempDir(req);
       next();

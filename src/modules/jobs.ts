@@ -1,14 +1,13 @@
 // Every background job of the service, registered once at start-up (server and tests): the
-// platform's own (mail delivery, pruning of sign-in throttle and usage counters) and those each
+// platform's own (mail delivery, pruning of the limits' counters) and those each
 // area declares in its `schedule.ts`, which `make generate` discovers (generated/jobs.ts) - no list to keep by hand.
 // The registry lives beside the areas, not in src/platform/jobs: the job queue is a shared service and
 // imports no area.
 import { areaJobs } from "../../generated/jobs.ts";
-import { pruneThrottle } from "../platform/identity/limiter.ts";
 import { pruneKnownClients } from "../platform/identity/signin-guard.ts";
-import { pruneUsageCounters } from "../platform/limits.ts";
+import { pruneCounters } from "../platform/limits.ts";
 import { pruneIdempotencyKeys } from "../platform/idempotency.ts";
-import { type JobDefinition, registerJob } from "../platform/jobs/queue.ts";
+import { type JobDefinition, registerJob, retireSchedule } from "../platform/jobs/queue.ts";
 import { deliverDueEmails } from "../platform/mail/deliver.ts";
 import { deliverQueuedMail } from "../platform/mail/outbox.ts";
 
@@ -16,8 +15,8 @@ const platformJobs: JobDefinition[] = [
   // Delivery is kicked after each operation or job that queued mail, and swept every minute so a
   // mail queued while no worker ran, or whose delivery failed, is retried until it is sent.
   { name: "mail.deliver", cron: "* * * * *", run: () => deliverDueEmails() },
-  { name: "auth.prune-throttle", cron: "17 * * * *", run: () => pruneThrottle() },
-  { name: "limits.prune-counters", cron: "19 * * * *", run: () => pruneUsageCounters() },
+  // the counters of every counting limit (src/db/windows.ts) whose window has ended
+  { name: "limits.prune-counters", cron: "19 * * * *", run: () => pruneCounters() },
   { name: "auth.prune-known-clients", cron: "27 * * * *", run: () => pruneKnownClients() },
   // Idempotency keys past IDEMPOTENCY_KEY_TTL_HOURS (src/platform/idempotency.ts)
   { name: "idempotency.prune-keys", cron: "21 * * * *", run: () => pruneIdempotencyKeys() },
@@ -40,4 +39,6 @@ export function registerAllJobs(): void {
   registered = true;
   // a job's queued mail is delivered as soon as it has finished (like an operation's)
   for (const job of allJobs()) registerJob(job.name, () => deliverQueuedMail(job.run), job.cron);
+  // pruned auth_throttle, whose counters moved to the window store (docs/operations.md, "Limits and the 429")
+  retireSchedule("auth.prune-throttle");
 }

@@ -128,8 +128,8 @@ export function rateLimitHeaders(policy: RateLimitPolicy, retryAfterSeconds: num
     RateLimit: `"${policy.name}";r=0;t=${t}`,
   };
 }
-/** 429 `rate_limited` of `policy`, retry after `retryAfterSeconds`. */
-export const rateLimited = (retryAfterSeconds: number, policy: RateLimitPolicy, message = "Too many attempts, try again later") =>
+/** 429 `rate_limited` of `policy`, retry after `retryAfterSeconds`; `message` names the limit and the wait. */
+export const rateLimited = (retryAfterSeconds: number, policy: RateLimitPolicy, message: string) =>
   new AppError("rate_limited", message, undefined, rateLimitHeaders(policy, retryAfterSeconds));
 /** Retry-After of a 503 while overloaded (admission queue full, no connection or lock in time). */
 export const RETRY_AFTER_BUSY_S = 2;

@@ -14,7 +14,6 @@ export const PATTERN_WORDS: Record<string, string> = {
   "^[0-9]{2}$": 'must be a state code of the e-TDS file format: two digits, such as "15" (Karnataka)',
   "^[1-9][0-9]{5}$": 'must be a PIN code: six digits not starting with 0, such as "560001"',
   "^[6-9][0-9]{9}$": 'must be an Indian mobile number: ten digits starting with 6-9, such as "9876543210"',
-  "^[0-9]{10}$": 'must be a telephone number: ten digits, such as "8041234567"',
   "^[0-9]{15}$": 'must be a statement\'s token / receipt number: fifteen digits, such as "123456789012345"',
   "^[0-9]{1,20}$": 'must be a position in the event feed: digits only, such as "1042"',
   '^"[A-Za-z0-9_-]{1,60}"$': "must be an entity tag as an ETag header gave it, with its double quotes",

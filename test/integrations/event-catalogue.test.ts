@@ -14,6 +14,8 @@ import { createAsset, createCategory } from "../assets/fixtures.ts";
 import { addMember, uniqueEmail, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { createType, grant, type LeaveWorld, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
+import { payrollEmployee, type PayrollWorld, standardComponents } from "../payroll/fixtures.ts";
+import { addCandidate, advance, openPosting } from "../recruitment/fixtures.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
 const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
@@ -51,6 +53,9 @@ async function newEvents(): Promise<FeedEvent[]> {
   }
 }
 
+/** The types a test of this file raised through the API and validated against their schema. */
+const proven = new Set<string>();
+
 /** Runs the producer, then expects an event of `type` among the new events with a body valid for its schema. */
 async function expectRaised(type: EventType, producer: () => Promise<unknown>) {
   await newEvents();
@@ -62,7 +67,16 @@ async function expectRaised(type: EventType, producer: () => Promise<unknown>) {
     const body = { type: e.type, timestamp: e.timestamp, data: e.data };
     expect(validate(body), `${type}: ${JSON.stringify(validate.errors)}`).toBe(true);
   }
+  proven.add(type);
 }
+
+/** The file's company as a payroll world (the standard components of test/payroll/support.ts). */
+const payrollOf = async (world: LeaveWorld): Promise<PayrollWorld> => ({
+  owner: world.owner,
+  hr: world.hr,
+  components: await standardComponents(world.hr),
+});
+let payroll: Promise<PayrollWorld> | undefined;
 
 let leaveTypeId: string;
 const leaveDay = (week: number) => nextWeekday(addDays(today(), 14 + week * 7), 2);
@@ -78,7 +92,7 @@ const applyLeave = async (week: number) =>
 beforeAll(async () => {
   w = await leaveWorld(t);
   await api(w.owner.agent)
-    .op("updateCompanySettings", { body: { modules: ["helpdesk", "assets"] } })
+    .op("updateCompanySettings", { body: { modules: ["helpdesk", "assets", "payroll", "recruitment"] } })
     .expect(200);
   leaveTypeId = (await createType(w.hr.agent, { name: "Casual leave" })).id;
   await grant(w.hr.agent, w.employeeId, leaveTypeId, "10");
@@ -268,6 +282,55 @@ describe("listEvents: each event type has a producer and its body is valid for i
     );
   });
 
+  it("payroll_run.processed: createPayrollRun, processPayrollRun", async () => {
+    payroll ??= payrollOf(w);
+    const paid = await payrollEmployee(t, await payroll, "50000.00", { joining_date: addDays(today(), -400) });
+    const period = addDays(`${today().slice(0, 7)}-01`, -1).slice(0, 7); // last month
+    const run = (
+      await w.hr.agent
+        .post("/api/payroll/draft-runs")
+        .send({ period, employee_ids: [paid] })
+        .expect(201)
+    ).body.data;
+    await expectRaised("payroll_run.processed", () => w.hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200));
+  });
+
+  it("final_settlement.processed: submitResignation, createFinalSettlement, processFinalSettlement", async () => {
+    payroll ??= payrollOf(w);
+    const leaving = await payrollEmployee(t, await payroll, "50000.00", { joining_date: addDays(today(), -800) });
+    await w.hr.agent
+      .post(`/api/employees/${leaving}/resignation`)
+      .send({ resignation_date: addDays(today(), -45), last_working_day: addDays(today(), -2), reason: "Moving on" })
+      .expect(201);
+    const settlement = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: leaving }).expect(201)).body.data;
+    await expectRaised("final_settlement.processed", () =>
+      w.hr.agent.post(`/api/payroll/final-settlements/${settlement.id}/process`).send().expect(200),
+    );
+  });
+
+  it("recruitment.offer_status_changed, .candidate_converted: sendJobOffer, acceptPublicOffer, convertCandidateToEmployee", async () => {
+    const posting = await openPosting(w.hr.agent);
+    const candidate = await addCandidate(w.hr.agent, posting.id);
+    await advance(w.hr.agent, candidate.id, "interview");
+    const offer = (
+      await w.hr.agent
+        .post("/api/recruitment/offers")
+        .send({ candidate_id: candidate.id, salary: "2400000.00", joining_date: addDays(today(), 30), expires_on: addDays(today(), 7) })
+        .expect(201)
+    ).body.data;
+    await expectRaised("recruitment.offer_status_changed", () => w.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200));
+    const [mail] = await t.query<{ text_body: string }>(
+      "SELECT text_body FROM email_outbox WHERE to_address = $1 AND text_body LIKE '%/api/public/offers/%'",
+      [candidate.email],
+    );
+    const token = /\/api\/public\/offers\/([A-Za-z0-9_-]{20,})/.exec(mail.text_body)?.[1];
+    await expectRaised("recruitment.offer_status_changed", () => t.request().post(`/api/public/offers/${token}/accept`).expect(200));
+    await w.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }).expect(200);
+    await expectRaised("recruitment.candidate_converted", () =>
+      w.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`).send({}).expect(201),
+    );
+  });
+
   it("webhook.ping: testWebhookEndpoint writes it for the one endpoint, not the feed", async () => {
     const e = (
       await api(w.owner.agent)
@@ -286,5 +349,13 @@ describe("listEvents: each event type has a producer and its body is valid for i
     const validate = bodySchema("webhook.ping");
     const body = { type: row.type, timestamp: row.created_at.toISOString(), data: row.data };
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
+    proven.add(row.type);
+  });
+
+  // last: the tests above ran in order (a run of some of them with a filter skips this one too)
+  it("every event type of the document's `webhooks` section was raised and validated by a test above", () => {
+    const missing = Object.keys(doc.webhooks).filter((type) => !proven.has(type));
+    expect(missing, "event types without a producer test").toEqual([]);
+    expect(proven.size).toBe(Object.keys(doc.webhooks).length);
   });
 });

@@ -30,12 +30,16 @@ export async function createComponents(hr: TenantSession, list: RequestBodyOf<"c
 /** payrollCompany with the standard components. */
 export async function payrollWorld(ctx: TestContext): Promise<PayrollWorld> {
   const company = await payrollCompany(ctx);
-  const components = await createComponents(company.hr, [
+  return { ...company, components: await standardComponents(company.hr) };
+}
+
+/** Creates the standard components in `hr`'s company (the payroll module on); their ids by code. */
+export function standardComponents(hr: TenantSession): Promise<Record<string, string>> {
+  return createComponents(hr, [
     { name: "Basic", code: "BASIC", type: "earning", calculation: "formula", formula: "CTC * 0.5", pf_wage: true, position: 1 },
     { name: "House rent allowance", code: "HRA", type: "earning", calculation: "formula", formula: "BASIC * 0.4", position: 2 },
     { name: "Special allowance", code: "SPECIAL", type: "earning", calculation: "formula", formula: "CTC - BASIC - HRA", position: 3 },
   ]);
-  return { ...company, components };
 }
 
 /**

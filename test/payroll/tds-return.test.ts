@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { LAYOUTS, type LayoutId, type RecordType } from "../../src/modules/payroll/income-tax/etds-layout.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
-import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./support.ts";
+import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
 
 // ten days after the 2025-26 Q4 statement was due (31 May 2026)
 useClock("2026-06-10T06:30:00Z");

@@ -3,7 +3,6 @@
 // worker), tenant switching, members and roles.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { FailureLimiter } from "../../src/platform/identity/limiter.ts";
 import { verifyPassword } from "../../src/platform/identity/passwords.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
@@ -136,23 +135,6 @@ describe("signIn, getSession, signOut: sign-in, sessions, sign-out", () => {
     await api(t.request())
       .op("signIn", { body: { email: other.email, password: other.password } })
       .expect(200);
-  });
-});
-
-describe("failure limiter", () => {
-  it("is shared by every instance (kept in PostgreSQL) and opens again after its window", async () => {
-    const a = new FailureLimiter("test-ip:", 3, 60_000);
-    const b = new FailureLimiter("test-ip:", 3, 60_000); // another server process
-    await a.fail("10.0.0.1");
-    await b.fail("10.0.0.1");
-    expect(await a.retryAfter("10.0.0.1")).toBe(0);
-    await a.fail("10.0.0.1");
-    expect(await b.retryAfter("10.0.0.1")).toBeGreaterThan(50);
-    expect(await b.retryAfter("10.0.0.2")).toBe(0);
-    await t.query("UPDATE auth_throttle SET window_start = now() - interval '61 seconds' WHERE key = 'test-ip:10.0.0.1'");
-    expect(await a.retryAfter("10.0.0.1")).toBe(0);
-    await a.fail("10.0.0.1"); // a failure after the window starts a new one
-    expect((await t.query("SELECT failures FROM auth_throttle WHERE key = 'test-ip:10.0.0.1'"))[0].failures).toBe(1);
   });
 });
 

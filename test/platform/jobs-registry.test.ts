@@ -11,7 +11,6 @@ describe("job registry", () => {
     const byName = new Map(allJobs().map((j) => [j.name, j.cron]));
     expect(Object.fromEntries(byName)).toEqual({
       "mail.deliver": "* * * * *",
-      "auth.prune-throttle": "17 * * * *",
       "limits.prune-counters": "19 * * * *",
       "auth.prune-known-clients": "27 * * * *",
       "idempotency.prune-keys": "21 * * * *",

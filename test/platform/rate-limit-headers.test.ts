@@ -9,8 +9,8 @@ import { describe, expect, it } from "vitest";
 import { config } from "../../src/config.ts";
 import { hashToken } from "../../src/platform/identity/tokens.ts";
 import { appWith, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
-import { asObject, deref, documentOperationsOf } from "../support/document.ts";
-import { declared429Headers, expectRateLimitHeaders } from "../support/rate-limit.ts";
+import { asObject, at, bundledDocument, deref, documentOperationsOf } from "../support/document.ts";
+import { declared429Headers, declared429s, expectRateLimitHeaders } from "../support/rate-limit.ts";
 import * as clock from "../../src/lib/clock.ts";
 import { api } from "../support/api.ts";
 
@@ -29,6 +29,16 @@ describe("the document's 429 responses", () => {
       expect(required.sort(), String(op.operationId)).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
     }
     expect(Object.keys(declared429Headers()).sort()).toEqual(["RateLimit", "RateLimit-Policy", "Retry-After"]);
+  });
+
+  it("is one response: every operation's 429 is components/responses/RateLimited, the only 429 component", () => {
+    const all = declared429s();
+    expect(Object.keys(all).length).toBeGreaterThan(300);
+    for (const [op, response] of Object.entries(all)) expect(response, op).toEqual({ $ref: "#/components/responses/RateLimited" });
+    const limitedResponses = Object.entries(asObject(asObject(bundledDocument().components).responses)).filter(
+      ([, r]) => at(r, "content", "application/json", "example", "status") === 429,
+    );
+    expect(limitedResponses.map(([name]) => name)).toEqual(["RateLimited"]);
   });
 });
 

@@ -4,7 +4,8 @@
 // without; past a limit a 429 with Retry-After naming that policy, counting nothing; counts shared
 // across processes through PostgreSQL.
 import supertest from "supertest";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { exactWindows } from "../../src/db/windows.ts";
 import type { RequestRateLimits } from "../../src/http/rate-limit.ts";
 import { addMember, appWith, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { productionLimits } from "../support/limits.ts";
@@ -159,6 +160,41 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     expect(state(seen).caller.r).toBe(12 - 6);
     const [row] = await t.query<{ uses: number }>("SELECT uses FROM usage_counters WHERE key = $1", [`rate:user:${owner.userId}`]);
     expect(row.uses).toBe(5);
+  });
+});
+
+describe("listEmployees: the request path writes nothing to the database for its rate limits", () => {
+  it("requests are counted and refused in memory; one statement per sync adds them to the shared counter", async () => {
+    const owner = await signupTenant(t);
+    const quiet = appWith(t, { rateLimitSyncMs: 3_600_000 });
+    const limitsOf = (app: { locals: Record<string, unknown> }) => app.locals.rateLimits as RequestRateLimits;
+    await limitsOf(t.app).sync(); // the fixtures' counts of the file's app are in, and it serves nothing below
+    await quiet.as(owner.agent).get("/api/employees").expect(200); // its first request starts its first sync
+    await limitsOf(quiet.app).sync();
+    const key = `rate:user:${owner.userId}`;
+    const stored = async () => (await t.query<{ uses: number }>("SELECT uses FROM usage_counters WHERE key = $1", [key]))[0].uses;
+    const before = await stored();
+    const store = [
+      vi.spyOn(exactWindows, "add"),
+      vi.spyOn(exactWindows, "take"),
+      vi.spyOn(exactWindows, "count"),
+      vi.spyOn(exactWindows, "check"),
+    ];
+    try {
+      const left: number[] = [];
+      for (let i = 0; i < 5; i++) left.push(state(await quiet.as(owner.agent).get("/api/employees").expect(200)).caller.r);
+      expect(left).toEqual([0, 1, 2, 3, 4].map((i) => left[0] - i));
+      let last = await quiet.as(owner.agent).get("/api/employees");
+      while (last.status === 200) last = await quiet.as(owner.agent).get("/api/employees");
+      expectRateLimitHeaders(last, { name: "caller", limit: 12, windowSeconds: WINDOW });
+      for (const spy of store) expect(spy).not.toHaveBeenCalled();
+      expect(await stored()).toBe(before);
+      await limitsOf(quiet.app).sync();
+      expect(store[0]).toHaveBeenCalledTimes(1);
+      expect(await stored()).toBe(12);
+    } finally {
+      for (const spy of store) spy.mockRestore();
+    }
   });
 });
 

@@ -108,8 +108,8 @@ describe("signup: others' signups cannot suppress the owner's confirmation mail"
     await jobs.runNow("auth.signup-requests");
     expect(await t.query("SELECT 1 FROM signup_requests WHERE email = $1 AND mailed_at IS NULL", [victim])).toHaveLength(1);
 
-    // the window ends (its start moved back by the window's length): the waiting one is mailed
-    await t.query("UPDATE auth_throttle SET window_start = window_start - interval '15 minutes' WHERE key = $1", [`signup-mail:${victim}`]);
+    // the window ends (its end moved back by the window's length): the waiting one is mailed
+    await t.query("UPDATE usage_counters SET window_ends = window_ends - interval '15 minutes' WHERE key = $1", [`signup-mail:${victim}`]);
     await jobs.runNow("auth.signup-requests");
     const tokens = await confirmations(victim);
     expect(tokens).toHaveLength(4);

@@ -1,24 +1,29 @@
-// The headers of a 429 as the document declares them (components/responses/RateLimited and
-// UsageLimitReached: Retry-After, RateLimit, RateLimit-Policy - src/platform/errors.ts,
+// The headers of a 429 as the document declares them (components/responses/RateLimited, the one
+// 429 of every operation: Retry-After, RateLimit, RateLimit-Policy - src/platform/errors.ts,
 // rateLimitHeaders): each one sent, each value within its declared schema, and naming the limit
 // that refused.
 import { expect } from "vitest";
-import { asObject, bundledDocument, deref } from "./document.ts";
+import { asObject, bundledDocument, deref, documentOperationsOf } from "./document.ts";
 
 type DeclaredSchema = { type: string; pattern?: string; minimum?: number; maximum?: number };
 
-/** The headers a 429 response of the document declares (name -> schema), those of RateLimited and UsageLimitReached alike. */
+/** Every operation's 429 response as the document declares it ("<METHOD> <path>" -> the response object, unresolved). */
+export function declared429s(): Record<string, unknown> {
+  return Object.fromEntries(
+    documentOperationsOf()
+      .filter(({ op }) => asObject(op.responses)["429"])
+      .map(({ method, path, op }) => [`${method.toUpperCase()} ${path}`, asObject(op.responses)["429"]]),
+  );
+}
+
+/** The headers the document's 429 response (RateLimited) declares (name -> schema). */
 export function declared429Headers(): Record<string, DeclaredSchema> {
-  const of = (name: string) =>
-    Object.fromEntries(
-      Object.entries(asObject(deref(asObject(asObject(bundledDocument().components).responses)[name]).headers)).map(([h, v]) => [
-        h,
-        deref(v).schema as DeclaredSchema,
-      ]),
-    );
-  const limited = of("RateLimited");
-  expect(of("UsageLimitReached")).toEqual(limited);
-  return limited;
+  return Object.fromEntries(
+    Object.entries(asObject(deref(asObject(asObject(bundledDocument().components).responses).RateLimited).headers)).map(([h, v]) => [
+      h,
+      deref(v).schema as DeclaredSchema,
+    ]),
+  );
 }
 
 /** Asserts the 429's headers: every declared one, valid for its schema, for the limit `policy`. */

@@ -449,6 +449,7 @@ export const ModelName = {
   ExpenseClaim: 'ExpenseClaim',
   FinalSettlement: 'FinalSettlement',
   TaxProfile: 'TaxProfile',
+  Form16PartA: 'Form16PartA',
   TaxDeclaration: 'TaxDeclaration',
   TdsChallan: 'TdsChallan',
   TdsReturnFiling: 'TdsReturnFiling',
@@ -503,7 +504,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "bulkImportRecord" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "taxProfile" | "taxDeclaration" | "tdsChallan" | "tdsReturnFiling" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "privacyRequest" | "legalHold" | "retainedRecord" | "privacyBreach" | "privacyNotice" | "privacyNoticeAcknowledgement" | "privacyLink" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate" | "candidateConsent"
+    modelProps: "assetCategory" | "asset" | "assetAssignment" | "assetReturnRequest" | "assetDamageReport" | "attendanceSettings" | "attendanceRecord" | "attendanceRegularization" | "bulkImport" | "bulkImportRecord" | "employee" | "employeeDepartmentCount" | "employeeCodeCounter" | "employeeDocument" | "employeeExit" | "exitChecklistItem" | "branch" | "workLocation" | "numberSequence" | "helpdeskTicket" | "helpdeskMessage" | "apiCredential" | "oAuthAccessToken" | "event" | "webhookEndpoint" | "webhookDelivery" | "webhookAttempt" | "leaveType" | "leavePeriod" | "leavePolicy" | "leavePolicyItem" | "leavePolicyEmployee" | "leaveAllocation" | "leaveLedgerEntry" | "leaveBalanceTotal" | "leaveRequest" | "leaveEncashment" | "holiday" | "wfhRequest" | "holidayWorkRequest" | "loanType" | "expenseCategory" | "salaryComponent" | "employeeSalarySetup" | "employeeSalaryComponent" | "payrollRun" | "payrollSlip" | "loanAdvance" | "loanInstallment" | "expenseClaim" | "finalSettlement" | "taxProfile" | "form16PartA" | "taxDeclaration" | "tdsChallan" | "tdsReturnFiling" | "user" | "tenant" | "knownClient" | "passwordResetToken" | "emailOutbox" | "session" | "membership" | "employeeUserLink" | "invitation" | "auditLog" | "notification" | "storedFile" | "billingEvent" | "billingCustomer" | "signupRequest" | "passwordResetRequest" | "authThrottle" | "usageCounter" | "tenantSetting" | "idempotencyKey" | "privacyRequest" | "legalHold" | "retainedRecord" | "privacyBreach" | "privacyNotice" | "privacyNoticeAcknowledgement" | "privacyLink" | "jobRequisition" | "jobPosting" | "candidate" | "interview" | "interviewSession" | "jobOffer" | "appointmentDocument" | "talentPoolCandidate" | "candidateConsent"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -4352,6 +4353,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.TaxProfileCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.TaxProfileCountAggregateOutputType> | number
+        }
+      }
+    }
+    Form16PartA: {
+      payload: Prisma.$Form16PartAPayload<ExtArgs>
+      fields: Prisma.Form16PartAFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.Form16PartAFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.Form16PartAFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
+        }
+        findFirst: {
+          args: Prisma.Form16PartAFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.Form16PartAFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
+        }
+        findMany: {
+          args: Prisma.Form16PartAFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>[]
+        }
+        create: {
+          args: Prisma.Form16PartACreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
+        }
+        createMany: {
+          args: Prisma.Form16PartACreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.Form16PartACreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>[]
+        }
+        delete: {
+          args: Prisma.Form16PartADeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
+        }
+        update: {
+          args: Prisma.Form16PartAUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
+        }
+        deleteMany: {
+          args: Prisma.Form16PartADeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.Form16PartAUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.Form16PartAUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>[]
+        }
+        upsert: {
+          args: Prisma.Form16PartAUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$Form16PartAPayload>
+        }
+        aggregate: {
+          args: Prisma.Form16PartAAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateForm16PartA>
+        }
+        groupBy: {
+          args: Prisma.Form16PartAGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.Form16PartAGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.Form16PartACountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.Form16PartACountAggregateOutputType> | number
         }
       }
     }
@@ -8308,6 +8383,7 @@ export const TaxProfileScalarFieldEnum = {
   previous_employer_pf: 'previous_employer_pf',
   previous_employer_professional_tax: 'previous_employer_professional_tax',
   other_income: 'other_income',
+  arrears: 'arrears',
   version: 'version',
   updated_by: 'updated_by',
   created_at: 'created_at',
@@ -8315,6 +8391,26 @@ export const TaxProfileScalarFieldEnum = {
 } as const
 
 export type TaxProfileScalarFieldEnum = (typeof TaxProfileScalarFieldEnum)[keyof typeof TaxProfileScalarFieldEnum]
+
+
+export const Form16PartAScalarFieldEnum = {
+  tenant_id: 'tenant_id',
+  id: 'id',
+  employee_id: 'employee_id',
+  tax_year: 'tax_year',
+  version: 'version',
+  file_id: 'file_id',
+  file_name: 'file_name',
+  size_bytes: 'size_bytes',
+  sha256: 'sha256',
+  uploaded_by: 'uploaded_by',
+  created_at: 'created_at',
+  replaced_at: 'replaced_at',
+  removed_at: 'removed_at',
+  removed_by: 'removed_by'
+} as const
+
+export type Form16PartAScalarFieldEnum = (typeof Form16PartAScalarFieldEnum)[keyof typeof Form16PartAScalarFieldEnum]
 
 
 export const TaxDeclarationScalarFieldEnum = {
@@ -9365,6 +9461,7 @@ export type GlobalOmitConfig = {
   expenseClaim?: Prisma.ExpenseClaimOmit
   finalSettlement?: Prisma.FinalSettlementOmit
   taxProfile?: Prisma.TaxProfileOmit
+  form16PartA?: Prisma.Form16PartAOmit
   taxDeclaration?: Prisma.TaxDeclarationOmit
   tdsChallan?: Prisma.TdsChallanOmit
   tdsReturnFiling?: Prisma.TdsReturnFilingOmit

@@ -14,8 +14,9 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model AuthThrottle
- * Failed-attempt counters for sign-in (per account and per IP) and reset requests, shared by
- * every server instance. A counter covers a fixed window starting at its first failure.
+ * No longer used: the attempt counters of sign-in, signup and password reset it held moved to
+ * `usage_counters` (migration 20261129150000_one_window_store copied the live ones). Kept for the
+ * processes of the previous release during a rolling upgrade; a later release drops it.
  */
 export type AuthThrottleModel = runtime.Types.Result.DefaultSelection<Prisma.$AuthThrottlePayload>
 

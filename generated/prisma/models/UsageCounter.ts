@@ -14,9 +14,10 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model UsageCounter
- * Usage counters of the fixed-window usage limits (src/platform/limits.ts: uploads and AI helpers
- * per user and per company), shared by every server instance. A counter's window starts at its
- * first use and ends at `window_ends`; the next use after that starts a new one.
+ * The window store's counters (src/db/windows.ts): every counting limit - failed sign-ins, signups,
+ * reset requests, uploads, AI calls, invitations, request rate limits - shared by every server
+ * process. A counter's window starts at its first use and ends at `window_ends`; a use at or
+ * after that starts a new one. `key` names the limit and its subject (`upload:user:<id>`).
  */
 export type UsageCounterModel = runtime.Types.Result.DefaultSelection<Prisma.$UsageCounterPayload>
 

@@ -30,8 +30,7 @@ const INVALID_RESET = "The reset link is invalid, already used or expired; reque
  * nothing that says which (the caller always answers 200); the job mails the token.
  */
 export async function requestPasswordReset(email: string, ip: string): Promise<void> {
-  const wait = await resetRequestLimiter.attempt(ip);
-  if (wait > 0) throw resetRequestLimiter.refusal(wait);
+  await resetRequestLimiter.attemptOrRefuse(ip);
   await systemDb.passwordResetRequest.create({ data: { email: email.toLowerCase() } });
   jobs.kick(PASSWORD_RESET_REQUESTS_JOB);
 }
@@ -58,7 +57,7 @@ async function mailPasswordReset(id: string): Promise<boolean> {
     // at most RESET_MAILS_PER_ADDRESS links per address within the window, whoever asks and from
     // wherever: a refused request mails nothing, and the links mailed within the window stay valid
     // (one hour, longer than the window), so the owner still holds one that works
-    if ((await resetMailLimiter.attempt(request.email)) > 0) return false;
+    if (await resetMailLimiter.attempt(request.email)) return false;
     const { token, hash } = newToken();
     await tx.passwordResetToken.create({
       data: { user_id: user.id, token_hash: hash, expires_at: new Date(clock.nowMs() + RESET_TTL_MS) },

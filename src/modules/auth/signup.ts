@@ -25,8 +25,7 @@ const INVALID_SIGNUP = "The confirmation link is invalid, already used or expire
 
 /** Records a signup (202 either way); the job mails the address. */
 export async function requestSignup(input: RequestBody<"signup">, ip: string): Promise<void> {
-  const wait = await signupLimiter.attempt(ip);
-  if (wait > 0) throw signupLimiter.refusal(wait);
+  await signupLimiter.attemptOrRefuse(ip);
   const email = input.email.toLowerCase();
   // no longer used (the password is chosen at the confirmation), but refused as before when it
   // breaks the rule, so that a client written for the old signup still hears of it at once
@@ -82,10 +81,10 @@ async function mailSignupRequest(id: string): Promise<"mailed" | "dropped" | "wa
       await tx.signupRequest.deleteMany({ where: { email: row.email, mailed_at: null, NOT: { id: newest?.id ?? id } } });
       return "waits" as const;
     };
-    if (!owner && (await signupMailLimiter.retryAfter(row.email)) > 0) return wait();
+    if (!owner && (await signupMailLimiter.blocked(row.email))) return wait();
     const claimed = await tx.signupRequest.updateMany({ where: { id, mailed_at: null }, data: { mailed_at: clock.now() } });
     if (claimed.count !== 1) return "dropped";
-    const withinMailLimit = (await signupMailLimiter.attempt(row.email)) === 0;
+    const withinMailLimit = (await signupMailLimiter.attempt(row.email)) === null;
     if (!owner && !withinMailLimit) {
       // another worker took the budget's last mail meanwhile: wait like the others
       await tx.signupRequest.update({ where: { id }, data: { mailed_at: null } });

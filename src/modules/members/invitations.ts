@@ -14,17 +14,15 @@ import { activeTenant, userByEmail } from "../../db/central.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
 import { conflict } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
-import { type UsageLimit, useOrRefuse } from "../../platform/limits.ts";
+import { DAY_S, HOUR_S, useOrRefuse, type WindowLimit } from "../../platform/limits.ts";
 import { queueEmail } from "../../platform/mail/outbox.ts";
 import { invitationJson } from "./json.ts";
 import { assertEmployeeExists, assertOwnerRules } from "./members.ts";
 import * as clock from "../../lib/clock.ts";
 
 const INVITE_TTL_MS = 7 * 24 * 3600 * 1000;
-const HOUR_MS = 3600 * 1000;
-const DAY_MS = 24 * HOUR_MS;
 /** A company this young, without an active or trialing subscription, is new: it gets the lower daily limit. */
-const NEW_COMPANY_MS = 7 * DAY_MS;
+const NEW_COMPANY_MS = 7 * DAY_S * 1000;
 const PAYING = ["active", "trialing"];
 
 /** Text a member wrote, as a mail shows it: on one line, at most `max` characters, quoted. */
@@ -36,26 +34,45 @@ function quoted(text: string, max = 80): string {
   return `"${line.length > max ? `${line.slice(0, max - 1)}…` : line}"`;
 }
 
-/** The invitation limits of a send by `auth` to `email` (src/platform/limits.ts keys; see config). */
-async function invitationLimits(auth: AuthContext, email: string): Promise<UsageLimit[]> {
+/** The invitation limits of a send by `auth` to `email` (budgets of the window store; see config). */
+async function invitationLimits(auth: AuthContext, email: string): Promise<WindowLimit[]> {
   const cfg = config();
   const company = await activeTenant({ created_at: true, subscription_status: true });
   const isNew = clock.nowMs() - company.created_at.getTime() < NEW_COMPANY_MS && !PAYING.includes(company.subscription_status ?? "");
+  const what = "Invitation";
   return [
     {
       key: `invite:tenant:${auth.tenantId}`,
+      policy: "invite-tenant",
       max: isNew ? cfg.invitesPerNewTenantPerDay : cfg.invitesPerTenantPerDay,
-      windowMs: DAY_MS,
-      label: isNew ? "per new company per day" : "per company per day",
+      windowSeconds: DAY_S,
+      what,
+      per: isNew ? "per new company per day" : "per company per day",
     },
-    { key: `invite:user:${auth.userId}`, max: cfg.invitesPerUserPerHour, windowMs: HOUR_MS, label: "per member per hour" },
+    {
+      key: `invite:user:${auth.userId}`,
+      policy: "invite-user",
+      max: cfg.invitesPerUserPerHour,
+      windowSeconds: HOUR_S,
+      what,
+      per: "per member per hour",
+    },
     {
       key: `invite:address:${auth.tenantId}:${email}`,
+      policy: "invite-address",
       max: cfg.invitesPerAddressPerDay,
-      windowMs: DAY_MS,
-      label: "to one address per company per day",
+      windowSeconds: DAY_S,
+      what,
+      per: "to one address per company per day",
     },
-    { key: `invite:recipient:${email}`, max: cfg.invitesPerRecipientPerDay, windowMs: DAY_MS, label: "to one address per day" },
+    {
+      key: `invite:recipient:${email}`,
+      policy: "invite-recipient",
+      max: cfg.invitesPerRecipientPerDay,
+      windowSeconds: DAY_S,
+      what,
+      per: "to one address per day",
+    },
   ];
 }
 
@@ -66,7 +83,7 @@ export async function sendInvitation(auth: AuthContext, input: RequestBody<"invi
   const existingUser = await userByEmail(email);
   if (existingUser && (await db.membership.findFirst({ where: { user_id: existingUser.id } })))
     throw conflict("This person is already a member");
-  await useOrRefuse(await invitationLimits(auth, email), "Invitation");
+  await useOrRefuse(await invitationLimits(auth, email));
   const { token, hash } = newToken();
   const company = await activeTenant({ name: true });
   const invitation = await tenantTx(async (tx) => {

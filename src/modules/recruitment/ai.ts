@@ -4,7 +4,7 @@
 import { config } from "../../config.ts";
 import { assertConsent } from "./consents.ts";
 import { audit } from "../../platform/audit.ts";
-import { HOUR_MS, useOrRefuse } from "../../platform/limits.ts";
+import { HOUR_S, useOrRefuse } from "../../platform/limits.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { invalidField } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
@@ -23,13 +23,11 @@ import * as clock from "../../lib/clock.ts";
  */
 async function spendAiCall(auth: AuthContext): Promise<void> {
   const { aiCallsPerUserPerHour, aiCallsPerTenantPerHour } = config();
-  await useOrRefuse(
-    [
-      { key: `ai:user:${auth.userId}`, max: aiCallsPerUserPerHour, windowMs: HOUR_MS, label: "calls per user per hour" },
-      { key: `ai:tenant:${auth.tenantId}`, max: aiCallsPerTenantPerHour, windowMs: HOUR_MS, label: "calls per company per hour" },
-    ],
-    "AI helper",
-  );
+  const words = { what: "AI helper", windowSeconds: HOUR_S };
+  await useOrRefuse([
+    { key: `ai:user:${auth.userId}`, policy: "ai-user", max: aiCallsPerUserPerHour, per: "calls per user per hour", ...words },
+    { key: `ai:tenant:${auth.tenantId}`, policy: "ai-tenant", max: aiCallsPerTenantPerHour, per: "calls per company per hour", ...words },
+  ]);
 }
 
 export async function draftJobDescription(auth: AuthContext, body: RequestBody<"generateJobDescription">) {

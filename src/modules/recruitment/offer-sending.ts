@@ -86,9 +86,12 @@ export async function sendOffer(id: string) {
       include: offerInclude,
     });
     await queueEmail(tx, offerMail(after, company, token, linkExpires));
+    // draft -> sent is a change of status, as the document's event promises; a resend is not
+    const event = from === "draft" ? "recruitment.offer_status_changed" : undefined;
     await audit(
       {
-        action: from === "draft" ? "recruitment.offer_sent" : "recruitment.offer_resent",
+        action: event ?? "recruitment.offer_resent",
+        event,
         entity_type: "job_offer",
         entity_id: id,
         changes: { status: { from, to: "sent" }, to: after.candidate.email, link_expires_at: linkExpires.toISOString() },

@@ -1,130 +1,130 @@
-// Attempt limiting (failed sign-ins per account and client, per account across unknown clients and
-// per IP; reset requests and signups per IP, where every attempt counts; signup and reset e-mails
-// per address), kept in PostgreSQL so every server
-// instance shares the counts and they survive restarts. A counter covers a fixed window that
-// starts at its first count; once `max` are in the window the key is refused (429 with
-// Retry-After) until the window ends. A successful sign-in clears its client's counter for the
-// account; a password reset all of the account's.
+// Attempt limits of the identity flows (docs/security.md; the arithmetic and the 429:
+// docs/operations.md, "Limits and the 429"): failed sign-ins per account and client, per account
+// across unknown clients and per IP; reset requests and signups per IP, where every attempt counts;
+// signup and reset e-mails per address; the owner's notice of a pause. Counted by the exact backend
+// of the window store (src/db/windows.ts): every server process shares the counts, and they survive
+// restarts. A successful sign-in clears its client's counter for the account; a password reset all
+// of the account's.
 import { config } from "../../config.ts";
+import { exactWindows, type Refusal, type WindowLimit } from "../../db/windows.ts";
 import { clientKey } from "../../lib/ip.ts";
-import { systemDb } from "../../db/client.ts";
-import { type AppError, type RateLimitPolicy, rateLimited } from "../errors.ts";
+import type { AppError } from "../errors.ts";
+import { refusal } from "../limits.ts";
 
-export class FailureLimiter {
+/** One attempt limit: its policy name (`account`), its counters' key prefix (`account:`), its words. */
+export class AttemptLimit {
   /**
    * `max`: a number, or read at each use (a setting of the configuration in force). `keyOf` turns
-   * the key given into the one counted (the per-client limiters: `clientKey`, IPv6 by its /64).
+   * the key given into the one counted (the per-client limits: `clientKey`, IPv6 by its /64).
    */
   constructor(
-    readonly prefix: string,
+    readonly policy: string,
     private readonly maxOf: number | (() => number),
-    readonly windowMs: number,
+    readonly windowSeconds: number,
+    private readonly words: { what: string; per: string },
     private readonly keyOf: (key: string) => string = (key) => key,
   ) {}
-
-  /** The counter's row key for `key`. */
-  private rowKey(key: string): string {
-    return this.prefix + this.keyOf(key);
-  }
 
   get max(): number {
     return typeof this.maxOf === "number" ? this.maxOf : this.maxOf();
   }
 
-  /** The limit as a 429 states it (RateLimit-Policy): named after the prefix (`account:` -> `account`). */
-  get policy(): RateLimitPolicy {
-    return { name: this.prefix.replace(/:$/, ""), limit: this.max, windowSeconds: this.windowMs / 1000 };
+  /** The window limit of `key` (its counter is `<policy>:<key>`). */
+  of(key: string): WindowLimit {
+    return {
+      key: `${this.policy}:${this.keyOf(key)}`,
+      policy: this.policy,
+      max: this.max,
+      windowSeconds: this.windowSeconds,
+      ...this.words,
+    };
   }
 
-  /** The 429 of this limiter: retry after `wait` seconds (Retry-After and the RateLimit headers of its policy). */
-  refusal(wait: number): AppError {
-    return rateLimited(wait, this.policy);
+  /** Counts an attempt (refused ones too); the refusal when this one is past the limit, else null. */
+  async attempt(key: string): Promise<Refusal | null> {
+    return (await exactWindows.count([this.of(key)])).refused;
   }
 
-  /** Seconds until the key may try again, or 0 when it is not blocked. */
-  async retryAfter(key: string): Promise<number> {
-    const rows = await systemDb.$queryRaw<{ failures: number; window_start: Date }[]>`
-      SELECT failures, window_start FROM auth_throttle WHERE key = ${this.rowKey(key)}`;
-    const row = rows[0];
-    if (!row) return 0;
-    const ends = row.window_start.getTime() + this.windowMs;
-    if (ends <= Date.now() || row.failures < this.max) return 0;
-    return Math.max(1, Math.ceil((ends - Date.now()) / 1000));
+  /** Counts an attempt, throwing the 429 when it is past the limit. */
+  async attemptOrRefuse(key: string): Promise<void> {
+    const refused = await this.attempt(key);
+    if (refused) throw refusal(refused);
   }
 
-  /**
-   * Counts an attempt (in one statement, so concurrent attempts cannot all slip under the limit)
-   * and returns the seconds until the key may try again when it is over the limit, else 0.
-   */
-  async attempt(key: string): Promise<number> {
-    const row = await this.count(key);
-    if (row.failures <= this.max) return 0;
-    return Math.max(1, Math.ceil((row.window_start.getTime() + this.windowMs - Date.now()) / 1000));
-  }
-
-  /** Counts a failure; the key's count in its window, this one included. */
-  async fail(key: string): Promise<number> {
-    return (await this.count(key)).failures;
-  }
-
-  /** One more in the key's window (a new window when the last one has ended); the counter as it is now. */
-  private async count(key: string): Promise<{ failures: number; window_start: Date }> {
-    const windowSeconds = this.windowMs / 1000;
-    const [row] = await systemDb.$queryRaw<{ failures: number; window_start: Date }[]>`
-      INSERT INTO auth_throttle (key, failures, window_start) VALUES (${this.rowKey(key)}, 1, now())
-      ON CONFLICT (key) DO UPDATE SET
-        failures = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds})
-          <= now() THEN 1 ELSE auth_throttle.failures + 1 END,
-        window_start = CASE WHEN auth_throttle.window_start + make_interval(secs => ${windowSeconds})
-          <= now() THEN now() ELSE auth_throttle.window_start END
-      RETURNING failures, window_start`;
-    return row;
+  /** The refusal the next attempt would get now, or null (counts nothing). */
+  async blocked(key: string): Promise<Refusal | null> {
+    return (await exactWindows.check([this.of(key)])).refused;
   }
 
   async clear(key: string): Promise<void> {
-    await systemDb.$executeRaw`DELETE FROM auth_throttle WHERE key = ${this.rowKey(key)}`;
+    await exactWindows.clear([this.of(key).key]);
   }
 }
 
-/**
- * The 429 of the first of `checks` (limiter and key) that blocks longest, or null when none blocks
- * (sign-in: the address and the account).
- */
-export async function blockedBy(checks: readonly (readonly [FailureLimiter, string])[]): Promise<AppError | null> {
-  let worst: { limiter: FailureLimiter; wait: number } | null = null;
-  for (const [limiter, key] of checks) {
-    const wait = await limiter.retryAfter(key);
-    if (wait > 0 && (!worst || wait > worst.wait)) worst = { limiter, wait };
-  }
-  return worst ? worst.limiter.refusal(worst.wait) : null;
+/** The 429 of the limit (and key) that blocks longest, or null when none blocks (sign-in: the address and the account). */
+export async function blockedBy(checks: readonly (readonly [AttemptLimit, string])[]): Promise<AppError | null> {
+  const { refused } = await exactWindows.check(checks.map(([limit, key]) => limit.of(key)));
+  return refused ? refusal(refused) : null;
 }
 
-const WINDOW_MS = 15 * 60_000;
+/** Counts a failure against each limit (and key) in one statement; each one's count in its window, this one included. */
+export async function countFailures(checks: readonly (readonly [AttemptLimit, string])[]): Promise<number[]> {
+  const { states } = await exactWindows.count(checks.map(([limit, key]) => limit.of(key)));
+  return states.map((s) => s.used);
+}
+
+const WINDOW_S = 15 * 60;
 /**
  * Failed sign-ins per account and client (`<email>|<client>`: a known browser of the account, or
  * else its IP key): the client that failed is paused for this account, others are not
  * (src/platform/identity/signin-guard.ts).
  */
-export const accountLimiter = new FailureLimiter("account:", () => config().signinMaxFailuresPerAccount, WINDOW_MS);
+export const accountLimiter = new AttemptLimit("account", () => config().signinMaxFailuresPerAccount, WINDOW_S, {
+  what: "Sign-in",
+  per: "failed sign-ins to this account from this client per 15 minutes",
+});
 /** Failed sign-ins per account from every client it does not know, together (guessing from many addresses). */
-export const accountAllLimiter = new FailureLimiter("account-all:", () => config().signinMaxFailuresPerAccountAllClients, WINDOW_MS);
+export const accountAllLimiter = new AttemptLimit("account-all", () => config().signinMaxFailuresPerAccountAllClients, WINDOW_S, {
+  what: "Sign-in",
+  per: "failed sign-ins to this account from unknown clients per 15 minutes",
+});
 /** The owner's notice of a sign-in pause: at most one per account per hour. */
-export const lockoutNoticeLimiter = new FailureLimiter("lockout-mail:", 1, 60 * 60_000);
+export const lockoutNoticeLimiter = new AttemptLimit("lockout-mail", 1, 3600, { what: "Pause notice", per: "mail per account per hour" });
 
 /** Lifts every sign-in pause of the account (a password reset): per client and across clients. */
 export async function clearAccountPauses(email: string): Promise<void> {
-  await systemDb.$executeRaw`
-    DELETE FROM auth_throttle WHERE key = ${`account-all:${email}`} OR starts_with(key, ${`account:${email}|`})`;
+  await exactWindows.clear([accountAllLimiter.of(email).key], [accountLimiter.of(`${email}|`).key]);
 }
 /** Failed sign-ins per client (IPv4 address, IPv6 /64: src/lib/ip.ts), across accounts. */
-export const ipLimiter = new FailureLimiter("ip:", () => config().signinMaxFailuresPerIp, WINDOW_MS, clientKey);
+export const ipLimiter = new AttemptLimit(
+  "ip",
+  () => config().signinMaxFailuresPerIp,
+  WINDOW_S,
+  { what: "Sign-in", per: "failed sign-ins from this client IP per 15 minutes" },
+  clientKey,
+);
 /** Reset requests per client (the answer is always 200, so this only bounds mail volume). */
-export const resetRequestLimiter = new FailureLimiter("reset-ip:", () => config().forgotPasswordMaxPerIp, WINDOW_MS, clientKey);
+export const resetRequestLimiter = new AttemptLimit(
+  "reset-ip",
+  () => config().forgotPasswordMaxPerIp,
+  WINDOW_S,
+  { what: "Password reset", per: "requests per client IP per 15 minutes" },
+  clientKey,
+);
 /** Signups per client, every attempt (the setting of the configuration in force). */
-export const signupLimiter = new FailureLimiter("signup-ip:", () => config().signupMaxPerIp, WINDOW_MS, clientKey);
+export const signupLimiter = new AttemptLimit(
+  "signup-ip",
+  () => config().signupMaxPerIp,
+  WINDOW_S,
+  { what: "Signup", per: "signups per client IP per 15 minutes" },
+  clientKey,
+);
 /** Signup e-mails (confirmation or notice) per address: bounds what signups can send to one mailbox. */
 export const SIGNUP_MAILS_PER_ADDRESS = 3;
-export const signupMailLimiter = new FailureLimiter("signup-mail:", SIGNUP_MAILS_PER_ADDRESS, WINDOW_MS);
+export const signupMailLimiter = new AttemptLimit("signup-mail", SIGNUP_MAILS_PER_ADDRESS, WINDOW_S, {
+  what: "Signup mail",
+  per: "mails per address per 15 minutes",
+});
 
 /**
  * Password-reset e-mails per address (whoever asks, from any client): bounds what reset requests can
@@ -132,9 +132,7 @@ export const signupMailLimiter = new FailureLimiter("signup-mail:", SIGNUP_MAILS
  * refused the links mailed in the window still work for the mailbox's owner.
  */
 export const RESET_MAILS_PER_ADDRESS = 3;
-export const resetMailLimiter = new FailureLimiter("reset-mail:", RESET_MAILS_PER_ADDRESS, WINDOW_MS);
-
-/** Removes expired counters (run by the scheduled job). */
-export async function pruneThrottle(): Promise<number> {
-  return systemDb.$executeRaw`DELETE FROM auth_throttle WHERE window_start < now() - interval '1 day'`;
-}
+export const resetMailLimiter = new AttemptLimit("reset-mail", RESET_MAILS_PER_ADDRESS, WINDOW_S, {
+  what: "Reset mail",
+  per: "mails per address per 15 minutes",
+});

@@ -20,7 +20,15 @@ import { systemDb } from "../../db/client.ts";
 import { clientKey } from "../../lib/ip.ts";
 import type { AppError } from "../errors.ts";
 import { queueEmail } from "../mail/outbox.ts";
-import { accountAllLimiter, accountLimiter, blockedBy, type FailureLimiter, ipLimiter, lockoutNoticeLimiter } from "./limiter.ts";
+import {
+  type AttemptLimit,
+  accountAllLimiter,
+  accountLimiter,
+  blockedBy,
+  countFailures,
+  ipLimiter,
+  lockoutNoticeLimiter,
+} from "./limiter.ts";
 import { DUMMY_HASH, verifyPassword } from "./passwords.ts";
 import { hashToken } from "./tokens.ts";
 
@@ -133,7 +141,7 @@ export interface PasswordAttempt {
 export async function checkPasswordAttempt(a: PasswordAttempt): Promise<void> {
   const known = a.user ? await knownClientOf(a.req, a.user.id) : null;
   const accountKey = `${a.email}|${known ? `client:${known}` : `ip:${clientKey(a.ip)}`}`;
-  const checks: [FailureLimiter, string][] = [[accountLimiter, accountKey]];
+  const checks: [AttemptLimit, string][] = [[accountLimiter, accountKey]];
   if (!known) checks.push([ipLimiter, a.ip], [accountAllLimiter, a.email]);
   const blocked = await blockedBy(checks);
   if (blocked) throw blocked;
@@ -142,11 +150,8 @@ export async function checkPasswordAttempt(a: PasswordAttempt): Promise<void> {
     await accountLimiter.clear(accountKey);
     return;
   }
-  const [forClient, forAll] = await Promise.all([
-    accountLimiter.fail(accountKey),
-    known ? Promise.resolve(0) : accountAllLimiter.fail(a.email),
-    known ? Promise.resolve(0) : ipLimiter.fail(a.ip),
-  ]);
+  // the same limits the check read (for an unknown client: its IP's and the account's across clients), in one statement
+  const [forClient, , forAll = 0] = await countFailures(checks);
   if (a.user && (forClient === accountLimiter.max || forAll === accountAllLimiter.max))
     await noticePause(a.user, a.ip, forAll === accountAllLimiter.max ? "all" : "client");
   throw await a.wrong();
@@ -154,7 +159,7 @@ export async function checkPasswordAttempt(a: PasswordAttempt): Promise<void> {
 
 /** Tells the owner their sign-ins were paused (at most once an hour per account). */
 async function noticePause(user: { email: string; name: string }, ip: string, scope: "client" | "all"): Promise<void> {
-  if ((await lockoutNoticeLimiter.attempt(user.email)) > 0) return;
+  if (await lockoutNoticeLimiter.attempt(user.email)) return;
   const base = appUrl(); // the client application (APP_URL): its sign-in and forgot-password paths
   const paused =
     scope === "client"

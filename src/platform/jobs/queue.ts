@@ -42,6 +42,12 @@ export function registerJob(name: string, handler: JobHandler, cron?: string): v
   definitions.set(name, { name, handler, cron });
 }
 
+/** Scheduled jobs a release removed: their schedules are deleted at start, so pg-boss stops queuing runs no worker takes. */
+const retired = new Set<string>();
+export function retireSchedule(name: string): void {
+  retired.add(name);
+}
+
 /** The names of the registered jobs: the queues (the metrics label their figures with them, and only them). */
 export function registeredJobNames(): string[] {
   return [...definitions.keys()];
@@ -94,6 +100,7 @@ class Jobs {
       this.workers.set(def.name, worker);
       if (def.cron) await boss.schedule(def.name, def.cron, {}, { tz: "UTC" });
     }
+    for (const name of retired) if (!definitions.has(name)) await boss.unschedule(name);
     this.boss = boss;
     const pending = [...this.pending];
     this.pending.clear();
