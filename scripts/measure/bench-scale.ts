@@ -243,6 +243,10 @@ async function main() {
   });
   client.base = started.base;
   const pid = started.proc.pid!;
+  // the server logs JSON lines to stdout: its errors (level 50 and above) are shown
+  started.proc.stdout!.on("data", (d: Buffer) => {
+    for (const line of String(d).split("\n")) if (/"level":(5|6)\d/.test(line)) console.error(`[server] ${line.slice(0, 2000)}`);
+  });
   const db = new pg.Client({ connectionString: dbUrl });
   try {
     await db.connect();

@@ -32,10 +32,28 @@ export interface RunRef {
   employee_ids: string[];
 }
 
+/** What processing pays from the slips: their loan installments, claims and encashments (ids only). */
+export interface RunPayments {
+  installment_ids: string[];
+  loan_ids: Set<string>;
+  claim_ids: string[];
+  encashments: { id: string; amount: string }[];
+}
+
+/** A stored calculation: its totals and what it pays, never the slips themselves (they are in the table). */
 export interface Calculation {
-  slips: SlipResult[];
   totals: RunTotals;
+  payments: RunPayments;
   employees_without_setup: number;
+}
+
+function collectPayments(into: RunPayments, s: SlipResult): void {
+  for (const l of s.details.loans) {
+    into.loan_ids.add(l.loan_id);
+    for (const id of l.installment_ids) into.installment_ids.push(id);
+  }
+  for (const c of s.details.reimbursements) into.claim_ids.push(c.claim_id);
+  for (const x of s.details.encashments) into.encashments.push({ id: x.encashment_id, amount: x.amount });
 }
 
 /** Large runs: a calculation or processing may take longer than the default transaction limit. */
@@ -134,7 +152,8 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
   const size = config().payrollBatchSize;
   await opts.onProgress?.(0, total);
   await deleteSlips(tx, run.id);
-  const slips: SlipResult[] = [];
+  // only the totals and the ids processing pays are kept: memory grows with a batch, not with the company
+  const payments: RunPayments = { installment_ids: [], loan_ids: new Set(), claim_ids: [], encashments: [] };
   const totals = totalsOf(inputs.structure, inputs.settings.pf);
   let writing: Promise<unknown> | null = null;
   for (let i = 0; i < total; i += size) {
@@ -144,6 +163,7 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
     const batch = await mapYielding(inputs.employees.slice(i, i + size), (e) => {
       const slip = inputs.slipOf(e);
       totals.add(slip);
+      collectPayments(payments, slip);
       return slip;
     });
     const rows = await stringifyYielding(
@@ -159,7 +179,6 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
     started.catch(() => {}); // awaited below; a failure must not count as unhandled meanwhile
     writing = started;
     await new Promise((r) => setImmediate(r)); // let the statement go out before computing
-    slips.push(...batch);
   }
   if (writing) await writing;
   if (total) await opts.onProgress?.(total, total);
@@ -178,7 +197,7 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
       progress_total: total,
     },
   });
-  return { slips, totals: runTotalsResult, employees_without_setup: inputs.employees_without_setup };
+  return { totals: runTotalsResult, payments, employees_without_setup: inputs.employees_without_setup };
 }
 
 /** Serialises calculation and processing of a tenant's runs (a claim or installment is never paid twice). */
@@ -198,10 +217,8 @@ export async function finalizeRun(
   userId: string | null,
 ): Promise<void> {
   const now = clock.now();
-  const installmentIds = calc.slips.flatMap((s) => s.details.loans.flatMap((l) => l.installment_ids));
-  const loanIds = [...new Set(calc.slips.flatMap((s) => s.details.loans.map((l) => l.loan_id)))];
-  const claimIds = calc.slips.flatMap((s) => s.details.reimbursements.map((c) => c.claim_id));
-  const priced = calc.slips.flatMap((s) => s.details.encashments.map((x) => ({ id: x.encashment_id, amount: x.amount })));
+  const { installment_ids: installmentIds, claim_ids: claimIds, encashments: priced } = calc.payments;
+  const loanIds = [...calc.payments.loan_ids];
   if (installmentIds.length) {
     await markInstallmentsPaid(tx, run.id, installmentIds, now);
     await settleLoans(tx, loanIds, now);
@@ -228,8 +245,8 @@ export function processedChanges(from: string, calc: Calculation) {
     employees: calc.totals.employee_count,
     gross: calc.totals.gross,
     net_pay: calc.totals.net_pay,
-    loan_installments_paid: calc.slips.reduce((n, s) => n + s.details.loans.reduce((m, l) => m + l.installment_ids.length, 0), 0),
-    expense_claims_paid: calc.slips.reduce((n, s) => n + s.details.reimbursements.length, 0),
-    leave_encashments_paid: calc.slips.reduce((n, s) => n + s.details.encashments.length, 0),
+    loan_installments_paid: calc.payments.installment_ids.length,
+    expense_claims_paid: calc.payments.claim_ids.length,
+    leave_encashments_paid: calc.payments.encashments.length,
   };
 }
