@@ -80,14 +80,20 @@ export interface EncashmentToPay {
   period_id: string;
 }
 
-/** Approved encashments of these employees not yet priced by a payroll run, oldest first. */
+/** Employee ids per statement: a list of one bind parameter each must stay under PostgreSQL's 65 535 (a run of 100 000). */
+const IDS_PER_STATEMENT = 10_000;
+
+/** Approved encashments of these employees not yet priced by a payroll run, each employee's oldest first. */
 export async function encashmentsToPay(client: Client, employeeIds: readonly string[]): Promise<EncashmentToPay[]> {
-  if (!employeeIds.length) return [];
-  const rows = await client.leaveEncashment.findMany({
-    where: { status: "approved", amount: null, employee_id: { in: [...employeeIds] } },
-    select: { id: true, employee_id: true, days: true, leave_type_id: true, period_id: true, leave_type: { select: { name: true } } },
-    orderBy: { created_at: "asc" },
-  });
+  const rows = [];
+  for (let i = 0; i < employeeIds.length; i += IDS_PER_STATEMENT)
+    rows.push(
+      ...(await client.leaveEncashment.findMany({
+        where: { status: "approved", amount: null, employee_id: { in: employeeIds.slice(i, i + IDS_PER_STATEMENT) } },
+        select: { id: true, employee_id: true, days: true, leave_type_id: true, period_id: true, leave_type: { select: { name: true } } },
+        orderBy: { created_at: "asc" },
+      })),
+    );
   return rows.map((x) => ({
     id: x.id,
     employee_id: x.employee_id,
