@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db, withTenant } from "../../src/db/tenancy.ts";
 import { absencesBetween } from "../../src/modules/attendance/index.ts";
 import { approvedLeaveBetween, encashmentsToPay } from "../../src/modules/leave/index.ts";
+import { yearFacts } from "../../src/modules/payroll/income-tax/year.ts";
 import { useTestApp } from "../support/app.ts";
 import { payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
 
@@ -39,10 +40,22 @@ beforeAll(async () => {
      VALUES ($1, $2, $3, $4, '2027-02-10', '2027-02-11', 2.0, 'approved')`,
     [tenant, a, el.id, period.id],
   );
+  await t.query(`INSERT INTO tax_profiles (tenant_id, employee_id, tax_year, regime) VALUES ($1, $2, '2026-27', 'old')`, [tenant, a]);
+  await t.query(`INSERT INTO tax_declarations (tenant_id, employee_id, tax_year, section, description, amount)
+                 VALUES ($1, $2, '2026-27', '80C', 'PPF', 150000)`, [tenant, a]);
+  await t.query(`UPDATE employees SET pan_number = 'ABCPR1234F' WHERE tenant_id = $1 AND id = $2`, [tenant, a]);
   await t.query(`INSERT INTO attendance_records (tenant_id, employee_id, date, status) VALUES ($1, $2, '2027-02-03', 'absent')`, [tenant, a]);
 });
 
 describe("a run's inputs for 70 000 employees", () => {
+  it("reads the income-tax facts of the year (profile, declarations, PAN) of every one of them", async () => {
+    const employees = many().map((id) => ({ id, date_of_birth: null }));
+    const facts = await withTenant(w.owner.tenantId, () => yearFacts(db, "2026-27", employees, null, "declared", () => null));
+    expect(facts.size).toBe(70_001);
+    const f = facts.get(a)!;
+    expect([f.profile.regime, f.profile.pan, f.declared["80C"]?.toFixed(2)]).toEqual(["old", "ABCPR1234F", "150000.00"]);
+  });
+
   it("reads the encashments to pay, the approved leave and the absences of every one of them", async () => {
     await withTenant(w.owner.tenantId, async () => {
       expect((await encashmentsToPay(db, many())).map((x) => [x.id, x.employee_id, x.days])).toEqual([[encashmentId, a, "2.0"]]);
