@@ -25,10 +25,8 @@ const ACCRUAL_PAGE = 2000;
 /** Posts the accrual parts due by `today` (each tenant's own date by default). Returns the number posted. */
 export async function runLeaveAccruals(opts: { today?: DateString } = {}): Promise<number> {
   return eachTenant(async (today) => {
-    let posted = 0;
-    // a page of allocations at a time (keyset by id): memory stays that of a page, whatever the company's size
-    for (let after: string | null = null; ; ) {
-      const chunk = await db.leaveAllocation.findMany({
+    const page = (after: string | null) =>
+      db.leaveAllocation.findMany({
         where: {
           ...(after ? { id: { gt: after } } : {}),
           accrual: { not: "upfront" },
@@ -39,8 +37,9 @@ export async function runLeaveAccruals(opts: { today?: DateString } = {}): Promi
         orderBy: { id: "asc" },
         take: ACCRUAL_PAGE,
       });
-      if (!chunk.length) break;
-      after = chunk[chunk.length - 1].id;
+    let posted = 0;
+    // a page of allocations at a time (keyset by id): memory stays that of a page, whatever the company's size
+    for (let chunk = await page(null); chunk.length; chunk = await page(chunk[chunk.length - 1].id)) {
       const done = new Set(
         (
           await db.leaveLedgerEntry.findMany({

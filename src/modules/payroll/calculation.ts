@@ -85,7 +85,7 @@ export async function employeeMonthSalary(
     { salaryOnly: true },
   );
   const row = inputs.employees.find((e) => e.id === employeeId);
-  return row ? { slip: inputs.slipOf(row) } : null;
+  return row ? { slip: (await inputs.forBatch([row]))(row) } : null;
 }
 
 /** A 400 when a total of the run would be more than a run can show (LARGEST_TOTAL). */
@@ -160,8 +160,10 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
     // computed employee by employee, and the batch's JSON built row by row, with a turn of the
     // event loop every few ms: thousands of employees with long formulas are seconds of decimal
     // arithmetic, which in one go would hold every other request of every tenant (scripts/measure/event-loop.ts)
-    const batch = await mapYielding(inputs.employees.slice(i, i + size), (e) => {
-      const slip = inputs.slipOf(e);
+    const employees = inputs.employees.slice(i, i + size);
+    const slipOf = await inputs.forBatch(employees); // this batch's facts only: memory is a batch's, not the company's
+    const batch = await mapYielding(employees, (e) => {
+      const slip = slipOf(e);
       totals.add(slip);
       collectPayments(payments, slip);
       return slip;
