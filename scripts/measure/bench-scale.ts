@@ -38,7 +38,9 @@ const root = path.resolve(import.meta.dirname, "../..");
 const client = benchClient();
 const api = client.api;
 const scratch = mkdtempSync(path.join(tmpdir(), "hrms-bench-scale-"));
-const embedded = env.BENCH_DATABASE_URL ? null : await (await import("../../src/db/embedded.ts")).startThrowawayServer(path.join(scratch, "pg"));
+const embedded = env.BENCH_DATABASE_URL
+  ? null
+  : await (await import("../../src/db/embedded.ts")).startThrowawayServer(path.join(scratch, "pg"));
 const ADMIN_URL = env.BENCH_DATABASE_URL || embedded!.url;
 const DB_NAME = `hrms_bench_scale_${process.pid}`;
 const dbUrl = Object.assign(new URL(ADMIN_URL), { pathname: `/${DB_NAME}` }).toString();
@@ -119,15 +121,18 @@ async function measure(phase: string, serverPid: number, db: pg.Client, work: ()
     note,
   };
   rows.push(row);
-  log(`${phase}: ${seconds.toFixed(1)} s, server CPU ${row.serverCpu.toFixed(1)} s, database CPU ${row.dbCpu?.toFixed(1) ?? "-"} s, ` +
-    `peak RSS ${mb(row.peakRss)} MB, peak heap ${mb(row.peakHeap)} MB, heap after ${mb(row.heapAfter)} MB; ${note}; ${uptime()}`);
+  log(
+    `${phase}: ${seconds.toFixed(1)} s, server CPU ${row.serverCpu.toFixed(1)} s, database CPU ${row.dbCpu?.toFixed(1) ?? "-"} s, ` +
+      `peak RSS ${mb(row.peakRss)} MB, peak heap ${mb(row.peakHeap)} MB, heap after ${mb(row.heapAfter)} MB; ${note}; ${uptime()}`,
+  );
 }
 
 async function seed(db: pg.Client): Promise<string> {
   const email = `bench.scale.${process.pid}@example.test`;
   await api("POST", "/api/auth/signup", { name: "Bench Owner", email, password: "bench-password-1", company_name: "Bench Scale Co" });
   const token = await signupToken(async (sql, params) => (await db.query(sql, params)).rows, email);
-  const tenantId: string = (await api("POST", "/api/auth/signup/confirm", { token, password: "bench-password-1" })).body.data.active_tenant_id;
+  const tenantId: string = (await api("POST", "/api/auth/signup/confirm", { token, password: "bench-password-1" })).body.data
+    .active_tenant_id;
   await api("POST", "/api/configuration/company-settings", { modules: ["payroll"] });
   for (const c of [
     { name: "Basic", code: "BASIC", type: "earning", calculation: "formula", formula: "CTC * 0.5", pf_wage: true, position: 1 },
@@ -160,20 +165,35 @@ async function seed(db: pg.Client): Promise<string> {
            SELECT $1, e.id, '2026-27', s.section, s.section || ' declared', s.amount
              FROM employees e CROSS JOIN (VALUES ('80C', 150000), ('80D_self', 25000), ('hra_rent', 240000)) s(section, amount)
             WHERE e.tenant_id = $1 AND substring(e.employee_code from 5)::int % 6 = 0`);
-  const period = (await q(`INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2026-04-01', '2027-03-31') RETURNING id`)).rows[0].id;
-  const lwp = (await q(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'LWP', 'LWP', false) RETURNING id`)).rows[0].id;
-  const el = (await q(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Earned leave', 'EL', true) RETURNING id`)).rows[0].id;
-  await q(`INSERT INTO leave_allocations (tenant_id, employee_id, leave_type_id, period_id, days, accrual, effective_from)
-           SELECT $1, id, $2, $3, 18, 'monthly', GREATEST(DATE '2026-04-01', joining_date) FROM employees WHERE tenant_id = $1`, [tenantId, el, period]);
-  for (const [from, to] of [["2026-04-07", "2026-04-08"], ["2026-05-12", "2026-05-13"]])
-    await q(`INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status)
+  const period = (
+    await q(`INSERT INTO leave_periods (tenant_id, name, start_date, end_date) VALUES ($1, 'FY', '2026-04-01', '2027-03-31') RETURNING id`)
+  ).rows[0].id;
+  const lwp = (await q(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'LWP', 'LWP', false) RETURNING id`)).rows[0]
+    .id;
+  const el = (await q(`INSERT INTO leave_types (tenant_id, name, code, is_paid) VALUES ($1, 'Earned leave', 'EL', true) RETURNING id`))
+    .rows[0].id;
+  await q(
+    `INSERT INTO leave_allocations (tenant_id, employee_id, leave_type_id, period_id, days, accrual, effective_from)
+           SELECT $1, id, $2, $3, 18, 'monthly', GREATEST(DATE '2026-04-01', joining_date) FROM employees WHERE tenant_id = $1`,
+    [tenantId, el, period],
+  );
+  for (const [from, to] of [
+    ["2026-04-07", "2026-04-08"],
+    ["2026-05-12", "2026-05-13"],
+  ])
+    await q(
+      `INSERT INTO leave_requests (tenant_id, employee_id, leave_type_id, period_id, from_date, to_date, days, status)
              SELECT $1, id, $2, $3, $4::date, $5::date, 2.0, 'approved' FROM employees WHERE tenant_id = $1 AND ${n} % 7 = 0`,
-      [tenantId, lwp, period, from, to]);
+      [tenantId, lwp, period, from, to],
+    );
   await q(`INSERT INTO attendance_records (tenant_id, employee_id, date, status)
            SELECT $1, id, d, 'absent' FROM employees, (VALUES (DATE '2026-04-03'), (DATE '2026-05-05')) v(d)
             WHERE tenant_id = $1 AND ${n} % 5 = 0`);
   await db.query("ANALYZE");
-  log(`seeded ${SIZE} employees (salary setups, tax profiles and declarations, leave, absences) in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  log(
+    `seeded ${SIZE} employees (salary setups, tax profiles and declarations, leave, absences) ` +
+      `in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   return tenantId;
 }
 
@@ -192,13 +212,25 @@ async function untilDone(send: () => Promise<{ body: any }>, poll: (id: string) 
 async function payroll(pid: number, db: pg.Client, period: string): Promise<void> {
   let id = "";
   await measure(`payroll ${period}: calculate`, pid, db, async () => {
-    const run = await untilDone(() => api("POST", "/api/payroll/draft-runs", { period }), (i) => `/api/payroll/draft-runs/${i}`, (r) => r.status === "draft");
+    const run = await untilDone(
+      () => api("POST", "/api/payroll/draft-runs", { period }),
+      (i) => `/api/payroll/draft-runs/${i}`,
+      (r) => r.status === "draft",
+    );
     id = run.id;
     return `${run.employee_count} slips, net ${run.total_net}`;
   });
   await measure(`payroll ${period}: process`, pid, db, async () => {
-    const run = await untilDone(() => api("POST", `/api/payroll/draft-runs/${id}/process`), (i) => `/api/payroll/draft-runs/${i}`, (r) => r.status === "processed");
-    const [t] = (await db.query(`SELECT count(*)::int AS n, sum(income_tax)::text AS tds FROM payroll_slips WHERE run_id = $1 AND income_tax > 0`, [id])).rows;
+    const run = await untilDone(
+      () => api("POST", `/api/payroll/draft-runs/${id}/process`),
+      (i) => `/api/payroll/draft-runs/${i}`,
+      (r) => r.status === "processed",
+    );
+    const [t] = (
+      await db.query(`SELECT count(*)::int AS n, sum(income_tax)::text AS tds FROM payroll_slips WHERE run_id = $1 AND income_tax > 0`, [
+        id,
+      ])
+    ).rows;
     return `${run.employee_count} slips, net ${run.total_net}, income tax ${t.tds ?? 0} on ${t.n} slips`;
   });
 }
@@ -219,15 +251,21 @@ async function attendanceDay(pid: number, db: pg.Client): Promise<void> {
 
 async function leaveAccrual(pid: number, db: pg.Client): Promise<void> {
   await measure("leave accrual (leave.accrue job, own process)", pid, db, async () => {
-    const out = execFileSync(process.execPath, ["--import", "tsx", path.join(root, "scripts/measure/scale-job.ts"), "leave-accrual", "2026-04-15"], {
-      cwd: root,
-      env: { ...env, DATABASE_URL: dbUrl, LOG_LEVEL: "warn" },
-      encoding: "utf8",
-      maxBuffer: 1 << 24,
-    });
+    const out = execFileSync(
+      process.execPath,
+      ["--import", "tsx", path.join(root, "scripts/measure/scale-job.ts"), "leave-accrual", "2026-04-15"],
+      {
+        cwd: root,
+        env: { ...env, DATABASE_URL: dbUrl, LOG_LEVEL: "warn" },
+        encoding: "utf8",
+        maxBuffer: 1 << 24,
+      },
+    );
     const j = JSON.parse(out.trim().split("\n").at(-1)!);
-    return `${j.posted} postings; the job's process: CPU ${(j.cpu_ms / 1000).toFixed(1)} s, peak RSS ${mb(j.peak_rss)} MB, ` +
-      `peak heap ${mb(j.peak_heap_used)} MB, heap after ${mb(j.heap_used)} MB`;
+    return (
+      `${j.posted} postings; the job's process: CPU ${(j.cpu_ms / 1000).toFixed(1)} s, peak RSS ${mb(j.peak_rss)} MB, ` +
+      `peak heap ${mb(j.peak_heap_used)} MB, heap after ${mb(j.heap_used)} MB`
+    );
   });
 }
 
@@ -235,12 +273,24 @@ async function main() {
   log(`SIZE=${SIZE} database=${env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL" : "throw-away embedded PostgreSQL"}; ${uptime()}`);
   await adminQuery(ADMIN_URL, `CREATE DATABASE "${DB_NAME}"`);
   const args = productionServerArgs();
-  const started = await startServerProcess([...args.slice(0, -1), "--require", path.join(root, "scripts/measure/heap-probe.cjs"), args.at(-1)!], {
-    cwd: root,
-    inheritStderr: true,
-    env: { ...env, NODE_ENV: "production", DATABASE_URL: dbUrl, PUBLIC_URL: "http://127.0.0.1", SESSION_SECRET: randomBytes(32).toString("hex"),
-      RUN_WORKER: "true", LOG_LEVEL: "warn", TRUST_PROXY: "true", HEAP_PROBE_FILE: PROBE },
-  });
+  const started = await startServerProcess(
+    [...args.slice(0, -1), "--require", path.join(root, "scripts/measure/heap-probe.cjs"), args.at(-1)!],
+    {
+      cwd: root,
+      inheritStderr: true,
+      env: {
+        ...env,
+        NODE_ENV: "production",
+        DATABASE_URL: dbUrl,
+        PUBLIC_URL: "http://127.0.0.1",
+        SESSION_SECRET: randomBytes(32).toString("hex"),
+        RUN_WORKER: "true",
+        LOG_LEVEL: "warn",
+        TRUST_PROXY: "true",
+        HEAP_PROBE_FILE: PROBE,
+      },
+    },
+  );
   client.base = started.base;
   const pid = started.proc.pid!;
   // the server logs JSON lines to stdout: its errors (level 50 and above) are shown
@@ -254,11 +304,16 @@ async function main() {
     if (ONLY.has("payroll")) for (const period of ["2026-04", "2026-05"]) await payroll(pid, db, period);
     if (ONLY.has("leave")) await leaveAccrual(pid, db);
     if (ONLY.has("attendance")) await attendanceDay(pid, db);
-    console.log(`\n| phase (${SIZE} employees) | wall s | server CPU s | database CPU s | server peak RSS MB | peak heap MB | heap after MB | result |`);
+    console.log(
+      `\n| phase (${SIZE} employees) | wall s | server CPU s | database CPU s | server peak RSS MB | peak heap MB | heap after MB ` +
+        "| result |",
+    );
     console.log("|---|---:|---:|---:|---:|---:|---:|---|");
     for (const r of rows)
-      console.log(`| ${r.phase} | ${r.seconds.toFixed(1)} | ${r.serverCpu.toFixed(1)} | ${r.dbCpu?.toFixed(1) ?? "-"} | ${mb(r.peakRss)} | ` +
-        `${mb(r.peakHeap)} | ${mb(r.heapAfter)} | ${r.note} |`);
+      console.log(
+        `| ${r.phase} | ${r.seconds.toFixed(1)} | ${r.serverCpu.toFixed(1)} | ${r.dbCpu?.toFixed(1) ?? "-"} | ${mb(r.peakRss)} | ` +
+          `${mb(r.peakHeap)} | ${mb(r.heapAfter)} | ${r.note} |`,
+      );
     log(`done; ${uptime()}`);
   } finally {
     await db.end().catch(() => {});

@@ -16,7 +16,8 @@ beforeAll(async () => {
   const tenant = w.owner.tenantId;
   await t.query(
     `INSERT INTO employees (tenant_id, employee_code, first_name, last_name, email, department, designation, joining_date)
-     SELECT $1, 'ACC-' || g, 'First' || g, 'Last' || g, 'acc' || g || '@pages.test', 'Operations', 'Associate', DATE '2019-03-01' FROM generate_series(1, $2::int) g`,
+     SELECT $1, 'ACC-' || g, 'First' || g, 'Last' || g, 'acc' || g || '@pages.test', 'Operations', 'Associate', DATE '2019-03-01'
+       FROM generate_series(1, $2::int) g`,
     [tenant, EMPLOYEES],
   );
   await t.query(

@@ -41,10 +41,16 @@ beforeAll(async () => {
     [tenant, a, el.id, period.id],
   );
   await t.query(`INSERT INTO tax_profiles (tenant_id, employee_id, tax_year, regime) VALUES ($1, $2, '2026-27', 'old')`, [tenant, a]);
-  await t.query(`INSERT INTO tax_declarations (tenant_id, employee_id, tax_year, section, description, amount)
-                 VALUES ($1, $2, '2026-27', '80C', 'PPF', 150000)`, [tenant, a]);
+  await t.query(
+    `INSERT INTO tax_declarations (tenant_id, employee_id, tax_year, section, description, amount)
+                 VALUES ($1, $2, '2026-27', '80C', 'PPF', 150000)`,
+    [tenant, a],
+  );
   await t.query(`UPDATE employees SET pan_number = 'ABCPR1234F' WHERE tenant_id = $1 AND id = $2`, [tenant, a]);
-  await t.query(`INSERT INTO attendance_records (tenant_id, employee_id, date, status) VALUES ($1, $2, '2027-02-03', 'absent')`, [tenant, a]);
+  await t.query(`INSERT INTO attendance_records (tenant_id, employee_id, date, status) VALUES ($1, $2, '2027-02-03', 'absent')`, [
+    tenant,
+    a,
+  ]);
 });
 
 describe("a run's inputs for 70 000 employees", () => {
@@ -62,7 +68,9 @@ describe("a run's inputs for 70 000 employees", () => {
       expect((await approvedLeaveBetween(db, many(), "2027-02-01", "2027-02-28")).map((l) => [l.employee_id, l.from, l.days])).toEqual([
         [a, "2027-02-10", "2.0"],
       ]);
-      expect((await absencesBetween(db, many(), "2027-02-01", "2027-02-28")).map((x) => [x.employee_id, x.date])).toEqual([[a, "2027-02-03"]]);
+      expect((await absencesBetween(db, many(), "2027-02-01", "2027-02-28")).map((x) => [x.employee_id, x.date])).toEqual([
+        [a, "2027-02-03"],
+      ]);
     });
   });
 });
