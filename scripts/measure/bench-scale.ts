@@ -16,7 +16,8 @@
 //
 // Environment: SIZE, BENCH_DATABASE_URL (a PostgreSQL on this machine where the bench may CREATE
 // DATABASE; default a throw-away embedded one), BENCH_SCALE_ONLY=payroll,leave,attendance,
-// BENCH_SCALE_ATTENDANCE_ROWS (rows of the attendance import: SIZE, at most 100 000). The
+// BENCH_SCALE_ATTENDANCE_ROWS (rows of the attendance import: SIZE, at most 100 000),
+// BENCH_SCALE_CPU_PROF=<folder> (the server's V8 CPU profile, written when it stops). The
 // server's own settings (PAYROLL_BATCH_SIZE, ...) pass through.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -274,7 +275,13 @@ async function main() {
   await adminQuery(ADMIN_URL, `CREATE DATABASE "${DB_NAME}"`);
   const args = productionServerArgs();
   const started = await startServerProcess(
-    [...args.slice(0, -1), "--require", path.join(root, "scripts/measure/heap-probe.cjs"), args.at(-1)!],
+    [
+      ...args.slice(0, -1),
+      ...(env.BENCH_SCALE_CPU_PROF ? ["--cpu-prof", `--cpu-prof-dir=${env.BENCH_SCALE_CPU_PROF}`] : []),
+      "--require",
+      path.join(root, "scripts/measure/heap-probe.cjs"),
+      args.at(-1)!,
+    ],
     {
       cwd: root,
       inheritStderr: true,
