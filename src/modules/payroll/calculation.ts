@@ -1,10 +1,11 @@
-// Calculating a payroll run, set-based: every input of the run is read in a fixed number of (run-inputs.ts)
-// queries (employees with their salary setup in force, setup lines, components, leave, attendance,
-// holidays, ESI coverage, loan installments, claims, encashments), every employee is computed in
-// memory (compute.ts), and the slips are written batch by batch (`PAYROLL_BATCH_SIZE` employees
-// per INSERT … SELECT FROM jsonb_to_recordset): while PostgreSQL writes one batch, the next one
-// is computed, and each written batch can report progress. The number of round trips grows only
-// with the number of batches. Processing then pays what the slips deduct and reimburse.
+// Calculating a payroll run, set-based, a batch of `PAYROLL_BATCH_SIZE` employees at a time: the
+// company's facts are read once and each batch's own (salary setups in force, setup lines, leave,
+// attendance, ESI coverage, loan installments, claims, encashments, the income-tax year to date) in
+// a fixed number of queries (run-inputs.ts); its employees are computed in memory (compute.ts) and
+// written in one INSERT … SELECT FROM jsonb_to_recordset, which PostgreSQL runs while the next
+// batch is read and computed; each written batch reports progress. Only the totals and the ids the
+// run pays are kept, so memory is a batch's, not the company's. Processing then pays what the slips
+// deduct and reimburse.
 import { config } from "../../config.ts";
 import { lock, tenantLock } from "../../db/primitives.ts";
 import { db, type ScopedTx, byId } from "../../db/tenancy.ts";
@@ -142,8 +143,8 @@ export interface StoreOptions {
 
 /**
  * Calculates the run and replaces its slips and totals inside the caller's transaction: one
- * DELETE, then per batch of `PAYROLL_BATCH_SIZE` employees one INSERT (the next batch is computed
- * while PostgreSQL writes the previous one), then the run's totals. Nothing is visible to others
+ * DELETE, then per batch of `PAYROLL_BATCH_SIZE` employees its reads and one INSERT (the next batch
+ * is read and computed while PostgreSQL writes the previous one), then the run's totals. Nothing is visible to others
  * before the caller commits.
  */
 export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOptions = {}): Promise<Calculation> {
