@@ -324,8 +324,11 @@ async function main() {
     log(`done; ${uptime()}`);
   } finally {
     await db.end().catch(() => {});
-    started.proc.kill("SIGTERM");
-    await new Promise((r) => started.proc.once("exit", r));
+    // a server that died (out of memory) has exited already: waiting for its exit would hang
+    if (started.proc.exitCode === null && !started.proc.signalCode) {
+      started.proc.kill("SIGTERM");
+      await new Promise((r) => started.proc.once("exit", r));
+    }
     await adminQuery(ADMIN_URL, `DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`).catch(() => {});
     await embedded?.stop();
     rmSync(scratch, { recursive: true, force: true });
