@@ -240,7 +240,8 @@ async function attendanceDay(pid: number, db: pg.Client): Promise<void> {
   const { rows: emps } = await db.query(`SELECT id FROM employees ORDER BY employee_code LIMIT $1`, [ATTENDANCE_ROWS]);
   const csv = ["employee_id,date,check_in,check_out"];
   for (const e of emps) csv.push(`${e.id},2026-05-06,2026-05-06T03:30:00Z,2026-05-06T12:30:00Z`);
-  await measure(`attendance: ${emps.length} employees × a day (POST /api/imports/attendance; a job above 1 000 rows)`, pid, db, async () => {
+  const phase = `attendance: ${emps.length} employees × a day (POST /api/imports/attendance; a job above 1 000 rows)`;
+  await measure(phase, pid, db, async () => {
     const imp = await untilDone(
       () => api("POST", "/api/imports/attendance", { csv: csv.join("\n") }),
       (i) => `/api/imports/${i}`,
