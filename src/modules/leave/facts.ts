@@ -1,6 +1,7 @@
 // What other areas read of leave data, read-only, through the leave area's public face (index.ts),
 // so that no other area names a leave table: payroll's loss of pay, holidays and encashments;
 // attendance's day view and punches; the dashboard's figures.
+import { readByIdChunks } from "../../db/id-chunks.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import type { HolidayRow } from "./off-days.ts";
@@ -80,14 +81,15 @@ export interface EncashmentToPay {
   period_id: string;
 }
 
-/** Approved encashments of these employees not yet priced by a payroll run, oldest first. */
+/** Approved encashments of these employees not yet priced by a payroll run, each employee's oldest first. */
 export async function encashmentsToPay(client: Client, employeeIds: readonly string[]): Promise<EncashmentToPay[]> {
-  if (!employeeIds.length) return [];
-  const rows = await client.leaveEncashment.findMany({
-    where: { status: "approved", amount: null, employee_id: { in: [...employeeIds] } },
-    select: { id: true, employee_id: true, days: true, leave_type_id: true, period_id: true, leave_type: { select: { name: true } } },
-    orderBy: { created_at: "asc" },
-  });
+  const rows = await readByIdChunks(employeeIds, (ids) =>
+    client.leaveEncashment.findMany({
+      where: { status: "approved", amount: null, employee_id: { in: ids } },
+      select: { id: true, employee_id: true, days: true, leave_type_id: true, period_id: true, leave_type: { select: { name: true } } },
+      orderBy: { created_at: "asc" },
+    }),
+  );
   return rows.map((x) => ({
     id: x.id,
     employee_id: x.employee_id,

@@ -20,20 +20,26 @@ async function eachTenant(fn: (today: DateString) => Promise<number>, today?: Da
   return total;
 }
 
+const ACCRUAL_PAGE = 2000;
+
 /** Posts the accrual parts due by `today` (each tenant's own date by default). Returns the number posted. */
 export async function runLeaveAccruals(opts: { today?: DateString } = {}): Promise<number> {
   return eachTenant(async (today) => {
-    const allocations = await db.leaveAllocation.findMany({
-      where: {
-        accrual: { not: "upfront" },
-        employee: { deleted_at: null, status: { not: "exited" } },
-        period: { start_date: { lte: new Date(`${today}T00:00:00Z`) }, end_date: { gte: new Date(`${addDays(today, -400)}T00:00:00Z`) } },
-      },
-      include: { period: { select: { start_date: true, end_date: true } }, employee: { select: { joining_date: true } } },
-    });
+    const page = (after: string | null) =>
+      db.leaveAllocation.findMany({
+        where: {
+          ...(after ? { id: { gt: after } } : {}),
+          accrual: { not: "upfront" },
+          employee: { deleted_at: null, status: { not: "exited" } },
+          period: { start_date: { lte: new Date(`${today}T00:00:00Z`) }, end_date: { gte: new Date(`${addDays(today, -400)}T00:00:00Z`) } },
+        },
+        include: { period: { select: { start_date: true, end_date: true } }, employee: { select: { joining_date: true } } },
+        orderBy: { id: "asc" },
+        take: ACCRUAL_PAGE,
+      });
     let posted = 0;
-    for (let i = 0; i < allocations.length; i += 2000) {
-      const chunk = allocations.slice(i, i + 2000);
+    // a page of allocations at a time (keyset by id): memory stays that of a page, whatever the company's size
+    for (let chunk = await page(null); chunk.length; chunk = await page(chunk[chunk.length - 1].id)) {
       const done = new Set(
         (
           await db.leaveLedgerEntry.findMany({

@@ -1,10 +1,11 @@
-// Calculating a payroll run, set-based: every input of the run is read in a fixed number of (run-inputs.ts)
-// queries (employees with their salary setup in force, setup lines, components, leave, attendance,
-// holidays, ESI coverage, loan installments, claims, encashments), every employee is computed in
-// memory (compute.ts), and the slips are written batch by batch (`PAYROLL_BATCH_SIZE` employees
-// per INSERT … SELECT FROM jsonb_to_recordset): while PostgreSQL writes one batch, the next one
-// is computed, and each written batch can report progress. The number of round trips grows only
-// with the number of batches. Processing then pays what the slips deduct and reimburse.
+// Calculating a payroll run, set-based, a batch of `PAYROLL_BATCH_SIZE` employees at a time: the
+// company's facts are read once and each batch's own (salary setups in force, setup lines, leave,
+// attendance, ESI coverage, loan installments, claims, encashments, the income-tax year to date) in
+// a fixed number of queries (run-inputs.ts); its employees are computed in memory (compute.ts) and
+// written in one INSERT … SELECT FROM jsonb_to_recordset, which PostgreSQL runs while the next
+// batch is read and computed; each written batch reports progress. Only the totals and the ids the
+// run pays are kept, so memory is a batch's, not the company's. Processing then pays what the slips
+// deduct and reimburse.
 import { config } from "../../config.ts";
 import { lock, tenantLock } from "../../db/primitives.ts";
 import { db, type ScopedTx, byId } from "../../db/tenancy.ts";
@@ -32,10 +33,28 @@ export interface RunRef {
   employee_ids: string[];
 }
 
+/** What processing pays from the slips: their loan installments, claims and encashments (ids only). */
+export interface RunPayments {
+  installment_ids: string[];
+  loan_ids: Set<string>;
+  claim_ids: string[];
+  encashments: { id: string; amount: string }[];
+}
+
+/** A stored calculation: its totals and what it pays, never the slips themselves (they are in the table). */
 export interface Calculation {
-  slips: SlipResult[];
   totals: RunTotals;
+  payments: RunPayments;
   employees_without_setup: number;
+}
+
+function collectPayments(into: RunPayments, s: SlipResult): void {
+  for (const l of s.details.loans) {
+    into.loan_ids.add(l.loan_id);
+    for (const id of l.installment_ids) into.installment_ids.push(id);
+  }
+  for (const c of s.details.reimbursements) into.claim_ids.push(c.claim_id);
+  for (const x of s.details.encashments) into.encashments.push({ id: x.encashment_id, amount: x.amount });
 }
 
 /** Large runs: a calculation or processing may take longer than the default transaction limit. */
@@ -67,7 +86,7 @@ export async function employeeMonthSalary(
     { salaryOnly: true },
   );
   const row = inputs.employees.find((e) => e.id === employeeId);
-  return row ? { slip: inputs.slipOf(row) } : null;
+  return row ? { slip: (await inputs.forBatch([row]))(row) } : null;
 }
 
 /** A 400 when a total of the run would be more than a run can show (LARGEST_TOTAL). */
@@ -124,8 +143,8 @@ export interface StoreOptions {
 
 /**
  * Calculates the run and replaces its slips and totals inside the caller's transaction: one
- * DELETE, then per batch of `PAYROLL_BATCH_SIZE` employees one INSERT (the next batch is computed
- * while PostgreSQL writes the previous one), then the run's totals. Nothing is visible to others
+ * DELETE, then per batch of `PAYROLL_BATCH_SIZE` employees its reads and one INSERT (the next batch
+ * is read and computed while PostgreSQL writes the previous one), then the run's totals. Nothing is visible to others
  * before the caller commits.
  */
 export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOptions = {}): Promise<Calculation> {
@@ -134,16 +153,20 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
   const size = config().payrollBatchSize;
   await opts.onProgress?.(0, total);
   await deleteSlips(tx, run.id);
-  const slips: SlipResult[] = [];
+  // only the totals and the ids processing pays are kept: memory grows with a batch, not with the company
+  const payments: RunPayments = { installment_ids: [], loan_ids: new Set(), claim_ids: [], encashments: [] };
   const totals = totalsOf(inputs.structure, inputs.settings.pf);
   let writing: Promise<unknown> | null = null;
   for (let i = 0; i < total; i += size) {
     // computed employee by employee, and the batch's JSON built row by row, with a turn of the
     // event loop every few ms: thousands of employees with long formulas are seconds of decimal
     // arithmetic, which in one go would hold every other request of every tenant (scripts/measure/event-loop.ts)
-    const batch = await mapYielding(inputs.employees.slice(i, i + size), (e) => {
-      const slip = inputs.slipOf(e);
+    const employees = inputs.employees.slice(i, i + size);
+    const slipOf = await inputs.forBatch(employees); // this batch's facts only: memory is a batch's, not the company's
+    const batch = await mapYielding(employees, (e) => {
+      const slip = slipOf(e);
       totals.add(slip);
+      collectPayments(payments, slip);
       return slip;
     });
     const rows = await stringifyYielding(
@@ -159,7 +182,6 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
     started.catch(() => {}); // awaited below; a failure must not count as unhandled meanwhile
     writing = started;
     await new Promise((r) => setImmediate(r)); // let the statement go out before computing
-    slips.push(...batch);
   }
   if (writing) await writing;
   if (total) await opts.onProgress?.(total, total);
@@ -178,7 +200,7 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
       progress_total: total,
     },
   });
-  return { slips, totals: runTotalsResult, employees_without_setup: inputs.employees_without_setup };
+  return { totals: runTotalsResult, payments, employees_without_setup: inputs.employees_without_setup };
 }
 
 /** Serialises calculation and processing of a tenant's runs (a claim or installment is never paid twice). */
@@ -198,10 +220,8 @@ export async function finalizeRun(
   userId: string | null,
 ): Promise<void> {
   const now = clock.now();
-  const installmentIds = calc.slips.flatMap((s) => s.details.loans.flatMap((l) => l.installment_ids));
-  const loanIds = [...new Set(calc.slips.flatMap((s) => s.details.loans.map((l) => l.loan_id)))];
-  const claimIds = calc.slips.flatMap((s) => s.details.reimbursements.map((c) => c.claim_id));
-  const priced = calc.slips.flatMap((s) => s.details.encashments.map((x) => ({ id: x.encashment_id, amount: x.amount })));
+  const { installment_ids: installmentIds, claim_ids: claimIds, encashments: priced } = calc.payments;
+  const loanIds = [...calc.payments.loan_ids];
   if (installmentIds.length) {
     await markInstallmentsPaid(tx, run.id, installmentIds, now);
     await settleLoans(tx, loanIds, now);
@@ -228,8 +248,8 @@ export function processedChanges(from: string, calc: Calculation) {
     employees: calc.totals.employee_count,
     gross: calc.totals.gross,
     net_pay: calc.totals.net_pay,
-    loan_installments_paid: calc.slips.reduce((n, s) => n + s.details.loans.reduce((m, l) => m + l.installment_ids.length, 0), 0),
-    expense_claims_paid: calc.slips.reduce((n, s) => n + s.details.reimbursements.length, 0),
-    leave_encashments_paid: calc.slips.reduce((n, s) => n + s.details.encashments.length, 0),
+    loan_installments_paid: calc.payments.installment_ids.length,
+    expense_claims_paid: calc.payments.claim_ids.length,
+    leave_encashments_paid: calc.payments.encashments.length,
   };
 }

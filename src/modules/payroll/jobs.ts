@@ -111,7 +111,7 @@ export async function executeQueuedRun(tenantId: string, runId: string): Promise
             );
           } else {
             const calc = await calculateAndStore(tx, run, { onProgress, slipPrefix: slipNumberPrefix(run) });
-            if (!calc.slips.length) throw conflict("The run has no employees to pay (no eligible employee has a salary setup)");
+            if (!calc.totals.employee_count) throw conflict("The run has no employees to pay (no eligible employee has a salary setup)");
             await finalizeRun(tx, run, calc, run.queued_by);
             await audit(
               {

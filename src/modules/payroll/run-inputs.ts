@@ -1,6 +1,7 @@
-// Everything a payroll calculation needs, read in a fixed number of set-based queries whatever the
-// number of employees (employees with their salary setup in force, setup lines, components, leave,
-// attendance, holidays, ESI coverage, loan installments, claims, encashments), and `slipOf`, which
+// Everything a payroll calculation needs, read set-based: the company's facts once (components,
+// settings, holidays, the employees paid), then per batch of employees a fixed number of queries
+// whatever its size (salary setups in force, setup lines, leave, attendance, ESI coverage, loan
+// installments, claims, encashments, the income-tax year to date), and `forBatch`'s function, which
 // computes one employee's slip from them in memory (compute.ts).
 import type { RunRef } from "./calculation.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
@@ -69,13 +70,17 @@ export async function eligibility(client: Pick<ScopedTx, "employeeExit">, run: O
   return { start, end, employee_ids: run.employee_ids, exits: await lastWorkingDays(client) };
 }
 
-/** Everything a calculation needs, read in a fixed number of queries; `slipOf` computes one employee. */
+/**
+ * What a calculation needs: the company-wide facts once, the employees' own facts a batch at a time
+ * (`forBatch`: a fixed number of queries per batch, so memory grows with a batch, not the company).
+ */
 export interface RunInputs {
   employees: PaidEmployeeRow[];
   employees_without_setup: number;
   structure: ReturnType<typeof buildStructure>;
   settings: StatutorySettings;
-  slipOf: (e: PaidEmployeeRow) => SlipResult;
+  /** Reads the facts of these employees (of `employees`) and returns what computes each one's slip. */
+  forBatch: (batch: PaidEmployeeRow[]) => Promise<(e: PaidEmployeeRow) => SlipResult>;
 }
 
 /** `salaryOnly`: the month's salary without loan installments, claims and encashments (the final settlement's own). */
@@ -87,51 +92,53 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
   const attendanceSettings = await loadAttendanceSettings(tx);
   const employees = await paidEmployees(tx, who);
   const withoutSetup = await countEmployeesWithoutSetup(tx, who);
-  const empIds = employees.map((e) => e.id);
-  const setups = await setupsOfMonth(tx, run, employees, start, end);
-  const lines = await setupLines(tx, setups.setupIds);
-  const leave = await approvedLeaveBetween(tx, empIds, start, end);
-  const attendance = await absencesBetween(tx, empIds, start, end);
   const holidays = await mandatoryHolidaysBetween(tx, start, end);
-  const installments = opts.salaryOnly ? [] : await installmentsDue(tx, start, empIds);
-  const claims = opts.salaryOnly ? [] : await claimsDue(tx, end, empIds);
-  const encashments = opts.salaryOnly ? [] : await encashmentsToPay(tx, empIds);
-
-  const setupInput = setupInputOf(lines);
-  // the wage at joining is known when a setup was in force on the date of joining or began within
-  // the month of joining; a first setup from a later month (data entered long after joining) says
-  // nothing about it, and then only `eps_enabled` and the age decide EPS
-  const joinedMonthEnd = new Map(employees.map((e) => [e.id, endOfMonth(toDateString(e.joining_date))]));
   const structure = buildStructure(components);
-  // income tax at source (India): the year's facts of these employees, read once for the run
-  const tax = opts.salaryOnly ? null : await runIncomeTax(tx, { ...run, period_end: end }, employees, components);
-  const salaryOf = slipCalculator({
-    structure,
-    settings,
-    prepared: prepareSettings(settings),
-    period: { year: run.period_year, month: run.period_month, start, end },
-    weeklyOffs: new Set(attendanceSettings.weekly_offs),
-    holidays,
-    setupInput,
-    leaveBy: byEmployee(leave),
-    setupsBy: byEmployee(setups.inMonth),
-    attBy: byEmployee(attendance),
-    joiningSetup: new Map(
-      setups.atJoining.filter((r) => r.effective_from <= joinedMonthEnd.get(r.employee_id)!).map((r) => [r.employee_id, setupInput(r)]),
-    ),
-    esiStartSetup: new Map(setups.atEsiStart.map((r) => [r.employee_id, setupInput(r)])),
-    loansBy: loansByEmployee(installments),
-    claimsBy: byEmployee(claims, (c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount })),
-    encBy: byEmployee(encashments, (x) => ({ encashment_id: x.id, leave_type: x.leave_type, days: x.days })),
-  });
-  const slipOf = tax
-    ? (e: PaidEmployeeRow) => {
-        const slip = salaryOf(e);
-        tax.apply(slip, e);
-        return slip;
-      }
-    : salaryOf;
-  return { employees, employees_without_setup: withoutSetup, structure, settings, slipOf };
+  const prepared = prepareSettings(settings);
+  const weeklyOffs = new Set(attendanceSettings.weekly_offs);
+  const forBatch = async (batch: PaidEmployeeRow[]) => {
+    const empIds = batch.map((e) => e.id);
+    const setups = await setupsOfMonth(tx, run, batch, start, end);
+    const lines = await setupLines(tx, setups.setupIds);
+    const leave = await approvedLeaveBetween(tx, empIds, start, end);
+    const attendance = await absencesBetween(tx, empIds, start, end);
+    const installments = opts.salaryOnly ? [] : await installmentsDue(tx, start, empIds);
+    const claims = opts.salaryOnly ? [] : await claimsDue(tx, end, empIds);
+    const encashments = opts.salaryOnly ? [] : await encashmentsToPay(tx, empIds);
+    const setupInput = setupInputOf(lines);
+    // the wage at joining is known when a setup was in force on the date of joining or began within
+    // the month of joining; a first setup from a later month (data entered long after joining) says
+    // nothing about it, and then only `eps_enabled` and the age decide EPS
+    const joinedMonthEnd = new Map(batch.map((e) => [e.id, endOfMonth(toDateString(e.joining_date))]));
+    // income tax at source (India): the year's facts of these employees (year to date in one query)
+    const tax = opts.salaryOnly ? null : await runIncomeTax(tx, { ...run, period_end: end }, batch, components);
+    const salaryOf = slipCalculator({
+      structure,
+      settings,
+      prepared,
+      period: { year: run.period_year, month: run.period_month, start, end },
+      weeklyOffs,
+      holidays,
+      setupInput,
+      leaveBy: byEmployee(leave),
+      setupsBy: byEmployee(setups.inMonth),
+      attBy: byEmployee(attendance),
+      joiningSetup: new Map(
+        setups.atJoining.filter((r) => r.effective_from <= joinedMonthEnd.get(r.employee_id)!).map((r) => [r.employee_id, setupInput(r)]),
+      ),
+      esiStartSetup: new Map(setups.atEsiStart.map((r) => [r.employee_id, setupInput(r)])),
+      loansBy: loansByEmployee(installments),
+      claimsBy: byEmployee(claims, (c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount })),
+      encBy: byEmployee(encashments, (x) => ({ encashment_id: x.id, leave_type: x.leave_type, days: x.days })),
+    });
+    if (!tax) return salaryOf;
+    return (e: PaidEmployeeRow) => {
+      const slip = salaryOf(e);
+      tax.apply(slip, e);
+      return slip;
+    };
+  };
+  return { employees, employees_without_setup: withoutSetup, structure, settings, forBatch };
 }
 
 /** The rows of each employee (mapped by `as`), in their order. */

@@ -263,7 +263,7 @@ export async function processRun(auth: AuthContext, id: string): Promise<RunOutc
     const status = await lockRun(tx, r.id);
     assertChangeable(status, "The run is already processed");
     const calc = await calculateAndStore(tx, r, { slipPrefix: slipNumberPrefix(r) });
-    if (!calc.slips.length) throw conflict("The run has no employees to pay (no eligible employee has a salary setup)");
+    if (!calc.totals.employee_count) throw conflict("The run has no employees to pay (no eligible employee has a salary setup)");
     await finalizeRun(tx, r, calc, auth.userId);
     await audit(
       {

@@ -1,5 +1,6 @@
 // One tax year's facts per employee, read set-based (profiles, declarations, processed slips): what the
 // monthly deduction (runs), the projection sheet and the year's records (taxYearRecords) compute from.
+import { readByIdChunks } from "../../../db/id-chunks.ts";
 import type { ScopedTx } from "../../../db/tenancy.ts";
 import { Decimal } from "../../../lib/money.ts";
 import { paidSlips } from "../queries/income-tax.ts";
@@ -35,17 +36,22 @@ export async function yearFacts(
   const ids = employees.map((e) => e.id);
   const { startYear } = taxYearBounds(taxYear);
   const until = before ? before.year * 100 + before.month : (startYear + 1) * 100 + 4;
+  // a run's whole company: a slice of employees per statement (src/db/id-chunks.ts)
   const [profiles, declarations, slips, pans] = await Promise.all([
-    client.taxProfile.findMany({ where: { tax_year: taxYear, employee_id: { in: ids } } }),
-    client.taxDeclaration.findMany({
-      where: {
-        tax_year: taxYear,
-        employee_id: { in: ids },
-        status: counting === "verified" ? "verified" : { in: ["submitted", "verified"] },
-      },
-    }),
+    readByIdChunks(ids, (chunk) => client.taxProfile.findMany({ where: { tax_year: taxYear, employee_id: { in: chunk } } })),
+    readByIdChunks(ids, (chunk) =>
+      client.taxDeclaration.findMany({
+        where: {
+          tax_year: taxYear,
+          employee_id: { in: chunk },
+          status: counting === "verified" ? "verified" : { in: ["submitted", "verified"] },
+        },
+      }),
+    ),
     paidSlips(client, ids, startYear * 100 + 4, until),
-    client.employee.findMany({ where: { id: { in: ids }, pan_number: { not: null } }, select: { id: true, pan_number: true } }),
+    readByIdChunks(ids, (chunk) =>
+      client.employee.findMany({ where: { id: { in: chunk }, pan_number: { not: null } }, select: { id: true, pan_number: true } }),
+    ),
   ]);
   const facts = new Map<string, EmployeeTaxFacts>();
   for (const e of employees) facts.set(e.id, { profile: profileFacts(null), date_of_birth: e.date_of_birth, paid: [], declared: {} });
