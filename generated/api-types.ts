@@ -9118,7 +9118,10 @@ export interface components {
              * @example /api/payroll/form-16/6f1c2a9e-3b7d-4d0a-9a55-2c1e8b7f4d21/part-a?tax_year=2025-26
              */
             download_url: string;
-            /** @description The uploaded file's name. */
+            /**
+             * @description The uploaded file's name.
+             * @example ABCPE1234F_2025-26_PartA.pdf
+             */
             file_name: string;
             /**
              * Format: int64

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { withTenant } from "../../src/db/tenancy.ts";
 import { runLeaveAccruals } from "../../src/modules/leave/jobs.ts";
 import { useTestApp } from "../support/app.ts";
-import { createType, type LeaveWorld, leaveWorld } from "../support/leave-factories.ts";
+import { createType, type LeaveWorld, leaveWorld } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: LeaveWorld;

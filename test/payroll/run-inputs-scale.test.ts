@@ -8,7 +8,7 @@ import { absencesBetween } from "../../src/modules/attendance/index.ts";
 import { approvedLeaveBetween, encashmentsToPay } from "../../src/modules/leave/index.ts";
 import { yearFacts } from "../../src/modules/payroll/income-tax/year.ts";
 import { useTestApp } from "../support/app.ts";
-import { payrollEmployee, payrollWorld, type PayrollWorld } from "./support.ts";
+import { payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
 
 const t = useTestApp();
 let w: PayrollWorld;
