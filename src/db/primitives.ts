@@ -14,6 +14,12 @@ export type Client = pg.PoolClient;
 export async function rawTx<T>(fn: (client: Client) => Promise<T>): Promise<T> {
   const client = await getPool().connect();
   let broken: Error | undefined;
+  // a connection lost between two queries is an 'error' event of the client (the pool listens only
+  // while it is idle): without a listener it would end the process; the next query fails instead
+  const lost = (err: Error) => {
+    broken = err;
+  };
+  client.on("error", lost);
   try {
     await client.query("BEGIN");
     const out = await fn(client);
@@ -26,6 +32,7 @@ export async function rawTx<T>(fn: (client: Client) => Promise<T>): Promise<T> {
     });
     throw err;
   } finally {
+    client.off("error", lost);
     client.release(broken);
   }
 }

@@ -157,6 +157,10 @@ export async function readGenericPlan<T>(statement: Sql): Promise<T[]> {
   const values = bind(statement, "readGenericPlan");
   const client = await getPool().connect();
   let failed: Error | undefined;
+  const lost = (err: Error) => {
+    failed = err; // a connection lost while held: not an uncaught 'error' event (see rawTx)
+  };
+  client.on("error", lost);
   try {
     const results = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
       // through a transaction-mode pooler: unnamed (see readPrepared)
@@ -171,6 +175,7 @@ export async function readGenericPlan<T>(statement: Sql): Promise<T[]> {
     throw err;
   } finally {
     // as pool.query does: a connection whose statement failed is not reused
+    client.off("error", lost);
     client.release(failed);
   }
 }
