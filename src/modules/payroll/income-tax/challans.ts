@@ -34,6 +34,19 @@ async function deductedIn(year: number, month: number): Promise<Deductee[]> {
     .map((r) => ({ employee_id: r.employee_id, tds: new Decimal(r.income_tax).toFixed(2) }));
 }
 
+/** A challan's amounts as the answers show them: each part, and the total with interest and fee. */
+export function challanAmounts(c: Pick<Row, "tax" | "surcharge" | "cess" | "interest" | "fee">) {
+  const tax = new Decimal(c.tax).plus(c.surcharge).plus(c.cess);
+  return {
+    tax: new Decimal(c.tax).toFixed(2),
+    surcharge: new Decimal(c.surcharge).toFixed(2),
+    cess: new Decimal(c.cess).toFixed(2),
+    interest: new Decimal(c.interest).toFixed(2),
+    fee: new Decimal(c.fee).toFixed(2),
+    total: tax.plus(c.interest).plus(c.fee).toFixed(2),
+  };
+}
+
 function challanJson(c: Row) {
   const period = `${c.period_year}-${pad(c.period_month)}`;
   const deposited = toDateString(c.deposited_on);
@@ -53,12 +66,7 @@ function challanJson(c: Row) {
     bsr_code: c.bsr_code,
     challan_serial: c.challan_serial,
     deposited_on: deposited,
-    tax: new Decimal(c.tax).toFixed(2),
-    surcharge: new Decimal(c.surcharge).toFixed(2),
-    cess: new Decimal(c.cess).toFixed(2),
-    interest: new Decimal(c.interest).toFixed(2),
-    fee: new Decimal(c.fee).toFixed(2),
-    total: tax.plus(c.interest).plus(c.fee).toFixed(2),
+    ...challanAmounts(c),
     deductees: c.deductees as Deductee[],
     due_date: due,
     late: deposited > due,

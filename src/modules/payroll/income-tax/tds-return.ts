@@ -10,6 +10,7 @@ import { audit, diff } from "../../../platform/audit.ts";
 import { conflict, invalidField } from "../../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../../platform/use-case.ts";
 import { tenantToday } from "../../shared/work-settings.ts";
+import { challanAmounts } from "./challans.ts";
 import { type FilingRules, filingRulesOn, lateFilingFee, type Quarter, quarterMonths, returnDueDate } from "./filing-rules.ts";
 import { incomeTaxSettings, resolveTaxYear, taxCompany } from "./profile.ts";
 import { type TaxYearRecord, taxYearRecords } from "./projection.ts";
@@ -92,12 +93,7 @@ function challanOf(c: ChallanRow, people: Map<string, Person>, records: Map<stri
     challan_serial: c.challan_serial,
     deposited_on: depositedOn,
     minor_head: "200",
-    tax: new Decimal(c.tax).toFixed(2),
-    surcharge: new Decimal(c.surcharge).toFixed(2),
-    cess: new Decimal(c.cess).toFixed(2),
-    interest: new Decimal(c.interest).toFixed(2),
-    fee: new Decimal(c.fee).toFixed(2),
-    total: tax.plus(c.interest).plus(c.fee).toFixed(2),
+    ...challanAmounts(c),
     deductees_tds: deducteesTds.toFixed(2),
     deductees,
   };
