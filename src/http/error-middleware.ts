@@ -143,6 +143,16 @@ const UPLOAD_MISTAKES: Record<string, () => AppError> = {
     ]),
 };
 
+/** The form parser's (busboy's, under multer) errors for a body that is not a well-formed form: the client's, not ours. */
+const MALFORMED_FORM = new Set([
+  "Malformed part header",
+  "Malformed content type",
+  "Malformed urlencoded form",
+  "Multipart: Boundary not found",
+  "Unexpected end of form",
+  "Unexpected end of file",
+]);
+
 export function toAppError(err: any): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseBusy(err)) return unavailable("Service busy, try again shortly", RETRY_AFTER_BUSY_S);
@@ -154,6 +164,10 @@ export function toAppError(err: any): AppError {
   // field): the client's mistake, said plainly
   const upload = UPLOAD_MISTAKES[String(err?.message)];
   if (upload && (err?.status === 413 || err?.status === 500 || String(err?.code).startsWith("LIMIT_"))) return upload();
+  if (MALFORMED_FORM.has(String(err?.message)) && (err?.status === undefined || err?.status === 500))
+    return new AppError("validation_failed", "Malformed multipart body", [
+      { path: "body", message: `is not a well-formed multipart/form-data body (${String(err.message)})` },
+    ]);
   // the JSON body parser (src/http/body.ts) with the operation's x-body-limit
   if (err?.type === "entity.too.large" && Number.isInteger(err?.limit))
     return new AppError("payload_too_large", `Request body too large (this operation takes at most ${err.limit} bytes)`);

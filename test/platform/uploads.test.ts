@@ -130,6 +130,24 @@ describe("uploadFile, downloadFile: uploads go to disk, not memory", () => {
   });
 });
 
+describe("uploadFile, uploadEmployeeDocument: a malformed form is the client's 400, never a 500", () => {
+  it("a part header with control characters in its field name (the form parser's 'Malformed part header')", async () => {
+    const o = await signupTenant(t);
+    const b = "d14600db336c8b397dfcaa39e97a621f";
+    const body = Buffer.concat([
+      Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="`),
+      Buffer.from([0xc2, 0xbf, 0x7f, 0xc2, 0x90, 0x06]),
+      Buffer.from(`"\r\n\r\n{}\r\n--${b}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nx\r\n--${b}--\r\n`),
+    ]);
+    const employee = await createEmployee(o);
+    for (const url of ["/api/upload", `/api/employees/${employee.id}/documents`]) {
+      const res = await o.agent.post(url).set("Content-Type", `multipart/form-data; boundary=${b}`).send(body);
+      expectError(res, 400, "validation_failed");
+      expect(res.body.details[0].message).toContain("Malformed part header");
+    }
+  });
+});
+
 describe("uploadFile: hourly budgets per user and per company (429 with Retry-After)", () => {
   it("refuses a user's upload past UPLOADS_PER_USER_PER_HOUR, counting nothing; a colleague has their own budget", async () => {
     const limited = appWith(t, { uploadsPerUserPerHour: 1 });
