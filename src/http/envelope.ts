@@ -88,6 +88,20 @@ export function sendJson(res: Response, status: number, body: unknown): void {
   res.end(json);
 }
 
+/** A whole file answered as a download: its type, length and attachment name; `headers` adds any other. */
+export function sendAttachment(
+  res: Response,
+  file: { fileName: string; contentType: string; body: Buffer | string; headers?: Record<string, string> },
+): { sent: true } {
+  res.status(200);
+  res.setHeader("Content-Type", file.contentType);
+  res.setHeader("Content-Length", String(Buffer.byteLength(file.body)));
+  res.setHeader("Content-Disposition", `attachment; filename="${file.fileName}"`);
+  for (const [name, value] of Object.entries(file.headers ?? {})) res.setHeader(name, value);
+  res.end(file.body);
+  return { sent: true };
+}
+
 /**
  * A page whose rows PostgreSQL already wrote as JSON text (`rowsJson`: parts, each one or more
  * comma-separated objects), answered as `listed` answers it: the envelope is written around that text

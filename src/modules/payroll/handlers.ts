@@ -2,7 +2,7 @@
 // The rules live in the use-case modules: components.ts, salary-setup.ts, statutory.ts,
 // catalogs.ts, runs.ts (with calculation.ts and jobs.ts), my-salary.ts, wps.ts, loans.ts, claims.ts,
 // settlements.ts (full and final settlements).
-import { accepted, ack, created, listed, ok, pageOf } from "../../http/envelope.ts";
+import { accepted, ack, created, listed, ok, pageOf, sendAttachment } from "../../http/envelope.ts";
 import type { AreaHandlers, HandlerContext } from "../../http/types.ts";
 import { sendStoredFile } from "../../platform/storage/files.ts";
 import { expenseCategories, loanTypes } from "./catalogs.ts";
@@ -190,13 +190,12 @@ export const handlers = {
   },
   async exportWpsSif({ params, query, res }) {
     const sif = await wpsFile(params.draftId, Boolean(query.exclude_incomplete));
-    res.status(200);
-    res.setHeader("Content-Type", "text/csv; charset=us-ascii");
-    res.setHeader("Content-Length", String(sif.content.length));
-    res.setHeader("Content-Disposition", `attachment; filename="${sif.fileName}"`);
-    res.setHeader("X-WPS-Excluded", String(sif.excluded));
-    res.end(sif.content);
-    return { sent: true as const };
+    return sendAttachment(res, {
+      fileName: sif.fileName,
+      contentType: "text/csv; charset=us-ascii",
+      body: sif.content,
+      headers: { "X-WPS-Excluded": String(sif.excluded) },
+    });
   },
 
   // loans and advances
@@ -255,12 +254,7 @@ export const handlers = {
   },
   async downloadFinalSettlement({ params, res }) {
     const { fileName, pdf } = await settlementPdfOf(params.id);
-    res.status(200);
-    res.setHeader("Content-Type", "application/pdf");
-    res.setHeader("Content-Length", String(pdf.length));
-    res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
-    res.end(pdf);
-    return { sent: true as const };
+    return sendAttachment(res, { fileName, contentType: "application/pdf", body: pdf });
   },
 
   // income tax at source (India)
@@ -316,13 +310,7 @@ export const handlers = {
   },
   async downloadTdsReturnFile({ query, res }) {
     const { fileName, content } = await etdsFileOf(query.tax_year, query.quarter);
-    const body = Buffer.from(content, "ascii");
-    res.status(200);
-    res.setHeader("Content-Type", "text/plain; charset=us-ascii");
-    res.setHeader("Content-Length", String(body.length));
-    res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
-    res.end(body);
-    return { sent: true as const };
+    return sendAttachment(res, { fileName, contentType: "text/plain; charset=us-ascii", body: Buffer.from(content, "ascii") });
   },
   async listTaxDeclarations({ operationId, query, auth }) {
     const { rows, page, total } = await declarationPage(auth, query);
@@ -341,10 +329,5 @@ export const handlers = {
 
 /** A PDF as an attachment (downloadMySalarySlip, downloadPayrollRunEmployeeSlip, downloadForm16). */
 function sendSlip(res: HandlerContext<"downloadMySalarySlip">["res"], { fileName, pdf }: { fileName: string; pdf: Buffer }) {
-  res.status(200);
-  res.setHeader("Content-Type", "application/pdf");
-  res.setHeader("Content-Length", String(pdf.length));
-  res.setHeader("Content-Disposition", `attachment; filename="${fileName}"`);
-  res.end(pdf);
-  return { sent: true as const };
+  return sendAttachment(res, { fileName, contentType: "application/pdf", body: pdf });
 }

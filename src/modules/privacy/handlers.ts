@@ -1,7 +1,7 @@
 // Privacy: persons' requests about their data, legal holds, the retention schedule, the breach
 // register, the privacy notice and candidates' privacy pages. Each handler translates HTTP to one
 // use case and back.
-import { ack, created, listed, ok } from "../../http/envelope.ts";
+import { ack, created, listed, ok, sendAttachment } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { breachById, breachPage, breachReport, notifyBreachPersons, recordBreach, recordIntimation } from "./breaches.ts";
 import { bundleOf } from "./bundle.ts";
@@ -71,13 +71,7 @@ export const handlers = {
   },
   async getPrivacyBreachReport({ params, res }) {
     const { filename, text } = await breachReport(params.id);
-    const body = Buffer.from(text, "utf8");
-    res.status(200);
-    res.setHeader("Content-Type", "text/plain; charset=utf-8");
-    res.setHeader("Content-Length", String(body.length));
-    res.setHeader("Content-Disposition", `attachment; filename="${filename}"`);
-    res.end(body);
-    return { sent: true as const };
+    return sendAttachment(res, { fileName: filename, contentType: "text/plain; charset=utf-8", body: Buffer.from(text, "utf8") });
   },
   async listPrivacyNotices() {
     return ok(await noticeVersions());
