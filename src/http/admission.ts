@@ -188,7 +188,11 @@ export function admissionControl(opts: AdmissionOptions): Admission {
     rejectedBodyMemory: 0,
   };
   const entries = new Set<Entry>();
-  const entryOf = new WeakMap<Response, Entry>();
+  // the entry on its response, under a key of this admission's own: a WeakMap keyed by the response
+  // would keep every request's objects past V8's young-generation collections (which treat an
+  // ephemeron's value, here holding the response, as strong), promoting all of them to the old space
+  const ENTRY = Symbol("admission entry");
+  const entryOf = (res: Response): Entry | undefined => (res as Response & { [ENTRY]?: Entry })[ENTRY];
   let checker: NodeJS.Timeout | undefined;
 
   const refusal = (why: string) => unavailable(`Server busy (${why}), try again shortly`, retryAfter);
@@ -203,7 +207,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
     counts.admitted++;
     const e: Entry = { req, res, state: "held", writeFrom: 0, writeBase: 0, memory: 0, bodyFrom: 0, bodyBase: 0, client: "" };
     entries.add(e);
-    entryOf.set(res, e);
+    (res as Response & { [ENTRY]?: Entry })[ENTRY] = e;
     res.once("close", () => close(e));
     if (checkEveryMs && !checker) checker = setInterval(check, checkEveryMs).unref();
   }
@@ -347,7 +351,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
   const readingBody =
     (reader: RequestHandler, cost?: (req: Request) => number): RequestHandler =>
     (req, res, next) => {
-      const e = entryOf.get(res);
+      const e = entryOf(res);
       if (e?.state !== "held" || !announcesBody(req)) return reader(req, res, next);
       const memory = cost ? cost(req) : 0;
       if (!memoryFits(memory)) return refuse(req, res, next, "request bodies in memory");

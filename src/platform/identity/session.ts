@@ -40,10 +40,14 @@ export const sessionCookieOptions = () => ({
 });
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
-/** The caller's membership, read with the session row (see IdentityStore). */
-/** The membership read together with the session row, per request (guards.ts reads it: one round trip instead of two). */
-const prefetched = new WeakMap<RequestInfo, PrefetchedAuth>();
-export const prefetchedAuthOf = (info: RequestInfo | undefined) => (info ? prefetched.get(info) : undefined);
+/**
+ * The membership read together with the session row, per request (guards.ts reads it: one round trip
+ * instead of two), kept on the request's context under a key of this module's: not in a WeakMap keyed
+ * by the context, whose entries V8's young-generation collections keep alive (promoted to the old space).
+ */
+const PREFETCHED = Symbol("membership read with the session");
+type WithPrefetched = RequestInfo & { [PREFETCHED]?: PrefetchedAuth };
+export const prefetchedAuthOf = (info: RequestInfo | undefined) => (info as WithPrefetched | undefined)?.[PREFETCHED];
 
 export interface PrefetchedAuth {
   sid: string;
@@ -128,7 +132,8 @@ function identityStore() {
         return false;
       }
       const info = requestContext.getStore();
-      if (info && sess.userId && sess.tenantId) prefetched.set(info, { sid, userId: sess.userId, tenantId: sess.tenantId, row: found.row });
+      if (info && sess.userId && sess.tenantId)
+        (info as WithPrefetched)[PREFETCHED] = { sid, userId: sess.userId, tenantId: sess.tenantId, row: found.row };
       fn(null, sess);
       return true;
     }
