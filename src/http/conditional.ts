@@ -10,7 +10,7 @@ import { AppError } from "../platform/errors.ts";
 import { callerOf } from "./caller.ts";
 import type { AuthContext } from "./types.ts";
 
-type Answer = { status: number; body: unknown } | { sent: true };
+type Answer = { status: number; body: unknown; json?: string } | { sent: true };
 
 /** A record of an answer's `data` (an object, not a list): the one that carries `version`. */
 const recordOf = (body: unknown): Record<string, unknown> | null => {
@@ -18,15 +18,40 @@ const recordOf = (body: unknown): Record<string, unknown> | null => {
   return data && typeof data === "object" && !Array.isArray(data) ? (data as Record<string, unknown>) : null;
 };
 
-/** The strong entity tag of a success answer's `data` (without its own `version`, which is the tag). */
-export function entityTag(body: unknown): string {
+/** The JSON the entity tag is the hash of: the answer's `data` without its own `version` (which is the tag). */
+function taggedJson(body: unknown): string {
   const data = (body as { data?: unknown } | null)?.data;
   const record = recordOf(body);
   const { version: _, ...rest } = record ?? {};
-  return `"${createHash("sha256")
-    .update(JSON.stringify(record ? rest : (data ?? null)))
-    .digest("base64url")
-    .slice(0, 22)}"`;
+  return JSON.stringify(record ? rest : (data ?? null));
+}
+
+const tagOf = (json: string) => `"${createHash("sha256").update(json).digest("base64url").slice(0, 22)}"`;
+
+/** The strong entity tag of a success answer's `data` (without its own `version`, which is the tag). */
+export function entityTag(body: unknown): string {
+  return tagOf(taggedJson(body));
+}
+
+/**
+ * A GET's answer with its entity tag and the record's `version`, and the JSON of that answer made
+ * from the JSON the tag was computed from (the record's, with `version` added at its end and the
+ * envelope around it) instead of stringifying the record a second time to send it. `json` is the
+ * bytes `JSON.stringify(body)` would give; left out where they could differ (an answer whose `data`
+ * is not its first field, or a record that carries `version` already), and then sendJson writes it.
+ */
+export function taggedAnswer<A extends { status: number; body: unknown }>(answer: A): { tag: string; answer: A & { json?: string } } {
+  const dataJson = taggedJson(answer.body);
+  const tag = tagOf(dataJson);
+  const record = recordOf(answer.body);
+  if (!record) return { tag, answer };
+  const versioned = withVersion(answer, tag);
+  const { data: _, ...others } = answer.body as Record<string, unknown>;
+  if (Object.keys(answer.body as object)[0] !== "data" || "version" in record) return { tag, answer: versioned };
+  const fields = dataJson === "{}" ? "{" : `${dataJson.slice(0, -1)},`;
+  const rest = JSON.stringify(others);
+  const json = `{"data":${fields}"version":${JSON.stringify(tag.slice(1, -1))}}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`;
+  return { tag, answer: { ...versioned, json } };
 }
 
 /**
@@ -67,9 +92,9 @@ export function matches(tags: string[], current: string | null): boolean {
 export async function tagged(req: Request, res: Response, run: () => Promise<Answer>): Promise<Answer> {
   const answer = await run();
   if ("sent" in answer || answer.status !== 200) return answer;
-  const tag = entityTag(answer.body);
+  const { tag, answer: withTag } = taggedAnswer(answer);
   res.setHeader("ETag", tag);
-  if (!noneMatch(req.headers["if-none-match"], tag)) return withVersion(answer, tag);
+  if (!noneMatch(req.headers["if-none-match"], tag)) return withTag;
   res.status(304).end();
   return { sent: true };
 }

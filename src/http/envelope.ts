@@ -74,14 +74,16 @@ export function listed<K extends OperationId, L extends ListingFor<K>, E extends
  * off), written as one string - without Express's content-type parsing and the copy of the body
  * into a buffer that `res.send` makes. Where responses are validated (development, tests) it is
  * `res.json` itself, which the validator checks; so too for a status without a body (204, 304) or a
- * response whose Content-Type a handler set (Express keeps it and adds the charset).
+ * response whose Content-Type a handler set (Express keeps it and adds the charset). `written`: the
+ * body's JSON when a feature already made it.
  */
-export function sendJson(res: Response, status: number, body: unknown): void {
+export function sendJson(res: Response, status: number, body: unknown, written?: string): void {
   if (res.app.locals.validateResponses || status === 204 || status === 304 || body === undefined || res.hasHeader("Content-Type")) {
     res.status(status).json(body);
     return;
   }
-  const json = JSON.stringify(body);
+  // `written`: the body's JSON, already made (the ETag's, src/http/conditional.ts taggedAnswer)
+  const json = written ?? JSON.stringify(body);
   res.statusCode = status;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Content-Length", Buffer.byteLength(json));

@@ -62,7 +62,7 @@ function operationHandler(op: Matcher) {
       } as unknown as HandlerContext<OperationId>;
       const reply = await run({ op, req, res, auth, ctx });
       if ("sent" in reply) return;
-      sendJson(res, reply.status, reply.body);
+      sendJson(res, reply.status, reply.body, reply.json);
     } catch (err) {
       next(err);
     }

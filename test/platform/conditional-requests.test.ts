@@ -5,7 +5,7 @@
 // session (cookie) caller is exempt.
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { entityTag, matches, noneMatch, preconditionRequired } from "../../src/http/conditional.ts";
+import { entityTag, matches, noneMatch, preconditionRequired, taggedAnswer } from "../../src/http/conditional.ts";
 import type { AuthContext } from "../../src/http/types.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { asObject, documentOperationsOf } from "../support/document.ts";
@@ -241,6 +241,28 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
     expect(bare.details?.[0]).toMatchObject({ path: "headers.if-match" });
     expect(bare.details?.[0].message).toMatch(/double quotes/);
     expect(await designationOf(e.id)).toBe("Lead");
+  });
+
+  it("a tagged answer's JSON, made from the JSON the tag hashes, is the bytes JSON.stringify gives its body", () => {
+    const bodies: { data: Record<string, unknown>; message?: string; links?: unknown }[] = [
+      {
+        data: { id: "e1", name: 'A "quoted" name', joined: new Date(Date.UTC(2026, 0, 2)), nested: { a: [1, null] }, gone: undefined },
+        message: "OK",
+      },
+      { data: { id: 1 }, message: "OK", links: { self: "/x" } },
+      { data: {}, message: "OK" },
+      { data: { id: 2 } },
+    ];
+    for (const body of bodies) {
+      const { tag, answer } = taggedAnswer({ status: 200, body });
+      expect(tag).toBe(entityTag(body));
+      expect(answer.json).toBe(JSON.stringify(answer.body));
+      expect((answer.body as unknown as { data: { version: string } }).data.version).toBe(tag.slice(1, -1));
+    }
+    // where the bytes could differ, none is made and sendJson stringifies the body
+    expect(taggedAnswer({ status: 200, body: { data: { id: 1, version: "old", name: "A" }, message: "OK" } }).answer.json).toBeUndefined();
+    expect(taggedAnswer({ status: 200, body: { message: "OK", data: { id: 1 } } }).answer.json).toBeUndefined();
+    expect(taggedAnswer({ status: 200, body: { data: [{ id: 1 }], message: "OK" } }).answer.json).toBeUndefined();
   });
 
   it("the comparisons of RFC 9110: strong for If-Match, weak for If-None-Match; the tag follows the data only", () => {

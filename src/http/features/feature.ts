@@ -6,8 +6,12 @@ import type { OperationId } from "../../../generated/registry.ts";
 import type { Matcher } from "../routing.ts";
 import type { AuthContext, HandlerContext } from "../types.ts";
 
-/** What the handler answered, or that the answer has been sent already (a file, a 304). */
-export type Answer = { status: number; body: unknown } | { sent: true };
+/**
+ * What the handler answered, or that the answer has been sent already (a file, a 304). `json`: the
+ * body already written as JSON by a feature (the ETag's, src/http/conditional.ts), sent as it is;
+ * a feature that changes `body` after it drops `json`.
+ */
+export type Answer = { status: number; body: unknown; json?: string } | { sent: true };
 
 export interface Call {
   op: Matcher;
