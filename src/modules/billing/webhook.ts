@@ -9,7 +9,7 @@
 // unless that customer is bound to another company. Afterwards an event for the company from any
 // other customer (or from none) is acknowledged and ignored, so a subscription of one customer can
 // neither grant nor remove another company's modules.
-import type Stripe from "stripe";
+import Stripe from "stripe";
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";
 import { logger } from "../../log.ts";
@@ -18,13 +18,7 @@ import type { ModuleName } from "../../platform/use-case.ts";
 import { lockBillingTenant } from "./queries.ts";
 import { modulesFromSubscription, subscriptionIsLive } from "./subscriptions.ts";
 
-let stripe: Promise<Stripe> | undefined;
-/**
- * Stripe's library (its signature check), imported by the first webhook delivery rather than at start:
- * ~5 MB of heap a process that never receives one does not hold (docs/operations.md, "Memory").
- */
-const stripeClient = (): Promise<Stripe> =>
-  (stripe ??= import("stripe").then(({ default: StripeClient }) => new StripeClient("sk_webhook_verification_only")));
+const stripe = new Stripe("sk_webhook_verification_only");
 const SUBSCRIPTION_EVENTS = new Set(["customer.subscription.created", "customer.subscription.updated", "customer.subscription.deleted"]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How old a signature's timestamp may be (replay window). */
@@ -62,15 +56,14 @@ function signedAt(header: string): number | null {
 }
 
 /** The event, if the signature over the raw body is valid and its timestamp within 5 minutes before and 1 minute after now. */
-async function verifiedEvent(raw: Buffer | undefined, signature: string): Promise<Stripe.Event> {
+function verifiedEvent(raw: Buffer | undefined, signature: string): Stripe.Event {
   const secret = config().billingWebhookSecret;
   if (!secret) throw new AppError("unavailable", "The billing webhook is not configured (BILLING_WEBHOOK_SECRET)");
   const at = signedAt(signature);
-  const client = await stripeClient();
   const now = Math.floor(Date.now() / 1000); // machine time: the signature's age, by the sender's clock
   let event: Stripe.Event;
   try {
-    event = client.webhooks.constructEvent(raw ?? Buffer.alloc(0), signature, secret, SIGNATURE_MAX_AGE_S);
+    event = stripe.webhooks.constructEvent(raw ?? Buffer.alloc(0), signature, secret, SIGNATURE_MAX_AGE_S);
   } catch {
     if (at !== null && now - at > SIGNATURE_MAX_AGE_S)
       throw new AppError("invalid_signature", `The webhook signature's timestamp is more than ${SIGNATURE_MAX_AGE_S} seconds old`);
@@ -91,7 +84,7 @@ const ignored = (reason: IgnoredReason, tenant: { id: string; modules: string[] 
 
 /** Verifies and applies one webhook delivery (a repeated event id changes nothing). */
 export async function receiveBillingEvent(raw: Buffer | undefined, signature: string): Promise<BillingEventResult> {
-  const event = await verifiedEvent(raw, signature);
+  const event = verifiedEvent(raw, signature);
   const result = await systemDb.$transaction(async (tx) => {
     const fresh = await tx.billingEvent.createMany({ data: [{ id: event.id, type: event.type, handled: false }], skipDuplicates: true });
     if (fresh.count === 0) return ignored("duplicate");

@@ -5,9 +5,10 @@
 // are not deducted from pay), and - when the labour codes' wage applies to the slip - its wages,
 // exclusions and add-back (codeWageRows). Amounts in the currency's grouping (1,23,456.00 for INR). Laid out
 // row by row with turns of the event loop in between (a slip may carry many loans and claims).
+import PDFDocument from "pdfkit";
 import { amountInWords } from "../../lib/amount-words.ts";
 import { Decimal, formatMoney, money } from "../../lib/money.ts";
-import { pdfDocumentClass, printable } from "../../lib/pdf-text.ts";
+import { printable } from "../../lib/pdf-text.ts";
 import { yielder } from "../../lib/yielding.ts";
 import { mask } from "../../platform/audit.ts";
 import type { slipJson } from "./json.ts";
@@ -121,8 +122,7 @@ const monthName = (period: string) => {
 
 /** A one-page payslip (more pages only when its lines do not fit on one). */
 // size: page layout drawn in reading order (header, employee, earnings, deductions, totals, footer); split it by section when it changes
-export async function payslipPdf(company: PayslipCompany, slip: Slip, employee: PayslipEmployee | null): Promise<Buffer> {
-  const PDFDocument = await pdfDocumentClass();
+export function payslipPdf(company: PayslipCompany, slip: Slip, employee: PayslipEmployee | null): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const cur = company.currency;
     const fmt = (v: string | Decimal) => formatMoney(v, cur);

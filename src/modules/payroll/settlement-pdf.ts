@@ -3,17 +3,17 @@
 // prices gratuity, leave and notice, then what is paid and what is recovered, line by line, and the net
 // in figures and in words. Amounts and text as on the payslip: the currency's digit grouping
 // (formatMoney), only what the standard fonts can draw (printable).
+import PDFDocument from "pdfkit";
 import { amountTable } from "./statement-table.ts";
 import { amountInWords } from "../../lib/amount-words.ts";
 import { formatMoney } from "../../lib/money.ts";
-import { pdfDocumentClass, printable } from "../../lib/pdf-text.ts";
+import { printable } from "../../lib/pdf-text.ts";
 import type { settlementJson } from "./settlement-json.ts";
 
 type Settlement = ReturnType<typeof settlementJson>;
 
 // size: page layout drawn in reading order, section by section; split it by section when it changes
-export async function settlementPdf(company: { name: string; currency: string }, s: Settlement): Promise<Buffer> {
-  const PDFDocument = await pdfDocumentClass();
+export function settlementPdf(company: { name: string; currency: string }, s: Settlement): Promise<Buffer> {
   const money = (v: string) => `${formatMoney(v, company.currency)} ${company.currency}`;
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({

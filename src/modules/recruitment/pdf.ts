@@ -2,7 +2,8 @@
 // body's paragraphs. The document's metadata (Title, Subject, Author) names the letter, the
 // candidate and the company, so a PDF can be recognised without rendering it.
 import type { Response } from "express";
-import { pdfDocumentClass, printable } from "../../lib/pdf-text.ts";
+import PDFDocument from "pdfkit";
+import { printable } from "../../lib/pdf-text.ts";
 import { yielder } from "../../lib/yielding.ts";
 
 export interface Letter {
@@ -64,8 +65,7 @@ function pieces(line: string): string[] {
  * hold every other request of every tenant for as long.
  */
 // size: the letter laid out piece by piece with turns of the event loop (see its doc comment)
-export async function renderLetterPdf(letter: Letter): Promise<Buffer> {
-  const PDFDocument = await pdfDocumentClass();
+export function renderLetterPdf(letter: Letter): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
       size: "A4",

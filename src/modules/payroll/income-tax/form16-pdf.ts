@@ -1,9 +1,10 @@
 // Form 16 / 130 Part B as a PDF, in the payslip's plain style (../payslip-pdf.ts, ../settlement-pdf.ts):
 // the same object GET /api/payroll/form-16/{employeeId} returns (form16Of), drawn line by line in the
 // form's order, so the PDF and the JSON cannot disagree. Only withholding companies have one, so INR.
+import PDFDocument from "pdfkit";
 import { amountTable } from "../statement-table.ts";
 import { formatMoney } from "../../../lib/money.ts";
-import { pdfDocumentClass, printable } from "../../../lib/pdf-text.ts";
+import { printable } from "../../../lib/pdf-text.ts";
 import type { AuthContext } from "../../../platform/use-case.ts";
 import { conflict } from "../../../platform/errors.ts";
 import { form16Of } from "./form16.ts";
@@ -20,8 +21,7 @@ export async function form16PdfOf(auth: AuthContext, employeeId: string, taxYear
 }
 
 // size: the certificate drawn in the form's order, section by section
-async function form16Pdf(f: Form16): Promise<Buffer> {
-  const PDFDocument = await pdfDocumentClass();
+function form16Pdf(f: Form16): Promise<Buffer> {
   const money = (v: string) => `${formatMoney(v, CURRENCY)} ${CURRENCY}`;
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({
