@@ -148,11 +148,10 @@ interface Analysis {
 
 function analyse(source: string, flags: string): Analysis {
   const r = checkSync(source, flags, RECHECK_PARAMS);
-  if (r.status === "vulnerable")
-    return {
-      status: "vulnerable",
-      detail: `${r.complexity.type}${r.complexity.type === "polynomial" ? ` (degree ${r.complexity.degree})` : ""}, e.g. ${r.attack.pattern}`,
-    };
+  if (r.status === "vulnerable") {
+    const degree = r.complexity.type === "polynomial" ? ` (degree ${r.complexity.degree})` : "";
+    return { status: "vulnerable", detail: `${r.complexity.type}${degree}, e.g. ${r.attack.pattern}` };
+  }
   if (r.status === "unknown") return { status: "unknown", detail: String(r.error?.kind ?? "unknown") };
   return { status: "safe", detail: "" };
 }

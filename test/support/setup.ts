@@ -5,6 +5,7 @@
 // scripts/checks/check-conformance.ts.
 import { randomBytes } from "node:crypto";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { setClock } from "../../src/lib/clock.ts";
@@ -20,9 +21,19 @@ installRecorder();
 const cpuReport = process.env.TEST_CPU_REPORT;
 let cpuAtStart: NodeJS.CpuUsage | undefined;
 let wallAtStart = 0;
-beforeAll(() => {
+// TEST_CPU_PROFILE=<folder>: a V8 CPU profile of each file's worker from its first hook to its last
+// (<file>.cpuprofile; open it in Chrome's DevTools, or sum it by package).
+const profileDir = process.env.TEST_CPU_PROFILE;
+let profiler: Session | undefined;
+beforeAll(async () => {
   cpuAtStart = process.cpuUsage();
   wallAtStart = performance.now();
+  if (profileDir) {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.start");
+  }
 });
 
 // The files of a worker share one process (isolate: false): a job worker a file started is stopped
@@ -47,10 +58,17 @@ afterEach(() => {
 
 // eslint-disable-next-line no-empty-pattern -- vitest passes the file suite second
 // biome-ignore lint/correctness/noEmptyPattern: vitest requires the fixture argument as a destructuring pattern
-afterAll(({}, suite) => {
+afterAll(async ({}, suite) => {
   const of = suite as { file?: { filepath?: string }; filepath?: string };
   const file = of.file?.filepath ?? of.filepath ?? "unknown";
   const calls = takeCalls();
+  if (profiler) {
+    const { profile } = await profiler.post("Profiler.stop");
+    profiler.disconnect();
+    profiler = undefined;
+    mkdirSync(profileDir!, { recursive: true });
+    writeFileSync(path.join(profileDir!, `${path.basename(file)}.${process.pid}.cpuprofile`), JSON.stringify(profile));
+  }
   if (cpuReport && cpuAtStart) {
     const { user, system } = process.cpuUsage(cpuAtStart);
     const line = { file: path.relative(path.resolve(import.meta.dirname, "../.."), file), user_ms: user / 1000, system_ms: system / 1000 };
