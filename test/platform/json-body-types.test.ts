@@ -5,7 +5,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { api } from "../support/api.ts";
-import { effective, matrixOperations, sample, sampleRequest, send, types, type Schema } from "../proof/openapi.ts";
+import { convertibleWrongType } from "../proof/arbitraries.ts";
+import { effective, matrixOperations, sample, sampleRequest, send, type Schema } from "../proof/openapi.ts";
 import { enableAllModules } from "../proof/world.ts";
 
 const t = useTestApp();
@@ -16,21 +17,13 @@ beforeAll(async () => {
   await enableAllModules(owner);
 });
 
-/** A value of another JSON type that type coercion would have turned into a valid one; none for mixed types. */
-function coercibleWrongType(schema: Schema): unknown {
-  const ts = types(effective(schema)).filter((x) => x !== "null");
-  if (ts.length !== 1) return undefined;
-  if (ts[0] === "string") return false;
-  if (ts[0] === "integer" || ts[0] === "number") return String(effective(schema).minimum ?? 1);
-  if (ts[0] === "boolean") return "true";
-  return undefined;
-}
-
 describe("createWebhookEndpoint: a JSON body's types", () => {
   it("refuses a boolean description rather than storing it as the text 'false'", async () => {
     const res = await owner.agent.post("/api/integrations/webhooks").send({ url: "https://hooks.example.com/hrms", description: false });
     expectError(res, 400, "validation_failed");
-    expect(res.body.details).toContainEqual(expect.objectContaining({ path: "body.description", message: expect.stringMatching(/string/) }));
+    expect(res.body.details).toContainEqual(
+      expect.objectContaining({ path: "body.description", message: expect.stringMatching(/string/) }),
+    );
     const list = await api(owner.agent).op("listWebhookEndpoints").expect(200);
     expect(list.body.data).toEqual([]);
   });
@@ -44,9 +37,9 @@ describe("createWebhookEndpoint: a JSON body's types", () => {
 describe("every operation with a JSON body: a scalar of another JSON type is a 400 naming the field", () => {
   const cases = matrixOperations().flatMap((op) => {
     if (op.body?.contentType !== "application/json") return [];
-    const wrong = Object.entries<Schema>(effective(op.body.schema).properties ?? {})
-      .map(([k, p]) => [k, coercibleWrongType(p)] as const)
-      .filter(([, v]) => v !== undefined);
+    const wrong = Object.entries<Schema>(effective(op.body.schema).properties ?? {}).flatMap(([k, p]) =>
+      convertibleWrongType(effective(p)).map((w) => [k, w.value] as const),
+    );
     return wrong.length ? [{ op, wrong }] : [];
   });
 
