@@ -200,7 +200,7 @@ sdks-quick: generate
 	SDK_LANGUAGES=typescript,python SCHEMATHESIS=quick $(NODE_BIN)/tsx scripts/sdks/run.ts
 
 # Schemathesis's deep run alone (no client built): every phase, each with its own time budget
-# (scripts/sdks/schemathesis.ts), about 13 minutes; the summary says what each phase ran.
+# (scripts/sdks/schemathesis.ts), about 16 minutes; the summary says what each phase ran.
 schemathesis: generate
 	SDK_LANGUAGES= SCHEMATHESIS=deep $(NODE_BIN)/tsx scripts/sdks/run.ts
 
