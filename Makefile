@@ -11,7 +11,7 @@ NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate docs stubs build run FORCE dev start seed migrate migration migrate-status lint spectral mock typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop sdks sdks-quick
+.PHONY: help install generate docs stubs build run FORCE dev start seed migrate migration migrate-status lint spectral mock typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop sdks sdks-quick schemathesis
 
 help:
 	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
@@ -29,6 +29,7 @@ help:
 	@echo "make typecheck  tsc over src/, test/, scripts/ and generated/"
 	@echo "make check-generated / check-migrations / check-dependencies / check-sql   the static checks make test runs"
 	@echo "make sdks       clients in TypeScript, Python, Go, Java and Rust generated, compiled and run against a live server; Schemathesis (docs/testing.md)"
+	@echo "make schemathesis  Schemathesis's deep run alone against a live seeded server, each phase with its own budget (docs/testing.md)"
 	@echo "make verify     make test, then the proof harness's long checks (load, overload, calendar, cluster; docs/testing.md)"
 	@echo "make migrate    apply pending migrations;  make migration name=<name>  create one from the schema"
 	@echo "make seed       add a demo tenant with realistic data"
@@ -209,6 +210,11 @@ sdks: generate
 # Schemathesis run (both identities at once, about 20 s each).
 sdks-quick: generate
 	SDK_LANGUAGES=typescript,python SCHEMATHESIS=quick $(NODE_BIN)/tsx scripts/sdks/run.ts
+
+# Schemathesis's deep run alone (no client built): every phase, each with its own time budget
+# (scripts/sdks/schemathesis.ts), about 16 minutes; the summary says what each phase ran.
+schemathesis: generate
+	SDK_LANGUAGES= SCHEMATHESIS=deep $(NODE_BIN)/tsx scripts/sdks/run.ts
 
 verify: test
 	$(NODE_BIN)/tsx scripts/proof/verify.ts

@@ -1,11 +1,13 @@
 // The one place where anything thrown becomes the error envelope
 // `{ error, status, code, details? }`. No stack, SQL or internal message ever reaches a client.
-import type { ErrorRequestHandler, RequestHandler } from "express";
+import { readFileSync } from "node:fs";
+import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import { logger } from "../log.ts";
 import { operationTable } from "../../generated/registry.ts";
 import { withHints } from "./error-hints.ts";
 import { isTokenRequest, oauthErrorBody } from "./oauth-errors.ts";
-import { detailsInWords, nearestRoute } from "../platform/validation-messages.ts";
+import { detailsInWords, expectedFormOf, nearestRoute } from "../platform/validation-messages.ts";
+import { openapiPath, operationOf } from "./routing.ts";
 import {
   AppError,
   STATUS_OF,
@@ -211,11 +213,51 @@ function declared(req: Parameters<ErrorRequestHandler>[1], status: number): bool
   return String(status) in responses || `${String(status)[0]}XX` in responses || "default" in responses;
 }
 
+// the document as written: the request validator was given apiDocument() and rewrites parts of it
+let documentAsWritten: any;
+
+/** The schema of the request body's field at `path` ("body.a.0.b"): properties, list items and their `$ref`s followed. */
+function bodyFieldSchema(req: Request, path: string): any {
+  const op = operationOf(req);
+  if (!op || !path.startsWith("body.")) return undefined;
+  documentAsWritten ??= JSON.parse(readFileSync(openapiPath, "utf8"));
+  const doc = documentAsWritten;
+  const deref = (n: any): any => {
+    for (let i = 0; i < 20 && typeof n?.$ref === "string"; i++)
+      n = n.$ref
+        .slice(2)
+        .split("/")
+        .reduce((o: any, k: string) => o?.[k.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
+    return n;
+  };
+  let node = deref(doc.paths?.[op.path]?.[op.method.toLowerCase()]?.requestBody?.content?.["application/json"]?.schema);
+  for (const seg of path.split(".").slice(1)) {
+    const branches = [node, ...(node?.allOf ?? []), ...(node?.anyOf ?? []), ...(node?.oneOf ?? [])].map(deref);
+    node = deref(/^\d+$/.test(seg) ? branches.find((b) => b?.items)?.items : branches.find((b) => b?.properties?.[seg])?.properties?.[seg]);
+    if (!node) return undefined;
+  }
+  return [node, ...(node.anyOf ?? []), ...(node.oneOf ?? [])].map(deref).find((b) => b?.pattern || b?.format);
+}
+
+/** A body field sent as another JSON type ("must be a string") is told the form its schema asks for, when it has one. */
+function inExpectedForm(req: Request, appErr: AppError): AppError {
+  if (appErr.code !== "validation_failed" || !appErr.details?.length) return appErr;
+  let changed = false;
+  const details = appErr.details.map((d) => {
+    const m = /^must be a string( \(or null\))?$/.exec(d.message);
+    const form = m ? expectedFormOf(bodyFieldSchema(req, d.path)) : undefined;
+    if (!form) return d;
+    changed = true;
+    return { ...d, message: `${form}${m?.[1] ?? ""}` };
+  });
+  return changed ? new AppError(appErr.code, appErr.message, details, appErr.headers) : appErr;
+}
+
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
   // what was thrown, for whoever looks at the response afterwards (the test recorder names the
   // cause of an unexpected 500 with it); never part of the body
   res.locals.error = err;
-  let appErr = withHints(req, toAppError(err));
+  let appErr = withHints(req, inExpectedForm(req, toAppError(err)));
   if (!declared(req, appErr.status)) {
     // An error status the operation does not document is a bug of ours, not something a client can
     // act on: log it and answer the 500 envelope. (Sending it anyway would, with response

@@ -72,7 +72,10 @@ function openApiValidator(validateResponses: boolean): express.RequestHandler[] 
     const options: Parameters<typeof OpenApiValidator.middleware>[0] & { ajvCode: { optimize: boolean } } = {
       apiSpec: apiDocument(),
       // allErrors: `details` names every offending field (e.g. each missing required property), not just the first.
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, removeAdditional: false, allErrors: true },
+      // coerceTypes (the body only; path, query, header and cookie values, strings on the wire, are always
+      // coerced by the validator): off, so a JSON body's `false` for a string or `"5"` for an integer is a
+      // 400, never silently converted and stored. Form and multipart bodies declare only strings.
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, removeAdditional: false, allErrors: true },
       validateResponses: validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
       validateFormats: true,

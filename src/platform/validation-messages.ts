@@ -91,6 +91,19 @@ const TYPE_WORDS: Record<string, string> = {
   null: "null",
 };
 
+/**
+ * The words of the form a text field's schema asks for (its pattern's or format's), or undefined: what a
+ * value of another JSON type at that field is told (`100` for an amount: "must be an amount as a decimal
+ * string with two places", not just "must be a string"). `schema` with its `$ref`s followed.
+ */
+export function expectedFormOf(schema: { pattern?: unknown; format?: unknown } | undefined): string | undefined {
+  if (!schema) return undefined;
+  if (typeof schema.pattern === "string" && PATTERN_WORDS[schema.pattern]) return PATTERN_WORDS[schema.pattern];
+  if (typeof schema.format === "string" && FORMAT_WORDS[schema.format] && !schema.format.startsWith("int"))
+    return FORMAT_WORDS[schema.format];
+  return undefined;
+}
+
 export interface ValidatorError {
   path?: unknown;
   message?: unknown;

@@ -2,8 +2,10 @@
 // schema accepts (with unicode, injection-like strings, boundary numbers and long strings where
 // the schema allows them); `invalid(schema)` produces values it must refuse, each with the reason
 // (wrong type, missing required, out of range, too long, not in the enum, bad format, extra field).
-// Wrong types are chosen so the validator's type coercion cannot rescue them (an object for a
-// scalar, a string for an object or array).
+// Wrong types for any value are ones no reading of text could make right (an object for a scalar, a
+// string for an object or array): path, query and header values are text, read as their declared type.
+// A JSON body's values are never converted, so its properties also get the scalar of another JSON type
+// that conversion would have accepted (`false` for a string, `"1"` for an integer, `"true"` for a boolean).
 import fc from "fast-check";
 import { effective, types, type Schema } from "./openapi.ts";
 
@@ -221,6 +223,16 @@ function wrongType(s: Schema): unknown[] {
   return out;
 }
 
+/** The scalar of another JSON type that type conversion would have accepted for this one (none for mixed types). */
+export function convertibleWrongType(s: Schema): Invalid[] {
+  const ts = types(s).filter((x) => x !== "null");
+  if (ts.length !== 1) return [];
+  if (ts[0] === "string") return [{ value: false, why: "a boolean for a string" }];
+  if (ts[0] === "integer" || ts[0] === "number") return [{ value: String(s.minimum ?? 1), why: "a number as a string" }];
+  if (ts[0] === "boolean") return [{ value: "true", why: "a boolean as a string" }];
+  return [];
+}
+
 /** Ways this (scalar or array) value schema can be violated, without touching siblings. */
 export function violations(schema: Schema | undefined): Invalid[] {
   const s = effective(schema);
@@ -276,7 +288,7 @@ export function invalidObject(schema: Schema): fc.Arbitrary<Invalid> {
   for (const r of s.required ?? []) mutations.push(base.map((o) => ({ value: omit(o, r), why: `missing required ${r}` })));
   for (const [k, p] of Object.entries(props)) {
     if (effective(p).format === "binary") continue;
-    const vs = violations(p);
+    const vs = [...violations(p), ...convertibleWrongType(effective(p))];
     if (vs.length)
       mutations.push(fc.tuple(base, fc.constantFrom(...vs)).map(([o, v]) => ({ value: { ...o, [k]: v.value }, why: `${k}: ${v.why}` })));
   }
