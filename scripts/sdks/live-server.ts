@@ -17,6 +17,9 @@ import type { ServerProcess } from "../../test/support/server-process.ts";
 
 process.env.LOG_LEVEL ??= "warn";
 process.env.DEV_MAIL ??= "false";
+// the seeding and the servers wait for a connection or a slot as the suite does on a busy machine
+const { busyMachine } = await import("../../test/support/test-env.ts");
+for (const [name, value] of Object.entries(busyMachine)) process.env[name] ??= value;
 const { startServerProcess } = await import("../../test/support/server-process.ts");
 const { createDatabaseIfMissing, startThrowawayServer } = await import("../../src/db/embedded.ts");
 const { deployMigrations } = await import("../../src/db/migrations.ts");
@@ -67,7 +70,7 @@ export async function startLiveServers(opts: { employees?: number; log?: (line: 
     const url = await createDatabaseIfMissing(db.url, "hrms");
     await deployMigrations(url);
     initDb(url);
-    const app = createServer(createApp({ config: configWith({ rateLimitPerIp: 999_999_999 }, processConfig) }));
+    const app = createServer(createApp({ config: configWith({ rateLimitPerIp: 999_999_999, sessionPruneSeconds: 0 }, processConfig) }));
     await new Promise<void>((r) => app.listen(0, "127.0.0.1", r));
     const seeded = await seedDemo({
       baseUrl: `http://127.0.0.1:${(app.address() as import("node:net").AddressInfo).port}`,

@@ -2,6 +2,18 @@
 // a variable already set in the shell wins). They are environment variables, read by loadConfig like
 // a deployment's: src/config.ts knows no test runner. The tests of a limit give their app the
 // production value (test/support/limits.ts), the others run with limits no fixture reaches.
+/**
+ * A busy machine's slow connect is slowness, not an outage (the outage tests see refused
+ * connections, which fail at once): a query waits for a connection up to 60 s (production 3 s), a
+ * request for an admission slot up to 60 s (production 2 s), a transaction may take 15 s
+ * (production 5 s). Also the settings of the servers the SDK journeys and Schemathesis run against.
+ */
+export const busyMachine: Record<string, string> = {
+  DATABASE_POOL_TIMEOUT_MS: "60000",
+  REQUEST_QUEUE_TIMEOUT_MS: "60000",
+  DATABASE_TRANSACTION_TIMEOUT_MS: "15000",
+};
+
 const settings: Record<string, string> = {
   NODE_ENV: "test",
   LOG_LEVEL: "silent",
@@ -12,13 +24,8 @@ const settings: Record<string, string> = {
   IDENTITY_CACHE_TTL_MS: "0",
   // no timer left behind by a file's app
   SESSION_PRUNE_SECONDS: "0",
-  // A busy machine's slow connect is slowness, not an outage (the outage tests see refused
-  // connections, which fail at once): a query waits for a connection up to 60 s (production 3 s), a
-  // request for an admission slot up to 60 s (production 2 s), a transaction may take 15 s
-  // (production 5 s); test/platform/overload.test.ts sets tight limits of its own.
-  DATABASE_POOL_TIMEOUT_MS: "60000",
-  REQUEST_QUEUE_TIMEOUT_MS: "60000",
-  DATABASE_TRANSACTION_TIMEOUT_MS: "15000",
+  // test/platform/overload.test.ts sets tight limits of its own
+  ...busyMachine,
   // fixtures sign up many companies from one address and invite many people, and a file makes more
   // requests within a minute than a client may: the limits no fixture reaches (their own tests use
   // the production values)
