@@ -44,6 +44,7 @@ import {
 import { readSettings } from "./statutory.ts";
 import { componentDef } from "./components.ts";
 import { runIncomeTax } from "./income-tax/year.ts";
+import { InputsDigest } from "./inputs-digest.ts";
 
 export const ds = (d: Date | null) => (d ? toDateString(d) : null);
 export const endOfMonth = (d: DateString) => monthBounds(Number(d.slice(0, 4)), Number(d.slice(5, 7))).end;
@@ -76,11 +77,19 @@ export async function eligibility(client: Pick<ScopedTx, "employeeExit">, run: O
  */
 export interface RunInputs {
   employees: PaidEmployeeRow[];
+  /** The digest of the company-wide facts read (inputs-digest.ts). */
+  digest: string;
   employees_without_setup: number;
   structure: ReturnType<typeof buildStructure>;
   settings: StatutorySettings;
-  /** Reads the facts of these employees (of `employees`) and returns what computes each one's slip. */
-  forBatch: (batch: PaidEmployeeRow[]) => Promise<(e: PaidEmployeeRow) => SlipResult>;
+  /** Reads the facts of these employees (of `employees`): what computes each one's slip, and the digest of those facts. */
+  forBatch: (batch: PaidEmployeeRow[]) => Promise<BatchInputs>;
+}
+
+export interface BatchInputs {
+  slipOf: (e: PaidEmployeeRow) => SlipResult;
+  /** Every row the batch's slips are computed from, as one digest (inputs-digest.ts). */
+  digest: string;
 }
 
 /** `salaryOnly`: the month's salary without loan installments, claims and encashments (the final settlement's own). */
@@ -95,6 +104,15 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
   const holidays = await mandatoryHolidaysBetween(tx, start, end);
   const structure = buildStructure(components);
   const prepared = prepareSettings(settings);
+  const digest = new InputsDigest()
+    .add("run", { period_year: run.period_year, period_month: run.period_month, employee_ids: run.employee_ids, salaryOnly: !!opts.salaryOnly })
+    .add("exits", who.exits)
+    .add("settings", settings)
+    .add("components", components)
+    .add("attendance settings", attendanceSettings)
+    .add("holidays", holidays)
+    .add("paid", { employees: employees.length, without_setup: withoutSetup })
+    .end();
   const weeklyOffs = new Set(attendanceSettings.weekly_offs);
   const forBatch = async (batch: PaidEmployeeRow[]) => {
     const empIds = batch.map((e) => e.id);
@@ -111,7 +129,18 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
     // nothing about it, and then only `eps_enabled` and the age decide EPS
     const joinedMonthEnd = new Map(batch.map((e) => [e.id, endOfMonth(toDateString(e.joining_date))]));
     // income tax at source (India): the year's facts of these employees (year to date in one query)
-    const tax = opts.salaryOnly ? null : await runIncomeTax(tx, { ...run, period_end: end }, batch, components);
+    const digest = new InputsDigest()
+      .add("employees", batch)
+      .add("setups at joining", setups.atJoining)
+      .add("setups at the ESI period's start", setups.atEsiStart)
+      .add("setups in the month", setups.inMonth)
+      .add("lines", lines)
+      .add("leave", leave)
+      .add("attendance", attendance)
+      .add("installments", installments)
+      .add("claims", claims)
+      .add("encashments", encashments);
+    const tax = opts.salaryOnly ? null : await runIncomeTax(tx, { ...run, period_end: end }, batch, components, digest);
     const salaryOf = slipCalculator({
       structure,
       settings,
@@ -131,14 +160,15 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
       claimsBy: byEmployee(claims, (c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount })),
       encBy: byEmployee(encashments, (x) => ({ encashment_id: x.id, leave_type: x.leave_type, days: x.days })),
     });
-    if (!tax) return salaryOf;
-    return (e: PaidEmployeeRow) => {
+    if (!tax) return { slipOf: salaryOf, digest: digest.end() };
+    const slipOf = (e: PaidEmployeeRow) => {
       const slip = salaryOf(e);
       tax.apply(slip, e);
       return slip;
     };
+    return { slipOf, digest: digest.end() };
   };
-  return { employees, employees_without_setup: withoutSetup, structure, settings, forBatch };
+  return { employees, digest, employees_without_setup: withoutSetup, structure, settings, forBatch };
 }
 
 /** The rows of each employee (mapped by `as`), in their order. */

@@ -246,6 +246,47 @@ export function insertSlips(client: Client, runId: string, rowsJson: string): Pr
   );
 }
 
+/** Numbers a run's stored slips of these employees (`numbers[i]` the slip of `employeeIds[i]`); answers the slips numbered. */
+export function numberSlips(client: Client, runId: string, employeeIds: string[], numbers: string[]): Promise<number> {
+  return execute(
+    sql`UPDATE payroll_slips s SET slip_number = n.slip_number
+          FROM unnest(${employeeIds}::uuid[], ${numbers}::text[]) AS n(employee_id, slip_number)
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid AND s.employee_id = n.employee_id`,
+    client,
+  );
+}
+
+/** A run's stored slips. */
+export async function countSlips(client: Client, runId: string): Promise<number> {
+  const [row] = await query<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM payroll_slips WHERE tenant_id = ${tenant}::uuid AND run_id = ${runId}::uuid`,
+    client,
+  );
+  return row?.n ?? 0;
+}
+
+/** What a run's stored slips pay, line by line: loan installments (by loan), claims, encashments (with their amounts). */
+export function slipPayments(
+  client: Client,
+  runId: string,
+): Promise<{ kind: "loan" | "claim" | "encashment"; id: string; installment_ids: string[] | null; amount: string | null }[]> {
+  return query(
+    sql`SELECT 'loan' AS kind, l->>'loan_id' AS id, ARRAY(SELECT jsonb_array_elements_text(l->'installment_ids')) AS installment_ids,
+               NULL::text AS amount
+          FROM payroll_slips s CROSS JOIN LATERAL jsonb_array_elements(COALESCE(s.details->'loans', '[]'::jsonb)) l
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid
+        UNION ALL
+        SELECT 'claim', c->>'claim_id', NULL, NULL
+          FROM payroll_slips s CROSS JOIN LATERAL jsonb_array_elements(COALESCE(s.details->'reimbursements', '[]'::jsonb)) c
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid
+        UNION ALL
+        SELECT 'encashment', x->>'encashment_id', NULL, x->>'amount'
+          FROM payroll_slips s CROSS JOIN LATERAL jsonb_array_elements(COALESCE(s.details->'encashments', '[]'::jsonb)) x
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid`,
+    client,
+  );
+}
+
 /** Installments deducted by a processed run. */
 export function markInstallmentsPaid(client: Client, runId: string, installmentIds: string[], now: Date): Promise<number> {
   return execute(
