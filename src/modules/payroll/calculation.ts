@@ -88,8 +88,8 @@ export async function employeeMonthSalary(
     { id: NO_RUN, period_year: year, period_month: month, employee_ids: [employeeId] },
     { salaryOnly: true },
   );
-  const row = inputs.employees.find((e) => e.id === employeeId);
-  return row ? { slip: (await inputs.forBatch([row])).slipOf(row) } : null;
+  for await (const [row] of inputs.pages(1)) if (row.id === employeeId) return { slip: (await inputs.forBatch([row])).slipOf(row) };
+  return null;
 }
 
 /** A 400 when a total of the run would be more than a run can show (LARGEST_TOTAL). */
@@ -152,20 +152,18 @@ export interface StoreOptions {
  */
 export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOptions = {}): Promise<Calculation> {
   const inputs = await loadRunInputs(tx, run);
-  const total = inputs.employees.length;
-  const size = config().payrollBatchSize;
-  await opts.onProgress?.(0, total);
+  await opts.onProgress?.(0, inputs.total);
   await deleteSlips(tx, run.id);
   // only the totals and the ids processing pays are kept: memory grows with a batch, not with the company
   const payments: RunPayments = { installment_ids: [], loan_ids: new Set(), claim_ids: [], encashments: [] };
   const totals = totalsOf(inputs.structure, inputs.settings.pf);
   let writing: Promise<unknown> | null = null;
   const digests = [inputs.digest];
-  for (let i = 0; i < total; i += size) {
+  let i = 0;
+  for await (const employees of inputs.pages(config().payrollBatchSize)) {
     // computed employee by employee, and the batch's JSON built row by row, with a turn of the
     // event loop every few ms: thousands of employees with long formulas are seconds of decimal
     // arithmetic, which in one go would hold every other request of every tenant (scripts/measure/event-loop.ts)
-    const employees = inputs.employees.slice(i, i + size);
     const { slipOf, digest } = await inputs.forBatch(employees); // this batch's facts only: memory is a batch's, not the company's
     digests.push(digest);
     const batch = await mapYielding(employees, (e) => {
@@ -174,20 +172,23 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
       collectPayments(payments, slip);
       return slip;
     });
+    const first = i;
     const rows = await stringifyYielding(
       batch.map((s, k) => ({ s, k })),
-      ({ s, k }) => slipRow(s, opts.slipPrefix ? `${opts.slipPrefix}${String(i + k + 1).padStart(5, "0")}` : null),
+      ({ s, k }) => slipRow(s, opts.slipPrefix ? `${opts.slipPrefix}${String(first + k + 1).padStart(5, "0")}` : null),
     );
     if (writing) {
       await writing;
-      await opts.onProgress?.(i, total);
+      await opts.onProgress?.(i, Math.max(i, inputs.total));
     }
     // the INSERT starts now; the next batch is computed meanwhile
     const started = insertSlips(tx, run.id, rows);
     started.catch(() => {}); // awaited below; a failure must not count as unhandled meanwhile
     writing = started;
+    i += employees.length;
     await new Promise((r) => setImmediate(r)); // let the statement go out before computing
   }
+  const total = i;
   if (writing) await writing;
   if (total) await opts.onProgress?.(total, total);
   const runTotalsResult = totals.result();
@@ -239,15 +240,14 @@ async function processStored(tx: ScopedTx, run: StoredRun, opts: StoreOptions & 
   const stored = run.totals as (RunTotals & { employees_without_setup: number }) | null;
   if (!run.inputs_digest.length || !stored) return null;
   const inputs = await loadRunInputs(tx, run);
-  const total = inputs.employees.length;
-  const size = config().payrollBatchSize;
-  if (inputs.digest !== run.inputs_digest[0] || run.inputs_digest.length !== 1 + Math.ceil(total / size)) return null;
-  if ((await countSlips(tx, run.id)) !== total) return null;
-  await opts.onProgress?.(0, total);
-  for (let i = 0, b = 1; i < total; i += size, b++) {
-    const employees = inputs.employees.slice(i, i + size);
-    if ((await inputs.forBatch(employees)).digest !== run.inputs_digest[b]) return null;
-    const numbers = employees.map((_, k) => `${opts.slipPrefix}${String(i + k + 1).padStart(5, "0")}`);
+  if (inputs.digest !== run.inputs_digest[0] || (await countSlips(tx, run.id)) !== stored.employee_count) return null;
+  await opts.onProgress?.(0, inputs.total);
+  let i = 0;
+  let b = 1;
+  for await (const employees of inputs.pages(config().payrollBatchSize)) {
+    if ((await inputs.forBatch(employees)).digest !== run.inputs_digest[b++]) return null;
+    const first = i;
+    const numbers = employees.map((_, k) => `${opts.slipPrefix}${String(first + k + 1).padStart(5, "0")}`);
     const numbered = await numberSlips(
       tx,
       run.id,
@@ -255,8 +255,11 @@ async function processStored(tx: ScopedTx, run: StoredRun, opts: StoreOptions & 
       numbers,
     );
     if (numbered !== employees.length) return null;
-    await opts.onProgress?.(i + employees.length, total);
+    i += employees.length;
+    await opts.onProgress?.(i, Math.max(i, inputs.total));
   }
+  // as many batches as the draft's, and every slip numbered
+  if (b !== run.inputs_digest.length || i !== stored.employee_count) return null;
   const { employees_without_setup, ...totals } = stored;
   return { totals, payments: await storedPayments(tx, run.id), employees_without_setup };
 }

@@ -32,6 +32,7 @@ import {
 import {
   claimsDue,
   countEmployeesWithoutSetup,
+  countPaidEmployees,
   type Eligibility,
   installmentsDue,
   paidEmployees,
@@ -72,11 +73,15 @@ export async function eligibility(client: Pick<ScopedTx, "employeeExit">, run: O
 }
 
 /**
- * What a calculation needs: the company-wide facts once, the employees' own facts a batch at a time
- * (`forBatch`: a fixed number of queries per batch, so memory grows with a batch, not the company).
+ * What a calculation needs: the company-wide facts once, the employees a page at a time and their
+ * own facts a batch at a time (`forBatch`: a fixed number of queries per batch), so memory grows
+ * with a batch, not with the company.
  */
 export interface RunInputs {
-  employees: PaidEmployeeRow[];
+  /** The employees the run pays, as counted when the inputs were read (for progress). */
+  total: number;
+  /** The employees the run pays, read a page of `size` at a time in employee-code order. */
+  pages: (size: number) => AsyncGenerator<PaidEmployeeRow[]>;
   /** The digest of the company-wide facts read (inputs-digest.ts). */
   digest: string;
   employees_without_setup: number;
@@ -99,7 +104,7 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
   const settings = await loadStatutory();
   const components = await loadComponents(tx);
   const attendanceSettings = await loadAttendanceSettings(tx);
-  const employees = await paidEmployees(tx, who);
+  const total = await countPaidEmployees(tx, who);
   const withoutSetup = await countEmployeesWithoutSetup(tx, who);
   const holidays = await mandatoryHolidaysBetween(tx, start, end);
   const structure = buildStructure(components);
@@ -111,7 +116,7 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
     .add("components", components)
     .add("attendance settings", attendanceSettings)
     .add("holidays", holidays)
-    .add("paid", { employees: employees.length, without_setup: withoutSetup })
+    .add("without setup", withoutSetup)
     .end();
   const weeklyOffs = new Set(attendanceSettings.weekly_offs);
   const forBatch = async (batch: PaidEmployeeRow[]) => {
@@ -168,7 +173,15 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
     };
     return { slipOf, digest: digest.end() };
   };
-  return { employees, digest, employees_without_setup: withoutSetup, structure, settings, forBatch };
+  async function* pages(size: number) {
+    for (let after: string | null = null; ; ) {
+      const page = await paidEmployees(tx, who, after, size);
+      if (page.length) yield page;
+      if (page.length < size) return;
+      after = page[page.length - 1].employee_code;
+    }
+  }
+  return { total, pages, digest, employees_without_setup: withoutSetup, structure, settings, forBatch };
 }
 
 /** The rows of each employee (mapped by `as`), in their order. */

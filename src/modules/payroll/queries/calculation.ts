@@ -3,7 +3,7 @@
 // start, loan installments, claims),
 // the slips written batch by batch, and what processing pays. Other areas' data (exits, leave,
 // attendance, holidays, encashments) is read through their public faces by calculation.ts.
-import { execute, query, sql, tenant, type Sql } from "../../../db/sql.ts";
+import { empty, execute, query, sql, tenant, type Sql } from "../../../db/sql.ts";
 import type { ScopedTx } from "../../../db/tenancy.ts";
 import type { DateString } from "../../../lib/dates.ts";
 
@@ -103,11 +103,12 @@ export interface PaidEmployeeRow extends SetupColumns {
 }
 
 /**
- * The eligible employees with the salary setup in force on the slip's last day (the month's end,
- * or the last working day when earlier: a setup starting after it is never used), in employee-code
- * order.
+ * A page of the eligible employees with the salary setup in force on the slip's last day (the
+ * month's end, or the last working day when earlier: a setup starting after it is never used), in
+ * employee-code order (unique in a company): the first `limit` after the code `after` (null: from
+ * the first).
  */
-export function paidEmployees(client: Client, p: Eligibility): Promise<PaidEmployeeRow[]> {
+export function paidEmployees(client: Client, p: Eligibility, after: string | null, limit: number): Promise<PaidEmployeeRow[]> {
   return query<PaidEmployeeRow>(
     sql`SELECT e.id, e.employee_code, e.first_name, e.last_name, e.department,
       e.designation, e.gender, e.date_of_birth, e.joining_date, e.state,
@@ -118,8 +119,9 @@ export function paidEmployees(client: Client, p: Eligibility): Promise<PaidEmplo
           JOIN LATERAL (SELECT * FROM employee_salary_setups s WHERE s.tenant_id =
             e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${paidUntil(p)}
                          ORDER BY s.effective_from DESC LIMIT 1) s ON TRUE
-         WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)}
-         ORDER BY e.employee_code, e.id`,
+         WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)} ${after === null ? empty : sql`AND e.employee_code > ${after}`}
+         ORDER BY e.employee_code, e.id
+         LIMIT ${limit}`,
     client,
   );
 }
