@@ -18,7 +18,8 @@ describe("importAttendanceRecords: a batch", () => {
     const d = addDays(today(), -3);
     const d2 = addDays(today(), -2);
     await t.query(
-      `INSERT INTO wfh_requests (tenant_id, employee_id, from_date, to_date, days, status) VALUES ($1, $2, $3::date, $3::date, 1, 'approved')`,
+      "INSERT INTO wfh_requests (tenant_id, employee_id, from_date, to_date, days, status) " +
+        "VALUES ($1, $2, $3::date, $3::date, 1, 'approved')",
       [o.tenantId, asha, d],
     );
     const csv = [

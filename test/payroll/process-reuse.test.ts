@@ -44,13 +44,18 @@ beforeAll(async () => {
       .op("createLoanType", { body: { name: "Salary advance", max_amount: "50000.00", max_installments: 12, interest_rate: "0" } })
       .expect(201)
   ).body.data.id;
-  categoryId = (await api(w.hr.agent).op("createExpenseCategory", { body: { name: "Travel", requires_receipt: false } }).expect(201)).body
-    .data.id;
+  categoryId = (
+    await api(w.hr.agent)
+      .op("createExpenseCategory", { body: { name: "Travel", requires_receipt: false } })
+      .expect(201)
+  ).body.data.id;
 });
 
 describe("processPayrollRun: a draft whose inputs are unchanged", () => {
   it("keeps the draft's slips - the same records and figures - numbers them in code order and pays what they deduct", async () => {
-    const loan = await inTenant(() => applyForLoan(ashaAuth, { loan_type_id: loanTypeId, amount: "2000.00", installments: 2, start_month: "2027-01" }));
+    const loan = await inTenant(() =>
+      applyForLoan(ashaAuth, { loan_type_id: loanTypeId, amount: "2000.00", installments: 2, start_month: "2027-01" }),
+    );
     await inTenant(() => reviseLoan(hr, loan.id, { status: "approved" }));
     const claim = await inTenant(() =>
       submitClaim(ashaAuth, { category_id: categoryId, amount: "750.00", expense_date: "2026-11-20", description: "Cab" }),
@@ -73,7 +78,9 @@ describe("processPayrollRun: a draft whose inputs are unchanged", () => {
     expect(await inTenant(() => loanById(ashaAuth, loan.id))).toMatchObject({ status: "active", repaid_amount: "1000.00" });
     const [c] = await t.query(`SELECT status, paid_run_id FROM expense_claims WHERE id = $1`, [claim.id]);
     expect(c).toEqual({ status: "paid", paid_run_id: draft.run.id });
-    const [audit] = await t.query(`SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'payroll_run.processed'`, [draft.run.id]);
+    const [audit] = await t.query(`SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'payroll_run.processed'`, [
+      draft.run.id,
+    ]);
     expect(audit.changes).toMatchObject({ employees: 2, loan_installments_paid: 1, expense_claims_paid: 1 });
   });
 });
@@ -115,7 +122,9 @@ describe("processPayrollRun: a change of input between calculating and processin
     const draft = await inTenant(() => openRun(hr, { period: "2027-04" }));
     expect((await slipsOf(draft.run.id))["R-002"].loan_deduction).toBe("0.00");
     const balaAuth = authOf(await memberFor(t, w, bala), "employee", { employeeId: bala, name: "Bala" });
-    const loan = await inTenant(() => applyForLoan(balaAuth, { loan_type_id: loanTypeId, amount: "900.00", installments: 3, start_month: "2027-04" }));
+    const loan = await inTenant(() =>
+      applyForLoan(balaAuth, { loan_type_id: loanTypeId, amount: "900.00", installments: 3, start_month: "2027-04" }),
+    );
     await inTenant(() => reviseLoan(hr, loan.id, { status: "approved" }));
     await inTenant(() => processRun(hr, draft.run.id));
     expect(await inTenant(() => runSlip(draft.run.id, bala))).toMatchObject({ loan_deduction: "300.00" });

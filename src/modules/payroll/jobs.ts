@@ -21,7 +21,15 @@ import { db, tenantTx, withTenant, byId } from "../../db/tenancy.ts";
 import { AppError, conflict } from "../../platform/errors.ts";
 import { logger } from "../../log.ts";
 import { requestContext } from "../../request-context.ts";
-import { calculateAndStore, calculateForProcessing, finalizeRun, lockPayroll, processedChanges, RUN_TX, slipNumberPrefix } from "./calculation.ts";
+import {
+  calculateAndStore,
+  calculateForProcessing,
+  finalizeRun,
+  lockPayroll,
+  processedChanges,
+  RUN_TX,
+  slipNumberPrefix,
+} from "./calculation.ts";
 import { BUSY_STATUSES, checkRunMove, isBusy } from "./run-states.ts";
 import { lockRunStatus } from "./queries/runs.ts";
 import { tryLock } from "../../db/primitives.ts";

@@ -110,42 +110,21 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
   const structure = buildStructure(components);
   const prepared = prepareSettings(settings);
   const digest = new InputsDigest()
-    .add("run", { period_year: run.period_year, period_month: run.period_month, employee_ids: run.employee_ids, salaryOnly: !!opts.salaryOnly })
+    .add("run", [run.period_year, run.period_month, run.employee_ids.join(), !!opts.salaryOnly].join(" "))
     .add("exits", who.exits)
-    .add("settings", settings)
-    .add("components", components)
-    .add("attendance settings", attendanceSettings)
     .add("holidays", holidays)
-    .add("without setup", withoutSetup)
+    .add("company", { settings, components, attendanceSettings, withoutSetup })
     .end();
   const weeklyOffs = new Set(attendanceSettings.weekly_offs);
   const forBatch = async (batch: PaidEmployeeRow[]) => {
-    const empIds = batch.map((e) => e.id);
-    const setups = await setupsOfMonth(tx, run, batch, start, end);
-    const lines = await setupLines(tx, setups.setupIds);
-    const leave = await approvedLeaveBetween(tx, empIds, start, end);
-    const attendance = await absencesBetween(tx, empIds, start, end);
-    const installments = opts.salaryOnly ? [] : await installmentsDue(tx, start, empIds);
-    const claims = opts.salaryOnly ? [] : await claimsDue(tx, end, empIds);
-    const encashments = opts.salaryOnly ? [] : await encashmentsToPay(tx, empIds);
-    const setupInput = setupInputOf(lines);
+    const f = await batchFacts(tx, run, batch, who, opts.salaryOnly);
+    const setupInput = setupInputOf(f.lines);
     // the wage at joining is known when a setup was in force on the date of joining or began within
     // the month of joining; a first setup from a later month (data entered long after joining) says
     // nothing about it, and then only `eps_enabled` and the age decide EPS
     const joinedMonthEnd = new Map(batch.map((e) => [e.id, endOfMonth(toDateString(e.joining_date))]));
     // income tax at source (India): the year's facts of these employees (year to date in one query)
-    const digest = new InputsDigest()
-      .add("employees", batch)
-      .add("setups at joining", setups.atJoining)
-      .add("setups at the ESI period's start", setups.atEsiStart)
-      .add("setups in the month", setups.inMonth)
-      .add("lines", lines)
-      .add("leave", leave)
-      .add("attendance", attendance)
-      .add("installments", installments)
-      .add("claims", claims)
-      .add("encashments", encashments);
-    const tax = opts.salaryOnly ? null : await runIncomeTax(tx, { ...run, period_end: end }, batch, components, digest);
+    const tax = opts.salaryOnly ? null : await runIncomeTax(tx, { ...run, period_end: end }, batch, components, f.digest);
     const salaryOf = slipCalculator({
       structure,
       settings,
@@ -154,34 +133,61 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
       weeklyOffs,
       holidays,
       setupInput,
-      leaveBy: byEmployee(leave),
-      setupsBy: byEmployee(setups.inMonth),
-      attBy: byEmployee(attendance),
+      leaveBy: byEmployee(f.leave),
+      setupsBy: byEmployee(f.setups.inMonth),
+      attBy: byEmployee(f.attendance),
       joiningSetup: new Map(
-        setups.atJoining.filter((r) => r.effective_from <= joinedMonthEnd.get(r.employee_id)!).map((r) => [r.employee_id, setupInput(r)]),
+        f.setups.atJoining.filter((r) => r.effective_from <= joinedMonthEnd.get(r.employee_id)!).map((r) => [r.employee_id, setupInput(r)]),
       ),
-      esiStartSetup: new Map(setups.atEsiStart.map((r) => [r.employee_id, setupInput(r)])),
-      loansBy: loansByEmployee(installments),
-      claimsBy: byEmployee(claims, (c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount })),
-      encBy: byEmployee(encashments, (x) => ({ encashment_id: x.id, leave_type: x.leave_type, days: x.days })),
+      esiStartSetup: new Map(f.setups.atEsiStart.map((r) => [r.employee_id, setupInput(r)])),
+      loansBy: loansByEmployee(f.installments),
+      claimsBy: byEmployee(f.claims, (c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount })),
+      encBy: byEmployee(f.encashments, (x) => ({ encashment_id: x.id, leave_type: x.leave_type, days: x.days })),
     });
-    if (!tax) return { slipOf: salaryOf, digest: digest.end() };
+    if (!tax) return { slipOf: salaryOf, digest: f.digest.end() };
     const slipOf = (e: PaidEmployeeRow) => {
       const slip = salaryOf(e);
       tax.apply(slip, e);
       return slip;
     };
-    return { slipOf, digest: digest.end() };
+    return { slipOf, digest: f.digest.end() };
   };
-  async function* pages(size: number) {
-    for (let after: string | null = null; ; ) {
-      const page = await paidEmployees(tx, who, after, size);
-      if (page.length) yield page;
-      if (page.length < size) return;
-      after = page[page.length - 1].employee_code;
-    }
-  }
+  const pages = (size: number) => employeePages(tx, who, size);
   return { total, pages, digest, employees_without_setup: withoutSetup, structure, settings, forBatch };
+}
+
+/** The employees paid, a page of `size` at a time in employee-code order. */
+async function* employeePages(tx: ScopedTx, who: Eligibility, size: number) {
+  for (let after: string | null = null; ; ) {
+    const page = await paidEmployees(tx, who, after, size);
+    if (page.length) yield page;
+    if (page.length < size) return;
+    after = page[page.length - 1].employee_code;
+  }
+}
+
+/** A batch's own facts (a fixed number of queries whatever its size), and the digest of every row read. */
+async function batchFacts(tx: ScopedTx, run: RunRef, batch: PaidEmployeeRow[], { start, end }: Eligibility, salaryOnly = false) {
+  const empIds = batch.map((e) => e.id);
+  const setups = await setupsOfMonth(tx, run, batch, start, end);
+  const lines = await setupLines(tx, setups.setupIds);
+  const leave = await approvedLeaveBetween(tx, empIds, start, end);
+  const attendance = await absencesBetween(tx, empIds, start, end);
+  const installments = salaryOnly ? [] : await installmentsDue(tx, start, empIds);
+  const claims = salaryOnly ? [] : await claimsDue(tx, end, empIds);
+  const encashments = salaryOnly ? [] : await encashmentsToPay(tx, empIds);
+  const digest = new InputsDigest()
+    .add("employees", batch)
+    .add("setups at joining", setups.atJoining)
+    .add("setups at the ESI period's start", setups.atEsiStart)
+    .add("setups in the month", setups.inMonth)
+    .add("lines", lines)
+    .add("leave", leave)
+    .add("attendance", attendance)
+    .add("installments", installments)
+    .add("claims", claims)
+    .add("encashments", encashments);
+  return { setups, lines, leave, attendance, installments, claims, encashments, digest };
 }
 
 /** The rows of each employee (mapped by `as`), in their order. */

@@ -112,15 +112,7 @@ export async function runIncomeTax(
   const classOf = classesOf(components);
   const { counting } = await countingOn(taxYear, run.period_end);
   digest?.add("tax counting", counting);
-  const facts = await yearFacts(
-    client,
-    taxYear,
-    employees,
-    { year: run.period_year, month: run.period_month },
-    counting,
-    classOf,
-    digest,
-  );
+  const facts = await yearFacts(client, taxYear, employees, { year: run.period_year, month: run.period_month }, counting, classOf, digest);
   return {
     apply(slip, e) {
       const f = facts.get(e.id);
