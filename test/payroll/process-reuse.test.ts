@@ -15,7 +15,8 @@ import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
 import { api } from "../support/api.ts";
 
 useClock(PAYROLL_FIGURES_DAY);
-const t = useTestApp();
+// a batch per employee: the draft's digests, pages and numbering across batches
+const t = useTestApp({ config: { payrollBatchSize: 1 } });
 let w: PayrollWorld;
 let hr: AuthContext;
 let asha: string; // CTC 30 000
