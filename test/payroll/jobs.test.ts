@@ -363,8 +363,9 @@ describe("a failure in the middle of background processing", () => {
       ).body.data;
       expect(draft.employee_count).toBe(6);
       await t.query(`CREATE FUNCTION payroll_test_fail() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'boom'; END $$`);
+      // processing writes every slip: the draft's own numbered (UPDATE), or calculated again (INSERT)
       await t.query(
-        `CREATE TRIGGER payroll_test_fail BEFORE INSERT ON payroll_slips FOR EACH ` +
+        `CREATE TRIGGER payroll_test_fail BEFORE INSERT OR UPDATE ON payroll_slips FOR EACH ` +
           `ROW WHEN (NEW.employee_code = 'P-005') EXECUTE FUNCTION payroll_test_fail()`,
       );
       try {

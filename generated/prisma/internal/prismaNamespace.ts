@@ -8222,7 +8222,8 @@ export const PayrollRunScalarFieldEnum = {
   queued_by: 'queued_by',
   progress_processed: 'progress_processed',
   progress_total: 'progress_total',
-  failure_reason: 'failure_reason'
+  failure_reason: 'failure_reason',
+  inputs_digest: 'inputs_digest'
 } as const
 
 export type PayrollRunScalarFieldEnum = (typeof PayrollRunScalarFieldEnum)[keyof typeof PayrollRunScalarFieldEnum]

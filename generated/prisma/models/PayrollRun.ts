@@ -127,6 +127,7 @@ export type PayrollRunCountAggregateOutputType = {
   progress_processed: number
   progress_total: number
   failure_reason: number
+  inputs_digest: number
   _all: number
 }
 
@@ -231,6 +232,7 @@ export type PayrollRunCountAggregateInputType = {
   progress_processed?: true
   progress_total?: true
   failure_reason?: true
+  inputs_digest?: true
   _all?: true
 }
 
@@ -346,6 +348,7 @@ export type PayrollRunGroupByOutputType = {
   progress_processed: number
   progress_total: number
   failure_reason: string | null
+  inputs_digest: string[]
   _count: PayrollRunCountAggregateOutputType | null
   _avg: PayrollRunAvgAggregateOutputType | null
   _sum: PayrollRunSumAggregateOutputType | null
@@ -397,6 +400,7 @@ export type PayrollRunWhereInput = {
   progress_processed?: Prisma.IntFilter<"PayrollRun"> | number
   progress_total?: Prisma.IntFilter<"PayrollRun"> | number
   failure_reason?: Prisma.StringNullableFilter<"PayrollRun"> | string | null
+  inputs_digest?: Prisma.StringNullableListFilter<"PayrollRun">
   slips?: Prisma.PayrollSlipListRelationFilter
   installments?: Prisma.LoanInstallmentListRelationFilter
   claims?: Prisma.ExpenseClaimListRelationFilter
@@ -428,6 +432,7 @@ export type PayrollRunOrderByWithRelationInput = {
   progress_processed?: Prisma.SortOrder
   progress_total?: Prisma.SortOrder
   failure_reason?: Prisma.SortOrderInput | Prisma.SortOrder
+  inputs_digest?: Prisma.SortOrder
   slips?: Prisma.PayrollSlipOrderByRelationAggregateInput
   installments?: Prisma.LoanInstallmentOrderByRelationAggregateInput
   claims?: Prisma.ExpenseClaimOrderByRelationAggregateInput
@@ -464,6 +469,7 @@ export type PayrollRunWhereUniqueInput = Prisma.AtLeast<{
   progress_processed?: Prisma.IntFilter<"PayrollRun"> | number
   progress_total?: Prisma.IntFilter<"PayrollRun"> | number
   failure_reason?: Prisma.StringNullableFilter<"PayrollRun"> | string | null
+  inputs_digest?: Prisma.StringNullableListFilter<"PayrollRun">
   slips?: Prisma.PayrollSlipListRelationFilter
   installments?: Prisma.LoanInstallmentListRelationFilter
   claims?: Prisma.ExpenseClaimListRelationFilter
@@ -495,6 +501,7 @@ export type PayrollRunOrderByWithAggregationInput = {
   progress_processed?: Prisma.SortOrder
   progress_total?: Prisma.SortOrder
   failure_reason?: Prisma.SortOrderInput | Prisma.SortOrder
+  inputs_digest?: Prisma.SortOrder
   _count?: Prisma.PayrollRunCountOrderByAggregateInput
   _avg?: Prisma.PayrollRunAvgOrderByAggregateInput
   _max?: Prisma.PayrollRunMaxOrderByAggregateInput
@@ -531,6 +538,7 @@ export type PayrollRunScalarWhereWithAggregatesInput = {
   progress_processed?: Prisma.IntWithAggregatesFilter<"PayrollRun"> | number
   progress_total?: Prisma.IntWithAggregatesFilter<"PayrollRun"> | number
   failure_reason?: Prisma.StringNullableWithAggregatesFilter<"PayrollRun"> | string | null
+  inputs_digest?: Prisma.StringNullableListFilter<"PayrollRun">
 }
 
 export type PayrollRunCreateInput = {
@@ -559,6 +567,7 @@ export type PayrollRunCreateInput = {
   progress_processed?: number
   progress_total?: number
   failure_reason?: string | null
+  inputs_digest?: Prisma.PayrollRunCreateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipCreateNestedManyWithoutRunInput
   installments?: Prisma.LoanInstallmentCreateNestedManyWithoutPaid_runInput
   claims?: Prisma.ExpenseClaimCreateNestedManyWithoutPaid_runInput
@@ -590,6 +599,7 @@ export type PayrollRunUncheckedCreateInput = {
   progress_processed?: number
   progress_total?: number
   failure_reason?: string | null
+  inputs_digest?: Prisma.PayrollRunCreateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutRunInput
   installments?: Prisma.LoanInstallmentUncheckedCreateNestedManyWithoutPaid_runInput
   claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutPaid_runInput
@@ -621,6 +631,7 @@ export type PayrollRunUpdateInput = {
   progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
   progress_total?: Prisma.IntFieldUpdateOperationsInput | number
   failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inputs_digest?: Prisma.PayrollRunUpdateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipUpdateManyWithoutRunNestedInput
   installments?: Prisma.LoanInstallmentUpdateManyWithoutPaid_runNestedInput
   claims?: Prisma.ExpenseClaimUpdateManyWithoutPaid_runNestedInput
@@ -652,6 +663,7 @@ export type PayrollRunUncheckedUpdateInput = {
   progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
   progress_total?: Prisma.IntFieldUpdateOperationsInput | number
   failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inputs_digest?: Prisma.PayrollRunUpdateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutRunNestedInput
   installments?: Prisma.LoanInstallmentUncheckedUpdateManyWithoutPaid_runNestedInput
   claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutPaid_runNestedInput
@@ -683,6 +695,7 @@ export type PayrollRunCreateManyInput = {
   progress_processed?: number
   progress_total?: number
   failure_reason?: string | null
+  inputs_digest?: Prisma.PayrollRunCreateinputs_digestInput | string[]
 }
 
 export type PayrollRunUpdateManyMutationInput = {
@@ -711,6 +724,7 @@ export type PayrollRunUpdateManyMutationInput = {
   progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
   progress_total?: Prisma.IntFieldUpdateOperationsInput | number
   failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inputs_digest?: Prisma.PayrollRunUpdateinputs_digestInput | string[]
 }
 
 export type PayrollRunUncheckedUpdateManyInput = {
@@ -739,6 +753,7 @@ export type PayrollRunUncheckedUpdateManyInput = {
   progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
   progress_total?: Prisma.IntFieldUpdateOperationsInput | number
   failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inputs_digest?: Prisma.PayrollRunUpdateinputs_digestInput | string[]
 }
 
 export type PayrollRunTenant_idPeriod_yearPeriod_monthCompoundUniqueInput = {
@@ -778,6 +793,7 @@ export type PayrollRunCountOrderByAggregateInput = {
   progress_processed?: Prisma.SortOrder
   progress_total?: Prisma.SortOrder
   failure_reason?: Prisma.SortOrder
+  inputs_digest?: Prisma.SortOrder
 }
 
 export type PayrollRunAvgOrderByAggregateInput = {
@@ -868,7 +884,16 @@ export type PayrollRunCreateemployee_idsInput = {
   set: string[]
 }
 
+export type PayrollRunCreateinputs_digestInput = {
+  set: string[]
+}
+
 export type PayrollRunUpdateemployee_idsInput = {
+  set?: string[]
+  push?: string | string[]
+}
+
+export type PayrollRunUpdateinputs_digestInput = {
   set?: string[]
   push?: string | string[]
 }
@@ -945,6 +970,7 @@ export type PayrollRunCreateWithoutSlipsInput = {
   progress_processed?: number
   progress_total?: number
   failure_reason?: string | null
+  inputs_digest?: Prisma.PayrollRunCreateinputs_digestInput | string[]
   installments?: Prisma.LoanInstallmentCreateNestedManyWithoutPaid_runInput
   claims?: Prisma.ExpenseClaimCreateNestedManyWithoutPaid_runInput
 }
@@ -975,6 +1001,7 @@ export type PayrollRunUncheckedCreateWithoutSlipsInput = {
   progress_processed?: number
   progress_total?: number
   failure_reason?: string | null
+  inputs_digest?: Prisma.PayrollRunCreateinputs_digestInput | string[]
   installments?: Prisma.LoanInstallmentUncheckedCreateNestedManyWithoutPaid_runInput
   claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutPaid_runInput
 }
@@ -1021,6 +1048,7 @@ export type PayrollRunUpdateWithoutSlipsInput = {
   progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
   progress_total?: Prisma.IntFieldUpdateOperationsInput | number
   failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inputs_digest?: Prisma.PayrollRunUpdateinputs_digestInput | string[]
   installments?: Prisma.LoanInstallmentUpdateManyWithoutPaid_runNestedInput
   claims?: Prisma.ExpenseClaimUpdateManyWithoutPaid_runNestedInput
 }
@@ -1051,6 +1079,7 @@ export type PayrollRunUncheckedUpdateWithoutSlipsInput = {
   progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
   progress_total?: Prisma.IntFieldUpdateOperationsInput | number
   failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inputs_digest?: Prisma.PayrollRunUpdateinputs_digestInput | string[]
   installments?: Prisma.LoanInstallmentUncheckedUpdateManyWithoutPaid_runNestedInput
   claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutPaid_runNestedInput
 }
@@ -1081,6 +1110,7 @@ export type PayrollRunCreateWithoutInstallmentsInput = {
   progress_processed?: number
   progress_total?: number
   failure_reason?: string | null
+  inputs_digest?: Prisma.PayrollRunCreateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipCreateNestedManyWithoutRunInput
   claims?: Prisma.ExpenseClaimCreateNestedManyWithoutPaid_runInput
 }
@@ -1111,6 +1141,7 @@ export type PayrollRunUncheckedCreateWithoutInstallmentsInput = {
   progress_processed?: number
   progress_total?: number
   failure_reason?: string | null
+  inputs_digest?: Prisma.PayrollRunCreateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutRunInput
   claims?: Prisma.ExpenseClaimUncheckedCreateNestedManyWithoutPaid_runInput
 }
@@ -1157,6 +1188,7 @@ export type PayrollRunUpdateWithoutInstallmentsInput = {
   progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
   progress_total?: Prisma.IntFieldUpdateOperationsInput | number
   failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inputs_digest?: Prisma.PayrollRunUpdateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipUpdateManyWithoutRunNestedInput
   claims?: Prisma.ExpenseClaimUpdateManyWithoutPaid_runNestedInput
 }
@@ -1187,6 +1219,7 @@ export type PayrollRunUncheckedUpdateWithoutInstallmentsInput = {
   progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
   progress_total?: Prisma.IntFieldUpdateOperationsInput | number
   failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inputs_digest?: Prisma.PayrollRunUpdateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutRunNestedInput
   claims?: Prisma.ExpenseClaimUncheckedUpdateManyWithoutPaid_runNestedInput
 }
@@ -1217,6 +1250,7 @@ export type PayrollRunCreateWithoutClaimsInput = {
   progress_processed?: number
   progress_total?: number
   failure_reason?: string | null
+  inputs_digest?: Prisma.PayrollRunCreateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipCreateNestedManyWithoutRunInput
   installments?: Prisma.LoanInstallmentCreateNestedManyWithoutPaid_runInput
 }
@@ -1247,6 +1281,7 @@ export type PayrollRunUncheckedCreateWithoutClaimsInput = {
   progress_processed?: number
   progress_total?: number
   failure_reason?: string | null
+  inputs_digest?: Prisma.PayrollRunCreateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipUncheckedCreateNestedManyWithoutRunInput
   installments?: Prisma.LoanInstallmentUncheckedCreateNestedManyWithoutPaid_runInput
 }
@@ -1293,6 +1328,7 @@ export type PayrollRunUpdateWithoutClaimsInput = {
   progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
   progress_total?: Prisma.IntFieldUpdateOperationsInput | number
   failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inputs_digest?: Prisma.PayrollRunUpdateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipUpdateManyWithoutRunNestedInput
   installments?: Prisma.LoanInstallmentUpdateManyWithoutPaid_runNestedInput
 }
@@ -1323,6 +1359,7 @@ export type PayrollRunUncheckedUpdateWithoutClaimsInput = {
   progress_processed?: Prisma.IntFieldUpdateOperationsInput | number
   progress_total?: Prisma.IntFieldUpdateOperationsInput | number
   failure_reason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  inputs_digest?: Prisma.PayrollRunUpdateinputs_digestInput | string[]
   slips?: Prisma.PayrollSlipUncheckedUpdateManyWithoutRunNestedInput
   installments?: Prisma.LoanInstallmentUncheckedUpdateManyWithoutPaid_runNestedInput
 }
@@ -1402,6 +1439,7 @@ export type PayrollRunSelect<ExtArgs extends runtime.Types.Extensions.InternalAr
   progress_processed?: boolean
   progress_total?: boolean
   failure_reason?: boolean
+  inputs_digest?: boolean
   slips?: boolean | Prisma.PayrollRun$slipsArgs<ExtArgs>
   installments?: boolean | Prisma.PayrollRun$installmentsArgs<ExtArgs>
   claims?: boolean | Prisma.PayrollRun$claimsArgs<ExtArgs>
@@ -1434,6 +1472,7 @@ export type PayrollRunSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ex
   progress_processed?: boolean
   progress_total?: boolean
   failure_reason?: boolean
+  inputs_digest?: boolean
 }, ExtArgs["result"]["payrollRun"]>
 
 export type PayrollRunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1462,6 +1501,7 @@ export type PayrollRunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ex
   progress_processed?: boolean
   progress_total?: boolean
   failure_reason?: boolean
+  inputs_digest?: boolean
 }, ExtArgs["result"]["payrollRun"]>
 
 export type PayrollRunSelectScalar = {
@@ -1490,9 +1530,10 @@ export type PayrollRunSelectScalar = {
   progress_processed?: boolean
   progress_total?: boolean
   failure_reason?: boolean
+  inputs_digest?: boolean
 }
 
-export type PayrollRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "period_year" | "period_month" | "period_start" | "period_end" | "status" | "notes" | "employee_ids" | "employee_count" | "total_gross" | "total_deductions" | "total_net" | "totals" | "calculated_at" | "processed_at" | "processed_by" | "created_by" | "created_at" | "updated_at" | "queued_at" | "queued_by" | "progress_processed" | "progress_total" | "failure_reason", ExtArgs["result"]["payrollRun"]>
+export type PayrollRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"tenant_id" | "id" | "period_year" | "period_month" | "period_start" | "period_end" | "status" | "notes" | "employee_ids" | "employee_count" | "total_gross" | "total_deductions" | "total_net" | "totals" | "calculated_at" | "processed_at" | "processed_by" | "created_by" | "created_at" | "updated_at" | "queued_at" | "queued_by" | "progress_processed" | "progress_total" | "failure_reason" | "inputs_digest", ExtArgs["result"]["payrollRun"]>
 export type PayrollRunInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   slips?: boolean | Prisma.PayrollRun$slipsArgs<ExtArgs>
   installments?: boolean | Prisma.PayrollRun$installmentsArgs<ExtArgs>
@@ -1539,6 +1580,12 @@ export type $PayrollRunPayload<ExtArgs extends runtime.Types.Extensions.Internal
     progress_processed: number
     progress_total: number
     failure_reason: string | null
+    /**
+     * The digest of the inputs the stored slips were calculated from: the company's facts, then one
+     * per batch of employees (src/modules/payroll/inputs-digest.ts); empty when there are none.
+     * Processing reuses the slips when reading the inputs again gives the same digests.
+     */
+    inputs_digest: string[]
   }, ExtArgs["result"]["payrollRun"]>
   composites: {}
 }
@@ -1990,6 +2037,7 @@ export interface PayrollRunFieldRefs {
   readonly progress_processed: Prisma.FieldRef<"PayrollRun", 'Int'>
   readonly progress_total: Prisma.FieldRef<"PayrollRun", 'Int'>
   readonly failure_reason: Prisma.FieldRef<"PayrollRun", 'String'>
+  readonly inputs_digest: Prisma.FieldRef<"PayrollRun", 'String[]'>
 }
     
 

@@ -110,3 +110,41 @@ export async function existingRecordKeys(tx: ScopedTx, pairs: readonly { employe
   );
   return new Set(rows.map((e) => `${e.employee_id}:${e.date}`));
 }
+
+/** An imported day's record as written (`check_in`/`check_out` ISO instants, `worked_hours` exact text). */
+export interface ImportedRecord {
+  employee_id: string;
+  date: DateString;
+  check_in: string | null;
+  check_out: string | null;
+  worked_hours: string | null;
+  status: string;
+  late: boolean;
+  early_exit: boolean;
+  notes: string | null;
+}
+
+/**
+ * Creates or replaces the records of these (employee, date) pairs - each pair once - in one
+ * statement (an import's batch); answers each record's id and whether it was created.
+ */
+export function upsertImportedRecords(
+  tx: ScopedTx,
+  records: readonly ImportedRecord[],
+): Promise<{ id: string; employee_id: string; date: string; created: boolean }[]> {
+  return query(
+    sql`INSERT INTO attendance_records AS a (tenant_id, employee_id, date, check_in, check_out, worked_hours, status, late, early_exit,
+                                             source, notes)
+        SELECT ${tenant}::uuid, x.employee_id, x.date, x.check_in, x.check_out, x.worked_hours, x.status, x.late, x.early_exit, 'import',
+               x.notes
+          FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS x(employee_id uuid, date date, check_in timestamptz,
+               check_out timestamptz, worked_hours numeric, status text, late boolean, early_exit boolean, notes text)
+        ON CONFLICT (tenant_id, employee_id, date) DO UPDATE
+           SET check_in = EXCLUDED.check_in, check_out = EXCLUDED.check_out, worked_hours = EXCLUDED.worked_hours,
+               status = EXCLUDED.status, late = EXCLUDED.late, early_exit = EXCLUDED.early_exit, source = EXCLUDED.source,
+               notes = EXCLUDED.notes, updated_at = now()
+         WHERE a.tenant_id = ${tenant}::uuid
+        RETURNING a.id::text AS id, a.employee_id::text AS employee_id, a.date::text AS date, (a.xmax = 0) AS created`,
+    tx,
+  );
+}

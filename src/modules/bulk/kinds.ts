@@ -10,7 +10,7 @@ import {
   HOLIDAY_EXPORT_COLUMNS,
   holidaysForExport,
 } from "../leave/index.ts";
-import { ATTENDANCE_EXPORT_COLUMNS, attendanceForExport, importRecords } from "../attendance/index.ts";
+import { ATTENDANCE_EXPORT_COLUMNS, attendanceForExport, importRecordsIn } from "../attendance/index.ts";
 import { createEmployeesIn, EMPLOYEE_EXPORT_COLUMNS, employeesForExport } from "../employees/index.ts";
 import { SALARY_SETUP_EXPORT_COLUMNS, salarySetupsForExport, saveSalarySetup } from "../payroll/index.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
@@ -81,8 +81,8 @@ export const KINDS: Record<KindName, Kind> = {
     createPath: "/api/attendance/import",
     createMethod: "post",
     rowOf: "records.items",
-    writeOne: async (auth, row) =>
-      (await importRecords(auth, { records: [row as RequestBody<"importAttendance">["records"][number]] })).ids.map((id) => ({ id })),
+    // a batch at a time by importAttendance's rules (the records of the batch in one statement)
+    writeBatch: async (tx, auth, rows) => importRecordsIn(tx, auth, rows as RequestBody<"importAttendance">["records"]),
     exportColumns: ATTENDANCE_EXPORT_COLUMNS,
     exportRows: attendanceForExport,
   },

@@ -5,7 +5,7 @@ import { readByIdChunks } from "../../db/id-chunks.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { type DateString, parseDate, toDateString } from "../../lib/dates.ts";
 import type { HolidayRow } from "./off-days.ts";
-import { type TimeOffRows, timeOffRows } from "./queries.ts";
+import { approvedWfhPairs, type TimeOffRows, timeOffRows } from "./queries.ts";
 
 type Client = Pick<ScopedTx, "leaveRequest" | "holiday" | "leaveEncashment">;
 
@@ -136,6 +136,11 @@ export async function approvedWfhOn(employeeId: string, date: DateString, client
       select: { id: true },
     }),
   );
+}
+
+/** approvedWfhOn for many (employee, date) pairs in one query: the `employee_id:date` keys on approved work from home. */
+export function approvedWfhOnDays(client: ScopedTx, pairs: readonly { employee_id: string; date: DateString }[]): Promise<Set<string>> {
+  return approvedWfhPairs(client, pairs);
 }
 
 /** The employees with approved leave covering `date` (each once). */

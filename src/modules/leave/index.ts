@@ -18,6 +18,7 @@ export {
   approvedLeaveOn,
   approvedTimeOff,
   approvedWfhOn,
+  approvedWfhOnDays,
   companyHolidays,
   type EncashmentToPay,
   employeesOnLeave,

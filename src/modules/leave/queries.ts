@@ -276,3 +276,16 @@ export function ledgerKeys(w: Walk, after: WalkKey | null, n: number): Promise<S
   return read<ScannedKey>(sql`SELECT id, ${walkKey()} FROM leave_ledger_entries
       WHERE tenant_id = ${tenant}::uuid AND ${walkAnd({ ...w, after }, { softDeleted: false })} ORDER BY ${walkOrder()} LIMIT ${n}`);
 }
+
+/** Which of the (employee, date) pairs fall within an approved work-from-home request, as `employee_id:date` keys. */
+export async function approvedWfhPairs(client: Client, pairs: readonly { employee_id: string; date: DateString }[]): Promise<Set<string>> {
+  if (!pairs.length) return new Set();
+  const rows = await query<{ key: string }>(
+    sql`SELECT DISTINCT k.employee_id::text || ':' || k.date::text AS key
+          FROM unnest(${pairs.map((p) => p.employee_id)}::uuid[], ${pairs.map((p) => p.date)}::date[]) AS k(employee_id, date)
+          JOIN wfh_requests w ON w.tenant_id = ${tenant}::uuid AND w.employee_id = k.employee_id AND w.status = 'approved'
+           AND w.from_date <= k.date AND w.to_date >= k.date`,
+    client,
+  );
+  return new Set(rows.map((r) => r.key));
+}

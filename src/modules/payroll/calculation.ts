@@ -16,12 +16,15 @@ import { badRequest } from "../../platform/errors.ts";
 import { AmountOutOfRange, assertFits, LARGEST_TOTAL, totalsOf, type RunTotals, type SlipResult } from "./compute.ts";
 import {
   countPaidEmployees,
+  countSlips,
   deleteSlips,
   insertSlips,
   markClaimsPaid,
   markInstallmentsPaid,
   notifySlipOwners,
+  numberSlips,
   settleLoans,
+  slipPayments,
 } from "./queries/calculation.ts";
 import * as clock from "../../lib/clock.ts";
 import { eligibility, loadRunInputs } from "./run-inputs.ts";
@@ -85,8 +88,8 @@ export async function employeeMonthSalary(
     { id: NO_RUN, period_year: year, period_month: month, employee_ids: [employeeId] },
     { salaryOnly: true },
   );
-  const row = inputs.employees.find((e) => e.id === employeeId);
-  return row ? { slip: (await inputs.forBatch([row]))(row) } : null;
+  for await (const [row] of inputs.pages(1)) if (row.id === employeeId) return { slip: (await inputs.forBatch([row])).slipOf(row) };
+  return null;
 }
 
 /** A 400 when a total of the run would be more than a run can show (LARGEST_TOTAL). */
@@ -149,40 +152,43 @@ export interface StoreOptions {
  */
 export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOptions = {}): Promise<Calculation> {
   const inputs = await loadRunInputs(tx, run);
-  const total = inputs.employees.length;
-  const size = config().payrollBatchSize;
-  await opts.onProgress?.(0, total);
+  await opts.onProgress?.(0, inputs.total);
   await deleteSlips(tx, run.id);
   // only the totals and the ids processing pays are kept: memory grows with a batch, not with the company
   const payments: RunPayments = { installment_ids: [], loan_ids: new Set(), claim_ids: [], encashments: [] };
   const totals = totalsOf(inputs.structure, inputs.settings.pf);
   let writing: Promise<unknown> | null = null;
-  for (let i = 0; i < total; i += size) {
+  const digests = [inputs.digest];
+  let i = 0;
+  for await (const employees of inputs.pages(config().payrollBatchSize)) {
     // computed employee by employee, and the batch's JSON built row by row, with a turn of the
     // event loop every few ms: thousands of employees with long formulas are seconds of decimal
     // arithmetic, which in one go would hold every other request of every tenant (scripts/measure/event-loop.ts)
-    const employees = inputs.employees.slice(i, i + size);
-    const slipOf = await inputs.forBatch(employees); // this batch's facts only: memory is a batch's, not the company's
+    const { slipOf, digest } = await inputs.forBatch(employees); // this batch's facts only: memory is a batch's, not the company's
+    digests.push(digest);
     const batch = await mapYielding(employees, (e) => {
       const slip = slipOf(e);
       totals.add(slip);
       collectPayments(payments, slip);
       return slip;
     });
+    const first = i;
     const rows = await stringifyYielding(
       batch.map((s, k) => ({ s, k })),
-      ({ s, k }) => slipRow(s, opts.slipPrefix ? `${opts.slipPrefix}${String(i + k + 1).padStart(5, "0")}` : null),
+      ({ s, k }) => slipRow(s, opts.slipPrefix ? `${opts.slipPrefix}${String(first + k + 1).padStart(5, "0")}` : null),
     );
     if (writing) {
       await writing;
-      await opts.onProgress?.(i, total);
+      await opts.onProgress?.(i, Math.max(i, inputs.total));
     }
     // the INSERT starts now; the next batch is computed meanwhile
     const started = insertSlips(tx, run.id, rows);
     started.catch(() => {}); // awaited below; a failure must not count as unhandled meanwhile
     writing = started;
+    i += employees.length;
     await new Promise((r) => setImmediate(r)); // let the statement go out before computing
   }
+  const total = i;
   if (writing) await writing;
   if (total) await opts.onProgress?.(total, total);
   const runTotalsResult = totals.result();
@@ -198,9 +204,77 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
       calculated_at: clock.now(),
       progress_processed: total,
       progress_total: total,
+      inputs_digest: digests,
     },
   });
   return { totals: runTotalsResult, payments, employees_without_setup: inputs.employees_without_setup };
+}
+
+/** A run as processing reads it: the digest and totals of its stored calculation (both empty when it has none). */
+export interface StoredRun extends RunRef {
+  inputs_digest: string[];
+  totals: unknown;
+}
+
+/**
+ * Processing: the draft's stored slips numbered and paid when the inputs it was calculated from are
+ * unchanged (processStored), otherwise the run calculated again with slip numbers. Either way the
+ * slips are what a calculation of the inputs as they are now gives, to the paisa.
+ */
+export async function calculateForProcessing(
+  tx: ScopedTx,
+  run: StoredRun,
+  opts: StoreOptions & { slipPrefix: string },
+): Promise<Calculation> {
+  return (await processStored(tx, run, opts)) ?? calculateAndStore(tx, run, opts);
+}
+
+/**
+ * Reads the run's inputs again batch by batch, only to digest them (nothing is computed): while each
+ * digest equals the stored one, that batch's stored slips are numbered as a calculation would number
+ * them. Null at the first difference - a fact changed since the draft was calculated, or it was
+ * calculated by another release - and the caller calculates the run again (inside the same
+ * transaction, so numbers given meanwhile are rewritten).
+ */
+async function processStored(tx: ScopedTx, run: StoredRun, opts: StoreOptions & { slipPrefix: string }): Promise<Calculation | null> {
+  const stored = run.totals as (RunTotals & { employees_without_setup: number }) | null;
+  if (!run.inputs_digest.length || !stored) return null;
+  const inputs = await loadRunInputs(tx, run);
+  if (inputs.digest !== run.inputs_digest[0] || (await countSlips(tx, run.id)) !== stored.employee_count) return null;
+  await opts.onProgress?.(0, inputs.total);
+  let i = 0;
+  let b = 1;
+  for await (const employees of inputs.pages(config().payrollBatchSize)) {
+    if ((await inputs.forBatch(employees)).digest !== run.inputs_digest[b++]) return null;
+    const first = i;
+    const numbers = employees.map((_, k) => `${opts.slipPrefix}${String(first + k + 1).padStart(5, "0")}`);
+    const numbered = await numberSlips(
+      tx,
+      run.id,
+      employees.map((e) => e.id),
+      numbers,
+    );
+    if (numbered !== employees.length) return null;
+    i += employees.length;
+    await opts.onProgress?.(i, Math.max(i, inputs.total));
+  }
+  // as many batches as the draft's, and every slip numbered
+  if (b !== run.inputs_digest.length || i !== stored.employee_count) return null;
+  const { employees_without_setup, ...totals } = stored;
+  return { totals, payments: await storedPayments(tx, run.id), employees_without_setup };
+}
+
+/** What the run's stored slips pay (as collectPayments gathers it while calculating). */
+async function storedPayments(tx: ScopedTx, runId: string): Promise<RunPayments> {
+  const payments: RunPayments = { installment_ids: [], loan_ids: new Set(), claim_ids: [], encashments: [] };
+  for (const p of await slipPayments(tx, runId)) {
+    if (p.kind === "loan") {
+      payments.loan_ids.add(p.id);
+      payments.installment_ids.push(...(p.installment_ids ?? []));
+    } else if (p.kind === "claim") payments.claim_ids.push(p.id);
+    else payments.encashments.push({ id: p.id, amount: p.amount! });
+  }
+  return payments;
 }
 
 /** Serialises calculation and processing of a tenant's runs (a claim or installment is never paid twice). */

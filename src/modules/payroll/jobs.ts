@@ -21,7 +21,15 @@ import { db, tenantTx, withTenant, byId } from "../../db/tenancy.ts";
 import { AppError, conflict } from "../../platform/errors.ts";
 import { logger } from "../../log.ts";
 import { requestContext } from "../../request-context.ts";
-import { calculateAndStore, finalizeRun, lockPayroll, processedChanges, RUN_TX, slipNumberPrefix } from "./calculation.ts";
+import {
+  calculateAndStore,
+  calculateForProcessing,
+  finalizeRun,
+  lockPayroll,
+  processedChanges,
+  RUN_TX,
+  slipNumberPrefix,
+} from "./calculation.ts";
 import { BUSY_STATUSES, checkRunMove, isBusy } from "./run-states.ts";
 import { lockRunStatus } from "./queries/runs.ts";
 import { tryLock } from "../../db/primitives.ts";
@@ -110,7 +118,7 @@ export async function executeQueuedRun(tenantId: string, runId: string): Promise
               tx,
             );
           } else {
-            const calc = await calculateAndStore(tx, run, { onProgress, slipPrefix: slipNumberPrefix(run) });
+            const calc = await calculateForProcessing(tx, run, { onProgress, slipPrefix: slipNumberPrefix(run) });
             if (!calc.totals.employee_count) throw conflict("The run has no employees to pay (no eligible employee has a salary setup)");
             await finalizeRun(tx, run, calc, run.queued_by);
             await audit(
@@ -161,6 +169,7 @@ async function markFailed(runId: string, from: string, reason: string): Promise<
         total_net: 0,
         totals: Prisma.DbNull,
         calculated_at: null,
+        inputs_digest: [],
         progress_processed: 0,
       },
     });

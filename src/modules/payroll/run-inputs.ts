@@ -32,6 +32,7 @@ import {
 import {
   claimsDue,
   countEmployeesWithoutSetup,
+  countPaidEmployees,
   type Eligibility,
   installmentsDue,
   paidEmployees,
@@ -44,6 +45,7 @@ import {
 import { readSettings } from "./statutory.ts";
 import { componentDef } from "./components.ts";
 import { runIncomeTax } from "./income-tax/year.ts";
+import { InputsDigest } from "./inputs-digest.ts";
 
 export const ds = (d: Date | null) => (d ? toDateString(d) : null);
 export const endOfMonth = (d: DateString) => monthBounds(Number(d.slice(0, 4)), Number(d.slice(5, 7))).end;
@@ -71,16 +73,28 @@ export async function eligibility(client: Pick<ScopedTx, "employeeExit">, run: O
 }
 
 /**
- * What a calculation needs: the company-wide facts once, the employees' own facts a batch at a time
- * (`forBatch`: a fixed number of queries per batch, so memory grows with a batch, not the company).
+ * What a calculation needs: the company-wide facts once, the employees a page at a time and their
+ * own facts a batch at a time (`forBatch`: a fixed number of queries per batch), so memory grows
+ * with a batch, not with the company.
  */
 export interface RunInputs {
-  employees: PaidEmployeeRow[];
+  /** The employees the run pays, as counted when the inputs were read (for progress). */
+  total: number;
+  /** The employees the run pays, read a page of `size` at a time in employee-code order. */
+  pages: (size: number) => AsyncGenerator<PaidEmployeeRow[]>;
+  /** The digest of the company-wide facts read (inputs-digest.ts). */
+  digest: string;
   employees_without_setup: number;
   structure: ReturnType<typeof buildStructure>;
   settings: StatutorySettings;
-  /** Reads the facts of these employees (of `employees`) and returns what computes each one's slip. */
-  forBatch: (batch: PaidEmployeeRow[]) => Promise<(e: PaidEmployeeRow) => SlipResult>;
+  /** Reads the facts of these employees (of `employees`): what computes each one's slip, and the digest of those facts. */
+  forBatch: (batch: PaidEmployeeRow[]) => Promise<BatchInputs>;
+}
+
+export interface BatchInputs {
+  slipOf: (e: PaidEmployeeRow) => SlipResult;
+  /** Every row the batch's slips are computed from, as one digest (inputs-digest.ts). */
+  digest: string;
 }
 
 /** `salaryOnly`: the month's salary without loan installments, claims and encashments (the final settlement's own). */
@@ -90,28 +104,27 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
   const settings = await loadStatutory();
   const components = await loadComponents(tx);
   const attendanceSettings = await loadAttendanceSettings(tx);
-  const employees = await paidEmployees(tx, who);
+  const total = await countPaidEmployees(tx, who);
   const withoutSetup = await countEmployeesWithoutSetup(tx, who);
   const holidays = await mandatoryHolidaysBetween(tx, start, end);
   const structure = buildStructure(components);
   const prepared = prepareSettings(settings);
+  const digest = new InputsDigest()
+    .add("run", [run.period_year, run.period_month, run.employee_ids.join(), !!opts.salaryOnly].join(" "))
+    .add("exits", who.exits)
+    .add("holidays", holidays)
+    .add("company", { settings, components, attendanceSettings, withoutSetup })
+    .end();
   const weeklyOffs = new Set(attendanceSettings.weekly_offs);
   const forBatch = async (batch: PaidEmployeeRow[]) => {
-    const empIds = batch.map((e) => e.id);
-    const setups = await setupsOfMonth(tx, run, batch, start, end);
-    const lines = await setupLines(tx, setups.setupIds);
-    const leave = await approvedLeaveBetween(tx, empIds, start, end);
-    const attendance = await absencesBetween(tx, empIds, start, end);
-    const installments = opts.salaryOnly ? [] : await installmentsDue(tx, start, empIds);
-    const claims = opts.salaryOnly ? [] : await claimsDue(tx, end, empIds);
-    const encashments = opts.salaryOnly ? [] : await encashmentsToPay(tx, empIds);
-    const setupInput = setupInputOf(lines);
+    const f = await batchFacts(tx, run, batch, who, opts.salaryOnly);
+    const setupInput = setupInputOf(f.lines);
     // the wage at joining is known when a setup was in force on the date of joining or began within
     // the month of joining; a first setup from a later month (data entered long after joining) says
     // nothing about it, and then only `eps_enabled` and the age decide EPS
     const joinedMonthEnd = new Map(batch.map((e) => [e.id, endOfMonth(toDateString(e.joining_date))]));
     // income tax at source (India): the year's facts of these employees (year to date in one query)
-    const tax = opts.salaryOnly ? null : await runIncomeTax(tx, { ...run, period_end: end }, batch, components);
+    const tax = opts.salaryOnly ? null : await runIncomeTax(tx, { ...run, period_end: end }, batch, components, f.digest);
     const salaryOf = slipCalculator({
       structure,
       settings,
@@ -120,25 +133,61 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
       weeklyOffs,
       holidays,
       setupInput,
-      leaveBy: byEmployee(leave),
-      setupsBy: byEmployee(setups.inMonth),
-      attBy: byEmployee(attendance),
+      leaveBy: byEmployee(f.leave),
+      setupsBy: byEmployee(f.setups.inMonth),
+      attBy: byEmployee(f.attendance),
       joiningSetup: new Map(
-        setups.atJoining.filter((r) => r.effective_from <= joinedMonthEnd.get(r.employee_id)!).map((r) => [r.employee_id, setupInput(r)]),
+        f.setups.atJoining.filter((r) => r.effective_from <= joinedMonthEnd.get(r.employee_id)!).map((r) => [r.employee_id, setupInput(r)]),
       ),
-      esiStartSetup: new Map(setups.atEsiStart.map((r) => [r.employee_id, setupInput(r)])),
-      loansBy: loansByEmployee(installments),
-      claimsBy: byEmployee(claims, (c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount })),
-      encBy: byEmployee(encashments, (x) => ({ encashment_id: x.id, leave_type: x.leave_type, days: x.days })),
+      esiStartSetup: new Map(f.setups.atEsiStart.map((r) => [r.employee_id, setupInput(r)])),
+      loansBy: loansByEmployee(f.installments),
+      claimsBy: byEmployee(f.claims, (c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount })),
+      encBy: byEmployee(f.encashments, (x) => ({ encashment_id: x.id, leave_type: x.leave_type, days: x.days })),
     });
-    if (!tax) return salaryOf;
-    return (e: PaidEmployeeRow) => {
+    if (!tax) return { slipOf: salaryOf, digest: f.digest.end() };
+    const slipOf = (e: PaidEmployeeRow) => {
       const slip = salaryOf(e);
       tax.apply(slip, e);
       return slip;
     };
+    return { slipOf, digest: f.digest.end() };
   };
-  return { employees, employees_without_setup: withoutSetup, structure, settings, forBatch };
+  const pages = (size: number) => employeePages(tx, who, size);
+  return { total, pages, digest, employees_without_setup: withoutSetup, structure, settings, forBatch };
+}
+
+/** The employees paid, a page of `size` at a time in employee-code order. */
+async function* employeePages(tx: ScopedTx, who: Eligibility, size: number) {
+  for (let after: string | null = null; ; ) {
+    const page = await paidEmployees(tx, who, after, size);
+    if (page.length) yield page;
+    if (page.length < size) return;
+    after = page[page.length - 1].employee_code;
+  }
+}
+
+/** A batch's own facts (a fixed number of queries whatever its size), and the digest of every row read. */
+async function batchFacts(tx: ScopedTx, run: RunRef, batch: PaidEmployeeRow[], { start, end }: Eligibility, salaryOnly = false) {
+  const empIds = batch.map((e) => e.id);
+  const setups = await setupsOfMonth(tx, run, batch, start, end);
+  const lines = await setupLines(tx, setups.setupIds);
+  const leave = await approvedLeaveBetween(tx, empIds, start, end);
+  const attendance = await absencesBetween(tx, empIds, start, end);
+  const installments = salaryOnly ? [] : await installmentsDue(tx, start, empIds);
+  const claims = salaryOnly ? [] : await claimsDue(tx, end, empIds);
+  const encashments = salaryOnly ? [] : await encashmentsToPay(tx, empIds);
+  const digest = new InputsDigest()
+    .add("employees", batch)
+    .add("setups at joining", setups.atJoining)
+    .add("setups at the ESI period's start", setups.atEsiStart)
+    .add("setups in the month", setups.inMonth)
+    .add("lines", lines)
+    .add("leave", leave)
+    .add("attendance", attendance)
+    .add("installments", installments)
+    .add("claims", claims)
+    .add("encashments", encashments);
+  return { setups, lines, leave, attendance, installments, claims, encashments, digest };
 }
 
 /** The rows of each employee (mapped by `as`), in their order. */

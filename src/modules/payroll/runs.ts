@@ -17,6 +17,7 @@ import { jobs } from "../../platform/jobs/queue.ts";
 import { parseDate } from "../../lib/dates.ts";
 import {
   calculateAndStore,
+  calculateForProcessing,
   countRunEmployees,
   finalizeRun,
   lockPayroll,
@@ -233,7 +234,10 @@ export async function discardRun(id: string): Promise<void> {
   });
 }
 
-/** Processes a run: recalculated with slip numbers, loans, claims and encashments paid, slips issued (queued when large). */
+/**
+ * Processes a run: its slips numbered (the draft's own when its inputs are unchanged, else calculated
+ * again), loans, claims and encashments paid, slips issued (queued when large).
+ */
 export async function processRun(auth: AuthContext, id: string): Promise<RunOutcome> {
   const r = await loadRun(id);
   assertChangeable(r.status, "The run is already processed");
@@ -262,7 +266,9 @@ export async function processRun(auth: AuthContext, id: string): Promise<RunOutc
     await lockPayroll(tx);
     const status = await lockRun(tx, r.id);
     assertChangeable(status, "The run is already processed");
-    const calc = await calculateAndStore(tx, r, { slipPrefix: slipNumberPrefix(r) });
+    // as it is now, under the locks: a recalculation may have changed it since it was read above
+    const current = await tx.payrollRun.findFirstOrThrow({ where: { id: r.id } });
+    const calc = await calculateForProcessing(tx, current, { slipPrefix: slipNumberPrefix(current) });
     if (!calc.totals.employee_count) throw conflict("The run has no employees to pay (no eligible employee has a salary setup)");
     await finalizeRun(tx, r, calc, auth.userId);
     await audit(

@@ -98,13 +98,19 @@ export function projectedMonths(y: YearInputs): MonthPay[] {
   return [...y.paid, ...(y.current ? [y.current] : []), ...(y.regular ? Array(y.future_months).fill(y.regular) : [])];
 }
 
+/** A figure summed over projectedMonths(y) without building them: the regular month times the months after the current one (exact). */
+function projectedSum(y: YearInputs, k: keyof Omit<MonthPay, "period">): Decimal {
+  let t = sumOf(y.paid, k);
+  if (y.current) t = t.plus(y.current[k]);
+  return y.regular && y.future_months > 0 ? t.plus(y.regular[k].times(y.future_months)) : t;
+}
+
 /** The engine's input for the year under a regime. */
 export function taxInputOf(y: YearInputs, regime: Regime): TaxInput {
-  const months = projectedMonths(y);
   const p = y.profile;
   const d = y.declared;
   const extra = y.settlement ?? {};
-  const gross = sumOf(months, "taxable")
+  const gross = projectedSum(y, "taxable")
     .plus(p.previous_employer_salary)
     .plus(extra.gratuity?.amount ?? 0)
     .plus(extra.leave_encashment?.amount ?? 0);
@@ -117,14 +123,14 @@ export function taxInputOf(y: YearInputs, regime: Regime): TaxInput {
     has_pan: Boolean(p.pan),
     salary: {
       gross,
-      basic_da: sumOf(months, "basic_da"),
-      hra_received: sumOf(months, "hra"),
+      basic_da: projectedSum(y, "basic_da"),
+      hra_received: projectedSum(y, "hra"),
       rent_paid: d.hra_rent ?? ZERO,
       metro: isMetro(p.city, y.rules),
-      lta_received: sumOf(months, "lta"),
+      lta_received: projectedSum(y, "lta"),
       lta_claimed: d.lta ?? ZERO,
-      professional_tax: sumOf(months, "pt").plus(p.previous_employer_professional_tax),
-      employee_pf: sumOf(months, "pf").plus(p.previous_employer_pf),
+      professional_tax: projectedSum(y, "pt").plus(p.previous_employer_professional_tax),
+      employee_pf: projectedSum(y, "pf").plus(p.previous_employer_pf),
       ...extra,
     },
     other_income: new Decimal(p.other_income),

@@ -9,6 +9,7 @@ import type { DeclarationSection } from "./declarations.ts";
 import { proofCutoff } from "./declarations.ts";
 import { type ClassOf, classesOf, type EmployeeTaxFacts, monthPay, type MonthPay, withholdOnSlip } from "./monthly.ts";
 import { incomeTaxSettings, profileFacts, taxCompany } from "./profile.ts";
+import type { InputsDigest } from "../inputs-digest.ts";
 import { rulesOf, type TaxRules, taxYearBounds, taxYearOf } from "./rates.ts";
 
 type Client = Pick<ScopedTx, "$queryRaw" | "$executeRaw" | "taxProfile" | "taxDeclaration" | "employee">;
@@ -32,6 +33,7 @@ export async function yearFacts(
   before: { year: number; month: number } | null,
   counting: Counting,
   classOf: ClassOf,
+  digest?: InputsDigest,
 ): Promise<Map<string, EmployeeTaxFacts>> {
   const ids = employees.map((e) => e.id);
   const { startYear } = taxYearBounds(taxYear);
@@ -53,6 +55,7 @@ export async function yearFacts(
       client.employee.findMany({ where: { id: { in: chunk }, pan_number: { not: null } }, select: { id: true, pan_number: true } }),
     ),
   ]);
+  digest?.add("tax profiles", profiles).add("tax declarations", declarations).add("paid slips", slips).add("PANs", pans);
   const facts = new Map<string, EmployeeTaxFacts>();
   for (const e of employees) facts.set(e.id, { profile: profileFacts(null), date_of_birth: e.date_of_birth, paid: [], declared: {} });
   for (const p of profiles) facts.get(p.employee_id)!.profile = profileFacts(p);
@@ -99,14 +102,17 @@ export async function runIncomeTax(
   run: { period_year: number; period_month: number; period_end: string },
   employees: { id: string; date_of_birth: Date | null }[],
   components: ComponentDef[],
+  digest?: InputsDigest,
 ): Promise<RunTax | null> {
   const company = await taxCompany();
   const taxYear = taxYearOf(run.period_end);
   const rules: TaxRules | null = rulesOf(taxYear);
+  digest?.add("tax company", { withholds: company.withholds, rules });
   if (!company.withholds || !rules || !employees.length) return null;
   const classOf = classesOf(components);
   const { counting } = await countingOn(taxYear, run.period_end);
-  const facts = await yearFacts(client, taxYear, employees, { year: run.period_year, month: run.period_month }, counting, classOf);
+  digest?.add("tax counting", counting);
+  const facts = await yearFacts(client, taxYear, employees, { year: run.period_year, month: run.period_month }, counting, classOf, digest);
   return {
     apply(slip, e) {
       const f = facts.get(e.id);

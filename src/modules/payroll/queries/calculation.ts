@@ -3,7 +3,7 @@
 // start, loan installments, claims),
 // the slips written batch by batch, and what processing pays. Other areas' data (exits, leave,
 // attendance, holidays, encashments) is read through their public faces by calculation.ts.
-import { execute, query, sql, tenant, type Sql } from "../../../db/sql.ts";
+import { empty, execute, query, sql, tenant, type Sql } from "../../../db/sql.ts";
 import type { ScopedTx } from "../../../db/tenancy.ts";
 import type { DateString } from "../../../lib/dates.ts";
 
@@ -103,11 +103,12 @@ export interface PaidEmployeeRow extends SetupColumns {
 }
 
 /**
- * The eligible employees with the salary setup in force on the slip's last day (the month's end,
- * or the last working day when earlier: a setup starting after it is never used), in employee-code
- * order.
+ * A page of the eligible employees with the salary setup in force on the slip's last day (the
+ * month's end, or the last working day when earlier: a setup starting after it is never used), in
+ * employee-code order (unique in a company): the first `limit` after the code `after` (null: from
+ * the first).
  */
-export function paidEmployees(client: Client, p: Eligibility): Promise<PaidEmployeeRow[]> {
+export function paidEmployees(client: Client, p: Eligibility, after: string | null, limit: number): Promise<PaidEmployeeRow[]> {
   return query<PaidEmployeeRow>(
     sql`SELECT e.id, e.employee_code, e.first_name, e.last_name, e.department,
       e.designation, e.gender, e.date_of_birth, e.joining_date, e.state,
@@ -118,8 +119,9 @@ export function paidEmployees(client: Client, p: Eligibility): Promise<PaidEmplo
           JOIN LATERAL (SELECT * FROM employee_salary_setups s WHERE s.tenant_id =
             e.tenant_id AND s.employee_id = e.id AND s.effective_from <= ${paidUntil(p)}
                          ORDER BY s.effective_from DESC LIMIT 1) s ON TRUE
-         WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)}
-         ORDER BY e.employee_code, e.id`,
+         WHERE e.tenant_id = ${tenant}::uuid AND ${eligible(p)} ${after === null ? empty : sql`AND e.employee_code > ${after}`}
+         ORDER BY e.employee_code, e.id
+         LIMIT ${limit}`,
     client,
   );
 }
@@ -242,6 +244,47 @@ export function insertSlips(client: Client, runId: string, rowsJson: string): Pr
                pf_employee numeric, esi_employee numeric, professional_tax numeric,
                  loan_deduction numeric, reimbursements numeric, leave_encashment numeric,
                employer_cost numeric, income_tax numeric, details jsonb)`,
+    client,
+  );
+}
+
+/** Numbers a run's stored slips of these employees (`numbers[i]` the slip of `employeeIds[i]`); answers the slips numbered. */
+export function numberSlips(client: Client, runId: string, employeeIds: string[], numbers: string[]): Promise<number> {
+  return execute(
+    sql`UPDATE payroll_slips s SET slip_number = n.slip_number
+          FROM unnest(${employeeIds}::uuid[], ${numbers}::text[]) AS n(employee_id, slip_number)
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid AND s.employee_id = n.employee_id`,
+    client,
+  );
+}
+
+/** A run's stored slips. */
+export async function countSlips(client: Client, runId: string): Promise<number> {
+  const [row] = await query<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM payroll_slips WHERE tenant_id = ${tenant}::uuid AND run_id = ${runId}::uuid`,
+    client,
+  );
+  return row?.n ?? 0;
+}
+
+/** What a run's stored slips pay, line by line: loan installments (by loan), claims, encashments (with their amounts). */
+export function slipPayments(
+  client: Client,
+  runId: string,
+): Promise<{ kind: "loan" | "claim" | "encashment"; id: string; installment_ids: string[] | null; amount: string | null }[]> {
+  return query(
+    sql`SELECT 'loan' AS kind, l->>'loan_id' AS id, ARRAY(SELECT jsonb_array_elements_text(l->'installment_ids')) AS installment_ids,
+               NULL::text AS amount
+          FROM payroll_slips s CROSS JOIN LATERAL jsonb_array_elements(COALESCE(s.details->'loans', '[]'::jsonb)) l
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid
+        UNION ALL
+        SELECT 'claim', c->>'claim_id', NULL, NULL
+          FROM payroll_slips s CROSS JOIN LATERAL jsonb_array_elements(COALESCE(s.details->'reimbursements', '[]'::jsonb)) c
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid
+        UNION ALL
+        SELECT 'encashment', x->>'encashment_id', NULL, x->>'amount'
+          FROM payroll_slips s CROSS JOIN LATERAL jsonb_array_elements(COALESCE(s.details->'encashments', '[]'::jsonb)) x
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid`,
     client,
   );
 }

@@ -1,0 +1,139 @@
+// Attendance in bulk (the bulk area's imports, src/modules/bulk/): a batch of rows written in the
+// caller's transaction by the rules of importAttendance (punches.ts) - the per-row checks in
+// memory, the employees and approved work from home of the whole batch in one query each, the
+// records created or replaced in one statement and one audit entry for the batch - instead of a
+// savepoint, four queries and an audit entry per row.
+import { audit } from "../../platform/audit.ts";
+import { AppError, invalidField } from "../../platform/errors.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
+import type { ScopedTx } from "../../db/tenancy.ts";
+import { approvedWfhOnDays } from "../leave/index.ts";
+import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
+import { loadAttendanceSettings } from "../shared/work-settings.ts";
+import type { AttendanceImport } from "./punches.ts";
+import { checkPunches } from "./punches.ts";
+import { type ImportedRecord, upsertImportedRecords } from "./queries.ts";
+import { evaluatePunch } from "./rules.ts";
+
+type ImportRow = AttendanceImport["records"][number];
+
+/** A refused row: its index in the batch, the field (null: the row as a whole) and why. */
+export interface RowProblem {
+  index: number;
+  field: string | null;
+  message: string;
+}
+
+/** A row's refusal as importAttendance words it for `records.<i>` (the field without that prefix). */
+function problemsOf(index: number, err: AppError): RowProblem[] {
+  const details = err.details?.length ? err.details : [{ path: "body", message: err.message }];
+  return details.map((d) => {
+    const field = d.path.replace(/^body\.?/, "").replace(/^records\.\d+\.?/, "");
+    return { index, field: field ? field.split(".")[0] : null, message: field ? d.message : err.message };
+  });
+}
+
+/** The checks of importAttendance that need nothing stored: the caller's own record, a status or punches, punches on the day. */
+function checkRow(auth: AuthContext, r: ImportRow, timezone: string): { self: boolean } {
+  const self = assertNotOwnRecord(auth, r.employee_id, `You cannot import your own attendance: ${OWN_RECORD}`);
+  if (!r.check_in && !r.status) throw invalidField("body.records.0", "needs check_in or status");
+  if (r.check_out && !r.check_in) throw invalidField("body.records.0.check_out", "needs check_in");
+  if (r.check_in) checkPunches(r.date, new Date(r.check_in), r.check_out ? new Date(r.check_out) : null, timezone, "body.records.0");
+  return { self };
+}
+
+/**
+ * Writes the attendance rows (each an importAttendance record that passed the schema) in `tx`: a row
+ * refused by importAttendance's rules (its own record, no status nor punches, punches off the day,
+ * an unknown employee) comes back as a problem and is not written; the others are created or
+ * replaced by employee and date - a later row of the same employee and date wins, as it would one
+ * row after the other. Answers each written row's record id.
+ */
+export async function importRecordsIn(
+  tx: ScopedTx,
+  auth: AuthContext,
+  rows: readonly ImportRow[],
+): Promise<{ problems: RowProblem[]; records: { index: number; id: string }[] }> {
+  const settings = await loadAttendanceSettings(tx);
+  const problems: RowProblem[] = [];
+  const ok: number[] = [];
+  let self = false;
+  rows.forEach((r, i) => {
+    try {
+      if (checkRow(auth, r, settings.timezone).self) self = true;
+      ok.push(i);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      problems.push(...problemsOf(i, err));
+    }
+  });
+  const ids = [...new Set(ok.map((i) => rows[i].employee_id))];
+  const live = new Set(
+    (await tx.employee.findMany({ where: { id: { in: ids }, deleted_at: null }, select: { id: true } })).map((e) => e.id),
+  );
+  const valid = ok.filter((i) => {
+    if (live.has(rows[i].employee_id)) return true;
+    problems.push({ index: i, field: null, message: "Employee not found" });
+    return false;
+  });
+  // a later row of the same employee and date replaces an earlier one
+  const last = new Map<string, number>();
+  for (const i of valid) last.set(`${rows[i].employee_id}:${rows[i].date}`, i);
+  const punched = [...last.values()].filter((i) => rows[i].check_in).map((i) => rows[i]);
+  const wfh = await approvedWfhOnDays(tx, punched);
+  const records: ImportedRecord[] = [...last.values()].map((i) => recordOf(rows[i], settings, wfh));
+  const written = records.length ? await upsertImportedRecords(tx, records) : [];
+  const idOf = new Map(written.map((w) => [`${w.employee_id}:${w.date}`, w.id]));
+  if (written.length) {
+    const created = written.filter((w) => w.created).length;
+    const dates = records.map((r) => r.date).sort();
+    await audit(
+      {
+        action: "attendance.imported",
+        entity_type: "attendance_record",
+        entity_id: null,
+        changes: {
+          created,
+          updated: written.length - created,
+          employees: new Set(records.map((r) => r.employee_id)).size,
+          from: dates[0],
+          to: dates.at(-1),
+          ...selfDecision(self),
+        },
+      },
+      tx,
+    );
+  }
+  return { problems, records: valid.map((i) => ({ index: i, id: idOf.get(`${rows[i].employee_id}:${rows[i].date}`)! })) };
+}
+
+/** The record a row writes: punches evaluated like self-service ones (a given status overrides the computed one). */
+function recordOf(r: ImportRow, settings: Awaited<ReturnType<typeof loadAttendanceSettings>>, wfh: Set<string>): ImportedRecord {
+  const notes = r.notes ?? null;
+  if (!r.check_in)
+    return {
+      employee_id: r.employee_id,
+      date: r.date,
+      check_in: null,
+      check_out: null,
+      worked_hours: null,
+      status: r.status!,
+      late: false,
+      early_exit: false,
+      notes,
+    };
+  const checkIn = new Date(r.check_in);
+  const checkOut = r.check_out ? new Date(r.check_out) : null;
+  const p = evaluatePunch(checkIn, checkOut, settings, wfh.has(`${r.employee_id}:${r.date}`));
+  return {
+    employee_id: r.employee_id,
+    date: r.date,
+    check_in: checkIn.toISOString(),
+    check_out: checkOut?.toISOString() ?? null,
+    worked_hours: p.worked_hours?.toString() ?? null,
+    status: r.status ?? p.status,
+    late: p.late,
+    early_exit: p.early_exit,
+    notes,
+  };
+}
