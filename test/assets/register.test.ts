@@ -94,7 +94,7 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
       409,
       "conflict",
     );
-    const [{ last_value }] = await t.query("SELECT last_value FROM number_sequences WHERE tenant_id = $1 AND name = 'asset_tag'", [
+    const [{ last_value }] = await t.query<{ last_value: number }>("SELECT last_value FROM number_sequences WHERE tenant_id = $1 AND name = 'asset_tag'", [
       owner.tenantId,
     ]);
     const next = `AST-${String(last_value + 1).padStart(5, "0")}`;

@@ -5,7 +5,7 @@
 // issue's figures, to the paisa, through the API.
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { useTestApp } from "../support/app.ts";
+import { useTestApp, type AuditChanges } from "../support/app.ts";
 import { createType, grant } from "../leave/fixtures.ts";
 import { renderPdf } from "../support/pdf.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
@@ -264,7 +264,7 @@ describe("createFinalSettlement, updateFinalSettlement: the settlement rules", (
     const text = await pdfText(w.hr.agent, `/api/payroll/final-settlements/${s.id}/pdf`, "/tmp/final-settlement-disablement.png");
     expect(text).toContain("Notice shortfall (59 of 90 days, waived)");
     expect(text).toContain("No notice shortfall is recovered on disablement (54461.54 would have been recovered)");
-    const audit = await t.query(
+    const audit = await t.query<{ changes: AuditChanges }>(
       `SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'final_settlement.recalculated' ORDER BY created_at`,
       [s.id],
     );

@@ -1,7 +1,7 @@
 // Interview panel configuration: defaults, validation of rounds and interviewers, roles.
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -34,7 +34,7 @@ describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
 
   it("refuses duplicate sequences and interviewers who are not members", async () => {
     const outsider = await signupTenant(t);
-    const bad = expectError(
+    const bad = expectDetails(
       await api(owner.agent).op("updateInterviewPanel", {
         body: { rounds: [{ name: "A", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [outsider.userId] }] },
       }),
@@ -42,7 +42,7 @@ describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
       "validation_failed",
     );
     expect(bad.details[0].path).toBe("body.rounds.0.interviewer_user_ids.0");
-    const dup = expectError(
+    const dup = expectDetails(
       await api(owner.agent).op("updateInterviewPanel", {
         body: {
           rounds: [
