@@ -5,7 +5,7 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../../src/lib/dates.ts";
-import { expectDetails, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { expectDetails, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
 import { insertEmployee } from "../support/employees.ts";
 import { createType, leaveWorld } from "../leave/fixtures.ts";

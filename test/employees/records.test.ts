@@ -82,7 +82,7 @@ describe("createEmployee, getEmployee: create", () => {
   it("names every missing required field in the 400 details", async () => {
     const o = await signupTenant(t);
     const body = expectDetails(await o.agent.post("/api/employees").send({}), 400, "validation_failed");
-    const paths = body.details.map((d: any) => d.path).sort();
+    const paths = body.details.map((d) => d.path).sort();
     expect(paths).toEqual(["body.department", "body.designation", "body.email", "body.first_name", "body.joining_date", "body.last_name"]);
     const one = expectError(await o.agent.post("/api/employees").send({ ...employeeInput(), designation: undefined }), 400);
     expect(one.details).toEqual([expect.objectContaining({ path: "body.designation" })]);
@@ -111,7 +111,7 @@ describe("createEmployee, getEmployee: create", () => {
       const res = await o.agent.post("/api/employees").send(employeeInput(override));
       const body = expectDetails(res, 400, "validation_failed");
       expect(
-        body.details.map((d: any) => d.path),
+        body.details.map((d) => d.path),
         JSON.stringify(override),
       ).toContain(path);
     }
@@ -301,7 +301,10 @@ describe("deleteEmployee: soft delete", () => {
     // Email reusable, history kept.
     const again = await createEmployee(o, { email: "leaver@example.com" });
     expect(again.id).not.toBe(e.id);
-    const log = await t.query<{ action: string; changes: AuditChanges }>(`SELECT action, changes FROM audit_logs WHERE entity_id = $1 ORDER BY created_at`, [e.id]);
+    const log = await t.query<{ action: string; changes: AuditChanges }>(
+      `SELECT action, changes FROM audit_logs WHERE entity_id = $1 ORDER BY created_at`,
+      [e.id],
+    );
     expect(log.map((l) => l.action)).toEqual(["employee.created", "employee.deleted"]);
     expect(log[1].changes.deleted_at.from).toBeNull();
   });

@@ -83,7 +83,7 @@ describe("submitResignation: resignation", () => {
     );
     expect(early.details[0].path).toBe("body.resignation_date");
     const missing = expectDetails(await o.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: "2024-05-02" }), 400);
-    expect(missing.details.map((d: any) => d.path).sort()).toEqual(["body.last_working_day", "body.reason"]);
+    expect(missing.details.map((d) => d.path).sort()).toEqual(["body.last_working_day", "body.reason"]);
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [e.id]))[0].status).toBe("active");
     await api(o.agent)
       .op("submitResignation", {

@@ -77,8 +77,10 @@ describe(
         expectDetails(await post({ name: "No formula", code: "NF", type: "earning", calculation: "formula" }), 400).details[0].path,
       ).toBe("body.formula");
       expect(
-        expectDetails(await post({ name: "Both", code: "BOTH", type: "earning", calculation: "formula", formula: "1", amount: "1.00" }), 400)
-          .details[0].path,
+        expectDetails(
+          await post({ name: "Both", code: "BOTH", type: "earning", calculation: "formula", formula: "1", amount: "1.00" }),
+          400,
+        ).details[0].path,
       ).toBe("body.amount");
       expect(
         expectDetails(await post({ name: "Reserved", code: "ctc", type: "earning", calculation: "fixed", amount: "1.00" }), 400).details[0]
@@ -190,11 +192,13 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
         body: { effective_from: "2025-04-01", monthly_ctc: "30000.00", components: comps },
       })
       .expect(200);
-    const r = await w.hr.agent
-      .put(`/api/payroll/employee-setup/${id}`)
-      .send({ effective_from: "2026-04-01", monthly_ctc: "50000.00", components: comps, esi_enabled: false, notes: "Raise" })
+    const r = await api(w.hr.agent)
+      .op("setEmployeeSalarySetup", {
+        params: { employeeId: id },
+        body: { effective_from: "2026-04-01", monthly_ctc: "50000.00", components: comps, esi_enabled: false, notes: "Raise" },
+      })
       .expect(200);
-    expect(r.body.data.history.map((h: any) => [h.effective_from, h.monthly_ctc])).toEqual([
+    expect(r.body.data.history.map((h) => [h.effective_from, h.monthly_ctc])).toEqual([
       ["2026-04-01", "50000.00"],
       ["2025-04-01", "30000.00"],
     ]);
@@ -204,7 +208,7 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
       esi_enabled: false,
       notes: "Raise",
     });
-    expect(r.body.data.current.components.map((c: any) => [c.code, c.monthly_amount])).toEqual([
+    expect(r.body.data.current?.components.map((c) => [c.code, c.monthly_amount])).toEqual([
       ["BASIC", "25000.00"],
       ["HRA", "10000.00"],
       ["SPECIAL", "15000.00"],
@@ -230,8 +234,8 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
       expectDetails(await put({ monthly_ctc: "1000.00", components: [{ component_id: fixed.body.data.id }] }), 400).details[0].path,
     ).toBe("body.components.0.amount");
     expect(
-      expectDetails(await put({ monthly_ctc: "1000.00", components: [{ component_id: w.components.BASIC, amount: "5.00" }] }), 400).details[0]
-        .path,
+      expectDetails(await put({ monthly_ctc: "1000.00", components: [{ component_id: w.components.BASIC, amount: "5.00" }] }), 400)
+        .details[0].path,
     ).toBe("body.components.0.amount");
     expect(expectDetails(await put({ components: [{ component_id: w.components.BASIC }] }), 400).details[0].path).toBe("body.monthly_ctc");
     expect(

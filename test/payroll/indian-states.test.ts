@@ -101,7 +101,10 @@ describe("createEmployee, updateEmployee, setEmployeeSalarySetup, updateProfessi
       [ids[1]]: "Maharashtra",
       [ids[2]]: "Maharastra",
     });
-    const [settings] = await t.query<{ settings: { states: { state: string }[] } }>("SELECT settings FROM tenant_settings WHERE tenant_id = $1 AND kind = 'pt'", [o.tenantId]);
+    const [settings] = await t.query<{ settings: { states: { state: string }[] } }>(
+      "SELECT settings FROM tenant_settings WHERE tenant_id = $1 AND kind = 'pt'",
+      [o.tenantId],
+    );
     expect(settings.settings.states.map((s) => s.state)).toEqual(["Karnataka", "Nowhere"]);
   });
 });

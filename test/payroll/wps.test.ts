@@ -209,7 +209,7 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
       "AE07ĬĊ0331234567890123456",
     ]);
     const e = expectDetails(await api(w.hr.agent).op("exportWpsSif", { params: { draftId: runId } }), 409, "conflict");
-    expect(e.details.map((d: any) => d.path)).toContain("employees.U-001");
+    expect(e.details.map((d) => d.path)).toContain("employees.U-001");
     await t.query(`UPDATE employees SET bank_iban = $2 WHERE tenant_id = $1 AND employee_code = 'U-001'`, [
       w.owner.tenantId,
       "AE07 0331 2345 6789 0123 456",

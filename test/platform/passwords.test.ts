@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { passwordWeakness } from "../../src/platform/identity/passwords.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { expectDetails, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { expectDetails, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { startMailSink, tokenMailed, type MailSink } from "../support/mail.ts";
 import { api } from "../support/api.ts";
 

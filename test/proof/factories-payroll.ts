@@ -10,7 +10,6 @@ import {
   call,
   createIn,
   sampleBody,
-  bodyFor,
   collection,
   employeeOf,
   fromToday,

@@ -33,14 +33,6 @@ import * as clock from "../../src/lib/clock.ts";
 
 type Ctx = Omit<FactoryContext, "parents">;
 
-const REQUISITIONS = "/api/recruitment/job-requisitions";
-const POSTINGS = "/api/recruitment/job-postings";
-const CANDIDATES = "/api/recruitment/candidates";
-const INTERVIEWS = "/api/recruitment/interviews";
-const SESSIONS = "/api/recruitment/interview-management-sessions";
-const OFFERS = "/api/recruitment/offers";
-const TALENT = "/api/recruitment/talent-pool-candidates";
-
 const RECRUITERS = ["owner", "admin", "hr"];
 const recruiting = (why: string): Scope => ({ tenant: `recruitment records: run by owner/admin/hr${why}; no employee operation` });
 const candidateLink: Scope = { tenant: "a candidate's personal link: the token, not a session, picks the company and the offer" };

@@ -174,7 +174,7 @@ export async function reportOf(ctx: Omit<FactoryContext, "parents">, manager: Ho
 export function leaveBasics(ctx: Omit<FactoryContext, "parents">) {
   return once(`leave:${ctx.owner.tenantId}`, async () => {
     const a = ctx.owner.agent;
-    const current = (await a.get("/api/leave-periods?limit=100")).body.data?.find((p: any) => p.is_current);
+    const current = (await call(a, "listLeavePeriods", { query: { limit: 100 } })).find((p) => p.is_current);
     const period =
       current ??
       (await call(a, "createLeavePeriod", {

@@ -151,8 +151,10 @@ describe("recruitment access", () => {
     expect((await t.query(`SELECT deleted_at FROM candidates WHERE id = $1`, [candidate.id]))[0].deleted_at).toBeNull();
     // References in bodies to another company's records are invalid input.
     expect(
-      expectDetails(await api(b.hr.agent).op("createJobPosting", { body: { requisition_id: posting.requisition_id, description: "x" } }), 400)
-        .details[0].path,
+      expectDetails(
+        await api(b.hr.agent).op("createJobPosting", { body: { requisition_id: posting.requisition_id, description: "x" } }),
+        400,
+      ).details[0].path,
     ).toBe("body.requisition_id");
     expect(
       expectDetails(

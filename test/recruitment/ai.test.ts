@@ -165,15 +165,15 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
   });
 
   it("generate interview questions for the skills, with guidance, in the requested mix", async () => {
-    const body = { job_title: "Senior Backend Engineer", requirements, count: 6, seniority: "senior" };
-    const a = (await c.hr.agent.post("/api/recruitment/ai/interview-questions").send(body).expect(200)).body.data;
-    const b = (await c.manager.agent.post("/api/recruitment/ai/interview-questions").send(body).expect(200)).body.data;
+    const body = { job_title: "Senior Backend Engineer", requirements, count: 6, seniority: "senior" as const };
+    const a = (await api(c.hr.agent).op("generateInterviewQuestions", { body }).expect(200)).body.data;
+    const b = (await api(c.manager.agent).op("generateInterviewQuestions", { body }).expect(200)).body.data;
     expect(a).toEqual(b);
     expect(a.questions).toHaveLength(6);
-    expect(a.questions.filter((q: any) => q.category === "technical").length).toBe(4);
-    expect(a.questions.every((q: any) => q.question.length > 20 && q.what_to_look_for.length > 10)).toBe(true);
+    expect(a.questions.filter((q) => q.category === "technical").length).toBe(4);
+    expect(a.questions.every((q) => q.question.length > 20 && q.what_to_look_for.length > 10)).toBe(true);
     expect(a.questions[0]).toMatchObject({ category: "technical", skill: "typescript" });
-    expect(a.questions.some((q: any) => q.question.includes("PostgreSQL"))).toBe(true);
+    expect(a.questions.some((q) => q.question.includes("PostgreSQL"))).toBe(true);
     const tech = (
       await api(c.hr.agent)
         .op("generateInterviewQuestions", { body: { requirements: "Kubernetes, Terraform", focus: "technical", count: 10 } })

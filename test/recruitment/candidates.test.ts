@@ -3,7 +3,7 @@
 // manager visibility, search, and the talent pool's skills/tags search.
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { expectDetails, expectError, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, useTestApp, type AuditChanges } from "../support/app.ts";
 import { addCandidate, advance, draftOffer, isoIn, openPosting, recruitingCompany, uniq, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
@@ -136,8 +136,8 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
       .expect(200);
     expect(
       log.body.data
-        .filter((e: any) => e.action === "recruitment.candidate_stage_changed")
-        .map((e: any) => e.changes.stage.to)
+        .filter((e) => e.action === "recruitment.candidate_stage_changed")
+        .map((e) => (e.changes as AuditChanges | null)?.stage.to)
         .reverse(),
     ).toEqual(["screening", "interview", "offer", "hired"]);
     // The requisition's requester (hr here raised it, so nobody else) - raise one by the manager to see the notice.
@@ -392,7 +392,7 @@ describe(
           },
         })
         .expect(201);
-      const ids = (r: any) => r.body.data.map((x: any) => x.id);
+      const ids = (r: { body: { data: { id: string }[] } }) => r.body.data.map((x) => x.id);
       expect(
         ids(
           await api(c.hr.agent)

@@ -21,11 +21,13 @@ describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
     const hr = await addMember(t, owner, "hr");
     const mgr = await addMember(t, owner, "manager");
     const rounds = [
-      { name: "Case study", sequence: 2, duration_minutes: 90, mode: "video", interviewer_user_ids: [mgr.userId] },
-      { name: "Culture fit", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [hr.userId] },
+      { name: "Case study", sequence: 2, duration_minutes: 90, mode: "video" as const, interviewer_user_ids: [mgr.userId] },
+      { name: "Culture fit", sequence: 1, duration_minutes: 30, mode: "phone" as const, interviewer_user_ids: [hr.userId] },
     ];
-    const u = await hr.agent.post("/api/configuration/talent-acquisition/interview-panel").send({ rounds, rating_scale: 10 }).expect(200);
-    expect(u.body.data.rounds.map((r: any) => r.name)).toEqual(["Culture fit", "Case study"]);
+    const u = await api(hr.agent)
+      .op("updateInterviewPanel", { body: { rounds, rating_scale: 10 } })
+      .expect(200);
+    expect(u.body.data.rounds.map((r) => r.name)).toEqual(["Culture fit", "Case study"]);
     expect(u.body.data).toMatchObject({ rating_scale: 10, feedback_deadline_hours: 48 });
     const read = await api(mgr.agent).op("getInterviewPanel").expect(200);
     expect(read.body.data.rounds[0].interviewer_user_ids).toEqual([hr.userId]);

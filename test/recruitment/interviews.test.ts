@@ -386,7 +386,9 @@ describe(
       await api(c.hr.agent)
         .op("updateInterviewSession", { params: { id: s.body.data.id }, body: { status: "cancelled" } })
         .expect(200);
-      const outbox = await t.query<{ subject: string }>(`SELECT subject FROM email_outbox WHERE to_address = $1 ORDER BY created_at`, [cand.email]);
+      const outbox = await t.query<{ subject: string }>(`SELECT subject FROM email_outbox WHERE to_address = $1 ORDER BY created_at`, [
+        cand.email,
+      ]);
       expect(outbox.map((r) => r.subject.split(":")[0])).toEqual(["Interview invitation", "Interview invitation", "Cancelled"]);
       expectError(await api(c.hr.agent).op("sendInterviewSession", { params: { id: s.body.data.id } }), 409, "conflict");
       expectError(

@@ -58,8 +58,11 @@ describe(
       expect(range.details[0].path).toBe("body.max_salary");
       expectError(await api(c.hr.agent).op("createJobRequisition", { body: { ...base, min_salary: "12" } }), 400, "validation_failed");
       expect(
-        expectDetails(await api(c.hr.agent).op("createJobRequisition", { body: { ...base, min_salary: "-1.00" } }), 400, "validation_failed")
-          .details[0].path,
+        expectDetails(
+          await api(c.hr.agent).op("createJobRequisition", { body: { ...base, min_salary: "-1.00" } }),
+          400,
+          "validation_failed",
+        ).details[0].path,
       ).toBe("body.min_salary");
       // MoneyAmount: at most 999999999999.99, the largest amount every amount column holds
       expect(
