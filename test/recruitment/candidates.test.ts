@@ -8,7 +8,7 @@ import { addCandidate, advance, draftOffer, isoIn, openPosting, recruitingCompan
 
 const t = useTestApp();
 let c: Company;
-let posting: any;
+let posting: Awaited<ReturnType<typeof openPosting>>;
 
 beforeAll(async () => {
   c = await recruitingCompany(t);

@@ -11,7 +11,7 @@ import { addCandidate, advance, isoIn, openPosting, recruitingCompany, type Comp
 
 const t = useTestApp();
 let c: Company;
-let posting: any;
+let posting: Awaited<ReturnType<typeof openPosting>>;
 let mail: MailSink;
 
 beforeAll(async () => {
