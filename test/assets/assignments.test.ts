@@ -65,7 +65,10 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
 
     const notes = await api(emp.agent).op("listNotifications").expect(200);
     expect(notes.body.data.find((n) => n.kind === "asset.assigned")!.title).toContain(a.asset_tag);
-    const mails = await t.query("SELECT subject, text_body FROM email_outbox WHERE to_address = $1", [emp.email]);
+    const mails = await t.query<{ subject: string; text_body: string }>(
+      "SELECT subject, text_body FROM email_outbox WHERE to_address = $1",
+      [emp.email],
+    );
     expect(mails.some((m) => m.subject.includes(a.asset_tag) && m.text_body.includes("2099-06-30"))).toBe(true);
     expect((await api(colleague.agent).op("listNotifications").expect(200)).body.data.some((n) => n.kind === "asset.assigned")).toBe(false);
 
@@ -177,7 +180,7 @@ describe("listAssetAssignments, createAssetAssignment: asset assignments", () =>
     const ids = async (who: TenantSession, qs = "") => {
       const r = await who.agent.get(`/api/assets/assignments?limit=100&${qs}`);
       expect(r.status, JSON.stringify(r.body)).toBe(200);
-      return r.body.data.map((x: any) => x.id);
+      return (r.body.data as { id: string }[]).map((x) => x.id);
     };
     const forEmp = await ids(emp);
     expect(forEmp).toContain(x1.id);

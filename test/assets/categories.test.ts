@@ -41,9 +41,11 @@ describe("listAssetCategories, createAssetCategory, getAssetCategory, updateAsse
     expect(upd.body.data).toMatchObject({ name: "Laptops & notebooks", description: null });
     const [row] = await t.query("SELECT name, description FROM asset_categories WHERE id = $1", [id]);
     expect(row).toEqual({ name: "Laptops & notebooks", description: null });
-    const log = await owner.agent.get(`/api/configuration/activity-log?entity_id=${id}`).expect(200);
-    expect(log.body.data.map((e: any) => e.action)).toEqual(["asset.category_updated", "asset.category_created"]);
-    expect(log.body.data[0].changes.name).toEqual({ from: "Laptops", to: "Laptops & notebooks" });
+    const log = await api(owner.agent)
+      .op("listActivityLog", { query: { entity_id: id } })
+      .expect(200);
+    expect(log.body.data.map((e) => e.action)).toEqual(["asset.category_updated", "asset.category_created"]);
+    expect(log.body.data[0].changes?.name).toEqual({ from: "Laptops", to: "Laptops & notebooks" });
   });
 
   it("keeps names unique per company, ignoring case (409)", async () => {

@@ -292,7 +292,7 @@ describe("listAssetDamageReports, createAssetDamageReport, resolveAssetDamageRep
       .op("createAssetDamageReport", { body: { asset_id: theirs.id, severity: "major", description: "Theirs" } })
       .expect(201);
     const ids = async (who: TenantSession, qs = "") =>
-      (await who.agent.get(`/api/assets/damage-reports?limit=100&${qs}`).expect(200)).body.data.map((x: any) => x.id);
+      (await who.agent.get(`/api/assets/damage-reports?limit=100&${qs}`).expect(200)).body.data.map((x: { id: string }) => x.id);
     const forEmp = await ids(emp);
     expect(forEmp).toContain(r1.body.data.id);
     expect(forEmp).not.toContain(r2.body.data.id);

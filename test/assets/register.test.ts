@@ -94,9 +94,10 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
       409,
       "conflict",
     );
-    const [{ last_value }] = await t.query("SELECT last_value FROM number_sequences WHERE tenant_id = $1 AND name = 'asset_tag'", [
-      owner.tenantId,
-    ]);
+    const [{ last_value }] = await t.query<{ last_value: number }>(
+      "SELECT last_value FROM number_sequences WHERE tenant_id = $1 AND name = 'asset_tag'",
+      [owner.tenantId],
+    );
     const next = `AST-${String(last_value + 1).padStart(5, "0")}`;
     await createAsset(hr, laptops, { asset_tag: next });
     const generated = await createAsset(hr, laptops);
@@ -194,7 +195,7 @@ describe("listAssets, createAsset, getAsset, updateAsset, deleteAsset: asset reg
     });
     expect(all.body.data[1].status).toBe("assigned");
 
-    const ids = async (qs: string) => (await hr.agent.get(`/api/assets?${qs}`).expect(200)).body.data.map((a: any) => a.id);
+    const ids = async (qs: string) => (await hr.agent.get(`/api/assets?${qs}`).expect(200)).body.data.map((a: { id: string }) => a.id);
     expect(await ids(`category_id=${cat}&status=available`)).toEqual([m1.id]);
     expect(await ids(`category_id=${cat}&status=retired`)).toEqual([m3.id]);
     expect(await ids(`employee_id=${emp}`)).toEqual([m2.id]);

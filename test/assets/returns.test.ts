@@ -309,7 +309,7 @@ describe("listAssetReturnRequests, createAssetReturnRequest, decideAssetReturnRe
       .op("createAssetReturnRequest", { body: { assignment_id: theirs.assignment.id, reason: "Theirs" } })
       .expect(201);
     const ids = async (who: TenantSession, qs = "") =>
-      (await who.agent.get(`/api/assets/return-requests?limit=100&${qs}`).expect(200)).body.data.map((x: any) => x.id);
+      (await who.agent.get(`/api/assets/return-requests?limit=100&${qs}`).expect(200)).body.data.map((x: { id: string }) => x.id);
     const forEmp = await ids(emp);
     expect(forEmp).toContain(r1.body.data.id);
     expect(forEmp).not.toContain(r2.body.data.id);

@@ -2,7 +2,7 @@
 // create's schema and rules; dry run, all-or-nothing and row-by-row; unknown columns a 400; roles,
 // tenant isolation and retries with the same Idempotency-Key.
 import { describe, expect, it } from "vitest";
-import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, type TenantSession, useTestApp, type ErrorDetail } from "../support/app.ts";
 import { createEmployee, employeeInput, insertEmployee } from "../support/employees.ts";
 import { api } from "../support/api.ts";
 
@@ -43,13 +43,13 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
     const o = await signupTenant(t);
     const csv = await withBadRows(o);
     const before = await employeeCount(o.tenantId);
-    const res = expectError(
+    const res = expectDetails(
       await api(o.agent).op("importEmployees", { query: { dry_run: true }, body: { csv } }),
       400,
       "validation_failed",
     );
-    const byRow = new Map<number, { column: string | null; path: string; message: string }[]>();
-    for (const d of res.details) byRow.set(d.row, [...(byRow.get(d.row) ?? []), d]);
+    const byRow = new Map<number, ErrorDetail[]>();
+    for (const d of res.details) byRow.set(d.row ?? 0, [...(byRow.get(d.row ?? 0) ?? []), d]);
     expect([...byRow.keys()].sort()).toEqual([2, 3, 5, 6, 7]);
     expect(byRow.get(2)).toEqual([expect.objectContaining({ column: "joining_date", path: "rows[2].joining_date" })]);
     expect(byRow.get(3)![0]).toMatchObject({ column: "email", message: expect.stringContaining("already uses the email") });
@@ -143,7 +143,7 @@ describe("importEmployees: dry run, all-or-nothing, row by row", () => {
       .expect(201);
     expect(ok.body.data).toMatchObject({ format: "json", imported_rows: 1 });
     // the code is now taken: a second import of it is a problem of its row
-    const again = expectError(
+    const again = expectDetails(
       await api(o.agent).op("importEmployees", { body: { rows: [employeeInput({ employee_code: "IMP-7" })] } }),
       400,
     );
@@ -168,7 +168,7 @@ describe("importEmployees: the source as a whole", () => {
     expect(res.details).toEqual([
       { path: "body.csv.columns[7]", message: expect.stringMatching(/^"salary" is not a column of an employees row/) },
     ]);
-    const json = expectError(await api(o.agent).op("importEmployees", { body: { rows: [{ ...employeeInput(), salary: 1 }] } }), 400);
+    const json = expectDetails(await api(o.agent).op("importEmployees", { body: { rows: [{ ...employeeInput(), salary: 1 }] } }), 400);
     expect(json.details[0]).toMatchObject({ path: "body.rows[1].salary" });
     expect(await employeeCount(o.tenantId)).toBe(before);
   });
@@ -176,7 +176,7 @@ describe("importEmployees: the source as a whole", () => {
   it("CSV that cannot be parsed, an empty file, both or neither form: 400", async () => {
     const o = await signupTenant(t);
     const broken = `${HEADER}\n"unterminated,B,c@example.test,D,E,2024-01-01,,\n`;
-    expect(expectError(await api(o.agent).op("importEmployees", { body: { csv: broken } }), 400).details[0].path).toBe("body.csv");
+    expect(expectDetails(await api(o.agent).op("importEmployees", { body: { csv: broken } }), 400).details[0].path).toBe("body.csv");
     expectError(await api(o.agent).op("importEmployees", { body: { csv: `${HEADER}\n` } }), 400);
     expectError(await api(o.agent).op("importEmployees", { body: { csv: "a", rows: [{}] } }), 400);
     expectError(await api(o.agent).op("importEmployees", { body: {} }), 400);

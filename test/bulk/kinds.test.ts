@@ -6,7 +6,7 @@ import * as clock from "../../src/lib/clock.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
 import { insertEmployee } from "../support/employees.ts";
 import { createType, leaveWorld } from "../leave/fixtures.ts";
@@ -76,7 +76,7 @@ describe("importAttendanceRecords", () => {
       { date: d1, status: "absent", source: "import" },
       { date: d2, status: "present", source: "import" },
     ]);
-    const unknown = expectError(
+    const unknown = expectDetails(
       await api(o.agent).op("importAttendanceRecords", {
         body: { csv: `employee_id,date,status\n5d0f3a8e-2b1c-4d5e-8f9a-0b1c2d3e4f5a,${d1},absent\n` },
       }),
@@ -121,7 +121,7 @@ describe("importLeaveAllocations, exportLeaveAllocations", () => {
     );
     expect(changed.body.map((a: { employee_id: string }) => a.employee_id)).toEqual([w.employeeId]);
     // the same rules as the single call: days need leave_type_id (schema), a wrong step is refused
-    const bad = expectError(
+    const bad = expectDetails(
       await api(w.hr.agent).op("importLeaveAllocations", { body: { rows: [{ employee_id: w.employeeId, days: "2" }] } }),
       400,
     );
@@ -158,7 +158,7 @@ describe("importSalarySetups, exportSalarySetups", () => {
     const again = await ndjson(w.hr.agent.get(`/api/exports/salary-setups?format=ndjson&employee_id=${emp}&updated_since=${since}`));
     expect(again.body).toHaveLength(1);
     // components in CSV are JSON text in their cell, as the export writes them (test/bulk/round-trip.test.ts)
-    const col = expectError(
+    const col = expectDetails(
       await api(w.hr.agent).op("importSalarySetups", { body: { csv: "employee_id,effective_from,components\n" } }),
       400,
     );

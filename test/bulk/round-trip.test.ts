@@ -5,7 +5,7 @@
 import { parse } from "csv-parse/sync";
 import { describe, expect, it } from "vitest";
 import { addDays } from "../../src/lib/dates.ts";
-import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { expectDetails, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { today } from "../support/clock.ts";
 import { insertEmployee } from "../support/employees.ts";
 import { createType, leaveWorld } from "../leave/fixtures.ts";
@@ -42,7 +42,7 @@ const toCsv = (rows: Rows, columns: string[]) =>
  * columns the import writes.
  */
 async function importBack(agent: Agent, importPath: string, exported: { text: string; rows: Rows }) {
-  const raw = expectError(await agent.post(importPath).send({ csv: exported.text }), 400, "validation_failed");
+  const raw = expectDetails(await agent.post(importPath).send({ csv: exported.text }), 400, "validation_failed");
   for (const d of raw.details)
     expect(d.message, d.message).toMatch(
       /^"\w+" is a column the export adds \(the server keeps it\), not one an import writes: leave it out/,
@@ -214,7 +214,7 @@ describe("exportSalarySetups, importSalarySetups: an export imports back", () =>
     const again = await exportCsv(w.hr.agent, `/api/exports/salary-setups?format=csv&employee_id=${emp}`);
     expect(pick(again.rows, columns, "effective_from")).toEqual(pick(exported.rows, columns, "effective_from"));
     // a list column that is not JSON: that row's problem, in words
-    const bad = expectError(
+    const bad = expectDetails(
       await api(w.hr.agent).op("importSalarySetups", { body: { csv: `employee_id,effective_from,components\n${emp},2026-05-01,BASIC\n` } }),
       400,
     );

@@ -1,13 +1,13 @@
 // Employee documents: multipart upload with limits, listing, download, access and audit.
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { createEmployee } from "../support/employees.ts";
+import { createEmployee, type Employee } from "../support/employees.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const PDF = Buffer.concat([Buffer.from("%PDF-1.4\n"), Buffer.from("hello document ".repeat(50))]);
 let owner: TenantSession;
-let emp: any, other: any;
+let emp: Employee, other: Employee;
 
 beforeAll(async () => {
   owner = await signupTenant(t);

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { addDays } from "../../src/lib/dates.ts";
 import { completeDueExits } from "../../src/modules/employees/exits.ts";
 import { newToken } from "../../src/platform/identity/tokens.ts";
-import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { addMember, expectError, signupTenant, type TenantSession, useTestApp, type AuditChanges } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { createType, grant, insertEmployee, leaveWorld, nextWeekday, today } from "../leave/fixtures.ts";
 import { appIdentityCache, settled } from "../support/identity-cache.ts";
@@ -89,7 +89,7 @@ describe("completeExit, downloadEmployeeDocument, decideLeaveRequest, acceptInvi
       .expect(200);
     expect(again.body.data.tenants).toEqual([]);
     expect(again.body.data.active_tenant_id).toBeNull();
-    const removed = await t.query<{ changes: any }>(
+    const removed = await t.query<{ changes: AuditChanges }>(
       `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'member.removed' AND entity_id = $2`,
       [w.owner.tenantId, w.manager.userId],
     );

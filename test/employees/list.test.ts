@@ -1,12 +1,12 @@
 // The employee list: search over name / code / email / phone, filters, sorting, pagination.
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
-import { createEmployee } from "../support/employees.ts";
+import { createEmployee, type Employee } from "../support/employees.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();
 let o: TenantSession;
-const people: Record<string, any> = {};
+const people: Record<string, Employee> = {};
 
 beforeAll(async () => {
   o = await signupTenant(t);
@@ -56,7 +56,8 @@ beforeAll(async () => {
   await createEmployee(other, { first_name: "Priya", last_name: "Sharma", email: "priya.sharma@acme.test" });
 });
 
-const ids = (res: any) => res.body.data.map((e: any) => e.id);
+// the searches are sent as clients encode them (raw query strings), so the answers are read by hand
+const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((e) => e.id);
 const list = async (qs: string) => o.agent.get(`/api/employees${qs}`).expect(200);
 
 describe("listEmployees: search", () => {
@@ -84,7 +85,7 @@ describe("listEmployees: search", () => {
   it("orders and pages the matches of a search by every sort, with the total of all matches", async () => {
     // "acme" is in every e-mail: all five match
     const all = [people.priya, people.rahul, people.anna, people.omar, people.zoe];
-    const by = (key: (e: any) => string, desc = false) =>
+    const by = (key: (e: Employee) => string, desc = false) =>
       [...all].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0) * (desc ? -1 : 1)).map((e) => e.id);
     const expected: Record<string, string[]> = {
       name: by((e) => `${e.last_name}\u0000${e.first_name}\u0000${e.id}`),

@@ -1,7 +1,7 @@
 // Employee records: create / read / update / soft delete, validation, duplicates, reporting lines,
 // activity log contents and tenant isolation.
 import { describe, expect, it } from "vitest";
-import { expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
+import { expectDetails, expectError, signupTenant, useTestApp, type TenantSession, type AuditChanges } from "../support/app.ts";
 import { createEmployee, employeeInput } from "../support/employees.ts";
 import { api } from "../support/api.ts";
 
@@ -81,8 +81,8 @@ describe("createEmployee, getEmployee: create", () => {
 
   it("names every missing required field in the 400 details", async () => {
     const o = await signupTenant(t);
-    const body = expectError(await o.agent.post("/api/employees").send({}), 400, "validation_failed");
-    const paths = body.details.map((d: any) => d.path).sort();
+    const body = expectDetails(await o.agent.post("/api/employees").send({}), 400, "validation_failed");
+    const paths = body.details.map((d) => d.path).sort();
     expect(paths).toEqual(["body.department", "body.designation", "body.email", "body.first_name", "body.joining_date", "body.last_name"]);
     const one = expectError(await o.agent.post("/api/employees").send({ ...employeeInput(), designation: undefined }), 400);
     expect(one.details).toEqual([expect.objectContaining({ path: "body.designation" })]);
@@ -109,9 +109,9 @@ describe("createEmployee, getEmployee: create", () => {
     ];
     for (const [override, path] of cases) {
       const res = await o.agent.post("/api/employees").send(employeeInput(override));
-      const body = expectError(res, 400, "validation_failed");
+      const body = expectDetails(res, 400, "validation_failed");
       expect(
-        body.details.map((d: any) => d.path),
+        body.details.map((d) => d.path),
         JSON.stringify(override),
       ).toContain(path);
     }
@@ -233,13 +233,13 @@ describe("updateEmployee, getEmployeeActivityLog: update", () => {
     const vp = await createEmployee(o, { reports_to: ceo.id });
     const dev = await createEmployee(o, { reports_to: vp.id });
     expect(dev.reports_to).toBe(vp.id);
-    const self = expectError(
+    const self = expectDetails(
       await api(o.agent).op("updateEmployee", { params: { employeeId: ceo.id }, body: { reports_to: ceo.id } }),
       400,
       "validation_failed",
     );
     expect(self.details[0].path).toBe("body.reports_to");
-    const cycle = expectError(
+    const cycle = expectDetails(
       await api(o.agent).op("updateEmployee", { params: { employeeId: ceo.id }, body: { reports_to: dev.id } }),
       400,
       "validation_failed",
@@ -301,7 +301,10 @@ describe("deleteEmployee: soft delete", () => {
     // Email reusable, history kept.
     const again = await createEmployee(o, { email: "leaver@example.com" });
     expect(again.id).not.toBe(e.id);
-    const log = await t.query(`SELECT action, changes FROM audit_logs WHERE entity_id = $1 ORDER BY created_at`, [e.id]);
+    const log = await t.query<{ action: string; changes: AuditChanges }>(
+      `SELECT action, changes FROM audit_logs WHERE entity_id = $1 ORDER BY created_at`,
+      [e.id],
+    );
     expect(log.map((l) => l.action)).toEqual(["employee.created", "employee.deleted"]);
     expect(log[1].changes.deleted_at.from).toBeNull();
   });
@@ -330,7 +333,7 @@ describe("tenant isolation", () => {
     const o = await signupTenant(t);
     const other = await signupTenant(t);
     const e = await createEmployee(other);
-    const [doc] = await t.query(`SELECT gen_random_uuid() AS id`);
+    const [doc] = await t.query<{ id: string }>(`SELECT gen_random_uuid() AS id`);
     const id = e.id;
     expectError(await api(o.agent).op("getEmployee", { params: { employeeId: id } }), 404, "not_found");
     expectError(await api(o.agent).op("updateEmployee", { params: { employeeId: id }, body: { designation: "Hacker" } }), 404, "not_found");

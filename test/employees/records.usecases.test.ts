@@ -7,7 +7,7 @@ import { withTenant } from "../../src/db/tenancy.ts";
 import type { AuthContext } from "../../src/http/types.ts";
 import { completeDueExitsOfTenant, resign } from "../../src/modules/employees/exits.ts";
 import { addEmployee, changeEmployee } from "../../src/modules/employees/records.ts";
-import { signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { signupTenant, type TenantSession, useTestApp, type AuditChanges } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 
 const t = useTestApp();
@@ -57,7 +57,7 @@ describe("createEmployee: generated employee codes", () => {
       const email = await rejection(addEmployee(input({ email: "ASHA@example.test" })));
       expect(email.status).toBe(409);
     });
-    const [entry] = await t.query(
+    const [entry] = await t.query<{ action: string; changes: AuditChanges }>(
       `SELECT action, changes FROM audit_logs WHERE tenant_id = $1 AND entity_type = 'employee' ORDER BY created_at`,
       [o.tenantId],
     );

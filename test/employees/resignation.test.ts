@@ -4,7 +4,7 @@ import { COMPLETE_EXITS_JOB, completeDueExits } from "../../src/modules/employee
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addDays } from "../../src/lib/dates.ts";
-import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { today } from "../support/clock.ts";
 import { api } from "../support/api.ts";
@@ -65,7 +65,7 @@ describe("submitResignation: resignation", () => {
   it("validates the dates (400) and refuses a second resignation (409)", async () => {
     const o = await signupTenant(t);
     const e = await createEmployee(o, { joining_date: "2023-01-01" });
-    const bad = expectError(
+    const bad = expectDetails(
       await api(o.agent).op("submitResignation", {
         params: { employeeId: e.id },
         body: { resignation_date: "2024-05-02", last_working_day: "2024-05-01", reason: "x" },
@@ -74,7 +74,7 @@ describe("submitResignation: resignation", () => {
       "validation_failed",
     );
     expect(bad.details[0].path).toBe("body.last_working_day");
-    const early = expectError(
+    const early = expectDetails(
       await api(o.agent).op("submitResignation", {
         params: { employeeId: e.id },
         body: { resignation_date: "2022-12-31", last_working_day: "2023-01-31", reason: "x" },
@@ -82,8 +82,8 @@ describe("submitResignation: resignation", () => {
       400,
     );
     expect(early.details[0].path).toBe("body.resignation_date");
-    const missing = expectError(await o.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: "2024-05-02" }), 400);
-    expect(missing.details.map((d: any) => d.path).sort()).toEqual(["body.last_working_day", "body.reason"]);
+    const missing = expectDetails(await o.agent.post(`/api/employees/${e.id}/resignation`).send({ resignation_date: "2024-05-02" }), 400);
+    expect(missing.details.map((d) => d.path).sort()).toEqual(["body.last_working_day", "body.reason"]);
     expect((await t.query(`SELECT status FROM employees WHERE id = $1`, [e.id]))[0].status).toBe("active");
     await api(o.agent)
       .op("submitResignation", {

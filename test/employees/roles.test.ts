@@ -3,11 +3,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addMember, expectError, signupTenant, uniqueEmail, useTestApp, type TenantSession } from "../support/app.ts";
-import { createEmployee, employeeInput } from "../support/employees.ts";
+import { createEmployee, employeeInput, type Employee } from "../support/employees.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
-let boss: any, report: any, colleague: any;
+let boss: Employee, report: Employee, colleague: Employee;
 let manager: TenantSession, employee: TenantSession, hr: TenantSession;
 
 beforeAll(async () => {

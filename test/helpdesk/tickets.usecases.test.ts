@@ -117,7 +117,7 @@ describe("updateHelpdeskTicket, addHelpdeskMessage, deleteHelpdeskTicket: a tick
           "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'";
         let waiting = false;
         for (let n = 0; n < 6000 && !waiting; n++) {
-          waiting = (await t.query(waitingSql))[0].n > 0;
+          waiting = (await t.query<{ n: number }>(waitingSql))[0].n > 0;
           if (!waiting) await new Promise((r) => setTimeout(r, 10));
         }
         expect(waiting, `attempt ${i} waits for the lock`).toBe(true);

@@ -1,7 +1,7 @@
 // API credentials: created, listed, rotated and revoked by owners/admins; Bearer calls
 // with scopes enforced by the one generic guard; audited under the credential's name.
 import { describe, expect, it } from "vitest";
-import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 import * as clock from "../../src/lib/clock.ts";
 import { api, type RequestBodyOf } from "../support/api.ts";
@@ -80,9 +80,9 @@ describe("createApiCredential, listApiCredentials: machine clients with scopes",
 
   it("unknown scopes, a past expiry and an admin credential from an owner", async () => {
     const o = await signupTenant(t);
-    const bad = expectError(await api(o.agent).op("createApiCredential", { body: { name: "x", scopes: ["nothing:read"] } }), 400);
+    const bad = expectDetails(await api(o.agent).op("createApiCredential", { body: { name: "x", scopes: ["nothing:read"] } }), 400);
     expect(bad.details[0].path).toBe("body.scopes.0");
-    const past = expectError(
+    const past = expectDetails(
       await api(o.agent).op("createApiCredential", { body: { name: "x", scopes: ["employees:read"], expires_at: "2001-01-01T00:00:00Z" } }),
       400,
     );

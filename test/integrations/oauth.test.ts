@@ -290,7 +290,7 @@ describe("issueOAuthToken: the client-credentials grant", () => {
     clock.setClock(new Date(clock.nowMs() + 86_400_000 + 3_600_000 + 1000));
     await issue().expect(200); // a live one, issued a day and an hour later
     await jobs.runNow("integrations.prune-events", t.config);
-    const left = await t.query("SELECT expires_at FROM oauth_access_tokens WHERE credential_id = $1", [c.id]);
+    const left = await t.query<{ expires_at: Date }>("SELECT expires_at FROM oauth_access_tokens WHERE credential_id = $1", [c.id]);
     expect(left).toHaveLength(1);
     expect(new Date(left[0].expires_at).getTime()).toBeGreaterThan(clock.nowMs());
   });

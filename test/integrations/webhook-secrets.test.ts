@@ -45,7 +45,7 @@ describe("createWebhookEndpoint, rotateWebhookSecret: secrets encrypted at rest"
         .op("createWebhookEndpoint", { body: { url: `${base}/s` } })
         .expect(201)
     ).body.data;
-    const [row] = await t.query("SELECT secret FROM webhook_endpoints WHERE id = $1", [made.endpoint.id]);
+    const [row] = await t.query<{ secret: string }>("SELECT secret FROM webhook_endpoints WHERE id = $1", [made.endpoint.id]);
     expect(row.secret).toMatch(/^enc:v1:/);
     expect(row.secret).not.toContain(made.secret.slice(6));
     expect(openSecret(row.secret, KEY)).toBe(made.secret);

@@ -11,7 +11,7 @@ import { publicLookup, refusedAddress } from "../../src/platform/events/outbound
 import { DELIVER_JOB } from "../../src/platform/events/events.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { exposition } from "../../src/platform/metrics.ts";
-import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 import { api } from "../support/api.ts";
 
@@ -114,7 +114,7 @@ describe("createWebhookEndpoint, listWebhookEndpoints, getWebhookEndpoint: signe
       "http://[fd00::1]/x",
       "http://user:pw@example.com/",
     ]) {
-      const e = expectError(await api(o.agent).op("createWebhookEndpoint", { body: { url } }), 400, "validation_failed");
+      const e = expectDetails(await api(o.agent).op("createWebhookEndpoint", { body: { url } }), 400, "validation_failed");
       expect(e.details[0].path).toBe("body.url");
     }
     expect(refusedAddress("::ffff:10.1.2.3", false)).toMatch(/non-public/);

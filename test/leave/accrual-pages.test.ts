@@ -41,6 +41,6 @@ describe("leave.accrue over more allocations than a page", () => {
       [w.owner.tenantId],
     );
     expect(rows).toHaveLength(EMPLOYEES);
-    expect(new Set(rows.map((r: any) => r.accrued))).toEqual(new Set(["12.0"]));
+    expect(new Set(rows.map((r) => r.accrued))).toEqual(new Set(["12.0"]));
   });
 });

@@ -1,7 +1,7 @@
 // Allocations (bulk by policy, individual, prorated, idempotent), carry-forward with cap and
 // expiry, accrual and expiry jobs (safe to run twice), balances from the ledger, adjustments.
 import { beforeAll, describe, expect, it } from "vitest";
-import { api } from "../support/api.ts";
+import { api, type RequestOf, type ResponseBody } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
 import { withTenant } from "../../src/db/tenancy.ts";
 import { accrualSchedule } from "../../src/modules/leave/accrual.ts";
@@ -13,12 +13,14 @@ import { createType, insertEmployee, type LeaveWorld, leaveWorld, today, type Le
 const t = useTestApp();
 let w: LeaveWorld;
 let other: TenantSession;
-let el: LeaveType, cl: LeaveType, sl: LeaveType, policy: any;
+let el: LeaveType, cl: LeaveType, sl: LeaveType, policy: ResponseBody<"createLeavePolicy", 201>["data"];
 let veteran: string, joiner: string;
 
-const balances = async (agent: TenantSession["agent"], q: string) => (await agent.get(`/api/leave-balances?${q}`).expect(200)).body;
+type BalanceQuery = NonNullable<RequestOf<"listLeaveBalances">["query"]>;
+const balances = async (agent: TenantSession["agent"], query: BalanceQuery) =>
+  (await api(agent).op("listLeaveBalances", { query }).expect(200)).body;
 const balanceOf = async (employeeId: string, typeId: string, periodId?: string) => {
-  const b = await balances(w.hr.agent, `employee_id=${employeeId}&leave_type_id=${typeId}${periodId ? `&period_id=${periodId}` : ""}`);
+  const b = await balances(w.hr.agent, { employee_id: employeeId, leave_type_id: typeId, ...(periodId ? { period_id: periodId } : {}) });
   return b.data[0];
 };
 
@@ -139,10 +141,12 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
         .op("createLeavePeriod", { body: { name: "Next", start_date: nextStart, end_date: addDays(nextStart, 364) } })
         .expect(201)
     ).body.data;
-    const r = await w.hr.agent.post("/api/leave-allocations").send({ employee_id: veteran, period_id: next.id }).expect(201);
-    const elAlloc = r.body.data.allocations.find((a: any) => a.leave_type_id === el.id);
+    const r = await api(w.hr.agent)
+      .op("createLeaveAllocations", { body: { employee_id: veteran, period_id: next.id } })
+      .expect(201);
+    const elAlloc = r.body.data.allocations.find((a) => a.leave_type_id === el.id);
     expect(elAlloc).toMatchObject({ carried_forward: "5.0", carry_forward_expires_on: addDays(nextStart, 29), days: "15.0" });
-    expect(r.body.data.allocations.find((a: any) => a.leave_type_id === sl.id).carried_forward).toBe("0.0"); // SL does not carry forward
+    expect(r.body.data.allocations.find((a) => a.leave_type_id === sl.id)?.carried_forward).toBe("0.0"); // SL does not carry forward
     expect(await balanceOf(veteran, el.id, next.id)).toMatchObject({ allocated: "15.0", carried: "5.0", available: "20.0" });
     expect(await balanceOf(veteran, el.id, w.periodId)).toMatchObject({ carried: "-5.0", adjusted: "-8.0", available: "2.0" });
     // allocating again carries nothing twice
@@ -232,13 +236,13 @@ describe("listLeaveAllocations, createLeaveAllocations, listLeaveLedger: allocat
 
 describe("listLeaveBalances, createLeaveAdjustment: balances and adjustments", () => {
   it("employees see their own balances, managers their reports', hr everyone's", async () => {
-    const mine = await balances(w.employee.agent, "");
-    expect(new Set(mine.data.map((b: any) => b.employee_id))).toEqual(new Set([w.employeeId]));
+    const mine = await balances(w.employee.agent, {});
+    expect(new Set(mine.data.map((b) => b.employee_id))).toEqual(new Set([w.employeeId]));
     expect(mine.pagination.total).toBe(1);
-    expect((await balances(w.employee.agent, `employee_id=${veteran}`)).data).toEqual([]);
-    const mgr = await balances(w.manager.agent, "");
-    expect(new Set(mgr.data.map((b: any) => b.employee_id))).toEqual(new Set([w.employeeId, w.managerEmployeeId]));
-    const all = await balances(w.hr.agent, "limit=2");
+    expect((await balances(w.employee.agent, { employee_id: veteran })).data).toEqual([]);
+    const mgr = await balances(w.manager.agent, {});
+    expect(new Set(mgr.data.map((b) => b.employee_id))).toEqual(new Set([w.employeeId, w.managerEmployeeId]));
+    const all = await balances(w.hr.agent, { limit: 2 });
     // the company's total is every live employee (from the kept department counts): exactly what
     // counting them gives, and one fewer once an employee is deleted
     const live = async () =>
@@ -250,10 +254,10 @@ describe("listLeaveBalances, createLeaveAdjustment: balances and adjustments", (
     expect(all.pagination.total).toBe(await live());
     expect(all.pagination.total).toBeGreaterThanOrEqual(5);
     const spare = await insertEmployee(t, w.owner.tenantId, { first_name: "Spare" });
-    expect((await balances(w.hr.agent, "limit=2")).pagination.total).toBe(all.pagination.total + 1);
+    expect((await balances(w.hr.agent, { limit: 2 })).pagination.total).toBe(all.pagination.total + 1);
     await t.query(`UPDATE employees SET deleted_at = now() WHERE tenant_id = $1 AND id = $2`, [w.owner.tenantId, spare]);
-    expect((await balances(w.hr.agent, "limit=2")).pagination.total).toBe(all.pagination.total);
-    expect(new Set(all.data.map((b: any) => b.employee_id)).size).toBe(2);
+    expect((await balances(w.hr.agent, { limit: 2 })).pagination.total).toBe(all.pagination.total);
+    expect(new Set(all.data.map((b) => b.employee_id)).size).toBe(2);
     expectError(await api(other.agent).op("listLeaveBalances"), 404); // no current period there
   });
 

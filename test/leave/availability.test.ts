@@ -198,9 +198,14 @@ describe("createLeaveRequest, updateLeaveRequest, cancelLeaveRequest: leave date
         .expect(200)
     ).body.data;
   const expiries = async (emp: string) =>
-    (await ledgerOf(emp)).filter((e: any) => e.entry_type === "expiry").map((e: any) => [e.days, e.effective_date]);
-  const sum = async (emp: string) => (await ledgerOf(emp)).reduce((s: number, e: any) => s + Number(e.days), 0).toFixed(1);
-  const figures = (b: any) => ({ taken: b.taken, expired: b.expired, pending: b.pending, available: b.available });
+    (await ledgerOf(emp)).filter((e) => e.entry_type === "expiry").map((e) => [e.days, e.effective_date]);
+  const sum = async (emp: string) => (await ledgerOf(emp)).reduce((s, e) => s + Number(e.days), 0).toFixed(1);
+  const figures = (b: Awaited<ReturnType<typeof balance>>) => ({
+    taken: b.taken,
+    expired: b.expired,
+    pending: b.pending,
+    available: b.available,
+  });
 
   /**
    * 1 day allocated + 5 carried that lapsed 120 days ago: 1 available today, 6 as of a day before the

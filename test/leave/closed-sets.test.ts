@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();
@@ -14,7 +14,7 @@ const MIGRATION = path.resolve(import.meta.dirname, "../../prisma/migrations/202
 describe("createLeaveType, updateLeaveType: applicable genders and employment types are enums", () => {
   it("refuses values outside the sets, naming the item", async () => {
     const o = await signupTenant(t);
-    const bad = expectError(
+    const bad = expectDetails(
       await o.agent.post("/api/leave-types").send({ name: "Maternity", code: "ML", applicable_genders: ["martian"] }),
       400,
       "validation_failed",

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
-import { addMember, expectError, type TenantSession, useTestApp } from "../support/app.ts";
+import { addMember, expectError, type TenantSession, useTestApp, type AuditChanges } from "../support/app.ts";
 import { createType, insertEmployee, type LeaveWorld, leaveWorld, nextWeekday, today } from "./fixtures.ts";
 
 const t = useTestApp();
@@ -20,7 +20,10 @@ const OWN = /only the company's owner may decide on their own record/;
 
 /** The audit entries of an action about an entity, oldest first. */
 const audits = (action: string, entityId: string) =>
-  t.query<{ changes: any }>(`SELECT changes FROM audit_logs WHERE action = $1 AND entity_id = $2 ORDER BY created_at`, [action, entityId]);
+  t.query<{ changes: AuditChanges }>(`SELECT changes FROM audit_logs WHERE action = $1 AND entity_id = $2 ORDER BY created_at`, [
+    action,
+    entityId,
+  ]);
 
 beforeAll(async () => {
   w = await leaveWorld(t);

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { addDays } from "../../src/lib/dates.ts";
-import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import {
   balanceOf,
   createType,
@@ -138,7 +138,7 @@ describe("createLeaveRequest: refusals", () => {
       }),
       400,
     );
-    const miss = expectError(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(6, 0), to_date: day(6, 2) }), 400);
+    const miss = expectDetails(await apply(w.employee.agent, { leave_type_id: SL.id, from_date: day(6, 0), to_date: day(6, 2) }), 400);
     expect(miss.details[0].path).toBe("body.attachment_file_id");
     const up = await w.employee.agent
       .post("/api/upload")

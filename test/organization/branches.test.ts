@@ -1,7 +1,7 @@
 // Branches and work locations.
 import { describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 
 const t = useTestApp();
@@ -116,7 +116,7 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
     expectError(await api(o.agent).op("deleteBranch", { params: { branchId: b.id } }), 404);
     expect((await api(o.agent).op("listBranches").expect(200)).body.data).toEqual([]);
     // A deleted branch cannot be assigned.
-    const bad = expectError(await api(o.agent).op("updateEmployee", { params: { employeeId: e.id }, body: { branch_id: b.id } }), 400);
+    const bad = expectDetails(await api(o.agent).op("updateEmployee", { params: { employeeId: e.id }, body: { branch_id: b.id } }), 400);
     expect(bad.details[0].path).toBe("body.branch_id");
   });
 
@@ -135,7 +135,7 @@ describe("listBranches, createBranch, getBranch, updateBranch, deleteBranch: bra
       name: "Theirs",
       deleted_at: null,
     });
-    const bad = expectError(
+    const bad = expectDetails(
       await api(o.agent).op("createEmployee", {
         body: {
           first_name: "A",
@@ -223,15 +223,15 @@ describe("listWorkLocations, createWorkLocation: work locations", () => {
       .op("createWorkLocation", { body: { name: "Warehouse" } })
       .expect(201);
     expectError(await api(o.agent).op("createWorkLocation", { body: { name: "warehouse" } }), 409, "conflict");
-    expect(expectError(await api(o.agent).op("createWorkLocation", { body: { name: "A", latitude: 10 } }), 400).details[0].path).toBe(
+    expect(expectDetails(await api(o.agent).op("createWorkLocation", { body: { name: "A", latitude: 10 } }), 400).details[0].path).toBe(
       "body.longitude",
     );
     expect(
-      expectError(await api(o.agent).op("createWorkLocation", { body: { name: "A", geofence_radius_m: 100 } }), 400).details[0].path,
+      expectDetails(await api(o.agent).op("createWorkLocation", { body: { name: "A", geofence_radius_m: 100 } }), 400).details[0].path,
     ).toBe("body.geofence_radius_m");
     expectError(await api(o.agent).op("createWorkLocation", { body: { name: "A", latitude: 91, longitude: 0 } }), 400);
     expect(
-      expectError(
+      expectDetails(
         await api(o.agent).op("createWorkLocation", { body: { name: "A", branch_id: "00000000-0000-4000-8000-000000000000" } }),
         400,
       ).details[0].path,
@@ -243,7 +243,7 @@ describe("listWorkLocations, createWorkLocation: work locations", () => {
         .expect(201)
     ).body.data;
     expect(
-      expectError(
+      expectDetails(
         await api(o.agent).op("createEmployee", {
           body: {
             first_name: "A",

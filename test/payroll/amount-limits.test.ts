@@ -4,7 +4,7 @@
 // already stored with figures out of range still reads back (200, `calculation_error`), and a run
 // names the employee and component it cannot calculate.
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectError, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, useTestApp } from "../support/app.ts";
 import { payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
@@ -20,7 +20,7 @@ beforeAll(async () => {
 
 describe("createSalaryComponent, updateSalaryComponent: formulas checked against the largest amount", () => {
   it("a formula multiplying large constants is a 400 naming formula, on create and on update; nothing is saved", async () => {
-    const e = expectError(
+    const e = expectDetails(
       await components().send({
         name: "Huge",
         code: "HUGE",
@@ -37,7 +37,7 @@ describe("createSalaryComponent, updateSalaryComponent: formulas checked against
     expect(list.body.data.map((c) => c.code)).not.toContain("HUGE");
 
     for (const formula of ["999999999 * 999999999 * CTC", "BASIC * CTC", "CTC / 0.001", "CTC * 2"]) {
-      const u = expectError(
+      const u = expectDetails(
         await api(w.hr.agent).op("updateSalaryComponent", { params: { id: w.components.HRA }, body: { formula } }),
         400,
         "validation_failed",
@@ -71,7 +71,7 @@ describe("createSalaryComponent, updateSalaryComponent: formulas checked against
   });
 
   it("a default amount beyond the largest amount is a 400 naming amount", async () => {
-    const e = expectError(
+    const e = expectDetails(
       await components().send({ name: "Too much", code: "TOOMUCH", type: "earning", calculation: "fixed", amount: "1000000000000.00" }),
       400,
       "validation_failed",
@@ -112,7 +112,7 @@ describe("setEmployeeSalarySetup, getEmployeeSalarySetup: a setup that cannot be
       .expect(200);
     expect(after.body.data).toEqual(before.body.data);
     // a CTC the column cannot hold: a 400 naming monthly_ctc (not a database error)
-    const c = expectError(
+    const c = expectDetails(
       await api(w.hr.agent).op("setEmployeeSalarySetup", {
         params: { employeeId: emp },
         body: { effective_from: "2024-04-01", monthly_ctc: "1000000000000.00" },

@@ -1,7 +1,7 @@
 // Salary components (formula checks, cycles, codes in use) and employee salary setups.
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { addMember, expectError, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, useTestApp } from "../support/app.ts";
 import { payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
 
 const t = useTestApp();
@@ -65,7 +65,7 @@ describe(
         ["DA * 2", "its own component DA"],
         ["sqrt(BASIC)", "unknown function sqrt"],
       ]) {
-        const e = expectError(
+        const e = expectDetails(
           await post({ name: `Dearness ${formula}`, code: "DA", type: "earning", calculation: "formula", formula }),
           400,
           "validation_failed",
@@ -74,14 +74,16 @@ describe(
         expect(e.details[0].message, formula).toContain(text);
       }
       expect(
-        expectError(await post({ name: "No formula", code: "NF", type: "earning", calculation: "formula" }), 400).details[0].path,
+        expectDetails(await post({ name: "No formula", code: "NF", type: "earning", calculation: "formula" }), 400).details[0].path,
       ).toBe("body.formula");
       expect(
-        expectError(await post({ name: "Both", code: "BOTH", type: "earning", calculation: "formula", formula: "1", amount: "1.00" }), 400)
-          .details[0].path,
+        expectDetails(
+          await post({ name: "Both", code: "BOTH", type: "earning", calculation: "formula", formula: "1", amount: "1.00" }),
+          400,
+        ).details[0].path,
       ).toBe("body.amount");
       expect(
-        expectError(await post({ name: "Reserved", code: "ctc", type: "earning", calculation: "fixed", amount: "1.00" }), 400).details[0]
+        expectDetails(await post({ name: "Reserved", code: "ctc", type: "earning", calculation: "fixed", amount: "1.00" }), 400).details[0]
           .path,
       ).toBe("body.code");
       expectError(await post({ name: "Bad code", code: "1X", type: "earning", calculation: "fixed" }), 400, "validation_failed");
@@ -92,13 +94,13 @@ describe(
     it("refuses cycles between formula components, also through an update", async () => {
       const x = await post({ name: "X", code: "X", type: "earning", calculation: "formula", formula: "BASIC * 0.1" }).expect(201);
       const y = await post({ name: "Y", code: "Y", type: "earning", calculation: "formula", formula: "X + 100" }).expect(201);
-      const e = expectError(
+      const e = expectDetails(
         await api(w.hr.agent).op("updateSalaryComponent", { params: { id: x.body.data.id }, body: { formula: "Y * 2" } }),
         400,
         "validation_failed",
       );
       expect(e.details[0]).toEqual({ path: "body.formula", message: "creates a cycle between formula components: X → Y → X" });
-      const e2 = expectError(
+      const e2 = expectDetails(
         await api(w.hr.agent).op("updateSalaryComponent", { params: { id: w.components.BASIC }, body: { formula: "Y - 100" } }),
         400,
         "validation_failed",
@@ -190,11 +192,13 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
         body: { effective_from: "2025-04-01", monthly_ctc: "30000.00", components: comps },
       })
       .expect(200);
-    const r = await w.hr.agent
-      .put(`/api/payroll/employee-setup/${id}`)
-      .send({ effective_from: "2026-04-01", monthly_ctc: "50000.00", components: comps, esi_enabled: false, notes: "Raise" })
+    const r = await api(w.hr.agent)
+      .op("setEmployeeSalarySetup", {
+        params: { employeeId: id },
+        body: { effective_from: "2026-04-01", monthly_ctc: "50000.00", components: comps, esi_enabled: false, notes: "Raise" },
+      })
       .expect(200);
-    expect(r.body.data.history.map((h: any) => [h.effective_from, h.monthly_ctc])).toEqual([
+    expect(r.body.data.history.map((h) => [h.effective_from, h.monthly_ctc])).toEqual([
       ["2026-04-01", "50000.00"],
       ["2025-04-01", "30000.00"],
     ]);
@@ -204,7 +208,7 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
       esi_enabled: false,
       notes: "Raise",
     });
-    expect(r.body.data.current.components.map((c: any) => [c.code, c.monthly_amount])).toEqual([
+    expect(r.body.data.current?.components.map((c) => [c.code, c.monthly_amount])).toEqual([
       ["BASIC", "25000.00"],
       ["HRA", "10000.00"],
       ["SPECIAL", "15000.00"],
@@ -227,18 +231,18 @@ describe("getEmployeeSalarySetup, setEmployeeSalarySetup: employee salary setup"
     const put = (body: Record<string, unknown>) =>
       api(w.hr.agent).op("setEmployeeSalarySetup", { params: { employeeId: id }, body: { effective_from: "2026-01-01", ...body } });
     expect(
-      expectError(await put({ monthly_ctc: "1000.00", components: [{ component_id: fixed.body.data.id }] }), 400).details[0].path,
+      expectDetails(await put({ monthly_ctc: "1000.00", components: [{ component_id: fixed.body.data.id }] }), 400).details[0].path,
     ).toBe("body.components.0.amount");
     expect(
-      expectError(await put({ monthly_ctc: "1000.00", components: [{ component_id: w.components.BASIC, amount: "5.00" }] }), 400).details[0]
-        .path,
+      expectDetails(await put({ monthly_ctc: "1000.00", components: [{ component_id: w.components.BASIC, amount: "5.00" }] }), 400)
+        .details[0].path,
     ).toBe("body.components.0.amount");
-    expect(expectError(await put({ components: [{ component_id: w.components.BASIC }] }), 400).details[0].path).toBe("body.monthly_ctc");
+    expect(expectDetails(await put({ components: [{ component_id: w.components.BASIC }] }), 400).details[0].path).toBe("body.monthly_ctc");
     expect(
-      expectError(await put({ monthly_ctc: "1.00", components: [{ component_id: "00000000-0000-4000-8000-000000000000" }] }), 400)
+      expectDetails(await put({ monthly_ctc: "1.00", components: [{ component_id: "00000000-0000-4000-8000-000000000000" }] }), 400)
         .details[0].path,
     ).toBe("body.components.0.component_id");
-    expect(expectError(await put({ monthly_ctc: "1.00" }), 400).details[0].path).toBe("body.components"); // WASH has no default
+    expect(expectDetails(await put({ monthly_ctc: "1.00" }), 400).details[0].path).toBe("body.components"); // WASH has no default
     await put({ components: [{ component_id: fixed.body.data.id, amount: "750.00" }] }).expect(200);
     expectError(await api(w.hr.agent).op("deleteSalaryComponent", { params: { id: fixed.body.data.id } }), 409, "conflict");
     await api(w.hr.agent)

@@ -15,7 +15,7 @@ import {
 } from "../../src/modules/payroll/compute.ts";
 import { evaluate, findCycle, FormulaError, parseFormula, variablesOf } from "../../src/modules/payroll/formula.ts";
 import { buildSif, missingWpsDetails } from "../../src/modules/payroll/wps.ts";
-import { loanTerms } from "../../src/modules/payroll/loans.ts";
+import { loanTerms } from "../../src/modules/payroll/loan-terms.ts";
 import { Decimal } from "../../src/lib/money.ts";
 import { settlementFigures } from "../../src/modules/payroll/settlement-figures.ts";
 import { ESI_DEFAULTS, GRATUITY_DEFAULTS, PF_DEFAULTS, PT_DEFAULTS } from "../../src/modules/payroll/statutory.ts";

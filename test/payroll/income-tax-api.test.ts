@@ -3,7 +3,7 @@
 // listTaxDeclarations, getTaxDeclaration, updateTaxDeclaration), the projection sheet with both regimes
 // (getTaxProjection), and a UAE company, where none of it applies.
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectError } from "../support/app.ts";
+import { expectDetails, expectError, type AuditChanges } from "../support/app.ts";
 import { useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
@@ -45,9 +45,10 @@ describe("getIncomeTaxSettings / updateIncomeTaxSettings", () => {
       .op("updateIncomeTaxSettings", { body: { proof_closes: "02-15" } })
       .expect(200);
     expect(up.body.data.proof_closes).toBe("02-15");
-    const [a] = await t.query(`SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.income_tax_updated'`, [
-      w.owner.tenantId,
-    ]);
+    const [a] = await t.query<{ changes: AuditChanges }>(
+      `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.income_tax_updated'`,
+      [w.owner.tenantId],
+    );
     expect(a.changes).toMatchObject({ proof_closes: { from: "01-31", to: "02-15" } });
     expectError(await api(w.hr.agent).op("updateIncomeTaxSettings", { body: { proof_closes: "13-01" } }), 400);
   });
@@ -72,14 +73,18 @@ describe("getTaxProfile / setTaxProfile", () => {
       .op("setTaxProfile", { params: { employeeId: empId }, body: { regime: "old", pan: "abcpe1234f", city: "Bangalore" } })
       .expect(200);
     expect(res.body.data).toMatchObject({ stored: true, regime: "old", pan: "ABCPE1234F", metro: true });
-    const [a] = await t.query(`SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'tax_profile.changed'`, [w.owner.tenantId]);
+    const [a] = await t.query<{ changes: AuditChanges }>(
+      `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'tax_profile.changed'`,
+      [w.owner.tenantId],
+    );
     expect(a.changes.regime).toEqual({ from: "new", to: "old" });
     expectError(await api(emp.agent).op("getTaxProfile", { params: { employeeId: otherId } }), 404, "not_found");
     expectError(await api(emp.agent).op("setTaxProfile", { params: { employeeId: otherId }, body: { regime: "old" } }), 404, "not_found");
   });
   it("refuses a malformed PAN and a tax year without rules", async () => {
     expect(
-      expectError(await api(emp.agent).op("setTaxProfile", { params: { employeeId: empId }, body: { pan: "12345" } }), 400).details[0].path,
+      expectDetails(await api(emp.agent).op("setTaxProfile", { params: { employeeId: empId }, body: { pan: "12345" } }), 400).details[0]
+        .path,
     ).toBe("body.pan");
     expectError(await api(emp.agent).op("getTaxProfile", { params: { employeeId: empId }, query: { tax_year: "2024-25" } }), 400);
   });

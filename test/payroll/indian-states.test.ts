@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { createEmployee, employeeInput } from "../support/employees.ts";
 import { payrollEmployee, payrollWorld } from "./fixtures.ts";
 import { api } from "../support/api.ts";
@@ -19,7 +19,7 @@ describe("createEmployee, updateEmployee, setEmployeeSalarySetup, updateProfessi
     const o = await signupTenant(t);
     const e = await createEmployee(o, { state: "MH" });
     expect(e.state).toBe("Maharashtra");
-    const bad = expectError(await o.agent.post("/api/employees").send(employeeInput({ state: "Maharastra" })), 400, "validation_failed");
+    const bad = expectDetails(await o.agent.post("/api/employees").send(employeeInput({ state: "Maharastra" })), 400, "validation_failed");
     expect(bad.details.map((d: { path: string }) => d.path)).toContain("body.state");
     expect(
       (
@@ -46,7 +46,7 @@ describe("createEmployee, updateEmployee, setEmployeeSalarySetup, updateProfessi
       .send({ states: [{ state: "KA", slabs: SLABS }] })
       .expect(200);
     expect(saved.body.data.states).toEqual([{ state: "Karnataka", slabs: SLABS }]);
-    const dup = expectError(
+    const dup = expectDetails(
       await w.owner.agent.post(pt).send({
         states: [
           { state: "Karnataka", slabs: SLABS },
@@ -95,13 +95,16 @@ describe("createEmployee, updateEmployee, setEmployeeSalarySetup, updateProfessi
       ],
     );
     await t.query(readFileSync(MIGRATION, "utf8"));
-    const rows = await t.query("SELECT id, state FROM employees WHERE id = ANY($1)", [ids]);
-    expect(Object.fromEntries(rows.map((r: { id: string; state: string }) => [r.id, r.state]))).toEqual({
+    const rows = await t.query<{ id: string; state: string }>("SELECT id, state FROM employees WHERE id = ANY($1)", [ids]);
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.state]))).toEqual({
       [ids[0]]: "Maharashtra",
       [ids[1]]: "Maharashtra",
       [ids[2]]: "Maharastra",
     });
-    const [settings] = await t.query("SELECT settings FROM tenant_settings WHERE tenant_id = $1 AND kind = 'pt'", [o.tenantId]);
-    expect(settings.settings.states.map((s: { state: string }) => s.state)).toEqual(["Karnataka", "Nowhere"]);
+    const [settings] = await t.query<{ settings: { states: { state: string }[] } }>(
+      "SELECT settings FROM tenant_settings WHERE tenant_id = $1 AND kind = 'pt'",
+      [o.tenantId],
+    );
+    expect(settings.settings.states.map((s) => s.state)).toEqual(["Karnataka", "Nowhere"]);
   });
 });

@@ -15,6 +15,7 @@ import { PAYROLL_RUNS_JOB } from "../../src/modules/payroll/jobs.ts";
 import { appWith, expectError, type OtherApp, useTestApp, type TenantSession } from "../support/app.ts";
 import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld, unpaidLeave2027 } from "./fixtures.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
+import type { components } from "../../generated/api-types.ts";
 
 // the months below (loans, runs) are worked out by hand from this day
 useClock(PAYROLL_FIGURES_DAY);
@@ -50,7 +51,7 @@ async function slipsOf(runId: string) {
   const strip = ({ id: _i, run_id: _r, slip_number: _n, run_status: _s, version: _v, ...rest }: Record<string, unknown>) => rest;
   return { summaries: summaries.map(strip), details: details.map(strip) };
 }
-const totalsOf = (run: any) => ({
+const totalsOf = (run: components["schemas"]["PayrollRun"]) => ({
   employee_count: run.employee_count,
   total_gross: run.total_gross,
   total_deductions: run.total_deductions,

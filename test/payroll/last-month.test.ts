@@ -4,8 +4,8 @@
 // the reading of continuous service, and the day rate of encashment and notice pay - each with the
 // issue's figures, to the paisa, through the API.
 import { beforeAll, describe, expect, it } from "vitest";
-import { api } from "../support/api.ts";
-import { useTestApp } from "../support/app.ts";
+import { api, type RequestBodyOf } from "../support/api.ts";
+import { useTestApp, type AuditChanges } from "../support/app.ts";
 import { createType, grant } from "../leave/fixtures.ts";
 import { renderPdf } from "../support/pdf.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
@@ -85,8 +85,8 @@ async function pdfText(agent: PayrollWorld["hr"]["agent"], url: string, png: str
   return (await renderPdf(res.body as Buffer, png)).text;
 }
 
-const settle = async (body: Record<string, unknown>) =>
-  (await w.hr.agent.post("/api/payroll/final-settlements").send(body).expect(201)).body.data;
+const settle = async (body: RequestBodyOf<"createFinalSettlement">) =>
+  (await api(w.hr.agent).op("createFinalSettlement", { body }).expect(201)).body.data;
 const resettle = async (id: string, body: Record<string, unknown>) =>
   (await api(w.hr.agent).op("updateFinalSettlement", { params: { id }, body }).expect(200)).body.data;
 
@@ -195,7 +195,7 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
       gratuity_detail: { wage: "20000.00", service: { years: 10, months: 0, days: 0 }, counted_years: 10, amount: "115385.00" },
       gratuity: "115385.00",
     });
-    expect(s.salary.earnings.map((l: any) => l.full_amount)).toEqual(["20000.00", "8000.00", "12000.00"]);
+    expect(s.salary.earnings.map((l) => l.full_amount)).toEqual(["20000.00", "8000.00", "12000.00"]);
   });
 
   it("a settlement's last month prorates a revision before the last working day, and prices gratuity on the rate last drawn", async () => {
@@ -205,7 +205,7 @@ describe("createPayrollRun, getPayrollRunEmployee, deletePayrollRun, setEmployee
     const s = await settle({ employee_id: id });
     // 40 000 × 10/30 + 52 000 × 5/30 = 13 333.33 + 8 666.67 = 22 000
     expect(s.salary).toMatchObject({ gross: "22000.00", payable_days: "15.0" });
-    expect(s.salary.periods.map((p: any) => [p.from, p.to, p.gross])).toEqual([
+    expect(s.salary.periods?.map((p) => [p.from, p.to, p.gross])).toEqual([
       ["2026-06-01", "2026-06-10", "13333.33"],
       ["2026-06-11", "2026-06-15", "8666.67"],
     ]);
@@ -264,7 +264,7 @@ describe("createFinalSettlement, updateFinalSettlement: the settlement rules", (
     const text = await pdfText(w.hr.agent, `/api/payroll/final-settlements/${s.id}/pdf`, "/tmp/final-settlement-disablement.png");
     expect(text).toContain("Notice shortfall (59 of 90 days, waived)");
     expect(text).toContain("No notice shortfall is recovered on disablement (54461.54 would have been recovered)");
-    const audit = await t.query(
+    const audit = await t.query<{ changes: AuditChanges }>(
       `SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'final_settlement.recalculated' ORDER BY created_at`,
       [s.id],
     );
@@ -407,7 +407,13 @@ describe("updateWageSettings, createFinalSettlement, createPayrollRun: the day r
     // last day 15 July 2026 (31 days); 45 days served of 60
     await exitOn(id, "2026-06-01", "2026-07-15");
     const s = await settle({ employee_id: id, notice_period_days: 60, recover_notice_shortfall: true });
-    const figures = (x: any) => [x.day_rate, x.daily_wage, x.leave_encashment, x.notice_recovery, x.gratuity];
+    const figures = (x: Awaited<ReturnType<typeof settle>>) => [
+      x.day_rate,
+      x.daily_wage,
+      x.leave_encashment,
+      x.notice_recovery,
+      x.gratuity,
+    ];
     // 10 × 25 000 ÷ 26 = 9 615.38; 15 × 25 000 ÷ 26 = 14 423.08; gratuity 25 000 × 15/26 × 9 = 129 808
     expect(figures(s)).toEqual([
       { basis: "wage", divisor: "26", divisor_days: 26, monthly: "25000.00", daily: "961.54" },

@@ -2,7 +2,7 @@
 // receipts, manager approval, visibility, payment by payroll, cancel).
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { expectError, useTestApp, type TenantSession } from "../support/app.ts";
+import { expectDetails, expectError, useTestApp, type TenantSession } from "../support/app.ts";
 import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
 
@@ -35,13 +35,13 @@ describe(
   "listLoanAdvances, createLoanAdvance, getLoanAdvance, updateLoanAdvance, " + "cancelLoanAdvance, deferLoanAdvance: loans and advances",
   () => {
     it("applies within the loan type's limits", async () => {
-      const e1 = expectError(
+      const e1 = expectDetails(
         await api(emp.agent).op("createLoanAdvance", { body: { loan_type_id: loanTypeId, amount: "100000.01", installments: 3 } }),
         400,
         "validation_failed",
       );
       expect(e1.details[0].path).toBe("body.amount");
-      const e2 = expectError(
+      const e2 = expectDetails(
         await api(emp.agent).op("createLoanAdvance", { body: { loan_type_id: loanTypeId, amount: "1000.00", installments: 7 } }),
         400,
         "validation_failed",
@@ -260,13 +260,13 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
 
   it("enforces the category's limit and receipt rule", async () => {
     const base = { category_id: travel, amount: "1250.00", expense_date: "2026-10-01", description: "Taxi" };
-    expect(expectError(await api(emp.agent).op("createExpenseClaim", { body: base }), 400).details[0].path).toBe("body.receipt_file_id");
+    expect(expectDetails(await api(emp.agent).op("createExpenseClaim", { body: base }), 400).details[0].path).toBe("body.receipt_file_id");
     expect(
-      expectError(await api(emp.agent).op("createExpenseClaim", { body: { ...base, amount: "5000.01", receipt_file_id: receipt } }), 400)
+      expectDetails(await api(emp.agent).op("createExpenseClaim", { body: { ...base, amount: "5000.01", receipt_file_id: receipt } }), 400)
         .details[0].path,
     ).toBe("body.amount");
     expect(
-      expectError(
+      expectDetails(
         await api(emp.agent).op("createExpenseClaim", { body: { ...base, receipt_file_id: "00000000-0000-4000-8000-000000000000" } }),
         400,
       ).details[0].path,
@@ -278,10 +278,10 @@ describe("listExpenseClaims, createExpenseClaim, getExpenseClaim, updateExpenseC
         .attach("file", Buffer.from("Someone else's receipt"), { filename: "theirs.txt", contentType: "text/plain" })
         .expect(201)
     ).body.data.id;
-    const notMine = expectError(await api(emp.agent).op("createExpenseClaim", { body: { ...base, receipt_file_id: othersUpload } }), 400);
+    const notMine = expectDetails(await api(emp.agent).op("createExpenseClaim", { body: { ...base, receipt_file_id: othersUpload } }), 400);
     expect(notMine.details[0]).toEqual({ path: "body.receipt_file_id", message: "is not a file you or the claimant uploaded" });
     expect(
-      expectError(
+      expectDetails(
         await api(emp.agent).op("createExpenseClaim", { body: { ...base, receipt_file_id: receipt, expense_date: "2099-01-01" } }),
         400,
       ).details[0].path,

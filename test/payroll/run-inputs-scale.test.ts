@@ -29,7 +29,7 @@ beforeAll(async () => {
     `INSERT INTO leave_types (tenant_id, name, code, encashable, is_paid) VALUES ($1, 'Earned leave', 'EL', true, false) RETURNING id`,
     [tenant],
   );
-  const [enc] = await t.query(
+  const [enc] = await t.query<{ id: string }>(
     `INSERT INTO leave_encashments (tenant_id, employee_id, leave_type_id, period_id, days, status)
      VALUES ($1, $2, $3, $4, 2.0, 'approved') RETURNING id`,
     [tenant, a, el.id, period.id],

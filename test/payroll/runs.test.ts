@@ -39,7 +39,7 @@ beforeAll(async () => {
       `to_date, days, status) VALUES ($1, $2, $3, $4, '2027-02-10', '2027-02-11', 2.0, 'approved')`,
     [tenant, a, lwpId, periodId],
   );
-  const [enc] = await t.query(
+  const [enc] = await t.query<{ id: string }>(
     `INSERT INTO leave_encashments (tenant_id, employee_id, leave_type_id, ` +
       `period_id, days, status) VALUES ($1, $2, $3, $4, 2.0, 'approved') RETURNING id`,
     [tenant, a, el.id, periodId],

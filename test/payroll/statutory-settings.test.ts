@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { payrollCompany } from "./fixtures.ts";
-import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -90,7 +90,7 @@ describe(
           { gender: "any", min_salary: "11999.00", max_salary: null, monthly_amount: "200.00", february_amount: "200.00" },
         ],
       };
-      const bad = expectError(
+      const bad = expectDetails(
         await owner.agent.post("/api/configuration/payroll/professional-tax").send({ states: [overlap] }),
         400,
         "validation_failed",

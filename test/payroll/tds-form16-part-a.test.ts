@@ -4,7 +4,7 @@
 // whether it is attached; only PDFs; a replaced or removed version's file is let go (the cleanup's to remove);
 // a UAE company has none (409).
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectError, useTestApp } from "../support/app.ts";
+import { expectError, useTestApp, type AuditChanges } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { renderPdf } from "../support/pdf.ts";
 import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
@@ -63,7 +63,7 @@ describe("uploadForm16PartA, downloadForm16PartA, deleteForm16PartA: Form 16 Par
     });
     const f = (await w.hr.agent.get(`/api/payroll/form-16/${alice}?tax_year=2025-26`).expect(200)).body.data;
     expect(f.part_a).toEqual(res.body.data);
-    const [a] = await t.query(
+    const [a] = await t.query<{ changes: AuditChanges }>(
       `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'form16_part_a.uploaded' AND entity_id = $2`,
       [w.owner.tenantId, alice],
     );
@@ -138,11 +138,11 @@ describe("uploadForm16PartA, downloadForm16PartA, deleteForm16PartA: Form 16 Par
       { version: 1, has_file: false, replaced: true },
       { version: 2, has_file: true, replaced: false },
     ]);
-    const audits = await t.query(
+    const audits = await t.query<{ changes: AuditChanges }>(
       `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'form16_part_a.uploaded' AND entity_id = $2 ORDER BY created_at`,
       [w.owner.tenantId, alice],
     );
-    expect(audits.at(-1).changes.part_a).toMatchObject({ from: { version: 1 }, to: { version: 2, file_name: "part-a-corrected.pdf" } });
+    expect(audits.at(-1)?.changes.part_a).toMatchObject({ from: { version: 1 }, to: { version: 2, file_name: "part-a-corrected.pdf" } });
     // Part B's PDF says Part A is attached, as a separate download
     const partB = await download(w.hr.agent, `/api/payroll/form-16/${alice}/pdf?tax_year=2025-26`);
     const { text } = await renderPdf(partB.body as Buffer, "/tmp/form-16-part-a-note.png");

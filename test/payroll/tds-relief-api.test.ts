@@ -2,7 +2,7 @@
 // profile (setTaxProfile `arrears`), it lowers the year's tax in the monthly deduction - the year still lands
 // exactly, also when the arrears are recorded mid-year - and Form 16 Part B shows it on its own line.
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectError, useTestApp } from "../support/app.ts";
+import { expectError, useTestApp, type AuditChanges } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { renderPdf } from "../support/pdf.ts";
 import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
@@ -88,7 +88,7 @@ describe("setTaxProfile: arrears of earlier years", () => {
     };
     const res = await emp.agent.put(`/api/payroll/tax-profiles/${id}?tax_year=2025-26`).send(body).expect(200);
     expect(res.body.data.arrears.map((a: { relates_to: string }) => a.relates_to)).toEqual(["2022-23", "2024-25"]);
-    const [a] = await t.query(
+    const [a] = await t.query<{ changes: AuditChanges }>(
       `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'tax_profile.changed' AND changes->>'employee_id' = $2`,
       [w.owner.tenantId, id],
     );

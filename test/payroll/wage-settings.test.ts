@@ -199,7 +199,7 @@ describe("createSalaryComponent, getSalaryComponent, updateSalaryComponent, list
     const log = await api(owner.agent)
       .op("listActivityLog", { query: { entity_id: grat.id } })
       .expect(200);
-    expect(log.body.data.map((e: any) => e.changes.wage_class)).toContainEqual({
+    expect(log.body.data.map((e) => e.changes?.wage_class)).toContainEqual({
       from: "gratuity_retrenchment",
       to: "outside_remuneration",
     });

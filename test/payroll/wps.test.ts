@@ -1,6 +1,6 @@
 // UAE WPS: settings, the SIF file line by line, refusals (draft, missing settings, incomplete employees).
 import { beforeAll, describe, expect, it } from "vitest";
-import { expectError, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, useTestApp } from "../support/app.ts";
 import { payrollEmployee, payrollWorld, type PayrollWorld } from "./fixtures.ts";
 import * as clock from "../../src/lib/clock.ts";
 import { api } from "../support/api.ts";
@@ -208,8 +208,8 @@ describe("updateWpsSettings, exportWpsSif: SIF export", () => {
       w.owner.tenantId,
       "AE07ĬĊ0331234567890123456",
     ]);
-    const e = expectError(await api(w.hr.agent).op("exportWpsSif", { params: { draftId: runId } }), 409, "conflict");
-    expect(e.details.map((d: any) => d.path)).toContain("employees.U-001");
+    const e = expectDetails(await api(w.hr.agent).op("exportWpsSif", { params: { draftId: runId } }), 409, "conflict");
+    expect(e.details.map((d) => d.path)).toContain("employees.U-001");
     await t.query(`UPDATE employees SET bank_iban = $2 WHERE tenant_id = $1 AND employee_code = 'U-001'`, [
       w.owner.tenantId,
       "AE07 0331 2345 6789 0123 456",

@@ -6,7 +6,7 @@ import { api } from "../support/api.ts";
 import { verifyPassword } from "../../src/platform/identity/passwords.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { addMember, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { startMailSink, tokenMailed, type MailSink } from "../support/mail.ts";
 import { MEMBER_PASSWORD, MEMBER_PASSWORD_HASH } from "../support/passwords.ts";
 import * as clock from "../../src/lib/clock.ts";
@@ -60,7 +60,7 @@ describe("signup and passwords", () => {
     await jobs.runNow("auth.signup-requests");
     expect(await t.query("SELECT 1 FROM users WHERE email = $1", [email])).toHaveLength(1);
     expect(await t.query("SELECT 1 FROM signup_requests WHERE email = $1", [email])).toEqual([]);
-    const bad = expectError(
+    const bad = expectDetails(
       await api(t.request()).op("signup", { body: { name: "X", email: uniqueEmail(), password: "short" } }),
       400,
       "validation_failed",

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_BODY_LIMIT, jsonBudget, jsonDepth, MAX_JSON_DEPTH, nulPaths } from "../../src/http/body.ts";
 // @ts-expect-error the bundler's plugin is plain JavaScript
 import { DEFAULT_BODY_LIMIT as BUNDLED_DEFAULT } from "../../openapi/plugins/hrms.js";
-import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { insertEmployee } from "../support/employees.ts";
 import { largestBody, mostValues } from "../proof/body-size.ts";
 import { document, operations, type Operation } from "../proof/openapi.ts";
@@ -116,7 +116,7 @@ describe("updateCompanySettings, importAttendance, signup, receiveBillingWebhook
     const e = expectError(await webhook(deep), 400, "validation_failed");
     expect(e.error).toBe("JSON nested deeper than 400 levels");
     const atLimit = `{"id":"evt_deep_2","type":"invoice.paid","data":{"object":${nested(MAX_JSON_DEPTH - 2, '"\\u0000"')}}}`;
-    const nul = expectError(await webhook(atLimit), 400, "validation_failed");
+    const nul = expectDetails(await webhook(atLimit), 400, "validation_failed");
     expect(nul.details[0].path).toBe(`body.data.object${".0".repeat(MAX_JSON_DEPTH - 2)}`);
     const clean = `{"id":"evt_deep_3","type":"invoice.paid","data":{"object":${nested(MAX_JSON_DEPTH - 2)}}}`;
     expect((await webhook(clean).expect(200)).body.data).toMatchObject({ handled: false, reason: "unhandled_type" });

@@ -147,7 +147,12 @@ describe("API reference", () => {
   it("leaves list filters empty (their example in words), required query parameters as they are", async () => {
     const doc = (await t.request().get("/docs/reference.json").expect(200)).body;
     const served = (await t.request().get("/openapi.json").expect(200)).body;
-    const search = (d: any) => d.paths["/api/employees"].get.parameters.find((p: any) => p.name === "search");
+    type Parameter = { name: string; description?: string; example?: unknown; schema: { example?: unknown } };
+    const search = (d: { paths: Record<string, { get: { parameters: Parameter[] } }> }): Parameter => {
+      const found = d.paths["/api/employees"].get.parameters.find((p) => p.name === "search");
+      if (!found) throw new Error("listEmployees declares no search parameter");
+      return found;
+    };
     expect(search(served).example ?? search(served).schema.example).toBe("sharma");
     expect(search(doc).example).toBeUndefined();
     expect(search(doc).schema.example).toBeUndefined();

@@ -8,7 +8,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { nearestName } from "../../src/http/error-hints.ts";
-import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { approvedRequisition, recruitingCompany } from "../recruitment/fixtures.ts";
 import { api } from "../support/api.ts";
 
@@ -29,11 +29,11 @@ describe("updateLeaveRequest, updateCompanySettings, getActivityLog: an unknown 
         message: expect.stringMatching(/^is not a field of this request: did you mean "comment"\? This request takes: .*\bcomment\b/),
       },
     ]);
-    const typo = expectError(await o.agent.post("/api/configuration/company-settings").send({ nmae: "Acme" }), 400);
+    const typo = expectDetails(await o.agent.post("/api/configuration/company-settings").send({ nmae: "Acme" }), 400);
     expect(typo.details[0].message).toMatch(/^is not a field of this request: did you mean "name"\?/);
-    const query = expectError(await o.agent.get("/api/configuration/activity-log?limt=5"), 400);
+    const query = expectDetails(await o.agent.get("/api/configuration/activity-log?limt=5"), 400);
     expect(query.details[0].message).toMatch(/^is not a query parameter of this request: did you mean "limit"\?/);
-    const far = expectError(await o.agent.post("/api/configuration/company-settings").send({ zzzzzz: 1 }), 400);
+    const far = expectDetails(await o.agent.post("/api/configuration/company-settings").send({ zzzzzz: 1 }), 400);
     expect(far.details[0].message).toMatch(/^is not a field of this request\. This request takes: /);
     expect(nearestName("decision_comment", ["status", "comment"])).toBe("comment");
     expect(nearestName("x", ["ab", "ac"])).toBeUndefined(); // two equally near: no guess
@@ -55,13 +55,13 @@ describe("updateCompanySettings, createHoliday: media types and dates", () => {
     const o = await signupTenant(t);
     const body = expectError(await api(o.agent).op("createHoliday", { body: { date: "2026-02-30", name: "Nope" } }), 400);
     expect(body.details).toEqual([{ path: "body.date", message: "is not a date that exists: February 2026 has 28 days" }]);
-    const leap = expectError(await api(o.agent).op("createHoliday", { body: { date: "2027-02-29", name: "Nope" } }), 400);
+    const leap = expectDetails(await api(o.agent).op("createHoliday", { body: { date: "2027-02-29", name: "Nope" } }), 400);
     expect(leap.details[0].message).toBe("is not a date that exists: February 2027 has 28 days");
-    const month = expectError(await api(o.agent).op("listActivityLog", { query: { from: "2026-13-01" } }), 400);
+    const month = expectDetails(await api(o.agent).op("listActivityLog", { query: { from: "2026-13-01" } }), 400);
     expect(month.details[0].message).toBe("is not a date that exists: there is no month 13 (months are 01 to 12)");
-    const form = expectError(await api(o.agent).op("listActivityLog", { query: { from: "30-01-2026" } }), 400);
+    const form = expectDetails(await api(o.agent).op("listActivityLog", { query: { from: "30-01-2026" } }), 400);
     expect(form.details[0].message).toMatch(/^must be a date as YYYY-MM-DD/);
-    const row = expectError(await api(o.agent).op("importHolidays", { body: { csv: "date,name\n2026-04-31,Nope\n" } }), 400);
+    const row = expectDetails(await api(o.agent).op("importHolidays", { body: { csv: "date,name\n2026-04-31,Nope\n" } }), 400);
     expect(row.details[0]).toMatchObject({ row: 1, column: "date", message: "is not a date that exists: April 2026 has 30 days" });
     await api(o.agent)
       .op("createHoliday", { body: { date: "2028-02-29", name: "Leap day" } })
@@ -117,9 +117,9 @@ describe("createJobPosting, createWebhookEndpoint: what to do next is named", ()
 
   it("a loopback webhook URL names WEBHOOK_ALLOW_LOOPBACK (refused in tests and production by default)", async () => {
     const o = await signupTenant(t);
-    const res = expectError(await api(o.agent).op("createWebhookEndpoint", { body: { url: "http://127.0.0.1:9/hook" } }), 400);
+    const res = expectDetails(await api(o.agent).op("createWebhookEndpoint", { body: { url: "http://127.0.0.1:9/hook" } }), 400);
     expect(res.details[0]).toMatchObject({ path: "body.url", message: expect.stringContaining("WEBHOOK_ALLOW_LOOPBACK=true") });
-    const named = expectError(await api(o.agent).op("createWebhookEndpoint", { body: { url: "http://localhost:9/hook" } }), 400);
+    const named = expectDetails(await api(o.agent).op("createWebhookEndpoint", { body: { url: "http://localhost:9/hook" } }), 400);
     expect(named.details[0].message).toMatch(/^is a loopback name \(localhost\)/);
   });
 });

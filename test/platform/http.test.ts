@@ -1,7 +1,7 @@
 // The HTTP edge: module gate, role guard, origin check, malformed/oversized bodies, unknown
 // routes and methods, uploads, settings and the activity log, notifications.
 import { describe, expect, it } from "vitest";
-import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();
@@ -96,7 +96,7 @@ describe("request hygiene", () => {
 
   it("answers malformed JSON, oversized bodies, unknown fields, unknown routes and wrong methods with the envelope", async () => {
     const o = await signupTenant(t);
-    const bad = expectError(
+    const bad = expectDetails(
       await t.request().post("/api/auth/sign-in").set("Content-Type", "application/json").send('{"email": "x@y.z", '),
       400,
       "validation_failed",
@@ -112,7 +112,7 @@ describe("request hygiene", () => {
     );
     const extra = expectError(await o.agent.post("/api/configuration/company-settings").send({ nmae: "typo" }), 400, "validation_failed");
     expect(JSON.stringify(extra.details)).toContain("nmae");
-    const missing = expectError(await t.request().post("/api/auth/sign-in").send({ email: "not-an-email" }), 400, "validation_failed");
+    const missing = expectDetails(await t.request().post("/api/auth/sign-in").send({ email: "not-an-email" }), 400, "validation_failed");
     expect(missing.details.map((d: { path: string }) => d.path).sort()).toEqual(["body.email", "body.password"]);
     expectError(await o.agent.get("/api/no-such-thing"), 404, "not_found");
     expectError(await o.agent.delete("/api/configuration/company-settings"), 405, "method_not_allowed");

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { asArray, asObject, deref, documentOperationsOf } from "../support/document.ts";
 import { pruneIdempotencyKeys } from "../../src/platform/idempotency.ts";
-import { addMember, expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 import { expectServerError } from "../support/recorder.ts";
 import { addDays } from "../../src/lib/dates.ts";
@@ -237,7 +237,7 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     await t.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE tenant_id = $1`, [owner.tenantId]);
     expect(await pruneIdempotencyKeys()).toBeGreaterThanOrEqual(1);
     expect(await t.query(`SELECT 1 FROM idempotency_keys WHERE tenant_id = $1`, [owner.tenantId])).toHaveLength(0);
-    const empty = expectError(await owner.agent.post("/api/employees").set(KEY, '""').send(employeeInput()), 400, "validation_failed");
+    const empty = expectDetails(await owner.agent.post("/api/employees").set(KEY, '""').send(employeeInput()), 400, "validation_failed");
     expect(empty.details[0].path).toBe("headers.idempotency-key");
     expectError(await owner.agent.post("/api/employees").set(KEY, "x".repeat(256)).send(employeeInput()), 400, "validation_failed");
   });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { passwordWeakness } from "../../src/platform/identity/passwords.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { expectDetails, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { startMailSink, tokenMailed, type MailSink } from "../support/mail.ts";
 import { api } from "../support/api.ts";
 
@@ -28,7 +28,7 @@ const WEAK = ["12345678", "password", "aaaaaaaa", "P@ssw0rd1", "qwertyuiop", "su
 const STRONG = "granite-otter-lantern-94";
 
 function expectWeak(res: { status: number; body: unknown }) {
-  const body = expectError(res, 400, "validation_failed");
+  const body = expectDetails(res, 400, "validation_failed");
   expect(body.details).toEqual([{ path: "body.password", message: expect.stringMatching(/choose a longer or less predictable password/) }]);
   return body;
 }

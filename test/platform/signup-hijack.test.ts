@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { appWith, expectError, uniqueEmail, useTestApp } from "../support/app.ts";
+import { appWith, expectDetails, expectError, uniqueEmail, useTestApp } from "../support/app.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();
@@ -39,7 +39,7 @@ describe("signup, confirmSignup: a stranger's signup cannot decide the account",
     expect(token).toBeDefined();
 
     // the person at the mailbox opens the (stranger's) mail: the password is theirs to choose
-    const missing = expectError(await t.request().post("/api/auth/signup/confirm").send({ token }), 400, "validation_failed");
+    const missing = expectDetails(await t.request().post("/api/auth/signup/confirm").send({ token }), 400, "validation_failed");
     expect(missing.details.map((d: { path: string }) => d.path)).toContain("body.password");
     const weak = expectError(
       await api(t.request()).op("confirmSignup", { body: { token, password: "password1" } }),

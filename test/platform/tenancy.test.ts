@@ -49,9 +49,15 @@ describe("tenant-scoped client", () => {
       const inTx = await tenantTx(async (tx) => [await tx.notification.findFirst({ where: { id: n.id } }), await tx.notification.count()]);
       expect(inTx).toEqual([null, 0]);
       // an explicit tenant_id in the filter cannot widen the scope
-      expect(await db.notification.findFirst({ where: { tenant_id: a.tenantId } as any })).toBeNull();
+      expect(
+        await db.notification.findFirst({
+          where: { tenant_id: a.tenantId } as any /* invalid on purpose: the scoped client takes no tenant_id */,
+        }),
+      ).toBeNull();
       // a create with a foreign tenant_id is overridden with the active tenant
-      const own = await db.notification.create({ data: { tenant_id: a.tenantId, user_id: b.userId, kind: "x", title: "mine" } as any });
+      const own = await db.notification.create({
+        data: { tenant_id: a.tenantId, user_id: b.userId, kind: "x", title: "mine" } as any /* invalid on purpose: a foreign tenant_id */,
+      });
       expect(own.tenant_id).toBe(b.tenantId);
     });
     const rows = await t.query("SELECT title FROM notifications WHERE id = $1", [n.id]);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import doc from "../../generated/openapi.json" with { type: "json" };
 import { nearestRoute, PATTERN_WORDS } from "../../src/platform/validation-messages.ts";
-import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();
@@ -117,7 +117,7 @@ describe("errors in words: validation messages", () => {
       .expect(200);
     const req = owner.agent[method](path);
     const res = body === undefined ? await req : await req.send(body);
-    const err = expectError(res, 400, "validation_failed");
+    const err = expectDetails(res, 400, "validation_failed");
     const here = err.details.filter((d: { path: string }) => d.path === at);
     expect(here, JSON.stringify(err.details)).toHaveLength(1); // one mistake, one message
     expect(here[0].message).toMatch(says);

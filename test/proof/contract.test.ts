@@ -53,6 +53,7 @@ describe("every operation of the document", () => {
 
 describe("undocumented responses are caught", () => {
   it("the response validator turns a status the operation does not declare into a 500 (flagged by the recorder)", async () => {
+    // invalid on purpose: a handler answering what the document refuses
     (handlers as any).getServerTime = async () => ({
       status: 202,
       body: { data: { now: new Date().toISOString(), epoch_ms: Date.now() }, message: "OK" },
@@ -66,6 +67,7 @@ describe("undocumented responses are caught", () => {
   });
 
   it("an error the operation does not declare (a 409 from getServerTime) becomes the 500 envelope, never Express's HTML page", async () => {
+    // invalid on purpose: a handler answering what the document refuses
     (handlers as any).getServerTime = async () => {
       throw new AppError("conflict", "not declared here");
     };
@@ -77,7 +79,11 @@ describe("undocumented responses are caught", () => {
   });
 
   it("the response validator refuses a body that does not match the declared schema", async () => {
-    (handlers as any).getServerTime = async () => ({ status: 200, body: { data: { now: "yesterday", epoch_ms: "soon" }, message: "OK" } });
+    // invalid on purpose: a handler answering what the document refuses
+    (handlers as any).getServerTime = async () => ({
+      status: 200,
+      body: { data: { now: "yesterday", epoch_ms: "soon" }, message: "OK" },
+    });
     const res = await supertest(createApp({ validateResponses: true })).get("/api/server-time");
     expect(res.status).toBe(500);
     expect(takeViolations()).toHaveLength(1);

@@ -1,14 +1,16 @@
 // Proof-harness factories of the integrations area (merged into test/proof/factories.ts;
 // see its header for what a factory and a scope mean).
-import { api, rowOf, type Factory, type RequestInput } from "./factory-kit.ts";
+import { call, rowOf, type Factory, type RequestInput } from "./factory-kit.ts";
 
 export const factories: Record<string, Factory> = {
   "/api/integrations/credentials/{id}": {
     scope: { tenant: "API credentials belong to the company, managed by owner/admin" },
     async create(ctx) {
-      const r = await api(ctx.owner.agent, "post", "/api/integrations/credentials", {
-        name: "Proof credential",
-        scopes: ["employees:read"],
+      const r = await call(ctx.owner.agent, "createApiCredential", {
+        body: {
+          name: "Proof credential",
+          scopes: ["employees:read"],
+        },
       });
       return { id: r.credential.id, snapshot: rowOf(ctx.t, "api_credentials", r.credential.id) };
     },
@@ -16,7 +18,7 @@ export const factories: Record<string, Factory> = {
   "/api/integrations/webhooks/{id}": {
     scope: { tenant: "webhook endpoints belong to the company, managed by owner/admin" },
     async create(ctx) {
-      const r = await api(ctx.owner.agent, "post", "/api/integrations/webhooks", { url: "https://hooks.example.com/proof" });
+      const r = await call(ctx.owner.agent, "createWebhookEndpoint", { body: { url: "https://hooks.example.com/proof" } });
       return { id: r.endpoint.id, snapshot: rowOf(ctx.t, "webhook_endpoints", r.endpoint.id) };
     },
   },

@@ -7,8 +7,9 @@
 // (`employee_ids`) so that they stay small and do not pay other factories' claims or loans.
 import { sampleEmail } from "./openapi.ts";
 import {
-  api,
-  bodyFor,
+  call,
+  createIn,
+  sampleBody,
   collection,
   employeeOf,
   fromToday,
@@ -26,13 +27,15 @@ type Ctx = Omit<FactoryContext, "parents">;
 /** A fixed earning with a default amount (its code is unique: it must not clash with codes other tests create). */
 function baseComponent(ctx: Ctx): Promise<{ id: string; code: string }> {
   return once(`payroll-component:${ctx.owner.tenantId}`, () =>
-    api(ctx.owner.agent, "post", "/api/payroll/salary-components", {
-      name: `Proof base ${token("")}`,
-      code: token("B"),
-      type: "earning",
-      calculation: "fixed",
-      amount: "30000.00",
-      position: 0,
+    call(ctx.owner.agent, "createSalaryComponent", {
+      body: {
+        name: `Proof base ${token("")}`,
+        code: token("B"),
+        type: "earning",
+        calculation: "fixed",
+        amount: "30000.00",
+        position: 0,
+      },
     }),
   );
 }
@@ -40,27 +43,27 @@ function baseComponent(ctx: Ctx): Promise<{ id: string; code: string }> {
 /** Gives the employee a salary setup in force since 2020 (the base component at 30 000). */
 async function giveSetup(ctx: Ctx, employeeId: string): Promise<void> {
   const base = await baseComponent(ctx);
-  await api(ctx.owner.agent, "put", `/api/payroll/employee-setup/${employeeId}`, {
-    effective_from: "2020-01-01",
-    monthly_ctc: "50000.00",
-    components: [{ component_id: base.id, amount: "30000.00" }],
+  await call(ctx.owner.agent, "setEmployeeSalarySetup", {
+    params: { employeeId },
+    body: {
+      effective_from: "2020-01-01",
+      monthly_ctc: "50000.00",
+      components: [{ component_id: base.id, amount: "30000.00" }],
+    },
   });
 }
 
 /** A new employee of the tenant with WPS details (labour card, routing code, IBAN) and a salary setup. */
 async function payrollEmployee(ctx: Ctx): Promise<string> {
-  const e = await api(
-    ctx.owner.agent,
-    "post",
-    "/api/employees",
-    bodyFor("post", "/api/employees", {
+  const e = await call(ctx.owner.agent, "createEmployee", {
+    body: sampleBody("createEmployee", {
       email: sampleEmail("payroll"),
       joining_date: fromToday(-400),
       labour_card_number: "12345678",
       bank_routing_code: "802420101",
       bank_iban: "AE070331234567890123456",
     }),
-  );
+  });
   await giveSetup(ctx, e.id);
   return e.id;
 }
@@ -91,7 +94,7 @@ async function draftRun(ctx: Ctx, employeeIds: string[]): Promise<{ id: string }
 
 async function processedRun(ctx: Ctx, employeeId: string): Promise<{ id: string }> {
   const run = await draftRun(ctx, [employeeId]);
-  await api(ctx.owner.agent, "post", `/api/payroll/draft-runs/${run.id}/process`);
+  await call(ctx.owner.agent, "processPayrollRun", { params: { id: run.id } });
   return run;
 }
 
@@ -99,34 +102,32 @@ async function processedRun(ctx: Ctx, employeeId: string): Promise<{ id: string 
 function runSnapshot(ctx: Ctx, runId: string): () => Promise<unknown> {
   return async () => ({
     run: await rowOf(ctx.t, "payroll_runs", runId)(),
-    slips: (await ctx.t.query(`SELECT to_jsonb(s) AS row FROM payroll_slips s WHERE run_id = $1 ORDER BY id`, [runId])).map(
-      (r: { row: unknown }) => r.row,
-    ),
+    slips: (
+      await ctx.t.query<{ row: unknown }>(`SELECT to_jsonb(s) AS row FROM payroll_slips s WHERE run_id = $1 ORDER BY id`, [runId])
+    ).map((r) => r.row),
   });
 }
 
 /** WPS employer id and bank routing code, so that the SIF of a processed run can be produced. */
 function wpsSettings(ctx: Ctx) {
   return once(`payroll-wps:${ctx.owner.tenantId}`, () =>
-    api(ctx.owner.agent, "post", "/api/configuration/payroll/wps-settings", { employer_id: "123456", bank_routing_code: "802420101" }),
+    call(ctx.owner.agent, "updateWpsSettings", { body: { employer_id: "123456", bank_routing_code: "802420101" } }),
   );
 }
 
 const loanType = (ctx: Ctx) =>
   once(`payroll-loan-type:${ctx.owner.tenantId}`, () =>
-    api(ctx.owner.agent, "post", "/api/configuration/payroll/loan-types", { name: `Proof ${token("")}`, max_installments: 24 }),
+    call(ctx.owner.agent, "createLoanType", { body: { name: `Proof ${token("")}`, max_installments: 24 } }),
   );
 const expenseCategory = (ctx: Ctx) =>
   once(`payroll-expense-category:${ctx.owner.tenantId}`, () =>
-    api(ctx.owner.agent, "post", "/api/configuration/payroll/expense-categories", { name: `Proof ${token("")}`, requires_receipt: false }),
+    call(ctx.owner.agent, "createExpenseCategory", { body: { name: `Proof ${token("")}`, requires_receipt: false } }),
   );
 
 /** Applies or claims as the holder when signed in (employees apply for themselves), else as the owner for the holder's employee. */
 async function asHolder(ctx: Ctx, path: string, body: Record<string, unknown>): Promise<{ id: string }> {
   const employeeId = await employeeOf(ctx);
-  return ctx.holder.agent
-    ? api(ctx.holder.agent, "post", path, body)
-    : api(ctx.owner.agent, "post", path, { ...body, employee_id: employeeId });
+  return ctx.holder.agent ? createIn(ctx.holder.agent, path, body) : createIn(ctx.owner.agent, path, { ...body, employee_id: employeeId });
 }
 
 const managedByHr = (what: string): Scope => ({ tenant: `${what}: managed by owner/admin/hr only (no employee operation)` });
@@ -230,7 +231,7 @@ export const factories: Record<string, Factory> = {
     scope: "own",
     async create(ctx) {
       const id = await ownPayrollEmployee(ctx);
-      const today = (await api(ctx.owner.agent, "get", `/api/payroll/tax-profiles/${id}`)).tax_year as string;
+      const today = (await call(ctx.owner.agent, "getTaxProfile", { params: { employeeId: id } }))?.tax_year as string;
       for (const year of new Set(["2025-26", today])) {
         const res = await ctx.owner.agent
           .put(`/api/payroll/form-16/${id}/part-a?tax_year=${year}`)
@@ -255,11 +256,13 @@ export const factories: Record<string, Factory> = {
     scope: "own",
     async create(ctx) {
       const employeeId = await employeeOf(ctx);
-      const d = await api(ctx.owner.agent, "post", "/api/payroll/tax-declarations", {
-        employee_id: employeeId,
-        section: "80C",
-        description: "Proof PPF",
-        amount: "50000.00",
+      const d = await call(ctx.owner.agent, "declareTaxInvestment", {
+        body: {
+          employee_id: employeeId,
+          section: "80C",
+          description: "Proof PPF",
+          amount: "50000.00",
+        },
       });
       return { id: d.id, snapshot: rowOf(ctx.t, "tax_declarations", d.id) };
     },
@@ -281,8 +284,10 @@ export const factories: Record<string, Factory> = {
         snapshot: async () => ({
           loan: await rowOf(ctx.t, "loan_advances", loan.id)(),
           schedule: (
-            await ctx.t.query(`SELECT to_jsonb(i) AS row FROM loan_installments i WHERE loan_id = $1 ORDER BY seq`, [loan.id])
-          ).map((r: { row: unknown }) => r.row),
+            await ctx.t.query<{ row: unknown }>(`SELECT to_jsonb(i) AS row FROM loan_installments i WHERE loan_id = $1 ORDER BY seq`, [
+              loan.id,
+            ])
+          ).map((r) => r.row),
         }),
       };
     },
@@ -309,12 +314,15 @@ export const factories: Record<string, Factory> = {
     scope: managedByHr("final settlements"),
     async create(ctx) {
       const employeeId = await payrollEmployee(ctx);
-      await api(ctx.owner.agent, "post", `/api/employees/${employeeId}/resignation`, {
-        resignation_date: fromToday(-10),
-        last_working_day: fromToday(-2),
-        reason: "Proof",
+      await call(ctx.owner.agent, "submitResignation", {
+        params: { employeeId },
+        body: {
+          resignation_date: fromToday(-10),
+          last_working_day: fromToday(-2),
+          reason: "Proof",
+        },
       });
-      const s = await api(ctx.owner.agent, "post", "/api/payroll/final-settlements", { employee_id: employeeId });
+      const s = await call(ctx.owner.agent, "createFinalSettlement", { body: { employee_id: employeeId } });
       return { id: s.id, snapshot: rowOf(ctx.t, "final_settlements", s.id) };
     },
   },

@@ -7,7 +7,7 @@
 //  - legal holds and breaches are the company's (owner/admin);
 //  - a candidate's privacy link is mailed to a candidate of the recruitment factory; the id is the
 //    raw token read from the outbox (only its hash is stored).
-import { api, employeeOf, type Factory, type FactoryContext, rowOf, type RequestInput, type Scope } from "./factory-kit.ts";
+import { call, employeeOf, type Factory, type FactoryContext, rowOf, type RequestInput, type Scope } from "./factory-kit.ts";
 import { factories as recruitment } from "./factories-recruitment.ts";
 import * as clock from "../../src/lib/clock.ts";
 
@@ -34,16 +34,18 @@ export const factories: Record<string, Factory> = {
     async create(ctx) {
       const employeeId = await employeeOf(ctx);
       if ((await roleOf(ctx)) === "hr")
-        await api(ctx.owner.agent, "put", "/api/privacy/settings", { grievance_officer_user_id: ctx.holder.userId });
+        await call(ctx.owner.agent, "updatePrivacySettings", { body: { grievance_officer_user_id: ctx.holder.userId } });
       // one open request of a type per person: earlier ones of the proof are closed first
       await ctx.t.query(
         `UPDATE privacy_requests SET status = 'withdrawn' WHERE employee_id = $1 AND status IN ('received', 'in_progress')`,
         [employeeId],
       );
-      const r = await api(ctx.owner.agent, "post", "/api/privacy/requests", {
-        type: "access",
-        employee_id: employeeId,
-        description: "Proof: what do you hold about me?",
+      const r = await call(ctx.owner.agent, "createPrivacyRequest", {
+        body: {
+          type: "access",
+          employee_id: employeeId,
+          description: "Proof: what do you hold about me?",
+        },
       });
       await ctx.t.query(`UPDATE privacy_requests SET requested_by = $2 WHERE id = $1`, [r.id, ctx.holder.userId]);
       return { id: r.id, snapshot: rowOf(ctx.t, "privacy_requests", r.id) };
@@ -53,9 +55,11 @@ export const factories: Record<string, Factory> = {
   "/api/privacy/legal-holds/{id}": {
     scope: company("legal holds"),
     async create(ctx) {
-      const h = await api(ctx.owner.agent, "post", "/api/privacy/legal-holds", {
-        employee_id: await employeeOf(ctx),
-        reason: "Proof: inspection",
+      const h = await call(ctx.owner.agent, "createLegalHold", {
+        body: {
+          employee_id: await employeeOf(ctx),
+          reason: "Proof: inspection",
+        },
       });
       return { id: h.id, snapshot: rowOf(ctx.t, "legal_holds", h.id) };
     },
@@ -64,14 +68,16 @@ export const factories: Record<string, Factory> = {
   "/api/privacy/breaches/{id}": {
     scope: company("the breach register"),
     async create(ctx) {
-      const b = await api(ctx.owner.agent, "post", "/api/privacy/breaches", {
-        title: "Proof breach",
-        description: "Proof: a laptop with an export was lost.",
-        nature: "confidentiality",
-        data_categories: ["contact details"],
-        affected_employee_ids: [await employeeOf(ctx)],
-        became_aware_at: new Date(clock.nowMs() - 3_600_000).toISOString(), // an hour ago by the server's clock
-        likely_impact: "Proof: disclosure of contact details.",
+      const b = await call(ctx.owner.agent, "createPrivacyBreach", {
+        body: {
+          title: "Proof breach",
+          description: "Proof: a laptop with an export was lost.",
+          nature: "confidentiality",
+          data_categories: ["contact details"],
+          affected_employee_ids: [await employeeOf(ctx)],
+          became_aware_at: new Date(clock.nowMs() - 3_600_000).toISOString(), // an hour ago by the server's clock
+          likely_impact: "Proof: disclosure of contact details.",
+        },
       });
       return { id: b.id, snapshot: rowOf(ctx.t, "privacy_breaches", b.id) };
     },
@@ -89,7 +95,7 @@ export const factories: Record<string, Factory> = {
     scope: { tenant: "a candidate's personal link: the token, not a session, picks the company and the candidate" },
     async create(ctx) {
       const id = await candidate({ ...ctx, parents: {} });
-      await api(ctx.owner.agent, "post", `/api/privacy/candidates/${id}/link`);
+      await call(ctx.owner.agent, "sendCandidatePrivacyLink", { params: { candidateId: id } });
       const [mail] = await ctx.t.query<{ text_body: string }>(
         `SELECT c.email, o.text_body FROM candidates c JOIN email_outbox o ON o.to_address = c.email::text
           WHERE c.id = $1 AND o.text_body LIKE '%/api/public/privacy/%' ORDER BY o.created_at DESC LIMIT 1`,

@@ -17,7 +17,7 @@
 //  - offers are drafts: update/delete/send answer 2xx; send-appointment is a 409 (accepted offers
 //    only - proven with the public appointment link's factory, which sends it).
 import {
-  api,
+  call,
   DAY,
   employeeOf,
   fromToday,
@@ -32,14 +32,6 @@ import {
 import * as clock from "../../src/lib/clock.ts";
 
 type Ctx = Omit<FactoryContext, "parents">;
-
-const REQUISITIONS = "/api/recruitment/job-requisitions";
-const POSTINGS = "/api/recruitment/job-postings";
-const CANDIDATES = "/api/recruitment/candidates";
-const INTERVIEWS = "/api/recruitment/interviews";
-const SESSIONS = "/api/recruitment/interview-management-sessions";
-const OFFERS = "/api/recruitment/offers";
-const TALENT = "/api/recruitment/talent-pool-candidates";
 
 const RECRUITERS = ["owner", "admin", "hr"];
 const recruiting = (why: string): Scope => ({ tenant: `recruitment records: run by owner/admin/hr${why}; no employee operation` });
@@ -67,20 +59,27 @@ async function departmentOf(ctx: Ctx): Promise<string> {
 /** An approved requisition (raised and approved by the owner) with a posting in `department`. */
 async function newPosting(ctx: Ctx, department: string) {
   const a = ctx.owner.agent;
-  const req = await api(a, "post", REQUISITIONS, {
-    title: `Proof ${token("")}`,
-    department,
-    positions: 2,
-    employment_type: "full_time",
-    status: "pending_approval",
+  const req = await call(a, "createJobRequisition", {
+    body: {
+      title: `Proof ${token("")}`,
+      department,
+      positions: 2,
+      employment_type: "full_time",
+      status: "pending_approval",
+    },
   });
-  await api(a, "put", `${REQUISITIONS}/${req.id}`, { status: "approved", decision_notes: "Proof: budget confirmed" });
-  return api(a, "post", POSTINGS, {
-    requisition_id: req.id,
-    description: "Build and run the proof platform.",
-    requirements: "4+ years with TypeScript and PostgreSQL.",
-    skills: ["typescript", "postgresql"],
-    status: "open",
+  await call(a, "updateJobRequisition", {
+    params: { id: req.id },
+    body: { status: "approved", decision_notes: "Proof: budget confirmed" },
+  });
+  return call(a, "createJobPosting", {
+    body: {
+      requisition_id: req.id,
+      description: "Build and run the proof platform.",
+      requirements: "4+ years with TypeScript and PostgreSQL.",
+      skills: ["typescript", "postgresql"],
+      status: "open",
+    },
   });
 }
 
@@ -100,29 +99,33 @@ async function openPostingOf(ctx: Ctx): Promise<string> {
 /** A candidate of an open posting of the holder's department, moved on to `stage`. */
 async function newCandidate(ctx: Ctx, stage: "applied" | "screening" | "interview" = "applied") {
   const a = ctx.owner.agent;
-  const c = await api(a, "post", CANDIDATES, {
-    posting_id: await openPostingOf(ctx),
-    first_name: "Proof",
-    last_name: `Candidate ${token("")}`,
-    email: candidateEmail(),
-    phone: "+91 98765 43210",
-    resume_text: "Backend engineer with 6 years of TypeScript, Node.js and PostgreSQL.",
-    skills: ["typescript", "postgresql"],
+  const c = await call(a, "createCandidate", {
+    body: {
+      posting_id: await openPostingOf(ctx),
+      first_name: "Proof",
+      last_name: `Candidate ${token("")}`,
+      email: candidateEmail(),
+      phone: "+91 98765 43210",
+      resume_text: "Backend engineer with 6 years of TypeScript, Node.js and PostgreSQL.",
+      skills: ["typescript", "postgresql"],
+    },
   });
-  const order = ["applied", "screening", "interview"];
-  for (const s of order.slice(1, order.indexOf(stage) + 1)) await api(a, "put", `${CANDIDATES}/${c.id}`, { stage: s });
+  const order = ["applied", "screening", "interview"] as const;
+  for (const s of order.slice(1, order.indexOf(stage) + 1)) await call(a, "updateCandidate", { params: { id: c.id }, body: { stage: s } });
   return c as { id: string; email: string };
 }
 
 /** A draft offer to a candidate in interview (who moves to `offer`). */
 async function draftOffer(ctx: Ctx) {
   const candidate = await newCandidate(ctx, "interview");
-  const offer = await api(ctx.owner.agent, "post", OFFERS, {
-    candidate_id: candidate.id,
-    salary: "2400000.00",
-    joining_date: fromToday(40),
-    expires_on: fromToday(14),
-    terms: "Proof: includes a joining bonus.",
+  const offer = await call(ctx.owner.agent, "createJobOffer", {
+    body: {
+      candidate_id: candidate.id,
+      salary: "2400000.00",
+      joining_date: fromToday(40),
+      expires_on: fromToday(14),
+      terms: "Proof: includes a joining bonus.",
+    },
   });
   return { candidate, offer: offer as { id: string } };
 }
@@ -141,14 +144,14 @@ async function mailedToken(ctx: Ctx, email: string, kind: "offers" | "appointmen
 /** A sent offer and the token of its link. */
 async function sentOffer(ctx: Ctx) {
   const d = await draftOffer(ctx);
-  await api(ctx.owner.agent, "post", `${OFFERS}/${d.offer.id}/send`);
+  await call(ctx.owner.agent, "sendJobOffer", { params: { id: d.offer.id } });
   return { ...d, token: await mailedToken(ctx, d.candidate.email, "offers") };
 }
 
 /** An offer the candidate accepted through their link (without a session). */
 async function acceptedOffer(ctx: Ctx) {
   const s = await sentOffer(ctx);
-  await api(ctx.t.request(), "post", `/api/public/offers/${s.token}/accept`);
+  await call(ctx.t.request(), "acceptPublicOffer", { params: { token: s.token } });
   return s;
 }
 
@@ -159,12 +162,14 @@ export const factories: Record<string, Factory> = {
       // raised by the holder where they may raise one: a manager reaches only their own
       const agent =
         ctx.holder.agent && [...RECRUITERS, "manager"].includes((await roleOf(ctx, ctx.holder)) ?? "") ? ctx.holder.agent : ctx.owner.agent;
-      const r = await api(agent, "post", REQUISITIONS, {
-        title: `Proof ${token("")}`,
-        department: await departmentOf(ctx),
-        positions: 2,
-        employment_type: "full_time",
-        justification: "Proof: growth",
+      const r = await call(agent, "createJobRequisition", {
+        body: {
+          title: `Proof ${token("")}`,
+          department: await departmentOf(ctx),
+          positions: 2,
+          employment_type: "full_time",
+          justification: "Proof: growth",
+        },
       });
       return { id: r.id, snapshot: rowOf(ctx.t, "job_requisitions", r.id) };
     },
@@ -183,7 +188,7 @@ export const factories: Record<string, Factory> = {
     async create(ctx) {
       // hired (an accepted offer): convert-to-employee is reachable
       const { candidate } = await acceptedOffer(ctx);
-      await api(ctx.owner.agent, "put", `${CANDIDATES}/${candidate.id}`, { stage: "hired" });
+      await call(ctx.owner.agent, "updateCandidate", { params: { id: candidate.id }, body: { stage: "hired" } });
       return { id: candidate.id, snapshot: rowOf(ctx.t, "candidates", candidate.id) };
     },
   },
@@ -194,14 +199,16 @@ export const factories: Record<string, Factory> = {
       const candidate = await newCandidate(ctx, "screening");
       // the holder is on the panel where they may interview (managers reach only such interviews)
       const interviewer = [...RECRUITERS, "manager"].includes((await roleOf(ctx, ctx.holder)) ?? "") ? ctx.holder.userId : ctx.owner.userId;
-      const i = await api(ctx.owner.agent, "post", INTERVIEWS, {
-        candidate_id: candidate.id,
-        round_name: "Technical",
-        scheduled_at: inDays(2),
-        duration_minutes: 60,
-        mode: "video",
-        meeting_url: "https://meet.example.com/proof-interview",
-        interviewer_user_ids: [interviewer],
+      const i = await call(ctx.owner.agent, "createInterview", {
+        body: {
+          candidate_id: candidate.id,
+          round_name: "Technical",
+          scheduled_at: inDays(2),
+          duration_minutes: 60,
+          mode: "video",
+          meeting_url: "https://meet.example.com/proof-interview",
+          interviewer_user_ids: [interviewer],
+        },
       });
       // it has taken place: its outcome can be recorded (the API schedules in the future only)
       await ctx.t.query(`UPDATE interviews SET scheduled_at = now() - interval '90 minutes' WHERE id = $1`, [i.id]);
@@ -213,14 +220,16 @@ export const factories: Record<string, Factory> = {
     scope: recruiting(""),
     async create(ctx) {
       const candidate = await newCandidate(ctx);
-      const s = await api(ctx.owner.agent, "post", SESSIONS, {
-        candidate_id: candidate.id,
-        title: `Proof ${token("")}`,
-        scheduled_at: inDays(5),
-        duration_minutes: 45,
-        mode: "video",
-        meeting_url: "https://meet.example.com/proof-session",
-        instructions: "Proof: join five minutes early.",
+      const s = await call(ctx.owner.agent, "createInterviewSession", {
+        body: {
+          candidate_id: candidate.id,
+          title: `Proof ${token("")}`,
+          scheduled_at: inDays(5),
+          duration_minutes: 45,
+          mode: "video",
+          meeting_url: "https://meet.example.com/proof-session",
+          instructions: "Proof: join five minutes early.",
+        },
       });
       return { id: s.id, snapshot: rowOf(ctx.t, "interview_sessions", s.id) };
     },
@@ -237,14 +246,16 @@ export const factories: Record<string, Factory> = {
   "/api/recruitment/talent-pool-candidates/{id}": {
     scope: recruiting(""),
     async create(ctx) {
-      const e = await api(ctx.owner.agent, "post", TALENT, {
-        first_name: "Proof",
-        last_name: `Talent ${token("")}`,
-        email: candidateEmail(),
-        current_title: "Data Engineer",
-        experience_years: 4,
-        skills: ["python", "sql"],
-        tags: ["proof"],
+      const e = await call(ctx.owner.agent, "createTalentPoolCandidate", {
+        body: {
+          first_name: "Proof",
+          last_name: `Talent ${token("")}`,
+          email: candidateEmail(),
+          current_title: "Data Engineer",
+          experience_years: 4,
+          skills: ["python", "sql"],
+          tags: ["proof"],
+        },
       });
       return { id: e.id, snapshot: rowOf(ctx.t, "talent_pool_candidates", e.id) };
     },
@@ -264,7 +275,7 @@ export const factories: Record<string, Factory> = {
     scope: candidateLink,
     async create(ctx) {
       const { offer, candidate } = await acceptedOffer(ctx);
-      await api(ctx.owner.agent, "post", `${OFFERS}/${offer.id}/send-appointment`);
+      await call(ctx.owner.agent, "sendAppointmentLetter", { params: { id: offer.id } });
       const link = await mailedToken(ctx, candidate.email, "appointment");
       const row = rowOf(ctx.t, "job_offers", offer.id);
       return {

@@ -21,7 +21,8 @@ import type { Operation, RequestInput } from "./openapi.ts";
 import { sampleEmail } from "./openapi.ts";
 import {
   allocate,
-  api,
+  call,
+  sampleBody,
   bodyFor,
   collection,
   configuration,
@@ -122,10 +123,13 @@ export const areaFactories: Record<string, Factory> = {
           [employeeId],
         );
       if (!(await exitOf()).length)
-        await api(ctx.owner.agent, "post", `/api/employees/${employeeId}/resignation`, {
-          resignation_date: fromToday(0),
-          last_working_day: fromToday(30),
-          reason: "Proof",
+        await call(ctx.owner.agent, "submitResignation", {
+          params: { employeeId },
+          body: {
+            resignation_date: fromToday(0),
+            last_working_day: fromToday(30),
+            reason: "Proof",
+          },
         });
       const [item] = await exitOf();
       return { id: item.id, snapshot: rowOf(ctx.t, "exit_checklist_items", item.id) };
@@ -179,23 +183,22 @@ export const areaFactories: Record<string, Factory> = {
   "/api/assets/return-requests/{id}": {
     scope: { tenant: "decided by owner/admin/hr only" },
     async create(ctx) {
-      const assignment = await api(ctx.owner.agent, "post", "/api/assets/assignments", {
-        asset_id: (await newAsset(ctx)).id,
-        employee_id: await employeeOf(ctx),
+      const assignment = await call(ctx.owner.agent, "createAssetAssignment", {
+        body: {
+          asset_id: (await newAsset(ctx)).id,
+          employee_id: await employeeOf(ctx),
+        },
       });
-      const r = await api(ctx.owner.agent, "post", "/api/assets/return-requests", { assignment_id: assignment.id, reason: "Proof return" });
+      const r = await call(ctx.owner.agent, "createAssetReturnRequest", { body: { assignment_id: assignment.id, reason: "Proof return" } });
       return { id: r.id, snapshot: rowOf(ctx.t, "asset_return_requests", r.id) };
     },
   },
   "/api/assets/damage-reports/{id}": {
     scope: { tenant: "resolved by owner/admin/hr only" },
     async create(ctx) {
-      const r = await api(
-        ctx.owner.agent,
-        "post",
-        "/api/assets/damage-reports",
-        bodyFor("post", "/api/assets/damage-reports", { asset_id: (await newAsset(ctx)).id, description: "Proof damage" }),
-      );
+      const r = await call(ctx.owner.agent, "createAssetDamageReport", {
+        body: sampleBody("createAssetDamageReport", { asset_id: (await newAsset(ctx)).id, description: "Proof damage" }),
+      });
       return { id: r.id, snapshot: rowOf(ctx.t, "asset_damage_reports", r.id) };
     },
   },
@@ -203,12 +206,7 @@ export const areaFactories: Record<string, Factory> = {
     scope: "own",
     async create(ctx) {
       const agent = ctx.holder.agent ?? ctx.owner.agent;
-      const r = await api(
-        agent,
-        "post",
-        "/api/helpdesk/tickets",
-        bodyFor("post", "/api/helpdesk/tickets", { description: "Proof ticket" }),
-      );
+      const r = await call(agent, "createHelpdeskTicket", { body: sampleBody("createHelpdeskTicket", { description: "Proof ticket" }) });
       return { id: r.id, snapshot: rowOf(ctx.t, "helpdesk_tickets", r.id) };
     },
   },
@@ -219,12 +217,14 @@ export const areaFactories: Record<string, Factory> = {
       const employeeId = await employeeOf(ctx);
       await allocate(ctx, employeeId, type.id, period.id);
       const r = await onFreeDay(employeeId, "future-workday", (day) =>
-        api(ctx.owner.agent, "post", "/api/leave-requests", {
-          employee_id: employeeId,
-          leave_type_id: type.id,
-          from_date: day,
-          to_date: day,
-          reason: "Proof",
+        call(ctx.owner.agent, "createLeaveRequest", {
+          body: {
+            employee_id: employeeId,
+            leave_type_id: type.id,
+            from_date: day,
+            to_date: day,
+            reason: "Proof",
+          },
         }),
       );
       return { id: r.id, snapshot: rowOf(ctx.t, "leave_requests", r.id) };
@@ -236,11 +236,13 @@ export const areaFactories: Record<string, Factory> = {
       const { encashable, period } = await leaveBasics(ctx);
       const employeeId = await employeeOf(ctx);
       await allocate(ctx, employeeId, encashable.id, period.id);
-      const r = await api(ctx.owner.agent, "post", "/api/leave-encashments", {
-        employee_id: employeeId,
-        leave_type_id: encashable.id,
-        period_id: period.id,
-        days: "1",
+      const r = await call(ctx.owner.agent, "createLeaveEncashment", {
+        body: {
+          employee_id: employeeId,
+          leave_type_id: encashable.id,
+          period_id: period.id,
+          days: "1",
+        },
       });
       return { id: r.id, snapshot: rowOf(ctx.t, "leave_encashments", r.id) };
     },
@@ -250,7 +252,7 @@ export const areaFactories: Record<string, Factory> = {
     async create(ctx) {
       const employeeId = await employeeOf(ctx);
       const r = await onFreeDay(employeeId, "future-workday", (day) =>
-        api(ctx.owner.agent, "post", "/api/wfh-requests", { employee_id: employeeId, from_date: day, to_date: day, reason: "Proof" }),
+        call(ctx.owner.agent, "createWfhRequest", { body: { employee_id: employeeId, from_date: day, to_date: day, reason: "Proof" } }),
       );
       return { id: r.id, snapshot: rowOf(ctx.t, "wfh_requests", r.id) };
     },
@@ -261,11 +263,13 @@ export const areaFactories: Record<string, Factory> = {
       const { compOff } = await leaveBasics(ctx);
       const employeeId = await employeeOf(ctx);
       const r = await onFreeDay(employeeId, "past-off", (date) =>
-        api(ctx.owner.agent, "post", "/api/working-on-holiday", {
-          employee_id: employeeId,
-          date,
-          reason: "Proof",
-          leave_type_id: compOff.id,
+        call(ctx.owner.agent, "createWorkingOnHolidayRequest", {
+          body: {
+            employee_id: employeeId,
+            date,
+            reason: "Proof",
+            leave_type_id: compOff.id,
+          },
         }),
       );
       return { id: r.id, snapshot: rowOf(ctx.t, "working_on_holiday_requests", r.id) };
@@ -277,12 +281,14 @@ export const areaFactories: Record<string, Factory> = {
       const employeeId = await employeeOf(ctx);
       // filed by the holder when signed in: only the requester may edit it
       const r = await onFreeDay(employeeId, "past-workday", (date) =>
-        api(ctx.holder.agent ?? ctx.owner.agent, "post", "/api/attendance-regularization", {
-          employee_id: employeeId,
-          date,
-          check_in: `${date}T04:00:00Z`,
-          check_out: `${date}T12:00:00Z`,
-          reason: "Proof",
+        call(ctx.holder.agent ?? ctx.owner.agent, "createAttendanceRegularization", {
+          body: {
+            employee_id: employeeId,
+            date,
+            check_in: `${date}T04:00:00Z`,
+            check_out: `${date}T12:00:00Z`,
+            reason: "Proof",
+          },
         }),
       );
       return { id: r.id, snapshot: rowOf(ctx.t, "attendance_regularizations", r.id) };

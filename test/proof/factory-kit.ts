@@ -6,6 +6,8 @@ import { MEMBER_PASSWORD_HASH } from "../support/passwords.ts";
 import { effective, operationAt, sample, sampleEmail, type RequestInput } from "./openapi.ts";
 import { addDays, weekday } from "../../src/lib/dates.ts";
 import { today } from "../support/clock.ts";
+import { api as client, type CallArgs, type RequestBodyOf, type ResponseBody, type StatusOf } from "../support/api.ts";
+import { type OperationId, operationTable } from "../../generated/registry.ts";
 
 export type { RequestInput };
 /** A member a resource belongs to; `agent` is there when they are signed in (not for generated direct reports). */
@@ -59,17 +61,23 @@ export const nextUniq = () => uniq++;
 export const token = (prefix = "P") =>
   `${prefix}${process.pid.toString(36)}${(uniq++).toString(36)}${Date.now().toString(36).slice(-3)}`.toUpperCase().slice(0, 20);
 
-/** Calls an operation by method and path as `agent`; returns `data` of a 2xx, else throws with the answer. */
-export async function api(
-  agent: TenantSession["agent"],
-  method: "post" | "put" | "get" | "delete",
-  path: string,
-  body?: unknown,
-): Promise<any> {
-  const req = agent[method](path);
-  const res = body === undefined ? await req : await req.send(body as object);
-  if (res.status >= 300) throw new Error(`${method.toUpperCase()} ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.data;
+/** The `data` of operation `K`'s successful (2xx) answers. */
+export type DataOf<K extends OperationId> =
+  ResponseBody<K, Extract<StatusOf<K>, 200 | 201 | 202>> extends infer B ? (B extends { data: infer D } ? D : undefined) : never;
+
+/** Calls operation `K` as `agent` through the typed client; returns `data` of a 2xx, else throws with the answer. */
+export async function call<K extends OperationId>(agent: TenantSession["agent"], id: K, ...request: CallArgs<K>): Promise<DataOf<K>> {
+  const res = await client(agent).op(id, ...request);
+  if (res.status >= 300) throw new Error(`${id} answered ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body?.data;
+}
+
+/** POSTs `body` to a collection `path` (a factory of any collection, by path); the created record's id. */
+export async function createIn(agent: TenantSession["agent"], path: string, body: unknown): Promise<{ id: string }> {
+  const res = await agent.post(path).send(body as object);
+  if (res.status >= 300) throw new Error(`POST ${path} answered ${res.status} ${JSON.stringify(res.body)}`);
+  if (typeof res.body?.data?.id !== "string") throw new Error(`POST ${path} answered no data.id: ${JSON.stringify(res.body)}`);
+  return { id: res.body.data.id };
 }
 
 /** The document's valid sample body of an operation, with unique names and codes, and overrides. */
@@ -84,6 +92,16 @@ export function bodyFor(method: string, path: string, overrides: Record<string, 
   return { ...b, ...overrides };
 }
 
+/**
+ * bodyFor of operation `K`, typed as its request body: a sample of the body's schema (valid by
+ * construction, what examples.test.ts and the fuzzer check) with unique names and codes, and overrides.
+ */
+export function sampleBody<K extends OperationId>(id: K, overrides: Partial<RequestBodyOf<K>> = {}): RequestBodyOf<K> {
+  const { method, path } = operationTable[id];
+  const body: unknown = bodyFor(method, path, overrides as Record<string, unknown>);
+  return body as RequestBodyOf<K>;
+}
+
 /** Snapshot through the operation that reads the resource (as the tenant's owner), else the row. */
 export function snapshotOf(t: TestContext, owner: TenantSession, path: string, table: string, id: string): () => Promise<unknown> {
   if (operationAt("get", path.replace(/\/[^/]+$/, "/{x}"))) return async () => (await owner.agent.get(path)).body;
@@ -96,7 +114,7 @@ export const fromToday = (n: number) => addDays(today(), n);
 export const DAY = 86_400_000;
 const employees = new Map<string, string>(); // tenant:user -> employee id
 const dayCursor = new Map<string, number>(); // employee -> next offset
-const memo = new Map<string, Promise<any>>();
+const memo = new Map<string, Promise<unknown>>();
 export const once = <T>(key: string, fn: () => Promise<T>): Promise<T> => {
   if (!memo.has(key))
     memo.set(
@@ -106,7 +124,7 @@ export const once = <T>(key: string, fn: () => Promise<T>): Promise<T> => {
         return Promise.reject(e);
       }),
     );
-  return memo.get(key)!;
+  return memo.get(key) as Promise<T>;
 };
 
 /** The live employee record linked to `holder` in the tenant (created and linked when missing). */
@@ -114,8 +132,12 @@ export async function employeeOf(ctx: Omit<FactoryContext, "parents">, holder: H
   const key = `${holder.tenantId}:${holder.userId}`;
   const known =
     employees.get(key) ??
-    (await ctx.t.query(`SELECT employee_id FROM memberships WHERE tenant_id = $1 AND user_id = $2`, [holder.tenantId, holder.userId]))[0]
-      ?.employee_id;
+    (
+      await ctx.t.query<{ employee_id: string | null }>(`SELECT employee_id FROM memberships WHERE tenant_id = $1 AND user_id = $2`, [
+        holder.tenantId,
+        holder.userId,
+      ])
+    )[0]?.employee_id;
   if (
     known &&
     (await ctx.t.query(`SELECT 1 FROM employees WHERE id = $1 AND deleted_at IS NULL AND status IN ('active', 'inactive')`, [known])).length
@@ -123,16 +145,13 @@ export async function employeeOf(ctx: Omit<FactoryContext, "parents">, holder: H
     employees.set(key, known);
     return known;
   }
-  const e = await api(
-    ctx.owner.agent,
-    "post",
-    "/api/employees",
-    bodyFor("post", "/api/employees", {
+  const e = await call(ctx.owner.agent, "createEmployee", {
+    body: sampleBody("createEmployee", {
       email: sampleEmail("employee"),
       joining_date: fromToday(-400),
       ...(reportsTo ? { reports_to: reportsTo } : {}),
     }),
-  );
+  });
   await ctx.t.query(`UPDATE memberships SET employee_id = $3 WHERE tenant_id = $1 AND user_id = $2`, [
     holder.tenantId,
     holder.userId,
@@ -155,27 +174,33 @@ export async function reportOf(ctx: Omit<FactoryContext, "parents">, manager: Ho
 export function leaveBasics(ctx: Omit<FactoryContext, "parents">) {
   return once(`leave:${ctx.owner.tenantId}`, async () => {
     const a = ctx.owner.agent;
-    const current = (await a.get("/api/leave-periods?limit=100")).body.data?.find((p: any) => p.is_current);
+    const current = (await call(a, "listLeavePeriods", { query: { limit: 100 } })).find((p) => p.is_current);
     const period =
       current ??
-      (await api(a, "post", "/api/leave-periods", {
-        name: `Proof ${token("")}`,
-        start_date: fromToday(-60),
-        end_date: fromToday(300),
-        is_current: true,
+      (await call(a, "createLeavePeriod", {
+        body: {
+          name: `Proof ${token("")}`,
+          start_date: fromToday(-60),
+          end_date: fromToday(300),
+          is_current: true,
+        },
       }));
-    const type = await api(a, "post", "/api/leave-types", { name: `Proof ${token("")}`, code: token("L"), min_notice_days: 0 });
-    const encashable = await api(a, "post", "/api/leave-types", {
-      name: `Proof ${token("")}`,
-      code: token("E"),
-      encashable: true,
-      min_notice_days: 0,
+    const type = await call(a, "createLeaveType", { body: { name: `Proof ${token("")}`, code: token("L"), min_notice_days: 0 } });
+    const encashable = await call(a, "createLeaveType", {
+      body: {
+        name: `Proof ${token("")}`,
+        code: token("E"),
+        encashable: true,
+        min_notice_days: 0,
+      },
     });
-    const compOff = await api(a, "post", "/api/leave-types", {
-      name: `Proof ${token("")}`,
-      code: token("C"),
-      is_compensatory: true,
-      comp_off_validity_days: 90,
+    const compOff = await call(a, "createLeaveType", {
+      body: {
+        name: `Proof ${token("")}`,
+        code: token("C"),
+        is_compensatory: true,
+        comp_off_validity_days: 90,
+      },
     });
     return { period, type, encashable, compOff };
   });
@@ -184,11 +209,13 @@ export function leaveBasics(ctx: Omit<FactoryContext, "parents">) {
 /** Days of a leave type for the employee, in the harness's period (whichever period is current by then). */
 export function allocate(ctx: Omit<FactoryContext, "parents">, employeeId: string, leaveTypeId: string, periodId: string) {
   return once(`alloc:${employeeId}:${leaveTypeId}`, () =>
-    api(ctx.owner.agent, "post", "/api/leave-allocations", {
-      employee_id: employeeId,
-      leave_type_id: leaveTypeId,
-      period_id: periodId,
-      days: "60",
+    call(ctx.owner.agent, "createLeaveAllocations", {
+      body: {
+        employee_id: employeeId,
+        leave_type_id: leaveTypeId,
+        period_id: periodId,
+        days: "60",
+      },
     }),
   );
 }
@@ -233,7 +260,7 @@ export function collection(
   return {
     scope,
     async create(ctx) {
-      const data = await api(ctx.owner.agent, "post", path, await body(ctx));
+      const data = await createIn(ctx.owner.agent, path, await body(ctx));
       return { id: data.id, snapshot: snapshotOf(ctx.t, ctx.owner, `${path}/${data.id}`, table, data.id) };
     },
   };
@@ -243,12 +270,9 @@ export const configuration = (what: string) => ({ tenant: `${what}: company conf
 
 export async function newAsset(ctx: Omit<FactoryContext, "parents">) {
   const category = await once(`asset-category:${ctx.owner.tenantId}`, () =>
-    api(ctx.owner.agent, "post", "/api/configuration/asset-categories", { name: `Proof ${token("")}` }),
+    call(ctx.owner.agent, "createAssetCategory", { body: { name: `Proof ${token("")}` } }),
   );
-  return api(
-    ctx.owner.agent,
-    "post",
-    "/api/assets",
-    bodyFor("post", "/api/assets", { category_id: category.id, asset_tag: undefined, serial_number: undefined }),
-  );
+  return call(ctx.owner.agent, "createAsset", {
+    body: sampleBody("createAsset", { category_id: category.id, asset_tag: undefined, serial_number: undefined }),
+  });
 }

@@ -15,7 +15,7 @@ import { closeDb, initDb } from "../../src/db/client.ts";
 import { startEmbeddedServer, startThrowawayServer } from "../../src/db/embedded.ts";
 import { deployMigrations } from "../../src/db/migrations.ts";
 import { createApp } from "../../src/http/app.ts";
-import { signupTenant, uniqueEmail, useTestApp, type TenantSession, type TestContext } from "../support/app.ts";
+import { signupTenant, uniqueEmail, useTestApp, type TenantSession, type TestContext, type AuditChanges } from "../support/app.ts";
 import { startDbProxy, type DbProxy } from "../support/proxy.ts";
 import { signupToken } from "../support/signup.ts";
 import { isEnvelope } from "./world.ts";
@@ -105,7 +105,7 @@ async function expectNothingHalfWritten(q: TestContext["query"], owner: TenantSe
     "mail without its invitation",
   ).toEqual([]);
   const [{ name }] = await q(`SELECT name FROM tenants WHERE id = $1`, [owner.tenantId]);
-  const [last] = await q(
+  const [last] = await q<{ changes: AuditChanges }>(
     `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'settings.updated' ORDER BY created_at DESC, id DESC LIMIT 1`,
     [owner.tenantId],
   );

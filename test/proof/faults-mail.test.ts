@@ -32,9 +32,10 @@ afterAll(async () => {
 });
 
 async function outboxRow(to: string) {
-  const [row] = await t.query("SELECT status, attempts, last_error, next_attempt_at, sent_at FROM email_outbox WHERE to_address = $1", [
-    to,
-  ]);
+  const [row] = await t.query<{ status: string; attempts: number; last_error: string | null; next_attempt_at: Date; sent_at: Date | null }>(
+    "SELECT status, attempts, last_error, next_attempt_at, sent_at FROM email_outbox WHERE to_address = $1",
+    [to],
+  );
   return row;
 }
 

@@ -4,7 +4,7 @@
 // on every operation that takes an id).
 import { beforeAll, describe, expect, it } from "vitest";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
-import { expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
+import { expectDetails, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { addCandidate, advance, dateIn, draftOffer, isoIn, recruitingCompany, type Company } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
@@ -151,11 +151,13 @@ describe("recruitment access", () => {
     expect((await t.query(`SELECT deleted_at FROM candidates WHERE id = $1`, [candidate.id]))[0].deleted_at).toBeNull();
     // References in bodies to another company's records are invalid input.
     expect(
-      expectError(await api(b.hr.agent).op("createJobPosting", { body: { requisition_id: posting.requisition_id, description: "x" } }), 400)
-        .details[0].path,
+      expectDetails(
+        await api(b.hr.agent).op("createJobPosting", { body: { requisition_id: posting.requisition_id, description: "x" } }),
+        400,
+      ).details[0].path,
     ).toBe("body.requisition_id");
     expect(
-      expectError(
+      expectDetails(
         await api(b.hr.agent).op("createCandidate", {
           body: { posting_id: posting.id, first_name: "A", last_name: "B", email: "x@y.test" },
         }),
@@ -163,7 +165,7 @@ describe("recruitment access", () => {
       ).details[0].path,
     ).toBe("body.posting_id");
     expect(
-      expectError(
+      expectDetails(
         await api(b.hr.agent).op("createJobOffer", {
           body: { candidate_id: candidate.id, salary: "1.00", joining_date: dateIn(30), expires_on: dateIn(5) },
         }),
@@ -171,7 +173,7 @@ describe("recruitment access", () => {
       ).details[0].path,
     ).toBe("body.candidate_id");
     expect(
-      expectError(
+      expectDetails(
         await api(b.hr.agent).op("createInterview", {
           body: { candidate_id: screened.id, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [b.hr.userId] },
         }),
@@ -179,23 +181,23 @@ describe("recruitment access", () => {
       ).details[0].path,
     ).toBe("body.candidate_id");
     expect(
-      expectError(
+      expectDetails(
         await api(b.hr.agent).op("createInterviewSession", { body: { candidate_id: screened.id, scheduled_at: isoIn(2), mode: "phone" } }),
         400,
       ).details[0].path,
     ).toBe("body.candidate_id");
     expect(
-      expectError(await api(b.hr.agent).op("createTalentPoolCandidate", { body: { candidate_id: candidate.id } }), 400).details[0].path,
+      expectDetails(await api(b.hr.agent).op("createTalentPoolCandidate", { body: { candidate_id: candidate.id } }), 400).details[0].path,
     ).toBe("body.candidate_id");
     expect(
-      expectError(await api(b.hr.agent).op("previewDocumentTemplatePdf", { body: { template: "x", offer_id: offer.id } }), 400).details[0]
+      expectDetails(await api(b.hr.agent).op("previewDocumentTemplatePdf", { body: { template: "x", offer_id: offer.id } }), 400).details[0]
         .path,
     ).toBe("body.offer_id");
-    expect(expectError(await api(b.hr.agent).op("screenResume", { body: { candidate_id: candidate.id } }), 400).details[0].path).toBe(
+    expect(expectDetails(await api(b.hr.agent).op("screenResume", { body: { candidate_id: candidate.id } }), 400).details[0].path).toBe(
       "body.candidate_id",
     );
     expect(
-      expectError(
+      expectDetails(
         await api(b.hr.agent).op("createInterview", {
           body: { candidate_id: NIL, round_name: "X", scheduled_at: isoIn(2), mode: "phone", interviewer_user_ids: [c.hr.userId] },
         }),

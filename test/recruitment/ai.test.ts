@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import type { Config } from "../../src/config.ts";
-import { appWith, expectError, useTestApp } from "../support/app.ts";
+import { appWith, expectDetails, expectError, useTestApp } from "../support/app.ts";
 import { addCandidate, consentToScreening, openPosting, recruitingCompany, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
@@ -48,7 +48,7 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
     expect(jd.description).toMatch(/^# Senior Backend Engineer\n/);
     expect(jd.description).toContain("## What you bring");
     expect(jd.description).toContain("## Nice to have");
-    const missing = expectError(
+    const missing = expectDetails(
       await c.hr.agent.post("/api/recruitment/ai/job-description").send({ title: "X" }),
       400,
       "validation_failed",
@@ -143,37 +143,37 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
       .expect(200);
     const fin = await openPosting(c.hr.agent, { department: "Finance" });
     const finCand = await addCandidate(c.hr.agent, fin.id);
-    expect(expectError(await api(c.manager.agent).op("screenResume", { body: { candidate_id: finCand.id } }), 400).details[0].path).toBe(
+    expect(expectDetails(await api(c.manager.agent).op("screenResume", { body: { candidate_id: finCand.id } }), 400).details[0].path).toBe(
       "body.candidate_id",
     );
     expect(
-      expectError(
+      expectDetails(
         await api(c.hr.agent).op("screenResume", { body: { resume_text: "x", posting_id: "00000000-0000-4000-8000-000000000000" } }),
         400,
       ).details[0].path,
     ).toBe("body.posting_id");
-    expect(expectError(await api(c.hr.agent).op("screenResume", { body: { job_requirements: "TypeScript" } }), 400).details[0].path).toBe(
+    expect(expectDetails(await api(c.hr.agent).op("screenResume", { body: { job_requirements: "TypeScript" } }), 400).details[0].path).toBe(
       "body.resume_text",
     );
-    expect(expectError(await api(c.hr.agent).op("screenResume", { body: { resume_text: "TypeScript dev" } }), 400).details[0].path).toBe(
+    expect(expectDetails(await api(c.hr.agent).op("screenResume", { body: { resume_text: "TypeScript dev" } }), 400).details[0].path).toBe(
       "body.job_requirements",
     );
     const noText = await addCandidate(c.hr.agent, posting.id, { resume_text: null });
-    expect(expectError(await api(c.hr.agent).op("screenResume", { body: { candidate_id: noText.id } }), 400).details[0].path).toBe(
+    expect(expectDetails(await api(c.hr.agent).op("screenResume", { body: { candidate_id: noText.id } }), 400).details[0].path).toBe(
       "body.resume_text",
     );
   });
 
   it("generate interview questions for the skills, with guidance, in the requested mix", async () => {
-    const body = { job_title: "Senior Backend Engineer", requirements, count: 6, seniority: "senior" };
-    const a = (await c.hr.agent.post("/api/recruitment/ai/interview-questions").send(body).expect(200)).body.data;
-    const b = (await c.manager.agent.post("/api/recruitment/ai/interview-questions").send(body).expect(200)).body.data;
+    const body = { job_title: "Senior Backend Engineer", requirements, count: 6, seniority: "senior" as const };
+    const a = (await api(c.hr.agent).op("generateInterviewQuestions", { body }).expect(200)).body.data;
+    const b = (await api(c.manager.agent).op("generateInterviewQuestions", { body }).expect(200)).body.data;
     expect(a).toEqual(b);
     expect(a.questions).toHaveLength(6);
-    expect(a.questions.filter((q: any) => q.category === "technical").length).toBe(4);
-    expect(a.questions.every((q: any) => q.question.length > 20 && q.what_to_look_for.length > 10)).toBe(true);
+    expect(a.questions.filter((q) => q.category === "technical").length).toBe(4);
+    expect(a.questions.every((q) => q.question.length > 20 && q.what_to_look_for.length > 10)).toBe(true);
     expect(a.questions[0]).toMatchObject({ category: "technical", skill: "typescript" });
-    expect(a.questions.some((q: any) => q.question.includes("PostgreSQL"))).toBe(true);
+    expect(a.questions.some((q) => q.question.includes("PostgreSQL"))).toBe(true);
     const tech = (
       await api(c.hr.agent)
         .op("generateInterviewQuestions", { body: { requirements: "Kubernetes, Terraform", focus: "technical", count: 10 } })

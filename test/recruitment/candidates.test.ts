@@ -3,12 +3,12 @@
 // manager visibility, search, and the talent pool's skills/tags search.
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { expectError, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, useTestApp, type AuditChanges } from "../support/app.ts";
 import { addCandidate, advance, draftOffer, isoIn, openPosting, recruitingCompany, uniq, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
 let c: Company;
-let posting: any;
+let posting: Awaited<ReturnType<typeof openPosting>>;
 
 beforeAll(async () => {
   c = await recruitingCompany(t);
@@ -58,7 +58,7 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
     const other = await openPosting(c.hr.agent);
     await addCandidate(c.hr.agent, other.id, { email: "arjun.rao@example.test" });
 
-    const missing = expectError(
+    const missing = expectDetails(
       await api(c.hr.agent).op("createCandidate", { body: { posting_id: posting.id } }),
       400,
       "validation_failed",
@@ -79,14 +79,14 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
       "validation_failed",
     );
     expect(
-      expectError(
+      expectDetails(
         await api(c.hr.agent).op("createCandidate", {
           body: { posting_id: posting.id, first_name: "A", last_name: "B", email: "neg@b.test", expected_salary: "-10.00" },
         }),
         400,
       ).details[0].path,
     ).toBe("body.expected_salary");
-    const file = expectError(
+    const file = expectDetails(
       await api(c.hr.agent).op("createCandidate", {
         body: {
           posting_id: posting.id,
@@ -100,7 +100,7 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
       "validation_failed",
     );
     expect(file.details[0].path).toBe("body.resume_file_id");
-    const nop = expectError(
+    const nop = expectDetails(
       await api(c.hr.agent).op("createCandidate", {
         body: { posting_id: "00000000-0000-4000-8000-000000000000", first_name: "A", last_name: "B", email: "ab@b.test" },
       }),
@@ -136,8 +136,8 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
       .expect(200);
     expect(
       log.body.data
-        .filter((e: any) => e.action === "recruitment.candidate_stage_changed")
-        .map((e: any) => e.changes.stage.to)
+        .filter((e) => e.action === "recruitment.candidate_stage_changed")
+        .map((e) => (e.changes as AuditChanges | null)?.stage.to)
         .reverse(),
     ).toEqual(["screening", "interview", "offer", "hired"]);
     // The requisition's requester (hr here raised it, so nobody else) - raise one by the manager to see the notice.
@@ -392,7 +392,7 @@ describe(
           },
         })
         .expect(201);
-      const ids = (r: any) => r.body.data.map((x: any) => x.id);
+      const ids = (r: { body: { data: { id: string }[] } }) => r.body.data.map((x) => x.id);
       expect(
         ids(
           await api(c.hr.agent)
@@ -450,7 +450,7 @@ describe(
         409,
         "conflict",
       );
-      const miss = expectError(
+      const miss = expectDetails(
         await api(c.hr.agent).op("createTalentPoolCandidate", { body: { first_name: "X" } }),
         400,
         "validation_failed",

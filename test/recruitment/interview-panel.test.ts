@@ -1,7 +1,7 @@
 // Interview panel configuration: defaults, validation of rounds and interviewers, roles.
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 
 const t = useTestApp();
 let owner: TenantSession;
@@ -21,11 +21,13 @@ describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
     const hr = await addMember(t, owner, "hr");
     const mgr = await addMember(t, owner, "manager");
     const rounds = [
-      { name: "Case study", sequence: 2, duration_minutes: 90, mode: "video", interviewer_user_ids: [mgr.userId] },
-      { name: "Culture fit", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [hr.userId] },
+      { name: "Case study", sequence: 2, duration_minutes: 90, mode: "video" as const, interviewer_user_ids: [mgr.userId] },
+      { name: "Culture fit", sequence: 1, duration_minutes: 30, mode: "phone" as const, interviewer_user_ids: [hr.userId] },
     ];
-    const u = await hr.agent.post("/api/configuration/talent-acquisition/interview-panel").send({ rounds, rating_scale: 10 }).expect(200);
-    expect(u.body.data.rounds.map((r: any) => r.name)).toEqual(["Culture fit", "Case study"]);
+    const u = await api(hr.agent)
+      .op("updateInterviewPanel", { body: { rounds, rating_scale: 10 } })
+      .expect(200);
+    expect(u.body.data.rounds.map((r) => r.name)).toEqual(["Culture fit", "Case study"]);
     expect(u.body.data).toMatchObject({ rating_scale: 10, feedback_deadline_hours: 48 });
     const read = await api(mgr.agent).op("getInterviewPanel").expect(200);
     expect(read.body.data.rounds[0].interviewer_user_ids).toEqual([hr.userId]);
@@ -34,7 +36,7 @@ describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
 
   it("refuses duplicate sequences and interviewers who are not members", async () => {
     const outsider = await signupTenant(t);
-    const bad = expectError(
+    const bad = expectDetails(
       await api(owner.agent).op("updateInterviewPanel", {
         body: { rounds: [{ name: "A", sequence: 1, duration_minutes: 30, mode: "phone", interviewer_user_ids: [outsider.userId] }] },
       }),
@@ -42,7 +44,7 @@ describe("getInterviewPanel, updateInterviewPanel: interview panel", () => {
       "validation_failed",
     );
     expect(bad.details[0].path).toBe("body.rounds.0.interviewer_user_ids.0");
-    const dup = expectError(
+    const dup = expectDetails(
       await api(owner.agent).op("updateInterviewPanel", {
         body: {
           rounds: [

@@ -5,13 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { addMember, expectError, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink } from "../support/mail.ts";
 import { addCandidate, advance, isoIn, openPosting, recruitingCompany, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
 let c: Company;
-let posting: any;
+let posting: Awaited<ReturnType<typeof openPosting>>;
 let mail: MailSink;
 
 beforeAll(async () => {
@@ -105,30 +105,30 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
       interviewer_user_ids: [c.manager.userId],
     };
     expect(
-      expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, round_sequence: 9, round_name: undefined }), 400)
+      expectDetails(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, round_sequence: 9, round_name: undefined }), 400)
         .details[0].path,
     ).toBe("body.round_sequence");
     expect(
-      expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, round_name: undefined }), 400).details[0].path,
+      expectDetails(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, round_name: undefined }), 400).details[0].path,
     ).toBe("body.round_name");
     expect(
-      expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, interviewer_user_ids: [c.employee.userId] }), 400)
+      expectDetails(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, interviewer_user_ids: [c.employee.userId] }), 400)
         .details[0].path,
     ).toBe("body.interviewer_user_ids.0");
     expect(
-      expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, interviewer_user_ids: undefined }), 400).details[0]
+      expectDetails(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, interviewer_user_ids: undefined }), 400).details[0]
         .path,
     ).toBe("body.interviewer_user_ids");
     expect(
-      expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, scheduled_at: isoIn(-1) }), 400).details[0].path,
+      expectDetails(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, scheduled_at: isoIn(-1) }), 400).details[0].path,
     ).toBe("body.scheduled_at");
-    expect(expectError(await api(c.hr.agent).op("createInterview", { body: { ...base, mode: "video" } }), 400).details[0].path).toBe(
+    expect(expectDetails(await api(c.hr.agent).op("createInterview", { body: { ...base, mode: "video" } }), 400).details[0].path).toBe(
       "body.meeting_url",
     );
     expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, meeting_url: "ftp://x" }), 400, "validation_failed");
     expectError(await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, duration_minutes: 5 }), 400, "validation_failed");
     expect(
-      expectError(
+      expectDetails(
         await c.hr.agent.post("/api/recruitment/interviews").send({ ...base, candidate_id: "00000000-0000-4000-8000-000000000000" }),
         400,
       ).details[0].path,
@@ -159,22 +159,22 @@ describe("listInterviews, createInterview, getInterview, updateInterview, delete
     );
     await past(id);
     expect(
-      expectError(
+      expectDetails(
         await api(c.manager.agent).op("updateInterview", { params: { id }, body: { status: "completed", rating: 6, feedback: "Good" } }),
         400,
       ).details[0].path,
     ).toBe("body.rating");
     expect(
-      expectError(
+      expectDetails(
         await api(c.manager.agent).op("updateInterview", { params: { id }, body: { status: "completed", feedback: "Good" } }),
         400,
       ).details[0].path,
     ).toBe("body.rating");
     expect(
-      expectError(await api(c.manager.agent).op("updateInterview", { params: { id }, body: { status: "completed", rating: 4 } }), 400)
+      expectDetails(await api(c.manager.agent).op("updateInterview", { params: { id }, body: { status: "completed", rating: 4 } }), 400)
         .details[0].path,
     ).toBe("body.feedback");
-    expect(expectError(await api(c.hr.agent).op("updateInterview", { params: { id }, body: { rating: 4 } }), 400).details[0].path).toBe(
+    expect(expectDetails(await api(c.hr.agent).op("updateInterview", { params: { id }, body: { rating: 4 } }), 400).details[0].path).toBe(
       "body.rating",
     );
     // An interviewer records the outcome only.
@@ -386,7 +386,9 @@ describe(
       await api(c.hr.agent)
         .op("updateInterviewSession", { params: { id: s.body.data.id }, body: { status: "cancelled" } })
         .expect(200);
-      const outbox = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1 ORDER BY created_at`, [cand.email]);
+      const outbox = await t.query<{ subject: string }>(`SELECT subject FROM email_outbox WHERE to_address = $1 ORDER BY created_at`, [
+        cand.email,
+      ]);
       expect(outbox.map((r) => r.subject.split(":")[0])).toEqual(["Interview invitation", "Interview invitation", "Cancelled"]);
       expectError(await api(c.hr.agent).op("sendInterviewSession", { params: { id: s.body.data.id } }), 409, "conflict");
       expectError(
@@ -402,14 +404,14 @@ describe(
     it("validates sessions and follows scheduled → completed | cancelled", async () => {
       const cand = await screened();
       expect(
-        expectError(await api(c.hr.agent).op("createInterviewSession", { body: { candidate_id: cand.id } }), 400).details[0].path,
+        expectDetails(await api(c.hr.agent).op("createInterviewSession", { body: { candidate_id: cand.id } }), 400).details[0].path,
       ).toBe("body.scheduled_at");
       expect(
-        expectError(await api(c.hr.agent).op("createInterviewSession", { body: { candidate_id: cand.id, scheduled_at: isoIn(2) } }), 400)
+        expectDetails(await api(c.hr.agent).op("createInterviewSession", { body: { candidate_id: cand.id, scheduled_at: isoIn(2) } }), 400)
           .details[0].path,
       ).toBe("body.meeting_url");
       expect(
-        expectError(
+        expectDetails(
           await api(c.hr.agent).op("createInterviewSession", {
             body: { candidate_id: cand.id, scheduled_at: isoIn(2), mode: "in_person" },
           }),
@@ -423,7 +425,7 @@ describe(
         })
         .expect(201);
       expect(
-        expectError(
+        expectDetails(
           await api(c.hr.agent).op("createInterviewSession", { body: { candidate_id: cand.id, interview_id: iv.body.data.id } }),
           400,
         ).details[0].path,

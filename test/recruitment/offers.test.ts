@@ -9,7 +9,7 @@ import { api } from "../support/api.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { expireOffersEverywhere } from "../../src/modules/recruitment/offer-expiry.ts";
-import { expectError, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink, type ReceivedMail } from "../support/mail.ts";
 import { addCandidate, advance, binary, dateIn, draftOffer, openPosting, pdfText, recruitingCompany, type Company } from "./fixtures.ts";
 import * as clock from "../../src/lib/clock.ts";
@@ -57,16 +57,16 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expectError(await api(c.hr.agent).op("createJobOffer", { body }), 409, "conflict");
     await advance(c.hr.agent, cand.id, "interview");
     expect(
-      expectError(await api(c.hr.agent).op("createJobOffer", { body: { ...body, expires_on: dateIn(-1) } }), 400).details[0].path,
+      expectDetails(await api(c.hr.agent).op("createJobOffer", { body: { ...body, expires_on: dateIn(-1) } }), 400).details[0].path,
     ).toBe("body.expires_on");
     expect(
-      expectError(await api(c.hr.agent).op("createJobOffer", { body: { ...body, joining_date: dateIn(5) } }), 400).details[0].path,
+      expectDetails(await api(c.hr.agent).op("createJobOffer", { body: { ...body, joining_date: dateIn(5) } }), 400).details[0].path,
     ).toBe("body.joining_date");
     expectError(await api(c.hr.agent).op("createJobOffer", { body: { ...body, salary: "18,50,000" } }), 400, "validation_failed");
-    expect(expectError(await api(c.hr.agent).op("createJobOffer", { body: { ...body, salary: "0.00" } }), 400).details[0].path).toBe(
+    expect(expectDetails(await api(c.hr.agent).op("createJobOffer", { body: { ...body, salary: "0.00" } }), 400).details[0].path).toBe(
       "body.salary",
     );
-    expect(expectError(await api(c.hr.agent).op("createJobOffer", { body: { ...body, salary: "-5.00" } }), 400).details[0].path).toBe(
+    expect(expectDetails(await api(c.hr.agent).op("createJobOffer", { body: { ...body, salary: "-5.00" } }), 400).details[0].path).toBe(
       "body.salary",
     );
     expectError(await c.hr.agent.post("/api/recruitment/offers").send({ candidate_id: cand.id }), 400, "validation_failed");

@@ -12,7 +12,7 @@ import { expireDueOffers } from "../../src/modules/recruitment/offer-expiry.ts";
 import { sendAppointment, sendOffer } from "../../src/modules/recruitment/offer-sending.ts";
 import { changeOffer } from "../../src/modules/recruitment/offers.ts";
 import { addAppointmentDocument, answerPublicOffer, publicOffer } from "../../src/modules/recruitment/public.ts";
-import { useTestApp } from "../support/app.ts";
+import { useTestApp, type AuditChanges } from "../support/app.ts";
 import { uploadedFile } from "../support/uploads.ts";
 import { type Company, dateIn, draftOffer, recruitingCompany } from "./fixtures.ts";
 
@@ -72,7 +72,7 @@ describe("sendJobOffer / acceptPublicOffer / declinePublicOffer: offer state tra
       "A offer cannot go from accepted to withdrawn (accepted is final)",
     );
     // two changes of status: sent by hr, then accepted by the candidate
-    const entries = await t.query(
+    const entries = await t.query<{ changes: AuditChanges }>(
       `SELECT changes FROM audit_logs WHERE entity_id = $1 AND action = 'recruitment.offer_status_changed' ORDER BY created_at, id`,
       [offer.id],
     );

@@ -2,7 +2,7 @@
 // moves), approvals by role, manager scope, closing a requisition closes its postings, deletes.
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { expectError, useTestApp } from "../support/app.ts";
+import { expectDetails, expectError, useTestApp } from "../support/app.ts";
 import { approvedRequisition, openPosting, addCandidate, recruitingCompany, type Company } from "./fixtures.ts";
 
 const t = useTestApp();
@@ -42,7 +42,7 @@ describe(
         .expect(201);
       expect(Number(b.body.data.requisition_number.slice(4))).toBe(Number(a.body.data.requisition_number.slice(4)) + 1);
 
-      const missing = expectError(
+      const missing = expectDetails(
         await c.hr.agent.post("/api/recruitment/job-requisitions").send({ positions: 0 }),
         400,
         "validation_failed",
@@ -50,7 +50,7 @@ describe(
       expect(missing.details.map((d: { path: string }) => d.path)).toEqual(
         expect.arrayContaining(["body.title", "body.department", "body.positions"]),
       );
-      const range = expectError(
+      const range = expectDetails(
         await api(c.hr.agent).op("createJobRequisition", { body: { ...base, min_salary: "3000000.00" } }),
         400,
         "validation_failed",
@@ -58,12 +58,15 @@ describe(
       expect(range.details[0].path).toBe("body.max_salary");
       expectError(await api(c.hr.agent).op("createJobRequisition", { body: { ...base, min_salary: "12" } }), 400, "validation_failed");
       expect(
-        expectError(await api(c.hr.agent).op("createJobRequisition", { body: { ...base, min_salary: "-1.00" } }), 400, "validation_failed")
-          .details[0].path,
+        expectDetails(
+          await api(c.hr.agent).op("createJobRequisition", { body: { ...base, min_salary: "-1.00" } }),
+          400,
+          "validation_failed",
+        ).details[0].path,
       ).toBe("body.min_salary");
       // MoneyAmount: at most 999999999999.99, the largest amount every amount column holds
       expect(
-        expectError(
+        expectDetails(
           await api(c.hr.agent).op("createJobRequisition", {
             body: { ...base, min_salary: "1000000000000.00", max_salary: "1000000000000.00" },
           }),
@@ -141,7 +144,7 @@ describe(
       expectError(await api(c.hr.agent).op("updateJobRequisition", { params: { id }, body: { status: "draft" } }), 409, "conflict");
       const mgrNotes = await api(c.manager.agent).op("listNotifications").expect(200);
       expect(mgrNotes.body.data.some((n) => n.kind === "recruitment.requisition_approved")).toBe(true);
-      const mails = await t.query(`SELECT subject FROM email_outbox WHERE to_address = $1`, [c.manager.email]);
+      const mails = await t.query<{ subject: string }>(`SELECT subject FROM email_outbox WHERE to_address = $1`, [c.manager.email]);
       expect(mails.some((m) => m.subject.includes("was approved"))).toBe(true);
 
       const closed = await api(c.manager.agent)
@@ -279,7 +282,7 @@ describe("listJobPostings, createJobPosting, getJobPosting, updateJobPosting, de
       409,
       "conflict",
     );
-    const bad = expectError(
+    const bad = expectDetails(
       await api(c.hr.agent).op("createJobPosting", { body: { requisition_id: "00000000-0000-4000-8000-000000000000", description: "x" } }),
       400,
       "validation_failed",

@@ -55,7 +55,8 @@ export interface OperationCall<K extends OperationId> extends PromiseLike<supert
   expect<S extends StatusOf<K>>(status: S): Promise<ApiResponse<K, S>>;
 }
 
-type Args<K extends OperationId> = object extends RequestOf<K> ? [request?: RequestOf<K>] : [request: RequestOf<K>];
+/** The arguments after the operationId: its request, optional when nothing in it is required. */
+export type CallArgs<K extends OperationId> = object extends RequestOf<K> ? [request?: RequestOf<K>] : [request: RequestOf<K>];
 
 /** The path of operation `K` with its parameters put in (each percent-encoded). */
 export function operationPath<K extends OperationId>(id: K, params: Record<string, string | number> = {}): string {
@@ -68,7 +69,7 @@ export function operationPath<K extends OperationId>(id: K, params: Record<strin
 /** The typed client of an agent (a signed-in TenantSession's `agent`, or `t.request()` for public operations). */
 export function api(agent: supertest.Agent) {
   return {
-    op<K extends OperationId>(id: K, ...[request]: Args<K>): OperationCall<K> {
+    op<K extends OperationId>(id: K, ...[request]: CallArgs<K>): OperationCall<K> {
       const r = (request ?? {}) as { params?: Record<string, string>; query?: object; body?: unknown; headers?: Record<string, string> };
       const meta = operationTable[id];
       let test = agent[meta.method](operationPath(id, r.params));

@@ -29,7 +29,7 @@ export interface TestContext {
    * the area folders read columns of their own tables without naming a row type (a typed default is
    * the next step there).
    */
-  query: <T = any>(sql: string, params?: unknown[]) => Promise<T[]>;
+  query: <T = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<T[]>;
 }
 
 export async function createTestDatabase(): Promise<{ url: string; dbName: string; drop: () => Promise<void> }> {
@@ -243,14 +243,27 @@ export async function addMember(
 /** The error envelope every 4xx/5xx answers with (components/schemas/Error). */
 export type ErrorEnvelope = components["schemas"]["Error"];
 
-/**
- * Asserts the error envelope shape and returns the body. Its `details` are optional in the envelope's
- * type; the tests read them after a 400 that has them, so the body is returned untyped until the
- * area folders narrow it where they read it.
- */
-export function expectError(res: { status: number; body: unknown }, status: number, code?: ErrorEnvelope["code"]): any {
+/** The `changes` of an audit entry as stored: per field, the value before and after. */
+export type AuditChanges = Record<string, { from: unknown; to: unknown }>;
+
+/** One entry of an error envelope's `details`: the field (`body.email`, `query.limit`) and what it expects. */
+export type ErrorDetail = NonNullable<ErrorEnvelope["details"]>[number];
+
+/** Asserts the error envelope shape (with `status` and, when given, `code`) and returns the body. */
+export function expectError(res: { status: number; body: unknown }, status: number, code?: ErrorEnvelope["code"]): ErrorEnvelope {
   const body = res.body as Partial<ErrorEnvelope> | undefined;
   if (res.status !== status || body?.status !== status || typeof body?.error !== "string" || (code && body?.code !== code))
     throw new Error(`expected ${status}${code ? ` ${code}` : ""} error envelope, got ${res.status} ${JSON.stringify(res.body)}`);
-  return body;
+  return body as ErrorEnvelope;
+}
+
+/** expectError for an answer that names the fields at fault: the envelope with its `details` (a list, asserted). */
+export function expectDetails(
+  res: { status: number; body: unknown },
+  status: number,
+  code?: ErrorEnvelope["code"],
+): ErrorEnvelope & { details: ErrorDetail[] } {
+  const body = expectError(res, status, code);
+  if (!Array.isArray(body.details)) throw new Error(`expected the error's details, got ${JSON.stringify(res.body)}`);
+  return body as ErrorEnvelope & { details: ErrorDetail[] };
 }

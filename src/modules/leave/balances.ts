@@ -17,7 +17,8 @@ import { days, dayString } from "./days.ts";
 import { ledgerJson, type Listing } from "./json.ts";
 import type { Listing as PageOrWalk } from "../../platform/use-case.ts";
 import { type Walk, walkPage } from "../../db/keyset.ts";
-import { accountKey, availability, availableOf, belowMinimumReason, lapsedDays, minimumBalance, openLapses } from "./ledger.ts";
+import { availability, availableOf, belowMinimumReason, lapsedDays, minimumBalance } from "./ledger-balance.ts";
+import { accountKey, openLapses } from "./ledger.ts";
 import { namedOrCurrentPeriod } from "./periods.ts";
 import { balancesPage, ledgerKeys } from "./queries.ts";
 

@@ -14,7 +14,8 @@ import { assertVisible, employeeFilter, loadEmployee, lockEmployees, targetEmplo
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { Decimal, days, dayString } from "./days.ts";
 import { employeeName, encashmentJson, type Listing } from "./json.ts";
-import { availability, postEntries } from "./ledger.ts";
+import { availability } from "./ledger-balance.ts";
+import { postEntries } from "./ledger.ts";
 import { currentPeriod } from "./periods.ts";
 import { ACTIVE, listFilters } from "./request-filters.ts";
 

@@ -10,7 +10,8 @@ import { conflict } from "../../platform/errors.ts";
 import { addDays, type DateString, parseDate } from "../../lib/dates.ts";
 import { lockEmployees } from "../shared/people.ts";
 import { type Decimal, days, dayString } from "./days.ts";
-import { availability, postEntries } from "./ledger.ts";
+import { availability } from "./ledger-balance.ts";
+import { postEntries } from "./ledger.ts";
 import * as clock from "../../lib/clock.ts";
 
 export interface ExitLeaveBalance {

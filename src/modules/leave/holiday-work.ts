@@ -22,7 +22,8 @@ import {
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { Decimal, days, dayString } from "./days.ts";
 import { employeeName, holidayWorkJson, type Listing } from "./json.ts";
-import { availability, postEntries } from "./ledger.ts";
+import { availability } from "./ledger-balance.ts";
+import { postEntries } from "./ledger.ts";
 import { employeeCalendar } from "./off-days.ts";
 import { periodFor } from "./periods.ts";
 import { ACTIVE, listFilters } from "./request-filters.ts";

@@ -11,7 +11,7 @@ import { isHr } from "../shared/access.ts";
 import { loadEmployee, targetEmployee } from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { type Decimal, dayString, fromHalves } from "./days.ts";
-import { availability, minimumBalance } from "./ledger.ts";
+import { availability, minimumBalance } from "./ledger-balance.ts";
 import type { OffCalendar } from "./off-days.ts";
 import { periodFor } from "./periods.ts";
 import { typeApplies } from "./policy-match.ts";

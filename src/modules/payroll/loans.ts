@@ -1,17 +1,13 @@
 // Loans and advances: application within the loan type's limits, decision by hr/admin/owner
 // (approval creates the installment schedule), deduction by payroll (approved → active →
 // closed), deferral of the next installment, cancellation. Apply, decide and cancel are the
-// shared approval flow (shared/approvals.ts).
+// shared approval flow (shared/approvals.ts); reading loans: loan-records.ts; the arithmetic: loan-terms.ts.
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
-import { lockRow } from "../../db/sql.ts";
-import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { type Listing, type Page, pageOf } from "../../platform/use-case.ts";
-import { type Walk, walkPage } from "../../db/keyset.ts";
+import { db, tenantTx, byId } from "../../db/tenancy.ts";
 import { badRequest, conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, QueryParams, RequestBody } from "../../platform/use-case.ts";
-import { parseDate, toDateString } from "../../lib/dates.ts";
-import { Decimal, moneyString, percentString } from "../../lib/money.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
+import { moneyString } from "../../lib/money.ts";
 import { nextNumber } from "../../platform/sequences.ts";
 import { notify } from "../../platform/notify.ts";
 import { assertNotOwnRecord, hrMemberIds, isHr, OWN_RECORD, selfDecision } from "../shared/access.ts";
@@ -19,149 +15,12 @@ import { cancel, decide, submit } from "../shared/approvals.ts";
 import { type Notice, notifyEmployee } from "../shared/notices.ts";
 import { targetEmployee } from "../shared/people.ts";
 import { loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
-import { oneOf } from "./json.ts";
-import { deferPendingInstallments, loanKeys } from "./queries/loans.ts";
+import { include, type LoanJson, loanJson, type LoanRow, lockLoan, visibleLoan } from "./loan-records.ts";
+import { addMonth, checkLimits, firstOf, loanTerms, month } from "./loan-terms.ts";
+import { deferPendingInstallments } from "./queries/loans.ts";
 import * as clock from "../../lib/clock.ts";
 
-const include = {
-  employee: { select: { first_name: true, last_name: true } },
-  loan_type: { select: { name: true } },
-  schedule: { orderBy: { seq: "asc" } },
-} as const satisfies Prisma.LoanAdvanceInclude;
-type LoanRow = Prisma.LoanAdvanceGetPayload<{ include: typeof include }>;
-
-const LOAN_STATUSES = ["pending", "approved", "rejected", "active", "closed", "cancelled"] as const;
-const INSTALLMENT_STATUSES = ["pending", "paid"] as const;
 const link = (id: string) => `/api/payroll/loan-advances/${id}`;
-
-const month = (d: Date) => toDateString(d).slice(0, 7);
-const firstOf = (ym: string) => parseDate(`${ym}-01`);
-function addMonth(ym: string, n: number): string {
-  const [y, m] = ym.split("-").map(Number);
-  const t = y * 12 + (m - 1) + n;
-  return `${Math.floor(t / 12)}-${String((t % 12) + 1).padStart(2, "0")}`;
-}
-
-export function loanJson(l: LoanRow) {
-  const repaid = new Decimal(l.repaid_amount.toString());
-  const cancelled = l.status === "cancelled" || l.status === "rejected";
-  return {
-    id: l.id,
-    loan_number: l.loan_number,
-    employee_id: l.employee_id,
-    employee_name: `${l.employee.first_name} ${l.employee.last_name}`.trim(),
-    loan_type_id: l.loan_type_id,
-    loan_type_name: l.loan_type.name,
-    amount: moneyString(l.amount),
-    installments: l.installments,
-    interest_rate: percentString(l.interest_rate),
-    total_repayable: moneyString(l.total_repayable),
-    installment_amount: moneyString(l.installment_amount),
-    start_month: month(l.start_month),
-    reason: l.reason,
-    status: oneOf(LOAN_STATUSES, l.status, "loan status"),
-    repaid_amount: moneyString(repaid),
-    outstanding_amount: moneyString(cancelled ? 0 : new Decimal(l.total_repayable.toString()).minus(repaid)),
-    schedule: l.schedule.map((i) => ({
-      id: i.id,
-      seq: i.seq,
-      due_month: month(i.due_month),
-      amount: moneyString(i.amount),
-      status: oneOf(INSTALLMENT_STATUSES, i.status, "installment status"),
-      deferrals: i.deferrals,
-      paid_run_id: i.paid_run_id,
-      paid_at: i.paid_at?.toISOString() ?? null,
-    })),
-    requested_by: l.requested_by,
-    decided_by: l.decided_by,
-    decided_at: l.decided_at?.toISOString() ?? null,
-    decision_comment: l.decision_comment,
-    cancelled_by: l.cancelled_by,
-    cancelled_at: l.cancelled_at?.toISOString() ?? null,
-    closed_at: l.closed_at?.toISOString() ?? null,
-    created_at: l.created_at.toISOString(),
-    updated_at: l.updated_at.toISOString(),
-  };
-}
-
-/** Simple interest over the term: amount × rate% × installments ÷ 12; installments rounded to paise, the last absorbs the rest. */
-export function loanTerms(amount: Decimal.Value, installments: number, ratePercent: Decimal.Value) {
-  const a = new Decimal(amount);
-  const total = a.plus(a.times(ratePercent).div(100).times(installments).div(12)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-  const each = total.div(installments).toDecimalPlaces(2, Decimal.ROUND_HALF_UP);
-  const schedule = Array.from({ length: installments }, (_, i) =>
-    i < installments - 1 ? each : total.minus(each.times(installments - 1)),
-  );
-  return { total, each, schedule };
-}
-
-/** Loans visible to the caller: hr/admin/owner all, everyone else their own. */
-async function visibleLoan(auth: AuthContext, id: string): Promise<LoanRow> {
-  const l = await db.loanAdvance.findFirst({
-    where: { id, ...(isHr(auth) ? {} : { employee_id: auth.employeeId ?? "00000000-0000-0000-0000-000000000000" }) },
-    include,
-  });
-  if (!l) throw notFound("Loan");
-  return l;
-}
-
-/** Locks the loan row for the rest of the transaction and reads it (with its schedule) as it is now. */
-async function lockLoan(tx: ScopedTx, id: string): Promise<LoanRow> {
-  await lockRow(tx, "loan_advances", id);
-  return tx.loanAdvance.findFirstOrThrow({ where: { id }, include });
-}
-
-function checkLimits(
-  type: { name: string; max_amount: Prisma.Decimal | null; max_installments: number },
-  amount: string,
-  installments: number,
-) {
-  if (new Decimal(amount).lte(0)) throw invalidField("body.amount", "must be greater than zero");
-  if (type.max_amount !== null && new Decimal(amount).gt(type.max_amount.toString()))
-    throw invalidField("body.amount", `exceeds the limit of ${type.name} (${moneyString(type.max_amount)})`);
-  if (installments > type.max_installments)
-    throw invalidField("body.installments", `exceeds the limit of ${type.name} (${type.max_installments} installments)`);
-}
-
-type LoanJson = ReturnType<typeof loanJson>;
-
-/** A page of loans, newest first: hr/admin/owner every one (or one employee's), everyone else their own. */
-/** The loans list: a page by number (newest first), or a page of a walk in the order of change (docs/integrations-sync.md). */
-export async function loanList(auth: AuthContext, filter: QueryParams<"listLoanAdvances">, walk: Walk | null): Promise<Listing<LoanJson>> {
-  if (!walk) {
-    const page = pageOf(filter);
-    return { ...(await loansPage(auth, filter, page)), page };
-  }
-  const where = loanFilter(auth, filter);
-  const { rows, last } = await walkPage(
-    walk,
-    (after, n) => loanKeys(walk, after, n),
-    (ids) => db.loanAdvance.findMany({ where: { ...where, id: { in: ids } }, include }),
-  );
-  return { rows: rows.map(loanJson), walk, last };
-}
-
-function loanFilter(auth: AuthContext, filter: QueryParams<"listLoanAdvances">): Prisma.LoanAdvanceWhereInput {
-  const where: Prisma.LoanAdvanceWhereInput = {};
-  if (!isHr(auth))
-    where.employee_id = auth.employeeId && (!filter.employee_id || filter.employee_id === auth.employeeId) ? auth.employeeId : { in: [] };
-  else if (filter.employee_id) where.employee_id = filter.employee_id;
-  if (filter.status) where.status = filter.status;
-  return where;
-}
-
-export async function loansPage(
-  auth: AuthContext,
-  filter: QueryParams<"listLoanAdvances">,
-  page: Page,
-): Promise<{ rows: LoanJson[]; total: number }> {
-  const where = loanFilter(auth, filter);
-  const [rows, total] = await Promise.all([
-    db.loanAdvance.findMany({ where, include, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
-    db.loanAdvance.count({ where }),
-  ]);
-  return { rows: rows.map(loanJson), total };
-}
 
 /** Applies for a loan (the caller's own, or a current employee's by hr) within the loan type's limits; hr/admin/owner are told. */
 export async function applyForLoan(auth: AuthContext, body: RequestBody<"createLoanAdvance">): Promise<LoanJson> {
@@ -221,10 +80,6 @@ export async function applyForLoan(auth: AuthContext, body: RequestBody<"createL
     },
   });
   return loanJson(loan);
-}
-
-export async function loanById(auth: AuthContext, id: string): Promise<LoanJson> {
-  return loanJson(await visibleLoan(auth, id));
 }
 
 /** Either decides a pending application (`status`, optional `comment`; hr/admin/owner) or changes it (the applicant or hr), never both. */

@@ -9,7 +9,8 @@ import { draftContent, draftInterviewQuestions, draftJobDescription, scoreResume
 import { addCandidate, candidateById, changeCandidate, removeCandidate } from "./candidates.ts";
 import { candidateList } from "./candidate-list.ts";
 import { convertToEmployee } from "./conversion.ts";
-import { changeInterview, interviewPage, interviewById, removeInterview, scheduleInterview } from "./interviews.ts";
+import { interviewById, interviewPage } from "./interview-records.ts";
+import { changeInterview, removeInterview, scheduleInterview } from "./interviews.ts";
 import { previewTemplatePdf } from "./letters.ts";
 import { draftOffer, removeOffer, offerById, offerLetterOf, offerPage, changeOffer } from "./offers.ts";
 import { sendAppointment, sendOffer } from "./offer-sending.ts";

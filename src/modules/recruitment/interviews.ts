@@ -1,97 +1,24 @@
 // Interviews: scheduled by hr along the interview panel's rounds, completed by an interviewer with
-// a rating on the panel's scale and written feedback. Managers see the interviews they are on.
-import type { Candidate, Interview, JobPosting, Prisma } from "../../../generated/prisma/client.ts";
+// a rating on the panel's scale and written feedback. Managers see the interviews they are on
+// (interview-records.ts).
+import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit, diff } from "../../platform/audit.ts";
-import { db, tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
-import { pageOf, type PageQuery } from "../../platform/use-case.ts";
+import { tenantTx, type ScopedTx, byId } from "../../db/tenancy.ts";
 import { conflict, forbidden, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
-import { type NotificationKind, notify } from "../../platform/notify.ts";
+import { notify } from "../../platform/notify.ts";
 import { moveCandidateStage, referencedCandidate } from "./candidates.ts";
-import { companyOf, formatInstant, fullName, trimOrNull, userNames } from "./common.ts";
+import { companyOf, fullName, trimOrNull } from "./common.ts";
+import { describe, tellInterviewers } from "./interview-notices.ts";
+import { include, interviewsJson, oneJson, visibleInterview } from "./interview-records.ts";
 import { lockCandidate, lockInterview } from "./queries.ts";
 import { readPanel } from "./panel.ts";
-import { checkMove, INTERVIEW_MOVES, type InterviewStatus, type InterviewMode, type InterviewRecommendation } from "./states.ts";
+import { checkMove, INTERVIEW_MOVES } from "./states.ts";
 import { isHr } from "../shared/access.ts";
 import * as clock from "../../lib/clock.ts";
 
 type CreateInput = RequestBody<"createInterview">;
 type UpdateInput = RequestBody<"updateInterview">;
-type InterviewRow = Interview & {
-  candidate: Pick<Candidate, "first_name" | "last_name" | "posting_id"> & { posting: Pick<JobPosting, "title"> };
-};
-const include = {
-  candidate: { select: { first_name: true, last_name: true, posting_id: true, posting: { select: { title: true } } } },
-} as const;
-
-export async function interviewsJson(rows: InterviewRow[]) {
-  const panel = await readPanel();
-  const names = await userNames(rows.flatMap((r) => r.interviewer_user_ids));
-  return rows.map((i) => ({
-    id: i.id,
-    candidate_id: i.candidate_id,
-    candidate_name: fullName(i.candidate),
-    posting_id: i.candidate.posting_id,
-    posting_title: i.candidate.posting.title,
-    round_name: i.round_name,
-    round_sequence: i.round_sequence,
-    scheduled_at: i.scheduled_at.toISOString(),
-    duration_minutes: i.duration_minutes,
-    mode: i.mode as InterviewMode,
-    location: i.location,
-    meeting_url: i.meeting_url,
-    interviewers: i.interviewer_user_ids.map((u) => ({ user_id: u, name: names.get(u)?.name ?? "Former member" })),
-    status: i.status as InterviewStatus,
-    rating: i.rating,
-    rating_scale: i.rating_scale as 5 | 10 | null,
-    recommendation: i.recommendation as InterviewRecommendation | null,
-    feedback: i.feedback,
-    feedback_by_user_id: i.feedback_by,
-    feedback_due_at: new Date(
-      i.scheduled_at.getTime() + (i.duration_minutes * 60 + panel.feedback_deadline_hours * 3600) * 1000,
-    ).toISOString(),
-    completed_at: i.completed_at?.toISOString() ?? null,
-    cancel_reason: i.cancel_reason,
-    created_by_user_id: i.created_by,
-    created_at: i.created_at.toISOString(),
-    updated_at: i.updated_at.toISOString(),
-  }));
-}
-const oneJson = async (i: InterviewRow) => (await interviewsJson([i]))[0];
-
-function scope(auth: AuthContext): Prisma.InterviewWhereInput {
-  const live: Prisma.InterviewWhereInput = { deleted_at: null, candidate: { deleted_at: null } };
-  return isHr(auth) ? live : { ...live, interviewer_user_ids: { has: auth.userId } };
-}
-
-async function visibleInterview(auth: AuthContext, id: string): Promise<InterviewRow> {
-  const i = await db.interview.findFirst({ where: { id, ...scope(auth) }, include });
-  if (!i) throw notFound("Interview");
-  return i;
-}
-
-export async function interviewPage(
-  auth: AuthContext,
-  query: PageQuery & { candidate_id?: string; status?: InterviewStatus; interviewer_user_id?: string; from?: string; to?: string },
-) {
-  const page = pageOf(query);
-  const where: Prisma.InterviewWhereInput = { AND: [scope(auth)] };
-  if (query.candidate_id) where.candidate_id = query.candidate_id;
-  if (query.status) where.status = query.status;
-  if (query.interviewer_user_id)
-    (where.AND as Prisma.InterviewWhereInput[]).push({ interviewer_user_ids: { has: query.interviewer_user_id } });
-  if (query.from || query.to)
-    where.scheduled_at = { ...(query.from ? { gte: new Date(query.from) } : {}), ...(query.to ? { lt: new Date(query.to) } : {}) };
-  const [rows, total] = await Promise.all([
-    db.interview.findMany({ where, include, orderBy: [{ scheduled_at: "asc" }, { id: "asc" }], skip: page.skip, take: page.limit }),
-    db.interview.count({ where }),
-  ]);
-  return { rows: await interviewsJson(rows), page, total };
-}
-
-export async function interviewById(auth: AuthContext, id: string) {
-  return oneJson(await visibleInterview(auth, id));
-}
 
 /** Interviewers must be owner, admin, hr or manager members (400 naming the entry). */
 async function checkInterviewers(tx: ScopedTx, ids: string[], path: string): Promise<void> {
@@ -112,43 +39,6 @@ function checkFuture(at: string, path: string): Date {
   const d = new Date(at);
   if (d.getTime() <= clock.nowMs()) throw invalidField(path, "must be in the future");
   return d;
-}
-
-function describe(
-  i: {
-    round_name: string;
-    scheduled_at: Date;
-    duration_minutes: number;
-    mode: string;
-    location: string | null;
-    meeting_url: string | null;
-  },
-  candidate: string,
-  tz: string,
-) {
-  const where =
-    i.mode === "video"
-      ? `Video call: ${i.meeting_url ?? "link to follow"}`
-      : i.mode === "phone"
-        ? "Phone call"
-        : `In person${i.location ? `: ${i.location}` : ""}`;
-  return (
-    `${i.round_name} interview ` +
-    `with ${candidate} on ${formatInstant(i.scheduled_at, tz)} (${tz}), ${i.duration_minutes} minutes. ${where}.`
-  );
-}
-
-async function tellInterviewers(
-  tx: ScopedTx,
-  auth: AuthContext,
-  userIds: string[],
-  kind: NotificationKind,
-  title: string,
-  body: string,
-  link: string,
-) {
-  const people = await userNames(userIds);
-  for (const u of userIds) if (u !== auth.userId) await notify(tx, { userId: u, email: people.get(u)?.email, kind, title, body, link });
 }
 
 // size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
