@@ -105,7 +105,9 @@ function marked(run: string): Owned[] {
       if (!readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(mark)) continue;
       const s = stat(pid);
       const comm = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
-      if (s) found.push({ pid, start: s.start, what: `${comm === "postgres" ? "postgres" : comm} (started by the run)` });
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+      const what = comm === "postgres" ? `postgres ${args[args.indexOf("-D") + 1] ?? ""}` : args.map((a) => path.basename(a)).join(" ");
+      if (s) found.push({ pid, start: s.start, what: what.slice(0, 100) });
     } catch {
       /* gone meanwhile, or not ours to read */
     }
