@@ -125,7 +125,8 @@ await step("event loop (largest inputs)", async () => {
   const worst = r.rows.reduce((a, b) => (b.maxLoopMs > a.maxLoopMs ? b : a), r.rows[0]);
   const details =
     `${r.rows.length} cases, ${r.rows.reduce((n, x) => n + x.requests, 0)} requests; ` +
-    `longest block ${worst?.maxLoopMs} ms (${worst?.operation}), limit ${r.limitMs} ms; load ${r.loadAfter}`;
+    `longest block ${worst?.maxLoopMs} ms (${worst?.operation}, ${Math.round((worst?.cpuShare ?? 1) * 100)} % of it on the CPU), ` +
+    `limit ${r.limitMs} ms; load ${r.loadAfter}`;
   if (r.problems.length) console.error(`event-loop problems:\n  ${r.problems.join("\n  ")}`);
   return r.problems.length
     ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
