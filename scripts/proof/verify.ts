@@ -31,6 +31,21 @@ const only = process.env.VERIFY_ONLY?.split(",");
 // whatever ends this run (a failed step, an error, a signal), what its steps started is stopped
 trackOwnedProcesses();
 
+let printed = false;
+function printTable(): void {
+  printed = true;
+  console.log(
+    `\n${table(
+      ["check", "result", "seconds", "details"],
+      rows.map((r) => [r.check, r.result, String(r.seconds), r.details]),
+    )}`,
+  );
+}
+// a run stopped by a signal or an error still says what its finished steps found
+process.on("exit", () => {
+  if (!printed && rows.length) printTable();
+});
+
 async function step(check: string, fn: () => Promise<Omit<Row, "check" | "seconds">>) {
   if (only && !only.some((o) => check.startsWith(o))) return;
   const started = Date.now();
@@ -217,10 +232,5 @@ await step("calendar (the suite at 10 instants)", async () => {
 
 await step("recipe (adding an operation, as documented)", async () => runRecipeDrill());
 
-console.log(
-  `\n${table(
-    ["check", "result", "seconds", "details"],
-    rows.map((r) => [r.check, r.result, String(r.seconds), r.details]),
-  )}`,
-);
+printTable();
 process.exit(rows.some((r) => r.result === "FAIL") ? 1 : 0);
