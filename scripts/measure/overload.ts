@@ -10,7 +10,10 @@
 //      it: status counts, share of 503 with Retry-After, goodput, latencies, health;
 //   3. recovery: 3 s later, a closed loop of 8 clients for 5 s must get nothing but 2xx.
 // Fails on any 500, a 503 without Retry-After, a request unanswered in 30 s or a socket error, a
-// health answer that is not 200 or a health p99 over 1 s, or any non-2xx in the recovery.
+// health answer that is not 200, or any non-2xx in the recovery, or a health p99 over 1 s - or, on a
+// machine so busy that health is slower than that with the server merely at capacity, over twice its
+// p99 during the sustainable-rate probe: what is proved is that overload (a full admission queue and
+// pool) does not hold health back, not how fast the machine is.
 //
 // OVERLOAD_SWEEP="DATABASE_POOL_SIZE=5,10,20" (or any setting of the server) repeats 1 and 2 for
 // each value on the same database and prints one table - how the defaults were chosen.
@@ -323,7 +326,9 @@ async function measure(
     const clients = num("OVERLOAD_PROBE_CONNECTIONS", 32);
     opts.log(`overload: ${JSON.stringify(settings)}: warm-up 5 s, then ${clients} clients closed-loop for ${opts.probeSeconds} s`);
     await closedLoop(base, next, clients, 5);
+    const atCapacity = healthProbe(base);
     const probe = await closedLoop(base, next, clients, opts.probeSeconds);
+    const healthAtCapacity = await atCapacity.stop();
     const probeOk = probe.okLatencies.sort((a, b) => a - b);
     const rps = probeOk.length / probe.seconds;
     const probeNon2xx = probe.sent - probeOk.length;
@@ -358,8 +363,12 @@ async function measure(
       .filter(([s]) => s !== "200")
       .reduce((n, [, c]) => n + c, 0);
     if (healthNon200) problems.push(`health answered ${JSON.stringify(h.statuses)} during the overload`);
-    if (percentile(h.latencies, 99) > 1000)
-      problems.push(`health p99 ${round(percentile(h.latencies, 99))} ms during the overload (limit 1000 ms)`);
+    const healthLimit = Math.max(1000, 2 * percentile(healthAtCapacity.latencies, 99));
+    if (percentile(h.latencies, 99) > healthLimit)
+      problems.push(
+        `health p99 ${round(percentile(h.latencies, 99))} ms during the overload (limit ${round(healthLimit)} ms: ` +
+          `1 s, or twice its p99 of ${round(percentile(healthAtCapacity.latencies, 99))} ms at the sustainable rate)`,
+      );
 
     await new Promise((r) => setTimeout(r, 3000));
     const rec = await closedLoop(base, next, 8, 5);

@@ -12,9 +12,10 @@
 //   CALENDAR_INSTANTS=2027-03-31T18:45:00Z,... npx tsx scripts/proof/calendar-proof.ts
 //
 // Prints a table (instant, what it is, result, tests, seconds) and exits 1 when a run fails.
-import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { trackOwnedProcesses } from "../support/owned-processes.ts";
+import { runChild } from "../support/run-child.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -51,13 +52,11 @@ export interface ProofRow {
 }
 
 /** Runs vitest on `targets` with the clock starting at `at`. */
-export function runAt(at: string, what: string, targets: string[]): ProofRow {
+export async function runAt(at: string, what: string, targets: string[]): Promise<ProofRow> {
   const started = Date.now();
-  const r = spawnSync(path.join(root, "node_modules", ".bin", "vitest"), ["run", "--config", "test/vitest.config.ts", ...targets], {
+  const r = await runChild(path.join(root, "node_modules", ".bin", "vitest"), ["run", "--config", "test/vitest.config.ts", ...targets], {
     cwd: root,
     env: { ...process.env, CLOCK_START: at, NO_COLOR: "1", FORCE_COLOR: "0" },
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
   });
   const out = `${r.stdout}\n${r.stderr}`;
   const tests = /Tests\s+(.*)/.exec(out)?.[1]?.trim() ?? "no summary";
@@ -75,6 +74,7 @@ export function formatProof(rows: ProofRow[]): string {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  trackOwnedProcesses();
   const targets = process.argv.slice(2).length ? process.argv.slice(2) : DATE_SENSITIVE;
   const given = process.env.CALENDAR_INSTANTS?.split(",").map(
     (at) => INSTANTS.find((i) => i.at === at.trim()) ?? { at: at.trim(), what: "given" },
@@ -83,7 +83,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const rows: ProofRow[] = [];
   for (const { at, what } of chosen) {
     console.log(`=== calendar proof: ${at} (${what}): ${targets.join(" ")}`);
-    const row = runAt(at, what, targets);
+    const row = await runAt(at, what, targets);
     rows.push(row);
     console.log(`${row.result} ${row.tests} in ${row.seconds} s${row.failures.length ? `\n  ${row.failures.join("\n  ")}` : ""}`);
   }

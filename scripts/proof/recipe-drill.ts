@@ -4,10 +4,11 @@
 //   2. without a stub, the compiler fails with one short line naming it (not a dump of the map);
 //   3. `make stubs` writes its 501 stub into src/modules/helpdesk/stubs.ts, and the project compiles.
 // Step 9 of `make verify`; alone: npx tsx scripts/proof/recipe-drill.ts
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { trackOwnedProcesses } from "../support/owned-processes.ts";
+import { runChild } from "../support/run-child.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -25,9 +26,9 @@ post:
       x-data: { $ref: ../components/schemas/HelpdeskTicket.yaml }
 `;
 
-function run(cwd: string, cmd: string, args: string[]): { status: number; out: string } {
-  const r = spawnSync(cmd, args, { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" }, maxBuffer: 64 << 20 });
-  return { status: r.status ?? 1, out: `${r.stdout ?? ""}${r.stderr ?? ""}` };
+async function run(cwd: string, cmd: string, args: string[]): Promise<{ status: number; out: string }> {
+  const r = await runChild(cmd, args, { cwd, env: { ...process.env, NO_COLOR: "1" } });
+  return { status: r.status ?? 1, out: `${r.stdout}${r.stderr}` };
 }
 
 export interface DrillResult {
@@ -35,10 +36,10 @@ export interface DrillResult {
   details: string;
 }
 
-export function runRecipeDrill(): DrillResult {
+export async function runRecipeDrill(): Promise<DrillResult> {
   const dir = path.join(mkdtempSync(path.join(tmpdir(), "hrms-recipe-")), "p");
   const git = (...args: string[]) => run(root, "git", args);
-  const added = git("worktree", "add", "--detach", dir, "HEAD");
+  const added = await git("worktree", "add", "--detach", dir, "HEAD");
   if (added.status) return { result: "FAIL", details: `git worktree add: ${added.out.trim()}` };
   try {
     symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
@@ -56,14 +57,14 @@ export function runRecipeDrill(): DrillResult {
     );
     const tsc = path.join(root, "node_modules/.bin/tsc");
 
-    const generated = run(dir, "node", ["scripts/build/generate.mjs"]);
+    const generated = await run(dir, "node", ["scripts/build/generate.mjs"]);
     if (generated.status) return { result: "FAIL", details: `make generate failed: ${generated.out.slice(-300)}` };
     if (
       !/reopenHelpdeskTicket\s+POST \/api\/helpdesk\/tickets\/\{id\}\/reopen\s+-> src\/modules\/helpdesk\/handlers\.ts/.test(generated.out)
     )
       return { result: "FAIL", details: "make generate did not name the operation without a handler" };
 
-    const before = run(dir, tsc, ["--noEmit", "-p", "tsconfig.json"]);
+    const before = await run(dir, tsc, ["--noEmit", "-p", "tsconfig.json"]);
     const errors = before.out.split("\n").filter((l) => /error TS\d+/.test(l));
     if (!before.status || errors.length !== 1 || !errors[0].includes(`"no handler for reopenHelpdeskTicket"`) || errors[0].length > 300)
       return {
@@ -71,24 +72,25 @@ export function runRecipeDrill(): DrillResult {
         details: `without a stub, expected one short error naming the operation; got ${errors.length}: ${errors[0]}`,
       };
 
-    const stubs = run(dir, "node", ["scripts/build/stubs.mjs"]);
-    const regenerated = run(dir, "node", ["scripts/build/generate.mjs"]);
+    const stubs = await run(dir, "node", ["scripts/build/stubs.mjs"]);
+    const regenerated = await run(dir, "node", ["scripts/build/generate.mjs"]);
     if (stubs.status || regenerated.status)
       return { result: "FAIL", details: `make stubs failed: ${stubs.out}${regenerated.out}`.slice(-300) };
     const stubFile = path.join(dir, "src/modules/helpdesk/stubs.ts");
     if (!existsSync(stubFile) || !readFileSync(stubFile, "utf8").includes(`notImplemented("reopenHelpdeskTicket")`))
       return { result: "FAIL", details: "make stubs did not write the stub into src/modules/helpdesk/stubs.ts" };
-    const after = run(dir, tsc, ["--noEmit", "-p", "tsconfig.json"]);
+    const after = await run(dir, tsc, ["--noEmit", "-p", "tsconfig.json"]);
     if (after.status) return { result: "FAIL", details: `with the stub, the project does not compile: ${after.out.split("\n")[0]}` };
     return { result: "pass", details: "new path file → generate names it → one-line compile error → make stubs → compiles" };
   } finally {
-    git("worktree", "remove", "--force", dir);
+    await git("worktree", "remove", "--force", dir);
     rmSync(path.dirname(dir), { recursive: true, force: true });
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const r = runRecipeDrill();
+  trackOwnedProcesses();
+  const r = await runRecipeDrill();
   console.log(`recipe drill: ${r.result}: ${r.details}`);
   process.exit(r.result === "pass" ? 0 : 1);
 }

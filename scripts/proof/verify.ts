@@ -3,7 +3,6 @@
 // reported in one table; VERIFY_ONLY=<prefix>,... runs some. What each proves and its settings:
 // docs/testing.md, "Proof harness". Exit status 1 when a check fails; whatever ends the run, what the
 // steps started is stopped (docs/testing.md, "Stopping what a proof started").
-import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { DATE_SENSITIVE, formatProof, INSTANTS, runAt } from "./calendar-proof.ts";
 import { formatBodyMemory, runBodyMemoryProof } from "./body-memory-proof.ts";
@@ -17,6 +16,7 @@ import { formatLoad, runLoad, table } from "../measure/load.ts";
 import { formatOverload, runOverload } from "../measure/overload.ts";
 import { runRecipeDrill } from "./recipe-drill.ts";
 import { trackOwnedProcesses } from "../support/owned-processes.ts";
+import { runChild } from "../support/run-child.ts";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
@@ -30,6 +30,21 @@ const rows: Row[] = [];
 const only = process.env.VERIFY_ONLY?.split(",");
 // whatever ends this run (a failed step, an error, a signal), what its steps started is stopped
 trackOwnedProcesses();
+
+let printed = false;
+function printTable(): void {
+  printed = true;
+  console.log(
+    `\n${table(
+      ["check", "result", "seconds", "details"],
+      rows.map((r) => [r.check, r.result, String(r.seconds), r.details]),
+    )}`,
+  );
+}
+// a run stopped by a signal or an error still says what its finished steps found
+process.on("exit", () => {
+  if (!printed && rows.length) printTable();
+});
 
 async function step(check: string, fn: () => Promise<Omit<Row, "check" | "seconds">>) {
   if (only && !only.some((o) => check.startsWith(o))) return;
@@ -48,11 +63,9 @@ await step("fuzz (long)", async () => {
   const seed = process.env.FUZZ_SEED ?? String(Math.floor(Math.random() * 2 ** 31));
   const runs = process.env.VERIFY_FUZZ_RUNS ?? "100";
   console.log(`FUZZ_SEED=${seed} FUZZ_RUNS=${runs}`);
-  const res = spawnSync(bin("vitest"), ["run", "--config", "test/vitest.config.ts", "test/proof/fuzz.test.ts"], {
+  const res = await runChild(bin("vitest"), ["run", "--config", "test/vitest.config.ts", "test/proof/fuzz.test.ts"], {
     cwd: root,
     env: { ...process.env, FUZZ_SEED: seed, FUZZ_RUNS: runs },
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
   });
   const out = `${res.stdout}\n${res.stderr}`;
   process.stdout.write(
@@ -74,11 +87,9 @@ await step("fuzz (long)", async () => {
 
 // the five generated clients' journeys and Schemathesis's deep run against a live server (make sdks)
 await step("sdks + schemathesis", async () => {
-  const res = spawnSync(bin("tsx"), [path.join(root, "scripts", "sdks", "run.ts")], {
+  const res = await runChild(bin("tsx"), [path.join(root, "scripts", "sdks", "run.ts")], {
     cwd: root,
     env: { ...process.env, SCHEMATHESIS: "deep" },
-    encoding: "utf8",
-    maxBuffer: 256 * 1024 * 1024,
   });
   const out = `${res.stdout}\n${res.stderr}`;
   const table = out.split("\n").filter((l) => /^(ok {2}|FAIL) /.test(l));
@@ -129,7 +140,8 @@ await step("event loop (largest inputs)", async () => {
   const worst = r.rows.reduce((a, b) => (b.maxLoopMs > a.maxLoopMs ? b : a), r.rows[0]);
   const details =
     `${r.rows.length} cases, ${r.rows.reduce((n, x) => n + x.requests, 0)} requests; ` +
-    `longest block ${worst?.maxLoopMs} ms (${worst?.operation}), limit ${r.limitMs} ms; load ${r.loadAfter}`;
+    `longest block ${worst?.maxLoopMs} ms (${worst?.operation}, ${Math.round((worst?.cpuShare ?? 1) * 100)} % of it on the CPU), ` +
+    `limit ${r.limitMs} ms; load ${r.loadAfter}`;
   if (r.problems.length) console.error(`event-loop problems:\n  ${r.problems.join("\n  ")}`);
   return r.problems.length
     ? { result: "FAIL", details: `${r.problems[0]}${r.problems.length > 1 ? ` (+${r.problems.length - 1})` : ""}` }
@@ -205,10 +217,11 @@ await step("webhooks (a process killed during deliveries)", async () => {
 });
 
 await step("calendar (the suite at 10 instants)", async () => {
-  const proof = INSTANTS.map(({ at, what }) => {
+  const proof = [];
+  for (const { at, what } of INSTANTS) {
     console.log(`--- CLOCK_START=${at} (${what})`);
-    return runAt(at, what, DATE_SENSITIVE);
-  });
+    proof.push(await runAt(at, what, DATE_SENSITIVE));
+  }
   console.log(formatProof(proof));
   const failed = proof.filter((r) => r.result === "FAIL");
   for (const r of failed) console.error(`calendar proof failed at ${r.at}:\n  ${r.failures.join("\n  ")}`);
@@ -219,10 +232,5 @@ await step("calendar (the suite at 10 instants)", async () => {
 
 await step("recipe (adding an operation, as documented)", async () => runRecipeDrill());
 
-console.log(
-  `\n${table(
-    ["check", "result", "seconds", "details"],
-    rows.map((r) => [r.check, r.result, String(r.seconds), r.details]),
-  )}`,
-);
+printTable();
 process.exit(rows.some((r) => r.result === "FAIL") ? 1 : 0);

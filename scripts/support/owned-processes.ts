@@ -1,15 +1,23 @@
 // What a proof of `make verify` starts that outlives it unless stopped - PostgreSQL servers, nginx,
-// PgBouncer, server processes, Prometheus - stopped whatever ends the proof (docs/testing.md, "Stopping
-// what a proof started"). Each start is written to a pid file with the process's start time (a pid
-// reused by another program is never signalled); an exit, a signal or an uncaught error stops them all,
-// and since SIGKILL runs no handler, the next run (or `npx tsx scripts/support/owned-processes.ts`)
-// stops what a killed run left. Off unless a proof calls trackOwnedProcesses(): `make cluster` stays up.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// PgBouncer, server processes, Prometheus, the suite's own vitest runs and their embedded PostgreSQL
+// servers - stopped whatever ends the proof (docs/testing.md, "Stopping what a proof started"). Two
+// records, because neither alone finds everything: each start a proof makes itself is written to a pid
+// file with the process's start time (a pid reused by another program is never signalled), and every
+// process the run starts, however deep (a vitest run's PostgreSQL in a process group of its own), carries
+// the run's mark in its environment (PROOF_RUN_VARIABLE), found in /proc/<pid>/environ. An exit, a signal
+// or an uncaught error stops them all, and since SIGKILL runs no handler, the next run (or
+// `npx tsx scripts/support/owned-processes.ts`) stops what a killed run left. Off unless a proof calls
+// trackOwnedProcesses(): `make cluster` stays up.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
 /** The pid file of this clone's proofs (PROOF_PID_FILE elsewhere, for the tests of this module). */
 export const pidFile = () => process.env.PROOF_PID_FILE || path.join(root, ".data", "proof-processes.json");
+
+/** The environment variable that marks every process of a tracked run (its value: the run's id). */
+export const PROOF_RUN_VARIABLE = "HRMS_PROOF_RUN";
 
 interface Owned {
   pid: number;
@@ -30,17 +38,25 @@ function stat(pid: number): { start: string; pgid: number } | undefined {
   }
 }
 
-function read(): Owned[] {
+/** The pid file: the mark of the run that wrote it last, and the processes it recorded. */
+interface PidFile {
+  run?: string;
+  processes: Owned[];
+}
+
+function read(): PidFile {
   try {
-    return JSON.parse(readFileSync(pidFile(), "utf8")) as Owned[];
+    const f = JSON.parse(readFileSync(pidFile(), "utf8")) as PidFile | Owned[];
+    // the file of a clone from before the run's mark was kept
+    return Array.isArray(f) ? { processes: f } : { run: f.run, processes: f.processes ?? [] };
   } catch {
-    return [];
+    return { processes: [] };
   }
 }
 
-function write(list: Owned[]): void {
+function write(f: PidFile): void {
   mkdirSync(path.dirname(pidFile()), { recursive: true });
-  writeFileSync(pidFile(), JSON.stringify(list, null, 1));
+  writeFileSync(pidFile(), JSON.stringify(f, null, 1));
 }
 
 /** Records a process this run started (a no-op unless trackOwnedProcesses() was called). */
@@ -52,7 +68,8 @@ export function own(pid: number | undefined, what: string): void {
 export function recordOwned(pid: number | undefined, what: string): void {
   const s = pid ? stat(pid) : undefined;
   if (!pid || !s) return;
-  write([...read().filter((o) => o.pid !== pid), { pid, start: s.start, what }]);
+  const f = read();
+  write({ ...f, processes: [...f.processes.filter((o) => o.pid !== pid), { pid, start: s.start, what }] });
 }
 
 /** Records the postmaster of the PostgreSQL data folder `dataDir` (its pid is postmaster.pid's first line). */
@@ -73,6 +90,31 @@ function signal(o: Owned, sig: NodeJS.Signals): void {
   }
 }
 
+/**
+ * The processes (other than this one) whose environment carries the run's mark: everything the run
+ * started, at any depth, that has not rewritten its environment (PostgreSQL's postmaster keeps it; its
+ * own children, which overwrite theirs with their titles, end with it; nginx's is recorded by pid).
+ */
+function marked(run: string): Owned[] {
+  const mark = `${PROOF_RUN_VARIABLE}=${run}`;
+  const found: Owned[] = [];
+  for (const p of readdirSync("/proc")) {
+    const pid = Number(p);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(mark)) continue;
+      const s = stat(pid);
+      const comm = readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
+      const what = comm === "postgres" ? `postgres ${args[args.indexOf("-D") + 1] ?? ""}` : args.map((a) => path.basename(a)).join(" ");
+      if (s) found.push({ pid, start: s.start, what: what.slice(0, 100) });
+    } catch {
+      /* gone meanwhile, or not ours to read */
+    }
+  }
+  return found;
+}
+
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
@@ -81,11 +123,13 @@ const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(
  * what still runs after `graceMs` gets SIGKILL. Returns what it stopped.
  */
 export function reapOwned(graceMs = 5000): string[] {
-  const left = read().filter(alive);
+  const f = read();
+  const recorded = f.processes.filter(alive);
+  const left = [...recorded, ...(f.run ? marked(f.run).filter((m) => !recorded.some((o) => o.pid === m.pid)) : [])];
   for (const o of left) signal(o, o.what.startsWith("postgres") ? "SIGQUIT" : "SIGTERM");
   for (let waited = 0; waited < graceMs && left.some(alive); waited += 100) pause(100);
   for (const o of left.filter(alive)) signal(o, "SIGKILL");
-  if (existsSync(pidFile())) write([]);
+  if (existsSync(pidFile())) write({ run: f.run, processes: [] });
   return left.map((o) => `${o.what} (pid ${o.pid})`);
 }
 
@@ -98,6 +142,10 @@ export function trackOwnedProcesses(log: (s: string) => void = console.error): v
   const stale = reapOwned();
   if (stale.length) log(`stopped what an earlier run left: ${stale.join(", ")}`);
   tracking = true;
+  // every child inherits the mark (a run started by a tracked run, as a test may, gets a mark of its own)
+  const run = `${process.pid}-${randomBytes(6).toString("hex")}`;
+  process.env[PROOF_RUN_VARIABLE] = run;
+  write({ run, processes: [] });
   const stopAll = (why: string, code: number) => {
     const stopped = reapOwned();
     log(`${why}: ${stopped.length ? `stopped ${stopped.join(", ")}` : "nothing of this run was left running"}`);
