@@ -4,7 +4,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
-import { importRecords, punchIn, punchOut } from "../../src/modules/attendance/punches.ts";
+import { importRecords } from "../../src/modules/attendance/bulk.ts";
+import { punchIn, punchOut } from "../../src/modules/attendance/punches.ts";
 import { changeAttendanceSettings } from "../../src/modules/attendance/settings.ts";
 import { authOf } from "../support/auth-context.ts";
 import { type LeaveWorld, insertEmployee, leaveWorld, today } from "../leave/fixtures.ts";

@@ -3,7 +3,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { withTenant } from "../../src/db/tenancy.ts";
 import { addDays } from "../../src/lib/dates.ts";
-import { importRecords } from "../../src/modules/attendance/punches.ts";
+import { importRecords } from "../../src/modules/attendance/bulk.ts";
 import {
   regularizationById,
   reviseRegularization,

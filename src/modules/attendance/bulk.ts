@@ -1,16 +1,14 @@
-// Attendance in bulk (the bulk area's imports, src/modules/bulk/): a batch of rows written in the
-// caller's transaction by the rules of importAttendance (punches.ts) - the per-row checks in
-// memory, the employees and approved work from home of the whole batch in one query each, the
-// records created or replaced in one statement and one audit entry for the batch - instead of a
-// savepoint, four queries and an audit entry per row.
+// Attendance records written in batches, for importAttendance (punches.ts) and the bulk area's
+// imports alike: the per-row checks in memory, the employees and approved work from home of the
+// whole batch in one query each, the records created or replaced in one statement and one audit
+// entry for the batch.
 import { audit } from "../../platform/audit.ts";
-import { AppError, invalidField } from "../../platform/errors.ts";
-import type { AuthContext } from "../../platform/use-case.ts";
-import type { ScopedTx } from "../../db/tenancy.ts";
+import { AppError, invalidField, notFound } from "../../platform/errors.ts";
+import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
+import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import { approvedWfhOnDays } from "../leave/index.ts";
 import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { loadAttendanceSettings } from "../shared/work-settings.ts";
-import type { AttendanceImport } from "./punches.ts";
 import { checkPunches } from "./punches.ts";
 import { type ImportedRecord, upsertImportedRecords } from "./queries.ts";
 import { evaluatePunch } from "./rules.ts";
@@ -53,7 +51,7 @@ export async function importRecordsIn(
   tx: ScopedTx,
   auth: AuthContext,
   rows: readonly ImportRow[],
-): Promise<{ problems: RowProblem[]; records: { index: number; id: string }[] }> {
+): Promise<{ problems: RowProblem[]; records: { index: number; id: string }[]; created: number; updated: number }> {
   const settings = await loadAttendanceSettings(tx);
   const problems: RowProblem[] = [];
   const ok: number[] = [];
@@ -84,8 +82,8 @@ export async function importRecordsIn(
   const records: ImportedRecord[] = [...last.values()].map((i) => recordOf(rows[i], settings, wfh));
   const written = records.length ? await upsertImportedRecords(tx, records) : [];
   const idOf = new Map(written.map((w) => [`${w.employee_id}:${w.date}`, w.id]));
+  const created = written.filter((w) => w.created).length;
   if (written.length) {
-    const created = written.filter((w) => w.created).length;
     const dates = records.map((r) => r.date).sort();
     await audit(
       {
@@ -104,7 +102,8 @@ export async function importRecordsIn(
       tx,
     );
   }
-  return { problems, records: valid.map((i) => ({ index: i, id: idOf.get(`${rows[i].employee_id}:${rows[i].date}`)! })) };
+  const byRow = valid.map((i) => ({ index: i, id: idOf.get(`${rows[i].employee_id}:${rows[i].date}`)! }));
+  return { problems, records: byRow, created, updated: written.length - created };
 }
 
 /** The record a row writes: punches evaluated like self-service ones (a given status overrides the computed one). */
@@ -136,4 +135,40 @@ function recordOf(r: ImportRow, settings: Awaited<ReturnType<typeof loadAttendan
     early_exit: p.early_exit,
     notes,
   };
+}
+
+export type AttendanceImport = RequestBody<"importAttendance">;
+
+/**
+ * importAttendance: hr's records, all or nothing (an employee and date at most once, a record without
+ * punches needs a status), written as a batch: the counts, and each record's id in input order.
+ */
+export async function importRecords(
+  auth: AuthContext,
+  input: AttendanceImport,
+): Promise<{ created: number; updated: number; ids: string[] }> {
+  const settings = await loadAttendanceSettings();
+  const seen = new Set<string>();
+  input.records.forEach((r, i) => {
+    // attendance counts for pay (loss of pay): not on one's own record, except the company's owner
+    assertNotOwnRecord(auth, r.employee_id, `You cannot import your own attendance (records.${i}): ${OWN_RECORD}`);
+    const key = `${r.employee_id}:${r.date}`;
+    if (seen.has(key)) throw invalidField(`body.records.${i}`, "repeats an employee and date of the import");
+    seen.add(key);
+    if (!r.check_in && !r.status) throw invalidField(`body.records.${i}`, "needs check_in or status");
+    if (r.check_out && !r.check_in) throw invalidField(`body.records.${i}.check_out`, "needs check_in");
+    if (r.check_in)
+      checkPunches(r.date, new Date(r.check_in), r.check_out ? new Date(r.check_out) : null, settings.timezone, `body.records.${i}`);
+  });
+  const ids = [...new Set(input.records.map((r) => r.employee_id))];
+  if ((await db.employee.count({ where: { id: { in: ids }, deleted_at: null } })) !== ids.length) throw notFound("Employee");
+  return tenantTx(
+    async (tx) => {
+      // the same writer as the bulk imports; a problem now is an employee removed since the count
+      const { problems, records, created, updated } = await importRecordsIn(tx, auth, input.records);
+      if (problems.length) throw notFound("Employee");
+      return { created, updated, ids: records.map((r) => r.id) };
+    },
+    { timeout: 120_000 },
+  );
 }

@@ -4,7 +4,8 @@
 import { created, listed, ok, pageOf } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { attendanceDays } from "./days.ts";
-import { importRecords, punchIn, punchOut } from "./punches.ts";
+import { importRecords } from "./bulk.ts";
+import { punchIn, punchOut } from "./punches.ts";
 import {
   regularizationById,
   regularizationPage,

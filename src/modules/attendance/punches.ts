@@ -1,16 +1,14 @@
 // Punches: self-service check-in and check-out, hr imports, and the write of a day's record from
 // a pair of punches (status and late/early flags computed from the settings) that corrections use.
 import { audit } from "../../platform/audit.ts";
-import { currentTenantId, db, type ScopedTx, tenantTx, byId } from "../../db/tenancy.ts";
-import { conflict, invalidField, notFound } from "../../platform/errors.ts";
-import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
+import { currentTenantId, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
+import { conflict, invalidField } from "../../platform/errors.ts";
+import type { AuthContext } from "../../platform/use-case.ts";
 import { type DateString, parseDate } from "../../lib/dates.ts";
 import { approvedLeaveOn, approvedWfhOn } from "../leave/index.ts";
-import { assertNotOwnRecord, OWN_RECORD, selfDecision } from "../shared/access.ts";
 import { lockEmployees } from "../shared/people.ts";
 import { type EffectiveAttendanceSettings, loadAttendanceSettings, tenantToday } from "../shared/work-settings.ts";
 import { hours, type RecordRow, recordJson, type S } from "./json.ts";
-import { existingRecordKeys } from "./queries.ts";
 import { evaluatePunch, localClock, punchProblem } from "./rules.ts";
 import * as clock from "../../lib/clock.ts";
 
@@ -115,89 +113,4 @@ export async function punchOut(auth: AuthContext, notes?: string | null): Promis
     return r;
   });
   return recordJson(row);
-}
-
-export type AttendanceImport = RequestBody<"importAttendance">;
-
-/**
- * hr imports records (upsert per employee and date): punches are evaluated like self-service ones
- * (a given status overrides the computed one); a record without punches needs a status.
- */
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
-/** Writes attendance records (created or replaced by employee and date): the counts, and each record's id in input order. */
-export async function importRecords(
-  auth: AuthContext,
-  input: AttendanceImport,
-): Promise<{ created: number; updated: number; ids: string[] }> {
-  const settings = await loadAttendanceSettings();
-  const seen = new Set<string>();
-  let self = false;
-  input.records.forEach((r, i) => {
-    // attendance counts for pay (loss of pay): not on one's own record, except the company's owner
-    if (assertNotOwnRecord(auth, r.employee_id, `You cannot import your own attendance (records.${i}): ${OWN_RECORD}`)) self = true;
-    const key = `${r.employee_id}:${r.date}`;
-    if (seen.has(key)) throw invalidField(`body.records.${i}`, "repeats an employee and date of the import");
-    seen.add(key);
-    if (!r.check_in && !r.status) throw invalidField(`body.records.${i}`, "needs check_in or status");
-    if (r.check_out && !r.check_in) throw invalidField(`body.records.${i}.check_out`, "needs check_in");
-    if (r.check_in)
-      checkPunches(r.date, new Date(r.check_in), r.check_out ? new Date(r.check_out) : null, settings.timezone, `body.records.${i}`);
-  });
-  const ids = [...new Set(input.records.map((r) => r.employee_id))];
-  if ((await db.employee.count({ where: { id: { in: ids }, deleted_at: null } })) !== ids.length) throw notFound("Employee");
-  return tenantTx(
-    async (tx) => {
-      const have = await existingRecordKeys(tx, input.records);
-      const written: string[] = [];
-      for (const r of input.records) {
-        if (r.check_in) {
-          const rec = await writePunches(
-            tx,
-            r.employee_id,
-            r.date,
-            new Date(r.check_in),
-            r.check_out ? new Date(r.check_out) : null,
-            settings,
-            "import",
-            r.notes ?? null,
-          );
-          if (r.status && r.status !== rec.status) await tx.attendanceRecord.update({ where: byId(rec.id), data: { status: r.status } });
-          written.push(rec.id);
-        } else {
-          const data = {
-            check_in: null,
-            check_out: null,
-            worked_hours: null,
-            status: r.status!,
-            late: false,
-            early_exit: false,
-            source: "import",
-            notes: r.notes ?? null,
-          };
-          const rec = await tx.attendanceRecord.upsert({
-            where: { tenant_id_employee_id_date: { tenant_id: currentTenantId(), employee_id: r.employee_id, date: parseDate(r.date) } },
-            create: { employee_id: r.employee_id, date: parseDate(r.date), ...data },
-            update: data,
-            select: { id: true },
-          });
-          written.push(rec.id);
-        }
-      }
-      const updated = input.records.filter((r) => have.has(`${r.employee_id}:${r.date}`)).length;
-      const counts = { created: input.records.length - updated, updated };
-      const dates = input.records.map((r) => r.date).sort();
-      await audit(
-        {
-          action: "attendance.imported",
-          entity_type: "attendance_record",
-          entity_id: null,
-          changes: { ...counts, employees: ids.length, from: dates[0], to: dates.at(-1), ...selfDecision(self) },
-        },
-        tx,
-      );
-      return { ...counts, ids: written };
-    },
-    { timeout: 120_000 },
-  );
 }

@@ -95,22 +95,6 @@ export async function dayViewPage(
   return { total: r.total, settings, employees: d.employees, records: d.records };
 }
 
-/**
- * Which of the (employee, date) pairs have a record already, in one plain statement: the same as
- * a findMany with one OR branch per pair, which Prisma spent ~300 ms of CPU building for 1 000
- * pairs (holding the event loop).
- */
-export async function existingRecordKeys(tx: ScopedTx, pairs: readonly { employee_id: string; date: DateString }[]): Promise<Set<string>> {
-  const rows = await query<{ employee_id: string; date: string }>(
-    sql`SELECT a.employee_id::text AS employee_id, a.date::text AS date FROM attendance_records a
-          JOIN unnest(${pairs.map((p) => p.employee_id)}::uuid[], ${pairs.map((p) => p.date)}::date[]) AS k(employee_id, date)
-            ON a.employee_id = k.employee_id AND a.date = k.date
-         WHERE a.tenant_id = ${tenant}::uuid`,
-    tx,
-  );
-  return new Set(rows.map((e) => `${e.employee_id}:${e.date}`));
-}
-
 /** An imported day's record as written (`check_in`/`check_out` ISO instants, `worked_hours` exact text). */
 export interface ImportedRecord {
   employee_id: string;
