@@ -1,13 +1,12 @@
 // The one place where anything thrown becomes the error envelope
 // `{ error, status, code, details? }`. No stack, SQL or internal message ever reaches a client.
-import { readFileSync } from "node:fs";
 import type { ErrorRequestHandler, Request, RequestHandler } from "express";
 import { logger } from "../log.ts";
 import { operationTable } from "../../generated/registry.ts";
 import { withHints } from "./error-hints.ts";
 import { isTokenRequest, oauthErrorBody } from "./oauth-errors.ts";
 import { detailsInWords, expectedFormOf, nearestRoute } from "../platform/validation-messages.ts";
-import { openapiPath, operationOf } from "./routing.ts";
+import { apiDocument, operationOf } from "./routing.ts";
 import {
   AppError,
   STATUS_OF,
@@ -213,15 +212,11 @@ function declared(req: Parameters<ErrorRequestHandler>[1], status: number): bool
   return String(status) in responses || `${String(status)[0]}XX` in responses || "default" in responses;
 }
 
-// the document as written: the request validator was given apiDocument() and rewrites parts of it
-let documentAsWritten: any;
-
 /** The schema of the request body's field at `path` ("body.a.0.b"): properties, list items and their `$ref`s followed. */
 function bodyFieldSchema(req: Request, path: string): any {
   const op = operationOf(req);
   if (!op || !path.startsWith("body.")) return undefined;
-  documentAsWritten ??= JSON.parse(readFileSync(openapiPath, "utf8"));
-  const doc = documentAsWritten;
+  const doc = apiDocument();
   const deref = (n: any): any => {
     for (let i = 0; i < 20 && typeof n?.$ref === "string"; i++)
       n = n.$ref
