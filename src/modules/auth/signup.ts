@@ -146,7 +146,8 @@ export async function completeSignup(req: Request, input: RequestBody<"confirmSi
     if (await tx.user.findUnique({ where: { email: row.email } })) return null;
     const user = await tx.user.create({ data: { email: row.email, name, password_hash: passwordHash } });
     const companyName = input.company_name?.trim() || row.company_name || `${name}'s company`;
-    const tenant = await tx.tenant.create({ data: { name: companyName } });
+    // created on the business clock its age is measured against (a new company's invitation limit)
+    const tenant = await tx.tenant.create({ data: { name: companyName, created_at: clock.now() } });
     await tx.membership.create({ data: { tenant_id: tenant.id, user_id: user.id, role: "owner" } });
     await tx.auditLog.create({
       data: {
