@@ -15,14 +15,13 @@
 // Environment: BENCH_DATABASE_URL (a server where the bench may CREATE DATABASE; default: a
 // throw-away embedded PostgreSQL in a temporary folder), BENCH_BULK_EMPLOYEES (100000),
 // BENCH_BULK_STRICT=1 exits 1 when a step misses its target.
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startServerProcess } from "../../test/support/server-process.ts";
 import { signupToken } from "../../test/support/signup.ts";
-import { productionServerArgs } from "./production-server.ts";
+import { productionServerArgs, workerServerEnv } from "./production-server.ts";
 import { adminQuery, benchClient, HTTPS } from "./bench-client.ts";
 
 const env = process.env;
@@ -133,16 +132,7 @@ async function main() {
     inheritStderr: true,
     // ready once the job worker runs (an import queued before would wait for the minute's sweep)
     healthPath: "/api/health/ready",
-    env: {
-      ...env,
-      NODE_ENV: "production",
-      DATABASE_URL: dbUrl,
-      PUBLIC_URL: "http://127.0.0.1",
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      RUN_WORKER: "true",
-      LOG_LEVEL: "warn",
-      TRUST_PROXY: "true",
-    },
+    env: workerServerEnv(dbUrl),
   });
   client.base = started.base;
   const server = started.proc;

@@ -17,13 +17,12 @@
 // BENCH_PAYROLL_EMPLOYEES (10000), BENCH_PAYROLL_TARGET_S (10),
 // BENCH_PAYROLL_STRICT=1 exits 1 when a step misses the target, BENCH_PAYROLL_KEEP=1 keeps the
 // database. The server's own settings (PAYROLL_SYNC_LIMIT, PAYROLL_BATCH_SIZE, ...) pass through.
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { startServerProcess } from "../../test/support/server-process.ts";
-import { productionServerArgs } from "./production-server.ts";
+import { productionServerArgs, workerServerEnv } from "./production-server.ts";
 import { signupToken } from "../../test/support/signup.ts";
 import { adminQuery, benchClient } from "./bench-client.ts";
 
@@ -144,16 +143,7 @@ async function main() {
   const started = await startServerProcess(productionServerArgs(), {
     cwd: root,
     inheritStderr: true,
-    env: {
-      ...env,
-      NODE_ENV: "production",
-      DATABASE_URL: dbUrl,
-      PUBLIC_URL: "http://127.0.0.1",
-      SESSION_SECRET: randomBytes(32).toString("hex"),
-      RUN_WORKER: "true",
-      LOG_LEVEL: "warn",
-      TRUST_PROXY: "true",
-    },
+    env: workerServerEnv(dbUrl),
   });
   client.base = started.base;
   const server = started.proc;

@@ -20,7 +20,6 @@
 // BENCH_SCALE_CPU_PROF=<folder> (the server's V8 CPU profile, written when it stops). The
 // server's own settings (PAYROLL_BATCH_SIZE, ...) pass through.
 import { execFileSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -29,7 +28,7 @@ import pg from "pg";
 import { startServerProcess } from "../../test/support/server-process.ts";
 import { signupToken } from "../../test/support/signup.ts";
 import { adminQuery, benchClient } from "./bench-client.ts";
-import { productionServerArgs } from "./production-server.ts";
+import { productionServerArgs, workerServerEnv } from "./production-server.ts";
 
 const env = process.env;
 const SIZE = Number(env.SIZE ?? 100_000);
@@ -286,17 +285,7 @@ async function main() {
     {
       cwd: root,
       inheritStderr: true,
-      env: {
-        ...env,
-        NODE_ENV: "production",
-        DATABASE_URL: dbUrl,
-        PUBLIC_URL: "http://127.0.0.1",
-        SESSION_SECRET: randomBytes(32).toString("hex"),
-        RUN_WORKER: "true",
-        LOG_LEVEL: "warn",
-        TRUST_PROXY: "true",
-        HEAP_PROBE_FILE: PROBE,
-      },
+      env: { ...workerServerEnv(dbUrl), HEAP_PROBE_FILE: PROBE },
     },
   );
   client.base = started.base;

@@ -2,6 +2,7 @@
 // production runs it - the compiled build under plain node with the production flags of
 // `npm start` - so that their figures (req/s, latency, RSS, event-loop delay) are production's.
 import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -66,4 +67,18 @@ export function productionServerArgs(): string[] {
     built = true;
   }
   return [...productionNodeFlags(), path.join(root, "dist", "main.js")];
+}
+
+/** The environment of a measured server with its job worker on `databaseUrl` (the payroll, bulk and scale benches). */
+export function workerServerEnv(databaseUrl: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    DATABASE_URL: databaseUrl,
+    PUBLIC_URL: "http://127.0.0.1",
+    SESSION_SECRET: randomBytes(32).toString("hex"),
+    RUN_WORKER: "true",
+    LOG_LEVEL: "warn",
+    TRUST_PROXY: "true",
+  };
 }
