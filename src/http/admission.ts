@@ -208,7 +208,19 @@ export function admissionControl(opts: AdmissionOptions): Admission {
   function hold(req: Request, res: Response) {
     active++;
     counts.admitted++;
-    const e: Entry = { req, res, state: "held", writeFrom: 0, writeBase: 0, movedAt: 0, moved: 0, memory: 0, bodyFrom: 0, bodyBase: 0, client: "" };
+    const e: Entry = {
+      req,
+      res,
+      state: "held",
+      writeFrom: 0,
+      writeBase: 0,
+      movedAt: 0,
+      moved: 0,
+      memory: 0,
+      bodyFrom: 0,
+      bodyBase: 0,
+      client: "",
+    };
     entries.add(e);
     (res as Response & { [ENTRY]?: Entry })[ENTRY] = e;
     res.once("close", () => close(e));
