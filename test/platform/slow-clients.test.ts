@@ -315,7 +315,7 @@ describe("slow readers hold no slot", () => {
 });
 
 describe("a reader that stops", () => {
-  it("downloadFile: a client that reads for two seconds, then nothing, is cut off once it took nothing for the write deadline", async () => {
+  it("downloadFile: a client that reads for two seconds, then nothing, is cut off once idle for the write deadline", async () => {
     const o = await signupTenant(t);
     const size = 10 * 1024 * 1024 - 4096; // the largest upload: more than the sockets' buffers take in
     const up = await o.agent
