@@ -15,9 +15,18 @@ import { useReplica } from "../../src/db/client.ts";
 import { probeReplica } from "../../src/db/replica.ts";
 import { addMember, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { markGeneric } from "../support/recorder.ts";
-import { createResources, decidedByOthers, factoryFor, missingFactories, reportOf, resourcePrefixes, scopeOf } from "./factories.ts";
+import { decidedByOthers, factoryFor, missingFactories, reportOf, resourcePrefixes, scopeOf } from "./factories.ts";
 import { matrixOperations, ROLES, sample, send, type Operation, type Role } from "./openapi.ts";
-import { describeResponse, enableAllModules, ensureSession, integrations, isEnvelope, requestFor } from "./world.ts";
+import {
+  describeResponse,
+  enableAllModules,
+  ensureSession,
+  integrations,
+  isEnvelope,
+  requestFor,
+  resourcesFor,
+  type ReadCache,
+} from "./world.ts";
 
 markGeneric();
 const t = useTestApp({ config: integrations });
@@ -34,6 +43,8 @@ let bare: TenantSession;
 const as = {} as Record<Role, TenantSession>;
 let colleague: TenantSession;
 let checks = 0;
+/** a read's resources, reused by the later reads of the same resources and holder (world.ts) */
+const reads: ReadCache = new Map();
 
 beforeAll(async () => {
   useReplica(t.url, { max: 3 });
@@ -100,7 +111,7 @@ describe("role matrix", () => {
           const allowed = op.roles.includes(role);
           const holder = decidedByOthers.has(op.operationId) && allowed ? await reportOf({ t, owner, holder: caller }, caller) : caller;
           // the role guard runs before the operation looks at its ids: a refused role needs no resource
-          const ids = allowed ? (await createResources(op, { t, owner, holder })).ids : ghostIds(op);
+          const ids = allowed ? (await resourcesFor(reads, op, { t, owner, holder })).ids : ghostIds(op);
           const res = await send(caller.agent, op, requestFor(op, ids));
           checks++;
           if (allowed)
@@ -117,7 +128,7 @@ describe("role matrix", () => {
 
   for (const op of selfServiceOps)
     it(`${op.operationId}: an employee cannot reach a colleague's record`, async () => {
-      const { ids, created } = await createResources(op, { t, owner, holder: colleague });
+      const { ids, created } = await resourcesFor(reads, op, { t, owner, holder: colleague });
       const before = await Promise.all(created.map((c) => c.snapshot()));
       const res = await send(as.employee.agent, op, requestFor(op, ids));
       checks++;

@@ -4,7 +4,7 @@
 import type supertest from "supertest";
 import { type Config, processConfig } from "../../src/config.ts";
 import type { TenantSession, TestContext } from "../support/app.ts";
-import { requests } from "./factories.ts";
+import { createResources, requests, resourcePrefixes, type FactoryContext } from "./factories.ts";
 import { MODULES, sampleRequest, type Operation, type RequestInput } from "./openapi.ts";
 import { api } from "../support/api.ts";
 import { isErrorEnvelope } from "../support/recorder.ts";
@@ -21,10 +21,36 @@ export function requestFor(op: Operation, ids: Record<string, string>): RequestI
   return { ...base, ...adj, pathParams: { ...ids, ...(adj.pathParams ?? {}) } };
 }
 
-/** Signs the member in again (same tenant) when an operation ended their session. */
-export async function ensureSession(t: TestContext, s: TenantSession): Promise<void> {
+export type Resources = Awaited<ReturnType<typeof createResources>>;
+/** Reads' resources by path id prefixes and holder, with their snapshots as JSON (resourcesFor). */
+export type ReadCache = Map<string, Promise<Resources & { seen: string }>>;
+
+/**
+ * The resources of `op`'s path ids for a case. A read (GET) changes nothing, so the resources one
+ * read was given serve every later read of the same resources (same path id prefixes, same
+ * holder) as long as their snapshots are unchanged - what a fresh copy would be; a write always
+ * gets resources of its own. One cache per test file (`new Map()`).
+ */
+export async function resourcesFor(cache: ReadCache, op: Operation, ctx: Omit<FactoryContext, "parents">): Promise<Resources> {
+  if (op.method !== "get") return createResources(op, ctx);
+  const key = `${resourcePrefixes(op)
+    .map((p) => p.prefix)
+    .join(" > ")} for ${ctx.holder.tenantId}/${ctx.holder.userId}`;
+  const snapshots = async (r: Resources) => JSON.stringify(await Promise.all(r.created.map((c) => c.snapshot())));
+  const kept = await cache.get(key)?.catch(() => undefined);
+  if (kept && (await snapshots(kept)) === kept.seen) return kept;
+  const fresh = createResources(op, ctx).then(async (r) => ({ ...r, seen: await snapshots(r) }));
+  cache.set(key, fresh);
+  return fresh;
+}
+
+/**
+ * Signs the member in again (same tenant) when an operation ended their session; the session's
+ * data when it was alive (undefined after a new sign-in).
+ */
+export async function ensureSession(t: TestContext, s: TenantSession) {
   const res = await api(s.agent).op("getSession");
-  if (res.status === 200 && res.body.data.active_tenant_id === s.tenantId) return;
+  if (res.status === 200 && res.body.data.active_tenant_id === s.tenantId) return res.body.data;
   const agent: supertest.Agent = t.request();
   const signIn = await api(agent).op("signIn", { body: { email: s.email, password: s.password } });
   if (signIn.status !== 200) throw new Error(`re-sign-in of ${s.email} failed: ${signIn.status}`);
@@ -33,6 +59,7 @@ export async function ensureSession(t: TestContext, s: TenantSession): Promise<v
       .op("switchTenant", { body: { tenantId: s.tenantId } })
       .expect(200);
   s.agent = agent;
+  return undefined;
 }
 
 /** Whether `res` is the error envelope (the recorder's rule), with `status` and one of `codes` where given. */
