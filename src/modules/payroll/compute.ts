@@ -30,13 +30,8 @@ export * from "./slip-model.ts";
 export * from "./structure.ts";
 export * from "./totals.ts";
 
-/**
- * One employee's slip; `prepared` (prepareSettings) is passed by callers computing many.
- * (Long for its result, not its rules: the slip and its details - SlipResult, SlipDetails of the
- * document - are written out field by field beside the figures they show; the rules are in
- * structure.ts, contributions.ts, wages.ts and figures.ts.)
- */
-// size: long for its result, not its rules (see its doc comment): the slip written out field by field
+/** One employee's slip; `prepared` (prepareSettings) is passed by callers computing many. */
+// size: long for its result, not its rules (structure.ts, contributions.ts, wages.ts, figures.ts): the slip written out field by field
 export function computeSlip(
   structure: Structure,
   settings: StatutorySettings,
