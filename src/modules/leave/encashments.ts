@@ -1,8 +1,5 @@
-// Leave encashment: turning unused days of an encashable type into pay. A request reserves the days
-// (at most encashment_max_days per period, keeping encashment_min_balance); hr approves (the days
-// leave the ledger; payroll prices and pays them) or rejects; an approved encashment can be
-// cancelled until payroll has priced it. Submit, decide and cancel run through the shared
-// approval flow.
+// Leave encashment through the shared approval flow: a request reserves the days, approval takes them
+// from the ledger for payroll to price and pay; cancellable until payroll has priced it.
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { db, byId } from "../../db/tenancy.ts";

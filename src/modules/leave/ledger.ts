@@ -1,11 +1,6 @@
-// The leave ledger: postings, and expiring credits and their lapse; what an account holds (balances,
-// reservations, availability, the lowest balance a type allows) is read by ledger-balance.ts.
-//
-// Locking: every operation that reserves or debits an employee's balance runs in a tenantTx and
-// first takes lockEmployees (src/modules/shared/people.ts): a transaction-level advisory lock on
-// that employee plus a shared lock on the tenant's leave data, which bulk allocation takes
-// exclusively. Checks and writes therefore happen one at a time per employee, so parallel
-// requests/approvals can never overdraw.
+// The leave ledger: postings, expiring credits and their lapse (balances: ledger-balance.ts). Every
+// reservation or debit takes lockEmployees (src/modules/shared/people.ts) in its tenantTx first, so
+// parallel requests and approvals can never overdraw.
 import type { components } from "../../../generated/api-types.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import { addDays, type DateString, toDateString } from "../../lib/dates.ts";
