@@ -1,9 +1,6 @@
-// Passwords. Hashing exactly as specified: scrypt N=16384, r=8, p=1, 64-byte key, random 16-byte
-// salt, stored as `scrypt$<hex-salt>$<hex-hash>`, compared in constant time. And the rule every
-// new password must pass wherever one is set (signup, accepting an invitation, a reset): not
-// guessable - scored by zxcvbn-ts against the list of ~49 000 common and breached passwords and the
-// diceware words shipped in @zxcvbn-ts/language-common (no network), with its repeat, sequence,
-// keyboard-pattern, date and l33t matchers - and not containing the e-mail's local part.
+// Passwords: scrypt N=16384, r=8, p=1, 64-byte key, random 16-byte salt, `scrypt$<hex-salt>$<hex-hash>`,
+// compared in constant time. A new password must not be guessable (zxcvbn-ts with its offline common and
+// breached list) nor contain the e-mail's local part.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
@@ -95,9 +92,8 @@ export function passwordWeakness(password: string, account: { email?: string | n
   return WHY[result.feedback.warning ?? ""] ?? "is too easy to guess";
 }
 
-// Checks run one at a time, each in a turn of the event loop of its own: a check costs a few ms
-// (up to ~30 ms of CPU for the longest l33t-laden passwords on a busy machine), and requests that
-// arrive together would otherwise run theirs back to back and hold the loop for all of them.
+// one check at a time, each in its own turn of the event loop: up to ~30 ms of CPU each, and checks that
+// arrive together would otherwise hold the loop for all of them
 let scoring: Promise<unknown> = Promise.resolve();
 function inTurn<T>(fn: () => T): Promise<T> {
   const run = scoring.then(nextTurn).then(fn);
@@ -105,10 +101,7 @@ function inTurn<T>(fn: () => T): Promise<T> {
   return run;
 }
 
-/**
- * Refuses (400 `validation_failed`, detail at `path`) a password that is too easy to guess; see
- * passwordWeakness.
- */
+/** Refuses (400 `validation_failed` at `path`) a password too easy to guess (passwordWeakness). */
 export async function assertStrongPassword(
   password: string,
   account: { email?: string | null; name?: string | null } = {},
