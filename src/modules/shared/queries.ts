@@ -1,6 +1,4 @@
-// The raw SQL of the shared policy (src/modules/shared): the caller's scope as a condition on the
-// employees alias `e`, and the company row's working-time columns. Written with src/db/sql.ts
-// only (the active tenant bound at run time).
+// The raw SQL of the shared policy (src/db/sql.ts).
 import { query, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 import type { AuthContext } from "../../platform/use-case.ts";
