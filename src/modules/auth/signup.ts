@@ -1,8 +1,6 @@
-// Signup, confirmed by e-mail: the request answers and works the same for every address; the job
-// auth.signup-requests mails a single-use token (or, for an address with an account, a notice to its
-// owner); confirming the token with the password chosen there creates the user, company and owner
-// membership in one transaction. Why no signup decides the password, and the mail budget per
-// address: docs/security.md, "Sign-up and confirmation".
+// Signup, confirmed by e-mail: answers alike for every address; the job auth.signup-requests mails the
+// token (or a notice to an existing account's owner); confirming creates user, company and owner membership
+// in one transaction (docs/security.md, "Sign-up and confirmation").
 import { acknowledgeOnJoining, assertCurrentNotice } from "../privacy/index.ts";
 import type { Request } from "express";
 import { appUrl } from "../../config.ts";
@@ -63,9 +61,8 @@ export async function mailSignupRequests(limit = 200): Promise<number> {
 }
 
 /**
- * One signup: claimed (another worker skips it), then the confirmation or the owner's notice -
- * or, past the address's mail budget, a notice is dropped and a confirmation waits (the newest
- * of the address's waiting signups only; the older ones would have mailed the same).
+ * One signup, claimed (another worker skips it), mailed - or past the address's mail budget a notice is
+ * dropped and a confirmation waits (only the newest waiting one: older ones would mail the same).
  */
 async function mailSignupRequest(id: string): Promise<"mailed" | "dropped" | "waits"> {
   return systemDb.$transaction(async (tx) => {

@@ -1,8 +1,6 @@
-// The rows of an import: read from CSV text or JSON objects, refused as a whole when the file is
-// not a table of the kind's columns (400, nothing imported), then each row checked against the
-// JSON Schema of the kind's single create body - the document's own schema, compiled with Ajv as
-// the request validator compiles it (full formats, every error) - its problems in the words of the
-// request validator (src/platform/validation-messages.ts).
+// The rows of an import from CSV or JSON: a file that is not a table of the kind's columns is a 400; each
+// row is checked against the kind's create schema, compiled as the request validator compiles it, and told
+// in its words (src/platform/validation-messages.ts).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
