@@ -1,7 +1,5 @@
-// Damage reports: the holder (or hr) reports damage; the asset's condition becomes `damaged`, a
-// major damage takes it out of service (at once when nobody holds it, else when it is returned);
-// hr resolves a report as repaired (back in service once no report is open) or written off
-// (retired).
+// Damage reports: the asset's status moves by states.ts (a major damage takes it out of service); hr
+// resolves a report as repaired or written off.
 import { assertNotAssigned, assertTakesDamageReports, statusAfterDamage, statusAfterRepair, WRITTEN_OFF } from "./states.ts";
 import { audit } from "../../platform/audit.ts";
 import { uploadOf } from "../../platform/storage/files.ts";

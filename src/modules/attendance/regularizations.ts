@@ -1,7 +1,5 @@
-// Attendance corrections (regularization requests): an employee (or hr for them) asks to set a
-// past day's punches; the request is edited while pending, decided by the manager or hr - an
-// approval rewrites the day's record - or withdrawn. Submit, decide and cancel run through the
-// shared approval flow (src/modules/shared/approvals.ts).
+// Attendance corrections: a request to set a past day's punches, through the shared approval flow
+// (src/modules/shared/approvals.ts); an approval rewrites the day's record.
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
@@ -167,10 +165,7 @@ async function editRegularization(
   return regularizationJson(row);
 }
 
-/**
- * Approve or reject (the employee's manager or hr, never the employee): an approval rewrites the day's record (audited),
- * keeping what it was.
- */
+/** Approve or reject (manager or hr, never the employee): an approval rewrites the day's record, audited with what it was. */
 async function decideRegularization(
   auth: AuthContext,
   r: Row,

@@ -215,11 +215,7 @@ export async function discardTicket(auth: AuthContext, id: string): Promise<void
   });
 }
 
-/**
- * A member's access ended (a completed exit): the tickets still open or in progress that were
- * assigned to them go back to the queue (no assignee), each audited with `reason: assignee_left`,
- * in the caller's transaction. Returns how many.
- */
+/** A member's access ended: their open tickets go back to the queue, audited `reason: assignee_left`. Returns how many. */
 export async function releaseTicketsOf(tx: ScopedTx, userId: string): Promise<number> {
   const tickets = await tx.helpdeskTicket.findMany({
     where: { assignee_user_id: userId, deleted_at: null, status: { in: ACTIVE_TICKET_STATUSES } },
