@@ -38,11 +38,7 @@ export async function userByEmail(email: string): Promise<UserRef | null> {
 
 type TenantModel = Uncapitalize<Prisma.ModelName>;
 
-/**
- * The tenants with at least one row of `model` matching `where` (for jobs and public links, which
- * start outside any tenant): their ids and, per tenant, the first matching row's id. Run the work
- * itself inside withTenant(id, …) so that it is scoped like a request.
- */
+/** Tenants with a row of `model` matching `where`, with each one's first match (jobs, public links); work inside withTenant. */
 export async function tenantsWith(model: TenantModel, where: Record<string, unknown>): Promise<{ tenant_id: string; id: string }[]> {
   const name = model.charAt(0).toUpperCase() + model.slice(1);
   if (!tenantScopedModels.has(name)) throw new Error(`tenantsWith: ${model} is not a tenant-owned model`);

@@ -109,11 +109,7 @@ export function databaseUrl(): string | undefined {
   return directUrl ?? poolUrl;
 }
 
-/**
- * Whether the pools go through a transaction-mode pooler (DATABASE_DIRECT_URL set): no named
- * prepared statements then (src/db/sql.ts), as consecutive statements may run on different server
- * connections.
- */
+/** Whether the pools go through a transaction-mode pooler: no named prepared statements then (src/db/sql.ts). */
 export function viaPooler(): boolean {
   return directUrl !== undefined;
 }

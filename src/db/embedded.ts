@@ -13,11 +13,7 @@ export interface DatabaseHandle {
   stop: () => Promise<void>;
 }
 
-/**
- * As root, PostgreSQL runs as the `postgres` user, which must be able to reach the server
- * binaries in node_modules and the data folder: give every ancestor directory the
- * "others may traverse" bit (a clone under `mktemp -d` is 0700).
- */
+/** As root, PostgreSQL runs as `postgres`: every ancestor folder gets the "others may traverse" bit (`mktemp -d` is 0700). */
 export function ensureTraversable(dir: string): void {
   if (process.getuid?.() !== 0) return;
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
@@ -172,11 +168,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-/**
- * A throw-away embedded PostgreSQL in `dataDir` on a free port of its own (tests, scratch
- * databases): any number can run beside each other and beside `make run`'s. A port taken between
- * choosing it and the server binding it is simply another try on another port.
- */
+/** A throw-away embedded PostgreSQL on a free port (tests, scratch databases); a port taken meanwhile is another try. */
 export async function startThrowawayServer(
   dataDir: string,
   persistent = false,

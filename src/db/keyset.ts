@@ -44,11 +44,7 @@ const BOUND = sql`(SELECT least(pg_snapshot_xmax(q.s), (SELECT min(x) FROM pg_sn
        AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))))
   FROM (SELECT pg_current_snapshot() AS s) q)`;
 
-/**
- * The walk's conditions on a stamped table (`t`: the table's alias with its dot, e.g. sql`e.`):
- * past the cursor, below BOUND, changed since, and live unless tombstones are asked
- * for (`softDeleted`: the table has `deleted_at`).
- */
+/** The walk's conditions on a stamped table (`t`: its alias, sql`e.`): past the cursor, below BOUND, changed since, live unless asked. */
 export function walkAnd(w: Walk, opts: { t?: Sql; softDeleted: boolean }): Sql {
   const t = opts.t ?? empty;
   const conds = [sql`${t}change_xid < ${BOUND}`];

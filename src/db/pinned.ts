@@ -38,11 +38,7 @@ const textOf = (args: QueryArgs): string | undefined => {
   return (first as { text?: unknown } | null)?.text as string | undefined;
 };
 
-/**
- * A statement on the pinned connection, after the ones before it have finished. A submittable (a
- * pg.Query of our own, src/db/sql.ts readGenericPlan) or a callback-style call finishes when its
- * callback runs (or the query ends): pg's own return value is given back as it is.
- */
+/** A statement on the pinned connection once the ones before it finished; pg's own return value is given back as it is. */
 function pinnedQuery(pin: Pin, args: QueryArgs): any {
   const last = args.length - 1;
   const sub = args[0] as unknown as {

@@ -35,10 +35,8 @@ export async function rawTx<T>(fn: (client: Client) => Promise<T>): Promise<T> {
 }
 
 /**
- * `fn` as one transaction on one connection: every query of its async context (the ORM's, raw
- * SQL, a nested transaction - a savepoint then) runs on it (src/db/pinned.ts). For a step that
- * must hold a lock while code written for the pool reads and writes: it never waits for a second
- * connection while holding one, so as many such steps as the pool has connections cannot stall it.
+ * `fn` as one transaction on one connection, which every query of its async context uses (src/db/pinned.ts):
+ * a step holding a lock never waits for a second connection, so such steps cannot stall the pool.
  */
 export function onOneConnection<T>(fn: (client: Client) => Promise<T>): Promise<T> {
   return rawTx((client) => runPinned(client, () => fn(client)));

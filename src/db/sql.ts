@@ -160,9 +160,8 @@ export async function readGenericPlan<T>(statement: Sql): Promise<T[]> {
 const TABLE = /^[a-z][a-z0-9_]*$/;
 
 /**
- * Locks rows of a tenant-owned table for the rest of the transaction (`SELECT … FOR UPDATE`, in id
- * order so that two transactions locking the same rows cannot deadlock) and returns the ids found:
- * another tenant's id, or one that does not exist (or is soft-deleted, with `live`), is not returned.
+ * Locks rows of a tenant-owned table `FOR UPDATE`, in id order (no deadlock), and returns the ids found:
+ * another tenant's, a missing (or with `live`, soft-deleted) one is not.
  */
 export async function lockRows(tx: RawClient, table: string, ids: readonly string[], opts: { live?: boolean } = {}): Promise<string[]> {
   if (!TABLE.test(table)) throw new TenantScopeError(`lockRows: not a table name: ${JSON.stringify(table)}`);

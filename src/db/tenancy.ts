@@ -38,11 +38,7 @@ export function currentTenantId(): string {
 /** The key of a tenant-owned row: its primary key (tenant_id, id). */
 export type ById = { tenant_id_id: { tenant_id: string; id: string } };
 
-/**
- * The where-unique input of a tenant-owned row by id in the active tenant, for findUnique, update,
- * delete and upsert (`where: byId(id)`, `where: { ...byId(id), deleted_at: null }`): every unique
- * key of a tenant-owned table leads with tenant_id (docs/scaling.md), so `id` alone is no key.
- */
+/** The where-unique of a tenant-owned row by id: every unique key leads with tenant_id (docs/scaling.md), so `id` alone is none. */
 export function byId(id: string): ById {
   return { tenant_id_id: { tenant_id: currentTenantId(), id } };
 }

@@ -91,11 +91,7 @@ export function verdictOf(
 
 const rowsToMap = (rows: Counter[]) => new Map(rows.map((r) => [r.key, r]));
 
-/**
- * The counting statement: adds each entry's uses to its counter (a counter whose window has ended
- * at `at` starts a new one with them) and returns every counter as it is now. One statement, rows
- * locked in key order, so concurrent counts each see the others' and none is lost.
- */
+/** Adds each entry's uses to its counter (a new window where it ended) and returns them: one statement, keys locked in order. */
 async function addIn(q: pg.ClientBase | pg.Pool, batch: readonly UsesToAdd[], at: number): Promise<Counter[]> {
   const merged = new Map<string, UsesToAdd>();
   for (const b of batch) {

@@ -23,11 +23,7 @@ export function nowMs(): number {
   return Date.now() + offsetMs;
 }
 
-/**
- * Sets the clock to read `instant` now (it runs on from there); `undefined` goes back to the
- * process's own clock (the one CLOCK_START started, which has run on since; else the machine's).
- * Tests and tools only: refused in production.
- */
+/** Sets the clock to read `instant` now and run on; `undefined` goes back to the process's clock. Refused in production. */
 export function setClock(instant: string | Date | undefined): void {
   if (processConfig.isProduction) throw new Error("The clock cannot be set in production");
   const t = instant === undefined ? undefined : new Date(instant);

@@ -137,10 +137,7 @@ async function writeChunk(tx: ScopedTx, auth: AuthContext, kind: Kind, chunk: { 
   }
 }
 
-/**
- * Runs `imp` over `rows` (from row `imp.processed_rows` + 1 for a resumed row-by-row import) and
- * records the outcome on it; returns the finished import.
- */
+/** Runs `imp` over `rows` (a resumed row-by-row import from `processed_rows` + 1) and records the outcome. */
 // size: the import's one transaction: the rows, the row-by-row savepoints, progress and the outcome in order
 export async function runImport(
   auth: AuthContext,

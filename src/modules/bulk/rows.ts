@@ -188,10 +188,8 @@ function rowOf(kind: Kind, header: string[], cells: string[]): Row {
 }
 
 /**
- * Reads `input` (`{csv}` or `{rows}`) once through, or a 400 for a source that is not a table of
- * the kind's columns: CSV that cannot be parsed, a header naming an unknown or repeated column,
- * more than MAX_ROWS rows, JSON rows with unknown properties. CSV is parsed record by record
- * without keeping the records; its rows are kept only when there are at most `keepUpTo`.
+ * Reads `input` once through, or a 400 for a source that is not a table of the kind's columns; CSV parsed
+ * record by record, its rows kept only up to `keepUpTo`.
  */
 export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }, keepUpTo = MAX_ROWS): Source {
   if (input.rows) {

@@ -212,12 +212,7 @@ async function lockEmployee(tx: ScopedTx, id: string): Promise<Employee> {
   return tx.employee.findFirstOrThrow({ where: { id } });
 }
 
-/**
- * Fields of the record that decide pay: where the salary goes (bank account, IBAN, WPS labour
- * card), proration and gratuity (joining date, employment type, status), statutory deductions
- * (state for professional tax, date of birth for EPS, gender for the slabs). Changing them on
- * one's own record is a decision about one's own money: only the company's owner may.
- */
+/** Fields that decide pay (where it goes, proration, statutory deductions): changing one's own is the owner's alone. */
 const PAY_FIELDS = [
   "bank_name",
   "bank_account_number",

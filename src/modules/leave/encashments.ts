@@ -41,11 +41,7 @@ export async function encashmentPage(auth: AuthContext, query: QueryParams<"list
   return { rows: rows.map(encashmentJson), page, total };
 }
 
-/**
- * A request to encash days of the period (the current one by default): within the type's
- * per-period maximum (counting pending and approved encashments) and leaving at least the type's
- * minimum balance: the availability of the balances page (net of pending reservations and of days expired by today).
- */
+/** A request to encash days: within the type's per-period maximum, leaving its minimum balance (the balances page's availability). */
 export async function requestEncashment(auth: AuthContext, body: RequestBody<"createLeaveEncashment">): Promise<EncashmentJson> {
   const employeeId = targetEmployee(auth, body.employee_id);
   const n = days(body.days);

@@ -207,11 +207,7 @@ export interface StoredRun extends RunRef {
   totals: unknown;
 }
 
-/**
- * Processing: the draft's stored slips numbered and paid when the inputs it was calculated from are
- * unchanged (processStored), otherwise the run calculated again with slip numbers. Either way the
- * slips are what a calculation of the inputs as they are now gives, to the paisa.
- */
+/** Processing: the draft's slips kept when its inputs are unchanged (processStored), else calculated again: the same slips to the paisa. */
 export async function calculateForProcessing(
   tx: ScopedTx,
   run: StoredRun,
@@ -271,11 +267,7 @@ export async function lockPayroll(tx: ScopedTx): Promise<void> {
   await lock(tx, tenantLock("payroll"));
 }
 
-/**
- * Finalises a run whose slips were just stored with their numbers (calculateAndStore with
- * `slipPrefix`) inside the caller's transaction: installments paid (loans active/closed), claims
- * paid, encashments priced, the run processed, slip notifications - set-based.
- */
+/** Finalises a just-numbered run in the caller's transaction, set-based: installments, claims, encashments, status, notices. */
 export async function finalizeRun(
   tx: ScopedTx,
   run: { id: string; period_year: number; period_month: number },

@@ -1,8 +1,5 @@
-// The payroll calculation of one employee for one month - pure, exact decimals, no I/O.
-// src/modules/payroll/run-inputs.ts loads every input of a run in a few set-based queries and calls
-// computeSlip() per employee; tests call it directly. The rules (components and proration, payable
-// days and LOP, wages, PF, ESI, professional tax, loans, encashment, gratuity provision), with their
-// acts and dates: docs/payroll-slip.md.
+// The payroll calculation of one employee for one month - pure, exact decimals, no I/O; the rules with
+// their acts and dates: docs/payroll-slip.md.
 import { daysBetween } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { gratuityProvision } from "./gratuity.ts";
