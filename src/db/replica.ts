@@ -174,10 +174,7 @@ function refreshReplay(r: Replica): Promise<void> {
   return r.refreshing;
 }
 
-/**
- * Whether a read may use the replica now: it is up, not too far behind, and has replayed `after`
- * (the caller's latest write; null when there is none).
- */
+/** Whether a read may use the replica now: up, not too far behind, and has replayed `after` (the caller's latest write). */
 export async function replicaUsable(after: Lsn | null): Promise<boolean> {
   const r = replica;
   if (!r?.up || r.replayLsn === null || tooFarBehind(r)) return false;

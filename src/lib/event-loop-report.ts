@@ -14,10 +14,7 @@ export interface EventLoopReport {
   resolution_ms: number;
   /** Timer samples since the previous report. */
   samples: number;
-  /**
-   * Longest time the loop was kept from running a timer (ms): the longest sampled interval
-   * minus the sampling interval itself, so an idle loop reports about 0.
-   */
+  /** Longest time (ms) the loop kept a timer waiting, less the sampling interval: an idle loop reports about 0. */
   max_ms: number;
   p99_ms: number;
   p50_ms: number;

@@ -15,10 +15,7 @@ import { isHr } from "../shared/access.ts";
 /** Employees of these statuses cannot receive assets. */
 const NOT_ASSIGNABLE = new Set(["inactive", "exited"]);
 
-/**
- * Visibility for managers and employees: only their own linked employee record. Returns null when
- * the caller can see nothing (no linked record).
- */
+/** Managers and employees see only their own linked record: null when they have none. */
 export function ownEmployeeFilter(auth: AuthContext): { employee_id?: string } | null {
   if (isHr(auth)) return {};
   return auth.employeeId ? { employee_id: auth.employeeId } : null;

@@ -29,10 +29,7 @@ export function employeeName(e: { first_name: string; last_name: string }): stri
 
 export { userNames };
 
-/**
- * 400 unless each given `YYYY-MM-DD` is a real calendar day (the document's `format: date` check
- * lets 2026-02-30 through).
- */
+/** 400 unless each given `YYYY-MM-DD` is a real day (the document's `format: date` lets 2026-02-30 through). */
 export function checkCalendarDates(fields: Record<string, string | null | undefined>): void {
   for (const [path, v] of Object.entries(fields)) {
     if (v === undefined || v === null) continue;

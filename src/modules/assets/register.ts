@@ -38,10 +38,7 @@ type AssetQuery = PageQuery & {
   search?: string;
 };
 
-/**
- * The register: a page by number (findAssets), or a page of a walk in the order of change
- * (docs/integrations-sync.md), with tombstones on request.
- */
+/** The register: a page by number, or a page of a walk in the order of change with tombstones (docs/integrations-sync.md). */
 export async function assetList(query: AssetQuery, walk: Walk | null): Promise<Listing<ReturnType<typeof assetJson>>> {
   if (!walk) return findAssets(query);
   const where = assetFilter(query);

@@ -21,10 +21,7 @@ function sessionUser(req: Request): string {
   return id;
 }
 
-/**
- * Signs in with e-mail and password; the session's previous company stays active when the user is
- * still a member of it, else their first company.
- */
+/** Signs in; the session's previous company stays active while the user is its member, else their first company. */
 export async function signInWithPassword(
   req: Request,
   credentials: { email: string; password: string },

@@ -121,10 +121,7 @@ async function mailSignupRequest(id: string): Promise<"mailed" | "dropped" | "wa
   });
 }
 
-/**
- * Creates the account (with the password chosen here, by whoever holds the mailed token) and its
- * company (the user its owner) from a confirmed signup, and signs in.
- */
+/** Creates the account (password chosen here, by the mailed token's holder) and its company from a confirmed signup; signs in. */
 export async function completeSignup(req: Request, input: RequestBody<"confirmSignup">): Promise<SessionInfoData> {
   const hash = hashToken(input.token);
   const pending = await systemDb.signupRequest.findUnique({ where: { token_hash: hash } });

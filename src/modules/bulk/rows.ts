@@ -238,10 +238,7 @@ export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }, ke
   return { format: "csv", total, rows: total <= keepUpTo ? kept : null };
 }
 
-/**
- * The rows of a CSV text one by one, parsed as they are taken (64 KiB of text at a time, with
- * backpressure): a queued import of 100 000 rows never holds them all.
- */
+/** A CSV text's rows one by one, parsed as taken (64 KiB at a time): a queued import of 100 000 rows never holds them all. */
 export async function* csvRows(kind: Kind, text: string): AsyncGenerator<Row> {
   const SLICE = 65536;
   const slices = function* () {

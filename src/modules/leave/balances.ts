@@ -70,10 +70,7 @@ async function completeRows(parts: string[], check: Set<string>, today: DateStri
   return JSON.stringify(rows).slice(1, -1);
 }
 
-/**
- * The ledger list: a page by number, or a page of a walk in the order of change
- * (docs/integrations-sync.md: new entries, as the ledger only grows).
- */
+/** The ledger list: a page by number, or a page of a walk in the order of change (docs/integrations-sync.md). */
 export async function ledgerList(
   auth: AuthContext,
   query: QueryParams<"listLeaveLedger">,

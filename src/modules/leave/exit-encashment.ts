@@ -131,10 +131,7 @@ export async function priceEncashments(tx: ScopedTx, priced: readonly { id: stri
     await tx.leaveEncashment.updateMany({ where: { id: { in: ids } }, data: { amount, updated_at: at } });
 }
 
-/**
- * Prices one approved encashment no run has paid yet (a final settlement pays it); false when it is
- * no longer approved and unpriced (changed meanwhile).
- */
+/** Prices one approved encashment no run has paid (a final settlement pays it); false when it changed meanwhile. */
 export async function priceUnpaidEncashment(tx: ScopedTx, id: string, amount: string, at: Date): Promise<boolean> {
   const { count } = await tx.leaveEncashment.updateMany({
     where: { id, status: "approved", amount: null },

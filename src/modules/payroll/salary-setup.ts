@@ -86,10 +86,7 @@ export async function salarySetupOf(employeeId: string) {
   };
 }
 
-/**
- * A version's full-month amounts and their sums, or - when a figure would be beyond the largest
- * amount (LARGEST_AMOUNT) - why they cannot be calculated.
- */
+/** A version's full-month amounts and sums, or why not (a figure beyond LARGEST_AMOUNT). */
 function monthlyFigures(
   structure: Structure,
   applied: ComponentDef[],

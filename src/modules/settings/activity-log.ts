@@ -7,10 +7,7 @@ import { type Walk, walkPage } from "../../db/keyset.ts";
 import { auditKeys } from "./queries.ts";
 import type { QueryParams } from "../../platform/use-case.ts";
 
-/**
- * The activity log: a page by number (newest first), or a page of a walk in the order of change
- * (docs/integrations-sync.md: new entries).
- */
+/** The activity log: a page by number (newest first), or a page of a walk in the order of change (docs/integrations-sync.md). */
 export async function activityList(
   q: QueryParams<"listActivityLog">,
   walk: Walk | null,

@@ -36,10 +36,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A valid hash of a random password, verified against when the account does not exist (same timing). */
 export const DUMMY_HASH = await hashPassword(randomBytes(16).toString("hex"));
 
-/**
- * The lowest zxcvbn score accepted: 2 = more than 10^6 guesses (0 and 1 are common passwords, their
- * close variants and simple patterns).
- */
+/** The lowest zxcvbn score accepted: 2 = more than 10^6 guesses (0 and 1: common passwords and simple patterns). */
 export const MIN_PASSWORD_SCORE = 2;
 /**
  * zxcvbn scores the first this many characters only: its matching grows faster than linearly with

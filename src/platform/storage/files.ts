@@ -162,10 +162,7 @@ function memberShareExceeded(share: number, used: number, size: number | null): 
   );
 }
 
-/**
- * A 413 `quota_exceeded` when the active tenant has no room left at all, or the uploading member no
- * room left in their share (checked before an upload's body is read).
- */
+/** 413 `quota_exceeded` when the company or the member's share has no room at all (before an upload's body is read). */
 export async function assertStorageRoomLeft(userId?: string | null): Promise<void> {
   const quota = config().tenantStorageQuotaBytes;
   const used = await storedBytes();
