@@ -31,10 +31,7 @@ export function setClock(instant: string | Date | undefined): void {
   offsetMs = t === undefined ? startOffsetMs : offsetTo(t);
 }
 
-/**
- * The CLOCK_START a process started now should have to read the same clock as this one (undefined
- * when this one reads the machine's clock): for the servers and tools a test or script starts.
- */
+/** The CLOCK_START a child process (server, tool) needs to read this process's clock; undefined on the machine's. */
 export function clockStartForChild(): string | undefined {
   return offsetMs === 0 ? undefined : now().toISOString();
 }

@@ -46,10 +46,7 @@ export async function dayViewSettings(): Promise<DayViewSettings> {
   return r;
 }
 
-/**
- * The day view's one prepared statement (a measured hot path): time zone, weekly offs, the page of
- * employees in scope, their count and stored records in [from, to], as JSON.
- */
+/** The day view's one prepared statement (a measured hot path): settings, the page of employees, count and records, as JSON. */
 export async function dayViewPage(
   auth: AuthContext,
   opts: { employeeId?: string; from: DateString; to: DateString; page: Page },
@@ -103,10 +100,7 @@ export interface ImportedRecord {
   notes: string | null;
 }
 
-/**
- * Creates or replaces the records of these (employee, date) pairs - each pair once - in one
- * statement (an import's batch); answers each record's id and whether it was created.
- */
+/** Creates or replaces the records of these (employee, date) pairs in one statement; each record's id and whether created. */
 export function upsertImportedRecords(
   tx: ScopedTx,
   records: readonly ImportedRecord[],

@@ -107,10 +107,7 @@ export async function submitRegularization(
 
 export type RegularizationChange = RequestBody<"updateAttendanceRegularization">;
 
-/**
- * Either an edit of a pending request by the person who filed it (check_in, check_out, reason) or
- * a decision (status, comment) - not both. Returns the request and what happened to it.
- */
+/** An edit of a pending request by its filer, or a decision - not both; the request and what happened to it. */
 export async function reviseRegularization(
   auth: AuthContext,
   id: string,

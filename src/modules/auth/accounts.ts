@@ -23,10 +23,7 @@ export const PASSWORD_RESET_REQUESTS_JOB = "auth.password-reset-requests";
 const RESET_TTL_MS = 3600 * 1000;
 const INVALID_RESET = "The reset link is invalid, already used or expired; request a new one";
 
-/**
- * Records a reset request for the address - the same work whether or not it has an account, and
- * nothing that says which (the caller always answers 200); the job mails the token.
- */
+/** Records a reset request: the same work whether the address has an account or not (always 200); the job mails it. */
 export async function requestPasswordReset(email: string, ip: string): Promise<void> {
   await resetRequestLimiter.attemptOrRefuse(ip);
   await systemDb.passwordResetRequest.create({ data: { email: email.toLowerCase() } });

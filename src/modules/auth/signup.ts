@@ -39,10 +39,7 @@ export async function requestSignup(input: RequestBody<"signup">, ip: string): P
   jobs.kick(SIGNUP_REQUESTS_JOB);
 }
 
-/**
- * The job: mails every signup not mailed yet (at most `limit` per run; the sweep does the rest).
- * An address past its mail budget waits for the sweep after its window ends.
- */
+/** The job: mails unmailed signups (at most `limit`); an address past its mail budget waits for a later sweep. */
 export async function mailSignupRequests(limit = 200): Promise<number> {
   let mailed = 0;
   const waiting: string[] = [];

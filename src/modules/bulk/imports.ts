@@ -55,10 +55,7 @@ export interface ImportOutcome {
   data: ImportJson;
 }
 
-/**
- * Starts an import of `kind`: the source read (400 for one that is not a table of the kind's
- * columns), the import recorded, then run here (up to BULK_IMPORT_SYNC_ROWS rows) or queued.
- */
+/** Starts an import: the source read (400 if not a table of the kind), recorded, then run here or queued. */
 export async function startImport(
   auth: AuthContext,
   kindName: KindName,

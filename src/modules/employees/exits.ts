@@ -141,10 +141,7 @@ export async function tickChecklistItem(auth: AuthContext, employeeId: string, i
   return exitJson(exit);
 }
 
-/**
- * hr completes an exit now (after the last working day): without a reason only when every item is
- * done; with pending items the reason is required and recorded. The employee becomes `exited`.
- */
+/** hr completes an exit after the last working day; with pending items only with a recorded reason. */
 export async function completeExitNow(auth: AuthContext, employeeId: string, input: RequestBody<"completeExit">) {
   await loadLiveEmployee(employeeId);
   // completing an exit (past pending items, with a reason) is hr's decision about the employee:

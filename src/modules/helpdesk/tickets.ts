@@ -24,10 +24,7 @@ import {
 import { ticketJson, type TicketJson, ticketsJson, visibleTicket } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
 
-/**
- * A page of the tickets the caller may see, newest first, filtered - or a page of a walk in the
- * order of change (`walk`, docs/integrations-sync.md), deleted tickets as tombstones with include_deleted.
- */
+/** The tickets the caller may see: a page by number, newest first, or a page of a walk (docs/integrations-sync.md). */
 export async function ticketList(
   auth: AuthContext,
   q: QueryParams<"listHelpdeskTickets">,

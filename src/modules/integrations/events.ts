@@ -8,10 +8,7 @@ import { sequencePending } from "../../platform/events/sequencer.ts";
 type FeedType = NonNullable<RequestBody<"createWebhookEndpoint">["event_types"]>[number];
 type Data = { id: string | null; entity_type: string | null; changes: Record<string, unknown> | null };
 
-/**
- * The read scope an event type's changes need (`x-read-scope` of its webhook in the document): the
- * changes are the record's fields, which a credential reads only with its area's read scope.
- */
+/** The read scope an event type's changes need (`x-read-scope` of its webhook): they are the record's fields. */
 export function readScopeOf(type: string): string | null {
   return (eventReadScopes as Record<string, string | null>)[type] ?? null;
 }

@@ -79,10 +79,7 @@ function grantedScopes(requested: string | undefined, cred: CredentialIdentity):
   return [...new Set(asked)].sort();
 }
 
-/**
- * An access token for the client that authenticated (`authorization`: the request's Authorization
- * header, if any). Audited `api_credential.token_issued` under the credential's name.
- */
+/** An access token for the client that authenticated; audited `api_credential.token_issued`. */
 export async function issueAccessToken(authorization: string | undefined, body: TokenRequest): Promise<TokenResponse> {
   if (body.grant_type === undefined) throw new OAuthError("invalid_request", "grant_type is required (client_credentials)");
   const client = clientCredentials(authorization, body);

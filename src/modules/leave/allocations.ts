@@ -63,10 +63,7 @@ export interface AllocationOutcome {
   skipped: Skip[];
 }
 
-/**
- * Allocates a period (the current one by default) in bulk from policies or for one employee; what cannot
- * be allocated is skipped with a reason (the first LIST_CAP of each list returned).
- */
+/** Allocates a period in bulk from policies or for one employee; what cannot be allocated is skipped with a reason. */
 export async function allocateLeave(auth: AuthContext, body: RequestBody<"createLeaveAllocations">): Promise<AllocationOutcome> {
   checkAllocationBody(body);
   const period = await namedOrCurrentPeriod(db, body.period_id);

@@ -33,10 +33,7 @@ export function newCredentialSecret(): IssuedSecret {
   return { secret, prefix, hash: secretHash(secret) };
 }
 
-/**
- * The request's bearer secret: `undefined` without an Authorization header, `null` when the header
- * is there but no well-formed credential (another scheme, a malformed value: a 401).
- */
+/** The bearer secret: `undefined` without Authorization, `null` for a header with no well-formed credential (401). */
 export function bearerSecret(header: string | undefined): string | null | undefined {
   if (header === undefined) return undefined;
   if (header.length > MAX_HEADER) return null;

@@ -17,10 +17,7 @@ interface JobDef {
   handler: JobHandler;
 }
 
-/**
- * A job as an area declares it in `src/modules/<area>/schedule.ts` (`export const jobs = [...]`);
- * `make generate` discovers those files (generated/jobs.ts) and src/modules/jobs.ts registers them.
- */
+/** A job as an area declares it in its `schedule.ts`; `make generate` discovers them (generated/jobs.ts). */
 export interface JobDefinition {
   /** the queue's name, `<area>.<what>` */
   name: string;

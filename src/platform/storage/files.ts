@@ -244,10 +244,7 @@ export async function filesCreatedBefore(before: Date, after: { created_at: Date
   });
 }
 
-/**
- * Deletes the active tenant's file row `id` if it is still older than `before`; false when it is
- * gone or still referenced by a foreign key (a document attached meanwhile).
- */
+/** Deletes file row `id` if still older than `before`; false when gone or still referenced (attached meanwhile). */
 export async function deleteFileRow(id: string, before: Date): Promise<boolean> {
   try {
     return (await db.storedFile.deleteMany({ where: { id, created_at: { lt: before } } })).count > 0;
@@ -303,10 +300,7 @@ export async function removeStaleTemporaryFiles(before: Date): Promise<number> {
   return removed;
 }
 
-/**
- * The active tenant's stored file `id`, if it exists and - when `by` is given - one of those users
- * uploaded it (an upload of another member is not the caller's to download or to attach).
- */
+/** The stored file `id`, and when `by` is given only if one of those users uploaded it (not another member's). */
 export function uploadOf(id: string, by?: readonly string[]) {
   return db.storedFile.findFirst({ where: { id, ...(by ? { uploaded_by: { in: [...by] } } : {}) } });
 }
