@@ -50,8 +50,7 @@ export interface AssignInput {
   notes?: string | null;
 }
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function assignAsset(auth: AuthContext, body: AssignInput) {
   checkCalendarDates({ "body.assigned_on": body.assigned_on, "body.expected_return_on": body.expected_return_on });
   const today = await companyToday();

@@ -54,8 +54,7 @@ export async function damageReportPage(
   return { rows: await damageReportsJson(rows), page, total };
 }
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function reportDamage(
   auth: AuthContext,
   body: { asset_id: string; severity: DamageSeverity; description: string; file_id?: string | null },
@@ -135,8 +134,7 @@ export interface ResolveInput {
   condition?: "new" | "good" | "fair" | "poor";
 }
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function resolveDamage(auth: AuthContext, id: string, body: ResolveInput) {
   if (body.status === "written_off" && body.condition !== undefined) throw invalidField("body.condition", "is only for repairs");
   const repair_cost = amount("body.repair_cost", body.repair_cost);

@@ -179,8 +179,7 @@ const EDITABLE = [
   "notes",
 ] as const;
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function editAsset(id: string, body: AssetInput) {
   const today = await companyToday();
   const purchase_cost = amount("body.purchase_cost", body.purchase_cost);

@@ -197,6 +197,8 @@ async function record(d: Claimed, r: SendResult): Promise<void> {
  * endpoints this run already holds twice their share of are not claimed again, so a slow endpoint
  * neither holds up the others nor gathers leases it cannot use. What is claimed is sent, even past budget.
  */
+// size: the pump is one closure over the run's state (waiting, in flight per endpoint, claiming, the budget); split, each piece
+// would take and return all of it
 export async function deliverDueWebhooks(): Promise<number> {
   while ((await sequenceEvents()) > 0);
   const { webhookConcurrency: concurrency, webhookConcurrencyPerEndpoint: perEndpoint, webhookTimeoutMs } = config();
