@@ -142,8 +142,12 @@ describe("listWebhookAttempts, updateWebhookEndpoint: retries, 410, the address 
     const got = deliveredTo("/retry");
     expect(got).toHaveLength(3);
     expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(1);
-    const log = (await o.agent.get(`/api/integrations/webhooks/${ep.id}/attempts`).expect(200)).body;
-    expect(log.data.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([
+    const log = (
+      await api(o.agent)
+        .op("listWebhookAttempts", { params: { id: ep.id } })
+        .expect(200)
+    ).body;
+    expect(log.data.map((a) => [a.attempt, a.status_code])).toEqual([
       [3, 200],
       [2, 503],
       [1, 503],
@@ -375,7 +379,11 @@ describe("listEvents: the event feed", () => {
         .op("createApiCredential", { body: { name: "Feed", scopes: ["events:read"] } })
         .expect(201)
     ).body.data;
-    const viaCredential = (await t.request().get("/api/events").set("Authorization", `Bearer ${c.secret}`).expect(200)).body;
+    const viaCredential = (
+      await api(t.request())
+        .op("listEvents", { headers: { Authorization: `Bearer ${c.secret}` } })
+        .expect(200)
+    ).body;
     expect(viaCredential.data).toHaveLength(3);
   });
 });
@@ -396,35 +404,46 @@ describe("listEvents, createWebhookEndpoint: the changes an API credential may r
           .expect(201)
       ).body.data.secret as string;
     const feedOnly = await credential(["events:read"]);
-    expectError(await t.request().get(`/api/employees/${emp.id}`).set("Authorization", `Bearer ${feedOnly}`), 403, "forbidden");
-    const bare = (await t.request().get("/api/events").set("Authorization", `Bearer ${feedOnly}`).expect(200)).body.data;
+    expectError(
+      await api(t.request()).op("getEmployee", { params: { employeeId: emp.id }, headers: { Authorization: `Bearer ${feedOnly}` } }),
+      403,
+      "forbidden",
+    );
+    const bare = (
+      await api(t.request())
+        .op("listEvents", { headers: { Authorization: `Bearer ${feedOnly}` } })
+        .expect(200)
+    ).body.data;
     expect(bare).toEqual([
       expect.objectContaining({ type: "employee.created", data: { id: emp.id, entity_type: "employee", changes: null } }),
     ]);
     expect(JSON.stringify(bare)).not.toContain("98765");
     const reader = await credential(["events:read", "employees:read"]);
-    const full = (await t.request().get("/api/events").set("Authorization", `Bearer ${reader}`).expect(200)).body.data;
+    const full = (
+      await api(t.request())
+        .op("listEvents", { headers: { Authorization: `Bearer ${reader}` } })
+        .expect(200)
+    ).body.data;
     expect(JSON.stringify(full[0].data.changes)).toContain("98765");
     // webhooks:manage cannot subscribe to what it could not read
     const manager = await credential(["webhooks:manage"]);
     const url = "https://hooks.example.com/sync";
-    const refused = await t
-      .request()
-      .post("/api/integrations/webhooks")
-      .set("Authorization", `Bearer ${manager}`)
-      .send({ url, event_types: ["employee.created"] });
+    const refused = await api(t.request()).op("createWebhookEndpoint", {
+      body: { url, event_types: ["employee.created"] },
+      headers: { Authorization: `Bearer ${manager}` },
+    });
     expect(expectError(refused, 403, "forbidden").error).toContain("lacks the scope employees:read");
     expectError(
-      await t.request().post("/api/integrations/webhooks").set("Authorization", `Bearer ${manager}`).send({ url }),
+      await api(t.request()).op("createWebhookEndpoint", { body: { url }, headers: { Authorization: `Bearer ${manager}` } }),
       403,
       "forbidden",
     );
     const both = await credential(["webhooks:manage", "employees:read"]);
-    await t
-      .request()
-      .post("/api/integrations/webhooks")
-      .set("Authorization", `Bearer ${both}`)
-      .send({ url, event_types: ["employee.created", "employee.updated"] })
+    await api(t.request())
+      .op("createWebhookEndpoint", {
+        body: { url, event_types: ["employee.created", "employee.updated"] },
+        headers: { Authorization: `Bearer ${both}` },
+      })
       .expect(201);
   });
 });
