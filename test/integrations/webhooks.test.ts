@@ -2,11 +2,9 @@
 // the reference `standardwebhooks` package; retries, 410, replay, rotation, the address rules, the
 // delivery log and the event feed.
 import dns from "node:dns/promises";
-import http from "node:http";
 import os from "node:os";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { registerAllJobs } from "../../src/modules/jobs.ts";
+import { describe, expect, it, vi } from "vitest";
 import { publicLookup, refusedAddress } from "../../src/platform/events/outbound.ts";
 import { DELIVER_JOB } from "../../src/platform/events/events.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
@@ -14,6 +12,7 @@ import { exposition } from "../../src/platform/metrics.ts";
 import { expectDetails, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 import { api } from "../support/api.ts";
+import { readBody, useWebhookReceiver } from "./fixtures.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
 
@@ -25,26 +24,11 @@ interface Received {
 const received: Received[] = [];
 /** Status codes to answer with, in order (then 200). */
 const answers: { status: number; headers?: Record<string, string> }[] = [];
-let server: http.Server;
-let base: string;
-
-beforeAll(async () => {
-  registerAllJobs();
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ path: req.url ?? "", headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") });
-      const a = answers.shift() ?? { status: 200 };
-      res.writeHead(a.status, a.headers).end(a.status >= 400 ? `failure ${a.status}` : "ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+const receiver = useWebhookReceiver(async (req, res) => {
+  const body = await readBody(req);
+  received.push({ path: req.url ?? "", headers: req.headers as Record<string, string>, body });
+  const a = answers.shift() ?? { status: 200 };
+  res.writeHead(a.status, a.headers).end(a.status >= 400 ? `failure ${a.status}` : "ok");
 });
 
 /** Runs the delivery job now (the test's configuration: loopback allowed unless overridden). */
@@ -55,7 +39,7 @@ const deliveredTo = (path: string) => received.filter((r) => r.path === path);
 
 async function endpoint(o: TenantSession, path: string, body: Record<string, unknown> = {}) {
   const res = await api(o.agent)
-    .op("createWebhookEndpoint", { body: { url: `${base}${path}`, ...body } })
+    .op("createWebhookEndpoint", { body: { url: `${receiver.base}${path}`, ...body } })
     .expect(201);
   return res.body.data as { endpoint: { id: string }; secret: string };
 }
