@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { renderPdf } from "../support/pdf.ts";
-import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
+import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld, processRuns } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
 // after the tax year 2025-26 (the certificate is issued by 15 June of the next year)
@@ -27,12 +27,7 @@ beforeAll(async () => {
   await api(w.hr.agent)
     .op("updateIncomeTaxSettings", { body: { deductor_tan: "BLRA12345B", deductor_pan: "AAACA1234B" } })
     .expect(200);
-  for (const period of ["2026-01", "2026-02", "2026-03"]) {
-    const run = await api(w.hr.agent).op("createPayrollRun", { body: { period } }).expect(201);
-    await api(w.hr.agent)
-      .op("processPayrollRun", { params: { id: run.body.data.id } })
-      .expect(200);
-  }
+  await processRuns(w, ["2026-01", "2026-02", "2026-03"]);
 }, 120_000);
 
 /** The text of a PDF the agent downloads, read as a person reads it. */

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp, type AuditChanges } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { renderPdf } from "../support/pdf.ts";
-import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
+import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld, processRuns } from "./fixtures.ts";
 
 useClock("2026-04-20T06:30:00Z");
 const t = useTestApp();
@@ -19,13 +19,6 @@ let late: string;
 // 46,800 = 6,500; the year's tax 1,50,800 − 6,500 = 1,44,300.
 const ARREARS = [{ relates_to: "2023-24", amount: "300000.00", total_income: "600000.00", regime: "new" as const }];
 
-async function runMonth(period: string) {
-  const run = await api(w.hr.agent).op("createPayrollRun", { body: { period } }).expect(201);
-  await api(w.hr.agent)
-    .op("processPayrollRun", { params: { id: run.body.data.id } })
-    .expect(200);
-}
-
 beforeAll(async () => {
   w = await payrollWorld(t);
   early = await payrollEmployee(t, w, "600000.00", { joining_date: "2026-01-01" });
@@ -36,13 +29,12 @@ beforeAll(async () => {
   await api(w.hr.agent)
     .op("setTaxProfile", { params: { employeeId: late }, query: { tax_year: "2025-26" }, body: { pan: "ABCPL1234F" } })
     .expect(200);
-  await runMonth("2026-01");
+  await processRuns(w, ["2026-01"]);
   // recorded after January was paid: February and March absorb the relief
   await api(w.hr.agent)
     .op("setTaxProfile", { params: { employeeId: late }, query: { tax_year: "2025-26" }, body: { arrears: ARREARS } })
     .expect(200);
-  await runMonth("2026-02");
-  await runMonth("2026-03");
+  await processRuns(w, ["2026-02", "2026-03"]);
 }, 180_000);
 
 describe("getForm16, getTaxProjection: s.89(1) relief through the monthly deduction and Form 16 Part B", () => {

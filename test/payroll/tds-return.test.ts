@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { LAYOUTS, type LayoutId, type RecordType } from "../../src/modules/payroll/income-tax/etds-layout.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
-import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
+import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld, processRuns } from "./fixtures.ts";
 
 // ten days after the 2025-26 Q4 statement was due (31 May 2026)
 useClock("2026-06-10T06:30:00Z");
@@ -31,15 +31,6 @@ const SETTINGS = {
     mobile: "9876543210",
   },
 };
-
-async function processRuns(world: PayrollWorld, periods: string[]) {
-  for (const period of periods) {
-    const run = await api(world.hr.agent).op("createPayrollRun", { body: { period } }).expect(201);
-    await api(world.hr.agent)
-      .op("processPayrollRun", { params: { id: run.body.data.id } })
-      .expect(200);
-  }
-}
 
 beforeAll(async () => {
   w = await payrollWorld(t);
