@@ -45,7 +45,11 @@ let cursor: string | null = null;
 async function newEvents(): Promise<FeedEvent[]> {
   const out: FeedEvent[] = [];
   for (;;) {
-    const page = (await w.owner.agent.get(`/api/events?limit=100${cursor ? `&after=${cursor}` : ""}`).expect(200)).body;
+    const page = (
+      await api(w.owner.agent)
+        .op("listEvents", { query: { limit: 100, ...(cursor ? { after: cursor } : {}) } })
+        .expect(200)
+    ).body;
     out.push(...page.data);
     const moved = page.next_cursor && page.next_cursor !== cursor;
     cursor = page.next_cursor ?? cursor;

@@ -27,7 +27,11 @@ const basic = (id: string, secret: string) =>
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** An RFC 6749 §5.2 error: status, the RFC code in `error`, words in `error_description`, and the envelope's fields. */
-function expectOAuthError(res: { status: number; body: any; headers: Record<string, unknown> }, status: number, error: string) {
+function expectOAuthError(
+  res: { status: number; body: { error?: unknown; error_description?: unknown; status?: unknown }; headers: Record<string, unknown> },
+  status: number,
+  error: string,
+) {
   expect({ status: res.status, error: res.body.error }).toEqual({ status, error });
   expect(typeof res.body.error_description).toBe("string");
   expect(res.body.status).toBe(status);

@@ -268,9 +268,17 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expect(paidClaim.status).toBe("paid");
     const [requested, remaining] = done.leave_encashment_lines;
     expect(requested.encashment_id).toBe(s.leave_encashment_lines[0].encashment_id);
-    const req = (await w.hr.agent.get(`/api/leave-encashments/${requested.encashment_id}`).expect(200)).body.data;
+    const req = (
+      await api(w.hr.agent)
+        .op("getLeaveEncashment", { params: { id: requested.encashment_id! } })
+        .expect(200)
+    ).body.data;
     expect(req).toMatchObject({ employee_id: id, status: "approved", days: "2.5", amount: "2403.85" });
-    const enc = (await w.hr.agent.get(`/api/leave-encashments/${remaining.encashment_id}`).expect(200)).body.data;
+    const enc = (
+      await api(w.hr.agent)
+        .op("getLeaveEncashment", { params: { id: remaining.encashment_id! } })
+        .expect(200)
+    ).body.data;
     expect(enc).toMatchObject({ employee_id: id, status: "approved", days: "10.0", amount: "9615.38" });
     const balances = (
       await api(w.hr.agent)

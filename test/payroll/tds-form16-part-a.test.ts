@@ -4,6 +4,7 @@
 // whether it is attached; only PDFs; a replaced or removed version's file is let go (the cleanup's to remove);
 // a UAE company has none (409).
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { expectError, useTestApp, type AuditChanges } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { renderPdf } from "../support/pdf.ts";

@@ -2,6 +2,7 @@
 // profile (setTaxProfile `arrears`), it lowers the year's tax in the monthly deduction - the year still lands
 // exactly, also when the arrears are recorded mid-year - and Form 16 Part B shows it on its own line.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { expectError, useTestApp, type AuditChanges } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { renderPdf } from "../support/pdf.ts";

@@ -4,6 +4,7 @@
 // field counts, control totals, line numbers), Form 138 from 2026-27, isolation across companies, a UAE company.
 import { beforeAll, describe, expect, it } from "vitest";
 import { LAYOUTS, type LayoutId, type RecordType } from "../../src/modules/payroll/income-tax/etds-layout.ts";
+import { api } from "../support/api.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld, processRuns } from "./fixtures.ts";
