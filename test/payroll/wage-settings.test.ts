@@ -266,6 +266,7 @@ describe("createPayrollRun, getPayrollRunEmployee, processPayrollRun, updateWage
     await api(owner.agent)
       .op("updateWageSettings", { body: { pf_code_wages_from: "2027-06-01" } })
       .expect(200);
+    // by hand: the slip goes to the PDF renderer, whose input type is the server's, not the document's
     const kept = (await hr.agent.get(`/api/payroll/draft-runs/${run.id}/employees/${id}`).expect(200)).body.data;
     expect(kept).toMatchObject({ pf_employee: "840.00", pf: { wages: "7000.00" }, code_wages: { pf_rule: "code" } });
     // the payslip shows wages, exclusions and the add-back, still on one page
