@@ -127,10 +127,10 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
           .expect(200)
       ).body.data.screening_score,
     ).toBe(r.body.data.score);
-    const log = await c.owner.agent
-      .get(`/api/configuration/activity-log?entity_id=${cand.id}&action=recruitment.candidate_screened`)
+    const log = await api(c.owner.agent)
+      .op("listActivityLog", { query: { entity_id: cand.id, action: "recruitment.candidate_screened" } })
       .expect(200);
-    expect(log.body.data[0].changes.screening_score).toEqual({ from: null, to: r.body.data.score });
+    expect(log.body.data[0].changes!.screening_score).toEqual({ from: null, to: r.body.data.score });
     // Against another posting's requirements, or explicit ones.
     const other = await openPosting(c.hr.agent, { requirements: "Excel, Tally and GST; 3 years in accounting.", skills: ["tally"] });
     const vs = await api(c.hr.agent)
