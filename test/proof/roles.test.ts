@@ -11,7 +11,9 @@
 // The file's own database serves as a read replica too (src/db/replica.ts; its connections are
 // read-only): every operation marked x-read-replica runs there, and one that writes is a 500.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { withConfig } from "../../src/config.ts";
 import { useReplica } from "../../src/db/client.ts";
+import { sessionCookieName } from "../../src/platform/identity/session.ts";
 import { probeReplica } from "../../src/db/replica.ts";
 import { addMember, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { markGeneric } from "../support/recorder.ts";
@@ -65,6 +67,12 @@ afterAll(() => {
       `= ${guarded.length * (ROLES.length + 1) + modular + selfServiceOps.length + publicOps.length} cases (${checks} checked)`,
   );
 });
+
+/** Whether the answer sets or clears the session cookie (not another one: a write sets the replica's read-your-writes cookie). */
+function touchesSession(res: { headers: Record<string, unknown> }): boolean {
+  const name = withConfig(t.config, sessionCookieName);
+  return ([res.headers["set-cookie"] ?? []].flat() as string[]).some((c) => c.startsWith(`${name}=`));
+}
 
 /**
  * Sends `op` as `s`. An operation that ends its caller's session (sign-out, a new sign-in) answers
@@ -135,7 +143,7 @@ describe("role matrix", () => {
               true,
             );
           // only a state-changing call that got past the guard can end a session (sign-out, a new sign-in, ...)
-          if (op.method !== "get" && allowed && res.headers["set-cookie"]) await ensureSession(t, caller);
+          if (op.method !== "get" && allowed && touchesSession(res)) await ensureSession(t, caller);
         }
       },
     );
