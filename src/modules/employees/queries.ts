@@ -230,8 +230,8 @@ const EXIT_JSON = sql`(SELECT json_build_object('tenant_id', x.tenant_id, 'id', 
       'checklist', (SELECT coalesce(json_agg(json_build_object('tenant_id', c.tenant_id, 'id', c.id, 'exit_id', c.exit_id,
         'item', c.item, 'title', c.title, 'position', c.position, 'status', c.status, 'completed_at', c.completed_at,
         'completed_by', c.completed_by, 'notes', c.notes, 'reference', c.reference) ORDER BY c.position), '[]'::json)
-        FROM exit_checklist_items c WHERE c.tenant_id = x.tenant_id AND c.exit_id = x.id))
-     FROM employee_exits x WHERE x.tenant_id = e.tenant_id AND x.employee_id = e.id AND e.status IN ('on_notice', 'exited'))`;
+        FROM exit_checklist_items c WHERE c.tenant_id = ${tenant}::uuid AND c.exit_id = x.id))
+     FROM employee_exits x WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = e.id AND e.status IN ('on_notice', 'exited'))`;
 
 function exitOfRow(x: ExitRow | null): ExitWithChecklist | null {
   if (!x) return null;
