@@ -56,7 +56,11 @@ describe("decidePrivacyRequest (erasure), createLegalHold, releaseLegalHold, lis
     const r = await erasureRequest(owner, e.id);
     expect(r).toMatchObject({ status: "received", jurisdiction: "IN", received_on: "2027-06-15", due_at: "2027-09-13" });
     expect(r.clock).toMatchObject({ days: 90, basis: "statutory", effective_from: "2027-05-13" });
-    const done = (await owner.agent.post(`/api/privacy/requests/${r.id}/decision`).send({ status: "completed" }).expect(200)).body.data;
+    const done = (
+      await api(owner.agent)
+        .op("decidePrivacyRequest", { params: { id: r.id }, body: { status: "completed" } })
+        .expect(200)
+    ).body.data;
     expect(done.status).toBe("completed");
     expect(done.outcome.erased.payslips).toEqual([past]);
     expect(done.outcome.kept).toEqual([
@@ -78,8 +82,8 @@ describe("decidePrivacyRequest (erasure), createLegalHold, releaseLegalHold, lis
     const tombstones = receiver.bodies().filter((b) => b.type === "personal_data.erased" && b.data.id === e.id);
     expect(tombstones).toHaveLength(1);
     expect(tombstones[0].data).toMatchObject({ entity_type: "employee", changes: { stage: "erased", erased: { payslips: [past] } } });
-    const feed = (await owner.agent.get("/api/events").expect(200)).body.data;
-    expect(feed.some((ev: { type: string; data: { id: string } }) => ev.type === "personal_data.erased" && ev.data.id === e.id)).toBe(true);
+    const feed = (await api(owner.agent).op("listEvents").expect(200)).body.data;
+    expect(feed.some((ev) => ev.type === "personal_data.erased" && ev.data.id === e.id)).toBe(true);
 
     // The daily purge leaves it until its date has passed, then removes it and says so.
     await purge();
