@@ -155,6 +155,7 @@ describe("requests with the longest allowed texts of whitespace do not freeze th
     expect(template).toHaveLength(20_000);
     let pdf: Buffer | undefined;
     const blocked = await loopBlockedWhile(async () => {
+      // by hand: the PDF's bytes, read with a parser of their own
       pdf = (
         await c.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template }).buffer(true).parse(binary).expect(200)
       ).body;

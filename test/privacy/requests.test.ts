@@ -146,7 +146,7 @@ describe("correction and nomination requests", () => {
         .op("listActivityLog", { query: { entity_id: w.staffEmployeeId, action: "employee.updated" } })
         .expect(200)
     ).body;
-    expect(log.data[0].changes.phone).toMatchObject({ to: "+91 98450 00001" });
+    expect(log.data[0].changes?.phone).toMatchObject({ to: "+91 98450 00001" });
   });
 
   it("a nomination records the nominee", async () => {
