@@ -2109,7 +2109,7 @@ export interface paths {
         };
         /**
          * Leave encashment requests
-         * @description Newest first. Visibility as for leave requests; `from_date`/`to_date` filter on the creation date.
+         * @description Newest first. Visibility as for leave requests; `from_date`/`to_date` filter on the creation date, a calendar day in the company's time zone.
          */
         get: operations["listLeaveEncashments"];
         put?: never;
@@ -17554,7 +17554,7 @@ export interface operations {
                 cursor?: components["parameters"]["Cursor"];
                 entity_id?: string;
                 entity_type?: string;
-                /** @description Inclusive start date (UTC). */
+                /** @description Inclusive start date: entries from 00:00 of this day in the company's time zone. */
                 from?: string;
                 /** @description Page size, 1-100 (default 20). Out of range is a 400, never clamped. */
                 limit?: components["parameters"]["Limit"];
@@ -17562,7 +17562,7 @@ export interface operations {
                 page?: components["parameters"]["Page"];
                 /** @description Order of the list. `changed`: in the order of change, oldest change first (the transaction that wrote each record, then its id) - the order of a walk by `cursor`, which it starts; without it the list's own order applies and pages go by number. */
                 sort?: components["parameters"]["SortChanged"];
-                /** @description Inclusive end date (UTC). */
+                /** @description Inclusive end date: entries until the end of this day in the company's time zone. */
                 to?: string;
                 /**
                  * @description Only records created or changed (soft deletes included) at or after this instant, by the database clock that stamps every change. Starts a walk in the order of change (`next_cursor` continues it; `page` is refused). A change is stamped before its transaction commits, so to sync by time alone ask from your previous sync's time minus a margin of the longest write transaction (seconds; minutes during a large payroll run or bulk import) and expect repeats - or better keep the `next_cursor`, which needs no margin, misses nothing and repeats nothing that did not change again.

@@ -1,15 +1,16 @@
-// `make lint`: business time comes from one clock (src/lib/clock.ts). In the areas (src/modules/)
-// and src/lib/, the current instant is `clock.now()` / `clock.nowMs()`, never `new Date()` or
+// `make lint`: business time comes from one clock (src/lib/clock.ts). In the areas (src/modules/),
+// src/lib/ and src/platform/ (which authorises and delivers with business instants: expiries, a rotated
+// secret's grace), the current instant is `clock.now()` / `clock.nowMs()`, never `new Date()` or
 // `Date.now()` - so a tenant's "today", the instants on records and the expiry of links follow
 // the clock that CLOCK_START and the tests set. A reading of machine time there (an uptime, the age
 // of a signature by the sender's clock) says so with a `// machine time` comment on its line or the
-// line above. src/platform, src/db and src/http keep to machine time (timeouts, caches, windows).
+// line above. src/db and src/http keep to machine time (timeouts, windows, admission).
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const PATTERNS = ["src/modules/*.ts", "src/lib/*.ts"];
+const PATTERNS = ["src/modules/*.ts", "src/lib/*.ts", "src/platform/*.ts"];
 const EXEMPT = new Set(["src/lib/clock.ts"]);
 const READING = /\bnew Date\(\s*\)|\bDate\.now\(\s*\)/;
 const MARK = /\/\/ machine time\b/;

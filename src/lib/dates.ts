@@ -39,6 +39,43 @@ export function todayIn(timeZone = "UTC", now = clock.now()): DateString {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
+/** The UTC instant at which `date` (YYYY-MM-DD) begins in the IANA time zone `timeZone`. */
+export function startOfDayIn(date: DateString, timeZone: string): Date {
+  const guess = new Date(`${date}T00:00:00.000Z`);
+  const offsetAt = (instant: Date) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", {
+        timeZone,
+        hourCycle: "h23",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+      })
+        .formatToParts(instant)
+        .filter((p) => p.type !== "literal")
+        .map((p) => [p.type, Number(p.value)]),
+    );
+    const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+    return asUtc - instant.getTime();
+  };
+  const first = new Date(guess.getTime() - offsetAt(guess));
+  return new Date(guess.getTime() - offsetAt(first));
+}
+
+/**
+ * The instants of the days `from`..`to` (inclusive, either open) in `timeZone`: a filter of
+ * timestamps by the company's calendar dates, as an HR user reads them (not UTC days).
+ */
+export function instantsOfDays(from: DateString | undefined, to: DateString | undefined, timeZone: string): { gte?: Date; lt?: Date } {
+  return {
+    ...(from ? { gte: startOfDayIn(from, timeZone) } : {}),
+    ...(to ? { lt: startOfDayIn(addDays(to, 1), timeZone) } : {}),
+  };
+}
+
 export function* eachDay(from: DateString, to: DateString): Generator<DateString> {
   for (let d = from; d <= to; d = addDays(d, 1)) yield d;
 }

@@ -211,7 +211,7 @@ export const factories: Record<string, Factory> = {
         },
       });
       // it has taken place: its outcome can be recorded (the API schedules in the future only)
-      await ctx.t.query(`UPDATE interviews SET scheduled_at = now() - interval '90 minutes' WHERE id = $1`, [i.id]);
+      await ctx.t.query(`UPDATE interviews SET scheduled_at = $2 WHERE id = $1`, [i.id, new Date(clock.nowMs() - 90 * 60_000)]);
       return { id: i.id, snapshot: rowOf(ctx.t, "interviews", i.id) };
     },
   },

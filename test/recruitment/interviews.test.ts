@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
+import * as clock from "../../src/lib/clock.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { addMember, expectDetails, expectError, useTestApp } from "../support/app.ts";
 import { startMailSink, type MailSink } from "../support/mail.ts";
@@ -31,7 +32,9 @@ async function screened() {
   await advance(c.hr.agent, cand.id, "screening");
   return cand;
 }
-const past = (id: string) => t.query(`UPDATE interviews SET scheduled_at = now() - interval '2 hours' WHERE id = $1`, [id]);
+// business time (the clock the server reads), not the database's now(): the calendar proof moves it
+const hoursAgo = (hours: number) => new Date(clock.nowMs() - hours * 3_600_000);
+const past = (id: string) => t.query(`UPDATE interviews SET scheduled_at = $2 WHERE id = $1`, [id, hoursAgo(2)]);
 
 describe("listInterviews, createInterview, getInterview, updateInterview, deleteInterview: interviews", () => {
   it("schedules from a panel round, moves the candidate to interview and tells the interviewers", async () => {
@@ -456,7 +459,7 @@ describe(
         400,
         "validation_failed",
       );
-      await t.query(`UPDATE interview_sessions SET scheduled_at = now() - interval '1 hour' WHERE id = $1`, [s.body.data.id]);
+      await t.query(`UPDATE interview_sessions SET scheduled_at = $2 WHERE id = $1`, [s.body.data.id, hoursAgo(1)]);
       expectError(await api(c.hr.agent).op("sendInterviewSession", { params: { id: s.body.data.id } }), 409, "conflict");
       await api(c.hr.agent)
         .op("updateInterviewSession", { params: { id: s.body.data.id }, body: { status: "completed" } })

@@ -35,7 +35,7 @@ export async function encashmentPage(auth: AuthContext, query: QueryParams<"list
   const page = pageOf(query);
   const where: Prisma.LeaveEncashmentWhereInput = {
     ...employeeFilter(await visibleEmployees(auth), query.employee_id),
-    ...listFilters(query, "created"),
+    ...listFilters(query, { createdIn: (await loadAttendanceSettings()).timezone }),
   };
   const [rows, total] = await Promise.all([
     db.leaveEncashment.findMany({ where, include, orderBy: [{ created_at: "desc" }], skip: page.skip, take: page.limit }),

@@ -107,32 +107,6 @@ export async function checkFile(tx: ScopedTx, fileId: string | null | undefined,
 /** Name of a person from first/last. */
 export const fullName = (p: { first_name: string; last_name: string }) => `${p.first_name} ${p.last_name}`.trim();
 
-/** The UTC instant at which `date` (YYYY-MM-DD) begins in the IANA time zone `timeZone`. */
-export function startOfDayIn(date: DateString, timeZone: string): Date {
-  const guess = new Date(`${date}T00:00:00.000Z`);
-  const offsetAt = (instant: Date) => {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat("en-US", {
-        timeZone,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-      })
-        .formatToParts(instant)
-        .filter((p) => p.type !== "literal")
-        .map((p) => [p.type, Number(p.value)]),
-    );
-    const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
-    return asUtc - instant.getTime();
-  };
-  const first = new Date(guess.getTime() - offsetAt(guess));
-  return new Date(guess.getTime() - offsetAt(first));
-}
-
 /** "Tuesday, 10 February 2026, 15:00" in the time zone. */
 export function formatInstant(d: Date, timeZone: string): string {
   return new Intl.DateTimeFormat("en-GB", {

@@ -5,6 +5,8 @@ import { db } from "../../db/tenancy.ts";
 import { type Listing, type Page, pageOf } from "../../platform/use-case.ts";
 import { type Walk, walkPage } from "../../db/keyset.ts";
 import { auditKeys } from "./queries.ts";
+import { instantsOfDays } from "../../lib/dates.ts";
+import { loadAttendanceSettings } from "../shared/work-settings.ts";
 import type { QueryParams } from "../../platform/use-case.ts";
 
 /**
@@ -19,7 +21,7 @@ export async function activityList(
     const page = pageOf(q);
     return { ...(await activityPage(q, page)), page };
   }
-  const where = activityFilter(q);
+  const where = await activityFilter(q);
   const { rows, last } = await walkPage(
     walk,
     (after, n) => auditKeys(walk, after, n),
@@ -28,17 +30,14 @@ export async function activityList(
   return { rows: rows.map((r) => auditEntryJson(r)), walk, last };
 }
 
-function activityFilter(q: QueryParams<"listActivityLog">): Prisma.AuditLogWhereInput {
+async function activityFilter(q: QueryParams<"listActivityLog">): Promise<Prisma.AuditLogWhereInput> {
   const where: Prisma.AuditLogWhereInput = {};
   if (q.action) where.action = q.action.endsWith(".") ? { startsWith: q.action } : q.action;
   if (q.actor_user_id) where.actor_user_id = q.actor_user_id;
   if (q.entity_type) where.entity_type = q.entity_type;
   if (q.entity_id) where.entity_id = q.entity_id;
-  if (q.from || q.to)
-    where.created_at = {
-      ...(q.from ? { gte: new Date(`${q.from}T00:00:00Z`) } : {}),
-      ...(q.to ? { lt: new Date(new Date(`${q.to}T00:00:00Z`).getTime() + 86400000) } : {}),
-    };
+  // the company's calendar days, as its HR team reads them
+  if (q.from || q.to) where.created_at = instantsOfDays(q.from, q.to, (await loadAttendanceSettings()).timezone);
   return where;
 }
 
@@ -46,7 +45,7 @@ export async function activityPage(
   q: QueryParams<"listActivityLog">,
   page: Page,
 ): Promise<{ rows: ReturnType<typeof auditEntryJson>[]; total: number }> {
-  const where = activityFilter(q);
+  const where = await activityFilter(q);
   const [rows, total] = await Promise.all([
     db.auditLog.findMany({ where, orderBy: [{ created_at: "desc" }, { id: "desc" }], skip: page.skip, take: page.limit }),
     db.auditLog.count({ where }),

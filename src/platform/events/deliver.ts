@@ -1,6 +1,7 @@
 import { config } from "../../config.ts";
 import { getPool } from "../../db/client.ts";
 import { rawTx } from "../../db/primitives.ts";
+import * as clock from "../../lib/clock.ts";
 import { logger } from "../../log.ts";
 import { jobs } from "../jobs/queue.ts";
 import { recordWebhookAttempt } from "../metrics.ts";
@@ -94,8 +95,8 @@ async function send(d: Claimed): Promise<void> {
   let secrets: string[];
   try {
     secrets = [openSecret(d.secret)];
-    // machine time: the grace of a rotated secret
-    if (d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > Date.now())
+    // business time, as the rotation set the grace and as the endpoint's read reports it
+    if (d.previous_secret && d.previous_secret_expires_at && d.previous_secret_expires_at.getTime() > clock.nowMs())
       secrets.push(openSecret(d.previous_secret));
   } catch (err) {
     // not sent: a failed attempt in the log (retried as any other), not a lease left to expire

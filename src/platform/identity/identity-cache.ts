@@ -80,7 +80,7 @@ export class IdentityCache {
     if (!this.active) return undefined;
     const e = this.entries.get(sid);
     if (!e) return undefined;
-    const now = Date.now();
+    const now = Date.now(); // machine time: the cache's own lifetime and the session store's expiry
     if (now >= e.until || now >= e.expire) {
       this.entries.delete(sid);
       return undefined;
@@ -91,7 +91,7 @@ export class IdentityCache {
   set(sid: string, value: CachedIdentity, token: number): void {
     if (!this.active || token !== this.generation) return;
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!); // the oldest
-    this.entries.set(sid, { ...value, until: Date.now() + this.ttlMs });
+    this.entries.set(sid, { ...value, until: Date.now() + this.ttlMs }); // machine time: a cache entry's age
   }
 
   /** Drops every entry (a notification, a state-changing request of this process, a lost connection). */

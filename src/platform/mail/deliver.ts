@@ -109,6 +109,6 @@ async function deliver(smtpUrl: string, row: OutboxRow): Promise<boolean> {
       WHERE id = $1`,
     [row.id, redacted(row.text_body, secrets), row.html_body === null ? null : redacted(row.html_body, secrets), messageId],
   );
-  recordMailSent((Date.now() - new Date(row.created_at).getTime()) / 1000);
+  recordMailSent((Date.now() - new Date(row.created_at).getTime()) / 1000); // machine time: the queue's lag, for the metrics
   return true;
 }
