@@ -11,11 +11,11 @@ const doc = bundledDocument();
 function schemaAt(schema: unknown, pointer: string): JsonObject | undefined {
   let node: JsonObject | undefined = deref(schema);
   for (const part of pointer.split("/").slice(1)) {
-    const direct = asObject(node?.properties)[part];
+    const direct: unknown = asObject(node?.properties)[part];
     const viaAllOf = asArray(node?.allOf)
       .map((s) => asObject(deref(s).properties)[part])
       .find(Boolean);
-    const next = direct ?? viaAllOf;
+    const next: unknown = direct ?? viaAllOf;
     node = next ? deref(next) : undefined;
     if (!node) return undefined;
   }
