@@ -300,7 +300,8 @@ export interface Config extends Limits {
   /**
    * `RESPONSE_WRITE_TIMEOUT_MS`: a response must be written to the client within this of its headers,
    * plus a second for every RESPONSE_MIN_BYTES_PER_SECOND bytes the client took (a client that reads
-   * slowly or not at all); past it the connection is closed.
+   * slowly or not at all); past it, or once the client has taken nothing for this long, the
+   * connection is closed.
    */
   readonly responseWriteTimeoutMs: number;
   /**

@@ -94,7 +94,8 @@ export const LANGUAGES: Language[] = [
     generator: "@hey-api/openapi-ts (package-lock.json)",
     inputs: ["package-lock.json", ...filesUnder("sdks/typescript")],
     expectedWarnings: [],
-    warningLines: (o) => o.split("\n").filter((l) => /warn|⚠/i.test(l)),
+    // a warning or an error printed is a failure even when the generator exits 0 (it prints "Done!" anyway)
+    warningLines: (o) => o.split("\n").filter((l) => /warn|error|⚠/i.test(l)),
     generate: async (out) => (await sh(bin("openapi-ts"), ["-i", DOC, "-o", out], { env: { NO_COLOR: "1", FORCE_COLOR: "0" } })).output,
     build: async () => void (await sh(bin("tsc"), ["-p", path.join(root, "sdks/typescript/tsconfig.json")])),
     journey: async () => [bin("tsx"), [path.join(root, "sdks/typescript/journey.ts")], root],

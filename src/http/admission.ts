@@ -139,6 +139,9 @@ interface Entry {
   /** when the response's headers were first seen sent (0: not yet), and the socket's bytes written by then */
   writeFrom: number;
   writeBase: number;
+  /** when the response last got bytes further, and how many it had then */
+  movedAt: number;
+  moved: number;
   /** memory reserved for its body until it ends */
   memory: number;
   /** when its body began to be read, and the socket's bytes read by then */
@@ -205,7 +208,19 @@ export function admissionControl(opts: AdmissionOptions): Admission {
   function hold(req: Request, res: Response) {
     active++;
     counts.admitted++;
-    const e: Entry = { req, res, state: "held", writeFrom: 0, writeBase: 0, memory: 0, bodyFrom: 0, bodyBase: 0, client: "" };
+    const e: Entry = {
+      req,
+      res,
+      state: "held",
+      writeFrom: 0,
+      writeBase: 0,
+      movedAt: 0,
+      moved: 0,
+      memory: 0,
+      bodyFrom: 0,
+      bodyBase: 0,
+      client: "",
+    };
     entries.add(e);
     (res as Response & { [ENTRY]?: Entry })[ENTRY] = e;
     res.once("close", () => close(e));
@@ -254,8 +269,14 @@ export function admissionControl(opts: AdmissionOptions): Admission {
           e.writeFrom = now;
           e.writeBase = sent;
         }
+        if (sent !== e.moved || !e.movedAt) {
+          e.moved = sent;
+          e.movedAt = now;
+        }
         const written = Math.max(0, sent - e.writeBase);
-        if (now - e.writeFrom > writeTimeout + (written * 1000) / writeRate) {
+        // too slow on average, or nothing taken for the whole timeout: what the sockets' buffers
+        // absorbed at the start (megabytes on loopback) is not reading, and earns no time once they are full
+        if (now - e.writeFrom > writeTimeout + (written * 1000) / writeRate || now - e.movedAt > writeTimeout) {
           counts.writeTimeouts++;
           recordRefusal("write_timeout");
           logger.warn({ path: e.req.path, ms: now - e.writeFrom, bytes: written }, "response not written in time: connection closed");

@@ -315,6 +315,63 @@ describe("slow readers hold no slot", () => {
   });
 });
 
+describe("a reader that stops", () => {
+  it("downloadFile: a client that reads for two seconds, then nothing, is cut off once idle for the write deadline", async () => {
+    const o = await signupTenant(t);
+    const size = 10 * 1024 * 1024 - 4096; // the largest upload: more than the sockets' buffers take in
+    const up = await o.agent
+      .post("/api/upload")
+      .attach("file", Buffer.alloc(size, "c"), { filename: "big.txt", contentType: "text/plain" })
+      .field("purpose", "document")
+      .expect(201);
+    // the production minimum rate (4 096 bytes a second): what it read early buys minutes of average
+    const s = await serve({ responseWriteTimeoutMs: 3000, requestQueueTimeoutMs: 60_000 });
+    const cookie = (
+      await api(s.request())
+        .op("signIn", { body: { email: o.email, password: o.password } })
+        .expect(200)
+    ).headers["set-cookie"] as unknown as string[];
+    let received = 0;
+    let stopped = false;
+    let response: http.IncomingMessage | undefined;
+    const req = http.get({
+      host: "127.0.0.1",
+      port: s.port,
+      path: `/api/files/${up.body.data.id}`,
+      agent: false,
+      headers: { cookie: cookie.map((c) => c.split(";")[0]).join("; ") },
+    });
+    req.on("error", () => {});
+    req.on("response", (res) => {
+      response = res;
+      const readingUntil = Date.now() + 2000;
+      res.on("error", () => {});
+      res.on("data", (c: Buffer) => {
+        received += c.length;
+        if (stopped) return; // what is left after the cut, read to the end below
+        res.pause();
+        // a chunk every 100 ms for two seconds, then nothing more
+        if (Date.now() < readingUntil) setTimeout(() => res.resume(), 100);
+        else stopped = true;
+      });
+    });
+    await waitFor("the client to stop reading", () => stopped);
+    await waitFor("the download to be cut off", () => s.stats().writeTimeouts === 1, { timeoutMs: 90_000 });
+    // what the connection still held, then its end: the file did not come whole
+    const res = response as http.IncomingMessage;
+    const complete = await guard(
+      "the download's connection to end",
+      new Promise<boolean>((resolve) => {
+        res.once("close", () => resolve(res.complete));
+        res.resume();
+      }),
+    );
+    expect(complete).toBe(false);
+    expect(received).toBeGreaterThan(0);
+    expect(received).toBeLessThan(size);
+  });
+});
+
 describe("request bodies in memory", () => {
   it("a JSON body reserves what it may cost once parsed; one that does not fit is a 503 before it is read", async () => {
     const o = await signupTenant(t);

@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer } from "../../src/http/server.ts";
 import { expectError, useTestApp } from "../support/app.ts";
-import { dateIn, draftOffer, recruitingCompany } from "./fixtures.ts";
+import { draftOffer, recruitingCompany } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();
@@ -145,7 +145,9 @@ describe("getPublicAppointmentPage: the appointment link opens a readable page",
     expect(res.text).toContain("<h1>Your appointment: Senior Backend Engineer</h1>");
     expect(res.text).toContain("Download the appointment letter (PDF)");
     expect(res.text).toContain("Identity proof");
-    expect(res.text).toContain(dateIn(0).slice(0, 4)); // the dates, in words with their year
+    // the joining date in words with its year (a month ahead: at the year's end, next year's)
+    const inWords = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+    expect(res.text).toContain(`<dt>Joining date</dt><dd>${inWords.format(new Date(`${offer.joining_date}T00:00:00Z`))}</dd>`);
     // uploadAppointmentDocument: the page's form, as the browser sends it
     const upload = /data-upload="([^"]+)"/.exec(res.text)?.[1] as string;
     expect(upload).toBe(link.replace(/\/page$/, "/upload"));
