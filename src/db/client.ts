@@ -1,7 +1,6 @@
-// The one PostgreSQL pool and the one base Prisma client of the process. Tenant-owned data is
-// reached only through `db` (src/db/tenancy.ts); `systemDb` is for the central tables (users,
-// tenants, sessions, outbox) and for the few platform paths that span tenants (sign-in lists
-// a user's memberships) - it is not imported by area modules.
+// The one PostgreSQL pool and the one base Prisma client of the process. Tenant-owned data is reached
+// only through `db` (src/db/tenancy.ts); `systemDb` (central tables, cross-tenant platform paths) is not
+// imported by areas.
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "../../generated/prisma/client.ts";
@@ -32,20 +31,14 @@ export interface DbOptions {
   replicaUrl?: string | null;
   /** how far behind the replica may be (DATABASE_REPLICA_MAX_LAG_MS) */
   replicaMaxLagMs?: number;
-  /**
-   * a direct connection to the database when `connectionString` is a transaction-mode pooler
-   * (DATABASE_DIRECT_URL; null: none - `connectionString` is direct)
-   */
+  /** DATABASE_DIRECT_URL, when `connectionString` is a transaction-mode pooler (null: it is direct). */
   directUrl?: string | null;
 }
 
 /**
- * Pool size, connection wait and transaction timeout default to DATABASE_POOL_SIZE,
- * DATABASE_POOL_TIMEOUT_MS and DATABASE_TRANSACTION_TIMEOUT_MS. Every connection waits for a lock
- * at most the transaction timeout (`lock_timeout`, sent at connect: no extra round trip), so a
- * request blocked behind another one's lock ends as a 503 instead of holding its connection and
- * transaction open; an interactive transaction waits for its connection at most the pool wait
- * (`maxWait`) and stays open at most the transaction timeout.
+ * Defaults: DATABASE_POOL_SIZE, DATABASE_POOL_TIMEOUT_MS, DATABASE_TRANSACTION_TIMEOUT_MS. Every connection
+ * waits for a lock at most the transaction timeout (`lock_timeout`, sent at connect), so a request blocked
+ * behind another's lock ends as a 503 instead of holding its connection (docs/configuration.md).
  */
 export function initDb(connectionString: string, opts: DbOptions = {}): void {
   if (base) return;
@@ -86,12 +79,8 @@ export function getPool(): pg.Pool {
 }
 
 /**
- * Connections of their own for the health check (up to HEALTH_POOL_SIZE), so that it answers at
- * once while the main pool is exhausted by an overload (it still reports a database that is down).
- * Four, not two: checks that arrive together (several load balancers, a monitor) each wait for a
- * round trip of the ones before them on too few connections - on 2 cores, ten concurrent checks
- * answered about 1 800/s on two connections and about 3 000/s on four, at less CPU each (the
- * event loop waits less between them). They close after 30 s unused.
+ * Connections of their own for the health check, so it answers while an overload holds the main
+ * pool. Four, not two: on 2 cores, ten concurrent checks answered about 1 800/s on two and 3 000/s on four.
  */
 export const HEALTH_POOL_SIZE = 4;
 
@@ -120,11 +109,7 @@ export function databaseUrl(): string | undefined {
   return directUrl ?? poolUrl;
 }
 
-/**
- * Whether the pools go through a transaction-mode pooler (DATABASE_DIRECT_URL set): no named
- * prepared statements then (src/db/sql.ts), as consecutive statements may run on different server
- * connections.
- */
+/** Whether the pools go through a transaction-mode pooler: no named prepared statements then (src/db/sql.ts). */
 export function viaPooler(): boolean {
   return directUrl !== undefined;
 }

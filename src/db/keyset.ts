@@ -1,8 +1,6 @@
-// Keyset walks over change stamps: the one query shape every list walked by cursor uses
-// (src/http/cursor.ts decodes the cursor into a Walk; an area's query file adds walkAnd, walkOrder
-// and walkKey to its statement). Rows are read in (change_xid, id) order below BOUND, the oldest
-// transaction that may still commit, so no row can appear behind a cursor - why, and what an open
-// transaction costs a walk: docs/decisions/0007-integrations-internals.md, "Syncing a list".
+// Keyset walks over change stamps: the one query shape of every list walked by cursor, read in
+// (change_xid, id) order below BOUND so that no row can appear behind a cursor
+// (docs/decisions/0007-integrations-internals.md, "Syncing a list").
 import { empty, join, type Sql, sql } from "./sql.ts";
 
 /** The last row of a page: where the next page starts. */
@@ -23,11 +21,7 @@ export interface Walk {
   includeDeleted: boolean;
   /** The cursor that continues the walk after `key` (null: the page was empty; continue from where it began). */
   cursorAfter(key: WalkKey | null): string;
-  /**
-   * Whether rows remain past this page now (the answer's `has_more`), set by the page's reader
-   * (walkPage, walkRows); a reader that does not say leaves it unset, and a full page then counts as
-   * "maybe more" (src/http/envelope.ts, listed).
-   */
+  /** `has_more`, set by the page's reader; unset, a full page counts as "maybe more" (src/http/envelope.ts). */
   hasMore?: boolean;
 }
 
@@ -41,24 +35,16 @@ export function walkRows<R>(w: Walk, rows: R[]): R[] {
 }
 
 /**
- * Below it every change is final (committed or rolled back) for the reading snapshot: the least of
- * the snapshot's xmax (transactions begun after it) and of the transactions in progress in it
- * (pg_snapshot_xip) - but those pg_stat_activity shows running in another database of the cluster,
- * which cannot write this database's tables (a transaction ended since, or whose backend is not
- * shown, counts as this database's: the bound only errs early). So another database's long
- * transaction (or CREATE DATABASE) does not hold walks back; this database's do. An initplan:
- * evaluated once per statement, so the bound is an index condition.
+ * Below it every change is final for the reading snapshot: the least of the snapshot's xmax and its
+ * in-progress transactions, less those pg_stat_activity shows in another database (they cannot write
+ * here, so another database's long transaction does not hold walks back). An initplan: an index condition.
  */
 const BOUND = sql`(SELECT least(pg_snapshot_xmax(q.s), (SELECT min(x) FROM pg_snapshot_xip(q.s) AS x WHERE NOT EXISTS (
     SELECT 1 FROM pg_stat_get_activity(NULL) a WHERE a.backend_xid = xid(x)
        AND a.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))))
   FROM (SELECT pg_current_snapshot() AS s) q)`;
 
-/**
- * The walk's conditions on a stamped table (`t`: the table's alias with its dot, e.g. sql`e.`):
- * past the cursor, below BOUND, changed since, and live unless tombstones are asked
- * for (`softDeleted`: the table has `deleted_at`).
- */
+/** The walk's conditions on a stamped table (`t`: its alias, sql`e.`): past the cursor, below BOUND, changed since, live unless asked. */
 export function walkAnd(w: Walk, opts: { t?: Sql; softDeleted: boolean }): Sql {
   const t = opts.t ?? empty;
   const conds = [sql`${t}change_xid < ${BOUND}`];
@@ -84,16 +70,10 @@ export function lastKey(rows: readonly { id: string; walk_xid: string }[]): Walk
 export type ScannedKey = { id: string; walk_xid: string };
 
 /**
- * A page of a walk of a list whose filters are a Prisma `where` (the lists that read through the
- * ORM): the keys are scanned in walk order from the stamped table (`scan`, a statement of the area's
- * query file with walkAnd/walkOrder/walkKey and the tenant, no other filter), `load` reads the rows
- * of those ids that pass the list's filters, and the page is the first `limit` of them in key order.
- * A scan that finds too few passing rows reads on, chunk by chunk, until the page is full or the
- * keys run out; the cursor is then the last key scanned, so the rows the filters left out are not
- * read again. A row changed between its scan and its load is returned as it is now, and comes again
- * at its new key: repeated, never missed. Once the page is full, the scan goes on until it finds one
- * more passing row (or the keys run out), so that `hasMore` is exact; the cursor stays at the page's
- * last row.
+ * A page of a walk whose filters are a Prisma `where`: `scan` reads keys in walk order from the stamped
+ * table, `load` the rows of those ids that pass the filters; the scan reads on chunk by chunk until the
+ * page is full plus one (exact `hasMore`). The cursor is the last key scanned, so filtered-out rows are not
+ * read again; a row changed between scan and load comes again at its new key: repeated, never missed.
  */
 export async function walkPage<R extends { id: string }>(
   w: Walk,

@@ -1,8 +1,6 @@
-// Prisma turns `contains`, `startsWith` and `endsWith` (and `equals` with `mode: "insensitive"`)
-// into LIKE / ILIKE without escaping the pattern's wildcards (prisma/prisma#10810, #19506): a
-// search for "100%" or "a_b" would match rows the text does not contain, and "%" everything.
-// literalPatterns() escapes `\`, `%` and `_` in those filters of a query's arguments so that they
-// match the text literally; the scoped client applies it to every query (src/db/tenancy.ts).
+// Prisma's `contains`/`startsWith`/`endsWith` (and insensitive `equals`) do not escape LIKE wildcards
+// (prisma/prisma#10810, #19506): literalPatterns() escapes `\`, `%` and `_` so they match literally;
+// the scoped client applies it to every query (src/db/tenancy.ts).
 type Json = Record<string, unknown>;
 
 const LIKE_KEYS = ["contains", "startsWith", "endsWith"] as const;

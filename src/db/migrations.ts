@@ -1,16 +1,7 @@
-// Applies prisma/migrations/<name>/migration.sql with plain `pg` (no Prisma engine), keeping
-// Prisma's own `_prisma_migrations` bookkeeping so that Prisma tooling reads the same history.
-//
-// - Runs at every server start and whenever tests build a template database: it must be fast
-//   and safe when several processes start at once. The whole run holds a session-level
-//   PostgreSQL advisory lock (same key as Prisma Migrate uses), so concurrent callers on the
-//   same database serialise: the first applies, the others then find nothing pending.
-// - Each pending migration runs in its own transaction together with its bookkeeping row: a
-//   failing migration leaves neither partial schema changes nor a "failed" record behind.
-//   (Consequence: a migration may not contain statements that refuse to run inside a
-//   transaction block, such as CREATE INDEX CONCURRENTLY.)
-// - Refuses to run when an applied migration's file changed (checksum mismatch) or when the
-//   table records a failed migration (e.g. left by the Prisma CLI): both need a human.
+// Applies prisma/migrations/<name>/migration.sql with plain `pg`, keeping Prisma's `_prisma_migrations`
+// bookkeeping. Concurrent starts serialise on Prisma Migrate's session advisory lock; each migration runs
+// in one transaction with its bookkeeping row (so no CREATE INDEX CONCURRENTLY); a changed applied file or
+// a recorded failure stops the run for a human (docs/operations.md, "Rolling upgrades").
 import { createHash, randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
@@ -184,10 +175,7 @@ function refuseIfBroken(status: MigrationStatus): void {
   }
 }
 
-/**
- * Applies every pending migration of prisma/migrations, each in its own transaction, under an
- * advisory lock. Returns the names applied by this call (empty when already up to date).
- */
+/** Applies every pending migration, each in its own transaction, under an advisory lock; returns the names applied. */
 export async function deployMigrations(
   connectionString: string,
   log: (msg: string) => void = () => {},

@@ -1,12 +1,6 @@
-// One connection for a whole step (src/db/primitives.ts, onOneConnection): while a step runs pinned,
-// every query of the process's pool in its async context - Prisma's (`db`, `systemDb`, their
-// transactions), raw SQL (src/db/sql.ts) and every `getPool().connect()` - runs on the step's own
-// connection, inside its transaction, instead of taking another pooled connection. A step that
-// held a connection while waiting for others starves the pool once as many such steps run as it
-// has connections; pinned, it needs exactly one.
-//
-// A transaction begun inside the pinned step (Prisma's BEGIN, a raw BEGIN) becomes a savepoint of
-// the step's transaction: its COMMIT releases the savepoint, its ROLLBACK undoes only its part.
+// One connection for a whole step (onOneConnection, src/db/primitives.ts): every query of the process's
+// pools in its async context runs on it, so a step never waits for a second connection while holding one;
+// a nested BEGIN becomes a savepoint (docs/architecture.md, "Database primitives").
 import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 
@@ -44,11 +38,7 @@ const textOf = (args: QueryArgs): string | undefined => {
   return (first as { text?: unknown } | null)?.text as string | undefined;
 };
 
-/**
- * A statement on the pinned connection, after the ones before it have finished. A submittable (a
- * pg.Query of our own, src/db/sql.ts readGenericPlan) or a callback-style call finishes when its
- * callback runs (or the query ends): pg's own return value is given back as it is.
- */
+/** A statement on the pinned connection once the ones before it finished; pg's own return value is given back as it is. */
 function pinnedQuery(pin: Pin, args: QueryArgs): any {
   const last = args.length - 1;
   const sub = args[0] as unknown as {

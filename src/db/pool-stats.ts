@@ -1,7 +1,5 @@
-// The process's PostgreSQL pools by name (primary, replica, health), for the metrics
-// (src/platform/metrics.ts): connections open, in use and idle, callers waiting for one, and how
-// often a caller gave up waiting (pg's "timeout exceeded when trying to connect", answered 503 by
-// the error middleware). Counted here, below the metrics library, so src/db needs nothing above it.
+// The process's pools by name for the metrics (src/platform/metrics.ts): counted here, below the metrics
+// library, so src/db needs nothing above it.
 import type pg from "pg";
 
 export type PoolName = "primary" | "replica" | "health";

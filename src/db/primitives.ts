@@ -1,8 +1,5 @@
 // The database primitives every transaction, lock and work-table claim outside the ORM goes through
-// (docs/architecture.md, "Database primitives"): a raw transaction on a connection of its own
-// (`rawTx`), a step whose every query runs on that one connection (`onOneConnection`), advisory
-// locks by typed key (`lock`, `tryLock`, `withLock`), and the lease that claims due rows of a work
-// table (`claimDue`). None of them may span a network call: send outside, record in a new one.
+// (docs/architecture.md, "Database primitives"). None may span a network call.
 import type pg from "pg";
 import { getPool } from "./client.ts";
 import { runPinned } from "./pinned.ts";
@@ -38,10 +35,8 @@ export async function rawTx<T>(fn: (client: Client) => Promise<T>): Promise<T> {
 }
 
 /**
- * `fn` as one transaction on one connection: every query of its async context (the ORM's, raw
- * SQL, a nested transaction - a savepoint then) runs on it (src/db/pinned.ts). For a step that
- * must hold a lock while code written for the pool reads and writes: it never waits for a second
- * connection while holding one, so as many such steps as the pool has connections cannot stall it.
+ * `fn` as one transaction on one connection, which every query of its async context uses (src/db/pinned.ts):
+ * a step holding a lock never waits for a second connection, so such steps cannot stall the pool.
  */
 export function onOneConnection<T>(fn: (client: Client) => Promise<T>): Promise<T> {
   return rawTx((client) => runPinned(client, () => fn(client)));
@@ -130,15 +125,9 @@ export function withLock<T>(key: LockKey, fn: (client: Client) => Promise<T>): P
   });
 }
 
-// The webhook deliveries are claimed by a statement of their own (src/platform/events/deliver.ts,
-// claim): a fair share per endpoint (a window over the candidates), the attempt counted in the
-// claim and the endpoint and event joined in - a claimDue with options for each would be that
-// statement written out of pieces. It follows the same rule: one statement, SKIP LOCKED, a lease.
-/**
- * A work table whose due rows are claimed with a lease: a claimed row's `leaseColumn` moves `leaseS`
- * seconds ahead, so no other worker claims it while it is worked on (outside any transaction), and
- * it is due again by itself if its worker dies before recording the outcome.
- */
+// Webhook deliveries are claimed by a statement of their own (src/platform/events/deliver.ts): same rule,
+// one statement, SKIP LOCKED, a lease.
+/** Due rows claimed with a lease: `leaseColumn` moves `leaseS` ahead, and a dead worker's row is due again. */
 export interface WorkTable {
   table: "email_outbox";
   /** the condition of a due row, besides its lease having run out */

@@ -1,17 +1,7 @@
-// The read replica (DATABASE_REPLICA_URL): a pool and a Prisma client on a streaming standby of the
-// primary, and when to use them. Operations the document marks `x-read-replica: true` (reads that
-// tolerate a little lag: lists, search, dashboard, balances, activity logs, exports) run with the
-// replica as "the database" (`onReplica`: getPool / getBaseClient of src/db/client.ts, so `db`,
-// `sql` and `systemDb` too, answer with the replica's) when
-//   - the replica answered its last probe and is not more than DATABASE_REPLICA_MAX_LAG_MS behind
-//     (probed every second: its replay position against the primary's positions of the last seconds), and
-//   - it has replayed the caller's own latest write: the primary's WAL position after each write
-//     (`primaryLsn`) travels with the caller (a signed cookie, src/http/read-routing.ts), and the
-//     replica is used only when pg_last_wal_replay_lsn() has reached it (asked again once when the
-//     last probe had not), else the primary serves the read (read-your-writes).
-// Anything else - writes, reads inside a write, unmarked operations, the session and the guards -
-// uses the primary. The replica's connections are read-only (default_transaction_read_only), so a
-// write that strays there fails instead of landing on a server that is not the primary.
+// The read replica (DATABASE_REPLICA_URL): operations marked `x-read-replica: true` run with it as "the
+// database" (`onReplica`) while it is up, within DATABASE_REPLICA_MAX_LAG_MS, and has replayed the
+// caller's latest write (read-your-writes); anything else uses the primary (docs/scaling.md). Its
+// connections are read-only, so a stray write fails instead of landing on a standby.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -143,11 +133,8 @@ function probe(r: Replica): Promise<void> {
 }
 
 /**
- * How far behind the replica is, at its last probe (the metrics): `up`, the WAL bytes between the
- * primary's flush position and the replica's replay position, and the seconds since the primary had
- * flushed the oldest position the replica has not replayed (0 when it has replayed everything the
- * primary had at the probe; at the probes' resolution of a second, and at most the history kept,
- * DATABASE_REPLICA_MAX_LAG_MS and a probe). Undefined without a replica.
+ * The replica's lag at its last probe (the metrics): WAL bytes behind the primary's flush position, and
+ * seconds since the primary flushed the oldest position not replayed. Undefined without a replica.
  */
 export function replicaLag(): { up: boolean; bytes: number | null; seconds: number | null } | undefined {
   const r = replica;
@@ -187,10 +174,7 @@ function refreshReplay(r: Replica): Promise<void> {
   return r.refreshing;
 }
 
-/**
- * Whether a read may use the replica now: it is up, not too far behind, and has replayed `after`
- * (the caller's latest write; null when there is none).
- */
+/** Whether a read may use the replica now: up, not too far behind, and has replayed `after` (the caller's latest write). */
 export async function replicaUsable(after: Lsn | null): Promise<boolean> {
   const r = replica;
   if (!r?.up || r.replayLsn === null || tooFarBehind(r)) return false;
@@ -223,12 +207,8 @@ export function routedReplica(): { pool: pg.Pool; client: PrismaClient } | undef
 export const onReplicaNow = (): boolean => routedReplica() !== undefined;
 
 /**
- * The primary's WAL insert position now: after a write has committed, at or past the end of its
- * commit record. (Not pg_current_wal_lsn(), the position written out so far: with
- * synchronous_commit = off a commit record can still be in the WAL buffers, ahead of it - a replica
- * that had replayed up to that position would not yet show the write. When the commit record ends
- * exactly at a WAL page's end the insert position lies past that page's header, so the caller reads
- * from the primary until the next WAL record: slower for a moment, never stale.)
+ * The primary's WAL insert position (not pg_current_wal_lsn(): with synchronous_commit = off a commit
+ * record can still be in the WAL buffers, ahead of it). At a page boundary it errs towards the primary.
  */
 export async function primaryLsn(): Promise<Lsn | null> {
   const r = replica;

@@ -1,14 +1,6 @@
-// Raw SQL that cannot forget the tenant: the one entry for SQL the ORM cannot express.
-//
-//   import { query, sql, tenant } from "../../db/sql.ts";
-//   const rows = await query<{ id: string }>(sql`SELECT id FROM employees WHERE tenant_id = ${tenant} AND ...`, tx);
-//
-// `sql` is a tagged template (values become bind parameters, never text); `tenant` is a placeholder
-// that each runner replaces by the active tenant (src/db/tenancy.ts) when the statement runs. A
-// statement without the placeholder, or run without an active tenant, is refused before it reaches
-// the database (TenantScopeError). `make test` (scripts/checks/check-sql.ts) adds the static half: raw SQL
-// lives only in an area's query files, and every tenant-owned table a statement names is filtered
-// by the tenant (`<alias>.tenant_id = ${tenant}`, or joined on another filtered alias's tenant_id).
+// Raw SQL that cannot forget the tenant: `sql` is a tagged template (values are bind parameters), and
+// `tenant` a placeholder each runner binds to the active tenant; a statement without it, or run without a
+// tenant, is refused (TenantScopeError). scripts/checks/check-sql.ts is the static half (docs/architecture.md).
 import pg from "pg";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { getPool, viaPooler } from "./client.ts";
@@ -60,20 +52,12 @@ export async function execute(statement: Sql, client: RawClient = db): Promise<n
   return client.$executeRaw(bound(statement, "execute"));
 }
 
-/**
- * A read straight on the pool, without the ORM, for the hottest reads (Prisma costs 0.3 ms of CPU
- * more per query than the same SQL on the pool), planned for its parameters each time (for
- * statements whose best plan depends on a value, such as a LIKE pattern). Not inside a transaction.
- */
+/** A read on the pool without the ORM (0.3 ms less CPU), planned for its parameters each time (a LIKE pattern); no transaction. */
 export async function read<T>(statement: Sql): Promise<T[]> {
   return (await getPool().query(statement.text, bind(statement, "read"))).rows as T[];
 }
 
-/**
- * `read` as a named (server-side prepared) statement: parsed and planned once per connection. For
- * fixed statements whose result columns are named (a `*` would break when a migration adds a
- * column under a running server).
- */
+/** `read` as a named prepared statement, for fixed statements with named columns (`*` breaks on a new column). */
 export async function readPrepared<T>(statement: Sql): Promise<T[]> {
   // through a transaction-mode pooler the next statement may run on another server connection,
   // which has not prepared it: unnamed there (planned each time; docs/operations.md, "Connection pooler")
@@ -105,13 +89,9 @@ const BaseQuery = pg.Query as unknown as new (config: pg.QueryConfig, values: un
 const settingsPrepared = new WeakSet<PgConnection>();
 
 /**
- * A named statement preceded, in the same write and the same implicit transaction (the extended
- * protocol's messages up to Sync), by GENERIC_PLAN_SETTINGS: the statement is planned (at its Bind)
- * under them, and they end with the transaction at Sync. One round trip, where SET before and
- * RESET after cost two more (about 0.25 ms of the server's CPU each time). The callback receives
- * two results, the settings' and the statement's. Built on node-postgres's Query (its `prepare`,
- * which writes Parse/Bind/Describe/Execute/Sync): a subclass as pg-cursor's are, tested by
- * test/platform/tenancy.test.ts.
+ * A named statement preceded, in the same implicit transaction (up to Sync), by GENERIC_PLAN_SETTINGS:
+ * one round trip where SET and RESET cost two more. The callback gets two results. A subclass of
+ * node-postgres's Query, as pg-cursor's are; tested by test/platform/tenancy.test.ts.
  */
 class GenericPlanQuery extends BaseQuery {
   private parsing = false;
@@ -142,16 +122,10 @@ class GenericPlanQuery extends BaseQuery {
 }
 
 /**
- * `readPrepared` run with the statement's generic plan, made once per connection and reused: for
- * a fixed statement whose planning costs more than its execution (many CTEs, LATERAL subqueries
- * and sublinks). Left to itself PostgreSQL plans such a statement afresh for every execution
- * whenever the generic plan's estimate (which cannot see LIMIT/OFFSET or the tenant's values)
- * exceeds the custom plans' - which can be always. The statement must be written so that its plan
- * does not depend on its values (LATERAL per-row lookups instead of joins the planner would size
- * from the estimates). JIT compilation is off for it: the generic plan's estimates (a LIMIT of
- * unknown size counts as a tenth of the table) can pass jit_above_cost, and compiling on every
- * execution costs far more than such a statement runs. Both settings are local to the statement's
- * round trip (GenericPlanQuery): the connection goes back to the pool as it was.
+ * `readPrepared` with the statement's generic plan, made once per connection: for fixed statements whose
+ * planning costs more than their execution (docs/decisions/0004-generic-plan-reads.md). The statement's
+ * plan must not depend on its values; JIT is off (generic estimates can pass jit_above_cost). Both
+ * settings last only the round trip (GenericPlanQuery).
  */
 export async function readGenericPlan<T>(statement: Sql): Promise<T[]> {
   const values = bind(statement, "readGenericPlan");
@@ -183,9 +157,8 @@ export async function readGenericPlan<T>(statement: Sql): Promise<T[]> {
 const TABLE = /^[a-z][a-z0-9_]*$/;
 
 /**
- * Locks rows of a tenant-owned table for the rest of the transaction (`SELECT … FOR UPDATE`, in id
- * order so that two transactions locking the same rows cannot deadlock) and returns the ids found:
- * another tenant's id, or one that does not exist (or is soft-deleted, with `live`), is not returned.
+ * Locks rows of a tenant-owned table `FOR UPDATE`, in id order (no deadlock), and returns the ids found:
+ * another tenant's, a missing (or with `live`, soft-deleted) one is not.
  */
 export async function lockRows(tx: RawClient, table: string, ids: readonly string[], opts: { live?: boolean } = {}): Promise<string[]> {
   if (!TABLE.test(table)) throw new TenantScopeError(`lockRows: not a table name: ${JSON.stringify(table)}`);

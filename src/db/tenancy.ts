@@ -1,8 +1,6 @@
-// Tenancy fails closed. `db` is the base client extended with a query extension that, for every
-// tenant-owned model (any model with a `tenant_id` field - derived from the generated client,
-// not listed by hand), adds the active tenant to the filter of every read/update/delete and to
-// the data of every create. Without an active tenant it throws; an operation it does not know
-// how to scope throws too. Another tenant's id therefore behaves exactly like a missing id.
+// Tenancy fails closed: `db` adds the active tenant to every query of every tenant-owned model (any with
+// a `tenant_id`, derived from the generated client). No tenant, or an operation it cannot scope, throws;
+// another tenant's id behaves as a missing one.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client.ts";
@@ -11,10 +9,7 @@ import { literalPatterns } from "./like.ts";
 
 export interface TenantContext {
   tenantId: string;
-  /**
-   * The transaction of `sharedTenantTx`: every `tenantTx` inside it runs on this one instead of
-   * opening its own (a bulk import: many use-case calls, one transaction, a savepoint per row).
-   */
+  /** The transaction of `sharedTenantTx`, which every `tenantTx` inside joins. */
   shared?: ScopedTx;
 }
 export const tenantStore = new AsyncLocalStorage<TenantContext>();
@@ -43,11 +38,7 @@ export function currentTenantId(): string {
 /** The key of a tenant-owned row: its primary key (tenant_id, id). */
 export type ById = { tenant_id_id: { tenant_id: string; id: string } };
 
-/**
- * The where-unique input of a tenant-owned row by id in the active tenant, for findUnique, update,
- * delete and upsert (`where: byId(id)`, `where: { ...byId(id), deleted_at: null }`): every unique
- * key of a tenant-owned table leads with tenant_id (docs/scaling.md), so `id` alone is no key.
- */
+/** The where-unique of a tenant-owned row by id: every unique key leads with tenant_id (docs/scaling.md), so `id` alone is none. */
 export function byId(id: string): ById {
   return { tenant_id_id: { tenant_id: currentTenantId(), id } };
 }
@@ -145,13 +136,8 @@ export const db = new Proxy({} as ScopedClient, {
 });
 
 /**
- * Interactive transaction on the tenant-scoped client. The active tenant is re-entered inside the
- * callback, so every query of `tx` is scoped like those of `db`.
- *
- * It waits for a connection at most DATABASE_POOL_TIMEOUT_MS and stays open at most
- * DATABASE_TRANSACTION_TIMEOUT_MS (the client's defaults, src/db/client.ts), each statement waiting
- * for a lock at most as long; past either the request is a 503 `unavailable`. A bulk operation that
- * passes a longer `timeout` of its own gets that lock wait too (SET LOCAL lock_timeout).
+ * Interactive transaction on the tenant-scoped client, the tenant re-entered inside. Its waits are the
+ * client's (src/db/client.ts); a bulk operation's longer `timeout` also sets its lock wait (SET LOCAL).
  */
 export function tenantTx<T>(
   fn: (tx: ScopedTx) => PromiseLike<T>,
@@ -173,10 +159,8 @@ export function tenantTx<T>(
 }
 
 /**
- * One transaction that every `tenantTx` called inside `fn` joins (their options are the outer
- * one's): the use cases of other areas, each written for its own transaction, run as steps of one.
- * With `savepoint` a step that fails is undone alone and the rest goes on (bulk imports,
- * src/modules/bulk/). Reads through `db` inside still run outside the transaction.
+ * One transaction every `tenantTx` inside `fn` joins; with `savepoint` a failing step is undone alone
+ * (bulk imports). Reads through `db` inside still run outside the transaction.
  */
 export function sharedTenantTx<T>(
   fn: (tx: ScopedTx) => PromiseLike<T>,

@@ -1,10 +1,5 @@
-// The batched backend of the window store (src/db/windows.ts): for limits counted on every request
-// (the request rate limits, src/http/rate-limit.ts), which must not cost a database statement each.
-// Each process counts in memory and decides at once from the shared total it last read plus what it
-// counted since; every sync (started by a request, never awaited by one) adds its counts to the
-// shared counters with the exact backend's one statement (`exactWindows.add`) and reads every
-// process's totals back. So a limit holds across processes up to what the others counted since the
-// last sync; a database that cannot be reached leaves the counts in memory for the next sync.
+// The batched backend of the window store, for limits counted on every request (rate limits): counted in
+// memory, synced by one statement per sync never awaited by a request (docs/operations.md, "Limits and the 429").
 import { logger } from "../log.ts";
 import { exactWindows, secondsUntil, type Verdict, type WindowLimit } from "./windows.ts";
 

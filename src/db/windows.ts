@@ -1,14 +1,6 @@
-// The window store: every counting limit of the application (failed sign-ins, signups, reset
-// requests, uploads, AI calls, invitations, request rate limits) is a fixed-window counter here
-// (docs/operations.md, "Limits and the 429"). A counter's window starts at its first use and lasts
-// the limit's `windowSeconds`; a use at or after its end starts a new window. Two backends, one
-// arithmetic and one table (`usage_counters`, shared by every server process):
-//   - exact (`exactWindows`): each count is one statement in PostgreSQL, atomic under concurrency;
-//   - batched (`BatchedWindows`, src/db/windows-batched.ts): counted in memory and added to the
-//     same counters by one statement per sync - the request rate limits, kept off the database on
-//     the hot path.
-// Windows are machine time (src/lib/clock.ts): `at` is the instant of a count, in ms, passed in so
-// that the arithmetic is the same in every process and testable at set instants.
+// The window store: every counting limit is a fixed-window counter in `usage_counters`, with an exact
+// backend (one statement a count) and a batched one (src/db/windows-batched.ts): docs/operations.md,
+// "Limits and the 429". `at` (ms, machine time) is passed in so every process does the same arithmetic.
 import type pg from "pg";
 import { getPool } from "./client.ts";
 import { rawTx } from "./primitives.ts";
@@ -99,11 +91,7 @@ export function verdictOf(
 
 const rowsToMap = (rows: Counter[]) => new Map(rows.map((r) => [r.key, r]));
 
-/**
- * The counting statement: adds each entry's uses to its counter (a counter whose window has ended
- * at `at` starts a new one with them) and returns every counter as it is now. One statement, rows
- * locked in key order, so concurrent counts each see the others' and none is lost.
- */
+/** Adds each entry's uses to its counter (a new window where it ended) and returns them: one statement, keys locked in order. */
 async function addIn(q: pg.ClientBase | pg.Pool, batch: readonly UsesToAdd[], at: number): Promise<Counter[]> {
   const merged = new Map<string, UsesToAdd>();
   for (const b of batch) {
@@ -137,11 +125,7 @@ const one = (limits: readonly WindowLimit[]) => limits.map((l) => ({ key: l.key,
 
 /** The exact backend: each count one statement in PostgreSQL, shared by every process at once. */
 export const exactWindows = {
-  /**
-   * Budgets: counts one use against every limit, or - when one of them is used up - against none
-   * (the statement's transaction is rolled back), so a refused use costs nothing and concurrent
-   * takers never get past a limit together.
-   */
+  /** Budgets: one use against every limit, or none when one is used up (rolled back), so a refusal costs nothing. */
   async take(limits: readonly WindowLimit[], at = Date.now()): Promise<Verdict> {
     if (!limits.length) return { refused: null, states: [] };
     try {
@@ -158,11 +142,7 @@ export const exactWindows = {
     }
   },
 
-  /**
-   * Attempts: counts one attempt against every limit, refused ones too (a window does not move for
-   * them, so a client that keeps trying waits no longer than one that stops). Refused when an
-   * attempt is past a limit's `max`. One statement.
-   */
+  /** Attempts: every attempt counts, refused ones too; refused past a limit's `max`. One statement. */
   async count(limits: readonly WindowLimit[], at = Date.now()): Promise<Verdict> {
     return verdictOf(limits, rowsToMap(await addIn(getPool(), one(limits), at)), at, (l) => l.max);
   },

@@ -1,18 +1,7 @@
-// The server's clock: the one place the current instant of business time comes from - a tenant's
-// "today" (src/lib/dates.ts todayIn, src/modules/shared/work-settings.ts tenantToday), the instants
-// written on business records (decided_at, sent_at, punches), the expiry of links and tokens, and
-// what the scheduled jobs treat as due. Code of src/modules never reads `new Date()` or `Date.now()`
-// itself (`make lint`: scripts/checks/check-clock.ts).
-//
-// Machine time stays on the machine's clock: durations and timeouts, caches, rate-limit windows,
-// sessions, the mail outbox's retry times, the age of stored files, the database's own now() and
-// created_at / updated_at defaults. They measure how long something took or waited, not which day it is.
-//
-// Outside production the clock can start at another instant: `CLOCK_START=2026-11-28T12:00:00Z`
-// (src/config.ts) makes the process read that instant when it starts, and it runs on from there at the
-// normal rate. Tests state the day they run on with `setClock` (test/support/clock.ts `useClock`), and
-// the calendar proof (scripts/proof/calendar-proof.ts) runs the date-sensitive tests at fixed instants
-// across the calendar with CLOCK_START.
+// The server's clock: the one source of business time (a tenant's "today", instants on business records,
+// link expiry, what jobs treat as due); areas never read `new Date()` themselves (scripts/checks/check-clock.ts).
+// Machine time (durations, caches, windows, sessions, the database's now()) stays on the machine's clock.
+// CLOCK_START and `setClock` move it outside production: docs/testing.md, "Tests and the date".
 import { processConfig } from "../config.ts";
 
 function offsetTo(instant: string | Date | undefined): number {
@@ -34,11 +23,7 @@ export function nowMs(): number {
   return Date.now() + offsetMs;
 }
 
-/**
- * Sets the clock to read `instant` now (it runs on from there); `undefined` goes back to the
- * process's own clock (the one CLOCK_START started, which has run on since; else the machine's).
- * Tests and tools only: refused in production.
- */
+/** Sets the clock to read `instant` now and run on; `undefined` goes back to the process's clock. Refused in production. */
 export function setClock(instant: string | Date | undefined): void {
   if (processConfig.isProduction) throw new Error("The clock cannot be set in production");
   const t = instant === undefined ? undefined : new Date(instant);
@@ -46,10 +31,7 @@ export function setClock(instant: string | Date | undefined): void {
   offsetMs = t === undefined ? startOffsetMs : offsetTo(t);
 }
 
-/**
- * The CLOCK_START a process started now should have to read the same clock as this one (undefined
- * when this one reads the machine's clock): for the servers and tools a test or script starts.
- */
+/** The CLOCK_START a child process (server, tool) needs to read this process's clock; undefined on the machine's. */
 export function clockStartForChild(): string | undefined {
   return offsetMs === 0 ? undefined : now().toISOString();
 }

@@ -1,9 +1,6 @@
-// Opt-in report of how long the event loop was kept busy (EVENT_LOOP_REPORT=<file>): a
-// perf_hooks.monitorEventLoopDelay histogram, written as JSON to <file> on SIGUSR2 (and then
-// reset, so each report covers the time since the previous one) and once more at shutdown.
-// scripts/measure/event-loop.ts reads it around each operation it drives. Nothing runs in the request
-// path: the histogram is sampled by a libuv timer inside Node, and the file is written only when
-// a report is asked for.
+// Opt-in report of event-loop delay (EVENT_LOOP_REPORT=<file>): a monitorEventLoopDelay histogram written
+// as JSON on SIGUSR2 (then reset) and at shutdown, for scripts/measure/event-loop.ts. Nothing runs in the
+// request path: libuv samples it.
 import { renameSync, writeFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 
@@ -17,10 +14,7 @@ export interface EventLoopReport {
   resolution_ms: number;
   /** Timer samples since the previous report. */
   samples: number;
-  /**
-   * Longest time the loop was kept from running a timer (ms): the longest sampled interval
-   * minus the sampling interval itself, so an idle loop reports about 0.
-   */
+  /** Longest time (ms) the loop kept a timer waiting, less the sampling interval: an idle loop reports about 0. */
   max_ms: number;
   p99_ms: number;
   p50_ms: number;

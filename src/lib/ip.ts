@@ -1,9 +1,6 @@
-// Client addresses as keys of per-client limits, and the arithmetic of address ranges (CIDRs).
-//
-// One IPv6 host is routinely given a whole /64 (SLAAC, privacy addresses, a /64 per VPS), so a
-// limit keyed on the full IPv6 address gives one client 2^64 budgets. Every per-client key is
-// therefore `clientKey(ip)`: an IPv4 address as it is (an IPv4-mapped IPv6 address `::ffff:a.b.c.d`
-// as its IPv4 address), an IPv6 address as its /64 (`2001:db8:1:2::/64`).
+// Client addresses as keys of per-client limits, and CIDR arithmetic. One IPv6 host routinely has a whole
+// /64, so a per-client key is the /64, or else it would have 2^64 budgets (docs/security.md, "Per-client
+// limits and IPv6").
 import { isIP } from "node:net";
 
 /** The 128 bits of an IPv6 address (without a zone), or null when `ip` is not one. */
@@ -40,10 +37,7 @@ function mappedIpv4(bits: bigint): string | null {
   return [24n, 16n, 8n, 0n].map((s) => String((bits >> s) & 0xffn)).join(".");
 }
 
-/**
- * The key a per-client limit counts `ip` under: IPv4 as it is, IPv4-mapped IPv6 as its IPv4
- * address, other IPv6 as its /64 (`2001:db8:1:2::/64`); anything else (no address) as given.
- */
+/** The key a per-client limit counts `ip` under (IPv4-mapped IPv6 as IPv4, other IPv6 as its /64); no address as given. */
 export function clientKey(ip: string | undefined | null): string {
   if (!ip) return "unknown";
   if (isIP(ip) === 4) return ip;

@@ -32,11 +32,7 @@ export const localeOfCurrency = (currency: string): string => CURRENCY_LOCALE[cu
 
 const groupers = new Map<string, Intl.NumberFormat>();
 
-/**
- * An amount for people to read, in the grouping of the currency's locale: "1,23,456.00" for INR,
- * "123,456.00" for AED. Exact: the integer part is grouped as a BigInt, the two places are the
- * decimal's own (no binary floating point on the way).
- */
+/** An amount in the currency's grouping ("1,23,456.00" INR, "123,456.00" AED), exact: no binary floating point on the way. */
 export function formatMoney(amount: MoneyInput, currency: string): string {
   const [int, frac] = money(amount).toFixed(2).split(".");
   const negative = int.startsWith("-");

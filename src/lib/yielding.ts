@@ -2,10 +2,7 @@
 // they wait for setImmediate, so other requests (of every tenant) are served in between and no
 // request keeps the loop busy for long (scripts/measure/event-loop.ts checks 100 ms per request).
 
-/**
- * Work between two turns of the loop (ms). Small, because the process may be descheduled in the
- * middle of a slice on a busy machine, and a slice then looks longer to everyone waiting.
- */
+/** Work between two turns (ms): small, as a descheduled slice on a busy machine looks longer to all who wait. */
 const DEFAULT_BUDGET_MS = 8;
 
 /** A turn of the event loop for everything that is waiting (I/O, timers) before going on. */

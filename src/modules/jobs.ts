@@ -1,8 +1,5 @@
-// Every background job of the service, registered once at start-up (server and tests): the
-// platform's own (mail delivery, pruning of the limits' counters) and those each
-// area declares in its `schedule.ts`, which `make generate` discovers (generated/jobs.ts) - no list to keep by hand.
-// The registry lives beside the areas, not in src/platform/jobs: the job queue is a shared service and
-// imports no area.
+// Every background job, registered once at start-up: the platform's and each area's `schedule.ts`
+// (generated/jobs.ts). Here rather than in src/platform/jobs, which imports no area.
 import { areaJobs } from "../../generated/jobs.ts";
 import { pruneKnownClients } from "../platform/identity/signin-guard.ts";
 import { pruneCounters } from "../platform/limits.ts";

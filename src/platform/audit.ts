@@ -13,10 +13,7 @@ export interface AuditEntry {
   entity_type?: string;
   entity_id?: string | null;
   changes?: Record<string, unknown> | null;
-  /**
-   * The webhook event this change raises (a type of the document's `webhooks` section, named as
-   * the action): declared by the producer, never inferred from the action's name.
-   */
+  /** The webhook event this change raises: declared by the producer, never inferred from the action's name. */
   event?: EventType;
 }
 
@@ -39,11 +36,7 @@ function actor() {
   };
 }
 
-/**
- * Audit in the active tenant (the tenant-scoped client adds tenant_id). An entry that names an
- * `event` is also written as that event, with the same client: in the change's transaction
- * (src/platform/events/events.ts).
- */
+/** Audit in the active tenant; an entry naming an `event` also writes it, with the same client (in the change's transaction). */
 export async function audit(entry: AuditEntry, client: AuditClient = db): Promise<void> {
   await client.auditLog.create({
     data: {
@@ -57,11 +50,7 @@ export async function audit(entry: AuditEntry, client: AuditClient = db): Promis
   if (entry.event) await recordEvent(client, { ...entry, type: entry.event });
 }
 
-/**
- * Many entries at once in the active tenant (bulk imports): the rows `audit()` would write one by
- * one - the same actor, an event for each entry that names one - in two statements, the
- * entries travelling as one JSON parameter.
- */
+/** Many entries at once (bulk imports), as `audit()` would write them, in two statements. */
 export async function auditMany(entries: AuditEntry[], client: Parameters<typeof execute>[1]): Promise<void> {
   if (!entries.length) return;
   const a = actor();
@@ -149,11 +138,7 @@ export function diff(
   return out;
 }
 
-/** An audit row as the API shows it (the AuditLogEntry schema). */
-/**
- * An audit entry as the API shows it. `actorDetails: false` leaves out who-did-it beyond the user
- * id - the actor's e-mail address and IP - for readers other than owner and admin.
- */
+/** An audit entry as the API shows it; `actorDetails: false` leaves out the actor's e-mail and IP (readers other than owner and admin). */
 export function auditEntryJson(
   a: {
     id: string;

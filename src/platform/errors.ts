@@ -104,20 +104,15 @@ export const moduleDisabled = (module: string) => new AppError("module_disabled"
 export const notFound = (what = "Resource") => new AppError("not_found", `${what} not found`);
 export const conflict = (message: string) => new AppError("conflict", message);
 export const invalidToken = (message = "The link is invalid or has expired") => new AppError("invalid_token", message);
-/**
- * A limit that refused a request, as its 429 states it: `name` (the policy's name), `limit` (uses
- * allowed in a window, or at once), `windowSeconds` (the window; none for a limit of uses at once).
- */
+/** A limit's policy as its 429 states it; no `windowSeconds` for a limit of uses at once. */
 export interface RateLimitPolicy {
   name: string;
   limit: number;
   windowSeconds?: number;
 }
 /**
- * The headers of every 429: `Retry-After` (seconds) and the IETF RateLimit headers in the form
- * express-rate-limit sends with `standardHeaders: "draft-8"` (draft-ietf-httpapi-ratelimit-headers-08):
- * `RateLimit-Policy: "<name>";q=<limit>;w=<window seconds>` and `RateLimit: "<name>";r=0;t=<seconds>`
- * (nothing remains; t = Retry-After). The document declares all three on its 429 responses.
+ * The headers of every 429: `Retry-After` and the IETF RateLimit fields as express-rate-limit's "draft-8"
+ * sends them (draft-ietf-httpapi-ratelimit-headers-08). The document declares all three.
  */
 export function rateLimitHeaders(policy: RateLimitPolicy, retryAfterSeconds: number): Record<string, string> {
   const t = Math.max(1, Math.ceil(retryAfterSeconds));
@@ -135,10 +130,7 @@ export const rateLimited = (retryAfterSeconds: number, policy: RateLimitPolicy, 
 export const RETRY_AFTER_BUSY_S = 2;
 /** Retry-After of a 503 while the database cannot be reached. */
 export const RETRY_AFTER_DOWN_S = 5;
-/**
- * 503 `unavailable`: the service cannot answer this request now (overloaded, or the database is
- * busy or down); `Retry-After` says when to try again. Every 503 carries it (error-middleware.ts).
- */
+/** 503 `unavailable` (overloaded, or the database busy or down); every 503 carries `Retry-After`. */
 export const unavailable = (message = "Service temporarily unavailable, try again shortly", retryAfterSeconds = RETRY_AFTER_BUSY_S) =>
   new AppError("unavailable", message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const notImplemented = (operationId: string) => new AppError("not_implemented", `${operationId} is not implemented yet`);

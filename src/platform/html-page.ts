@@ -1,7 +1,5 @@
-// The frame of the server's few pages for people (the candidate's offer and appointment pages, the
-// account pages that mailed links open): one accessible layout, no inline script (the content security
-// policy allows scripts of this server only: /assets/public-link.js wires buttons and forms), and
-// `esc` for everything a person or company wrote.
+// The frame of the server's few pages for people: one accessible layout, no inline script (the CSP allows
+// this server's scripts only), and `esc` for everything a person or company wrote.
 
 /** HTML-escapes text for element content and attribute values. */
 export const esc = (s: string) =>

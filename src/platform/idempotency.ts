@@ -1,16 +1,8 @@
-// Idempotency keys (draft-ietf-httpapi-idempotency-key-header), their storage: the table
-// `idempotency_keys`, one row per (tenant, caller, key). The HTTP side - which requests take a key,
-// the fingerprint, what is stored and replayed - is src/http/idempotency.ts.
-//
-// A key is claimed by one INSERT: the primary key decides between concurrent duplicates (the second
-// INSERT finds the first's row, committed or not: it waits for it, then sees it), never a
-// check-then-insert. The claimed row is `running` until the answer is stored (`done`) or the key is
-// released (answers that are not kept: the row is deleted, so a retry runs the request again).
-// A row is taken over by a new claim only when it has expired (`expires_at`, 24 h by default) or
-// when it is still `running` past its lease (`locked_until`: the process that claimed it died)
-// and the request is the same.
-//
-// Times are the database's `now()`: key expiry and leases are machine time, not business time.
+// Idempotency keys' storage (`idempotency_keys`, one row per tenant, caller and key); the HTTP side is
+// src/http/idempotency.ts (docs/decisions/0007-integrations-internals.md, "Idempotency-Key"). A key is
+// claimed by one INSERT - the primary key decides between concurrent duplicates, never check-then-insert -
+// and taken over only once expired, or `running` past its lease for the same request (a dead process).
+// Times are the database's `now()`: machine time, not business time.
 import { systemDb } from "../db/client.ts";
 import { execute, query, sql, tenant } from "../db/sql.ts";
 

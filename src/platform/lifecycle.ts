@@ -1,9 +1,6 @@
-// Where a server process is in its life, as readiness reports it (`GET /api/health/ready`,
-// src/modules/utilities/health.ts): starting (listening, but its job worker not started yet),
-// serving, or draining (SIGTERM received: readiness answers 503 for SHUTDOWN_DRAIN_MS while requests
-// are still served, each response with `Connection: close`, then the listener closes - so a load
-// balancer or orchestrator that probes readiness stops routing to it before it stops accepting
-// connections). The app keeps its lifecycle in `app.locals.lifecycle`; src/main.ts moves it on.
+// Where a server process is in its life, as readiness reports it: starting, serving, or draining (503 for
+// SHUTDOWN_DRAIN_MS while still serving, so the load balancer stops routing first; docs/operations.md,
+// "Health probes"). Kept in `app.locals.lifecycle`; src/main.ts moves it on.
 
 export interface Lifecycle {
   /** Start-up is not finished (the job worker of a process that runs one has not started yet). */

@@ -1,8 +1,5 @@
-// The counting limits' one refusal (docs/operations.md, "Limits and the 429"): whichever limit
-// refuses - a budget of uploads, AI calls or invitations, an attempt limit of sign-in, signup or
-// password reset, a request rate limit - the answer is a 429 `rate_limited` whose message names the
-// limit and the wait, with `Retry-After` and the RateLimit fields of that limit
-// (src/platform/errors.ts, rateLimitHeaders). The counting is the window store's (src/db/windows.ts).
+// The counting limits' one refusal: a 429 `rate_limited` naming the limit and the wait, with its
+// `Retry-After` and RateLimit fields (docs/operations.md, "Limits and the 429").
 import { exactWindows, type Refusal, type WindowLimit } from "../db/windows.ts";
 import { type AppError, rateLimited } from "./errors.ts";
 

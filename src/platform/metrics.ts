@@ -1,17 +1,7 @@
-// The process's metrics in Prometheus' exposition format (prom-client), served on a port of their
-// own (METRICS_PORT, src/http/metrics-server.ts), never on the API's. Names follow Prometheus'
-// conventions: the `hrms_` prefix, base units (`_seconds`, `_bytes`), `_total` for counters; label
-// values come from closed sets only (operationIds of the document, a few methods, HTTP status
-// codes, pool and queue names, refusal reasons) - never a raw path, an id or a tenant. Node's own
-// figures (event-loop delay, memory, CPU, handles, GC) are prom-client's default metrics
-// (`process_*`, `nodejs_*`), as every Node dashboard expects them.
-//
-// Recorded where they happen: requests in one place of the request path (src/http/middleware.ts, when a
-// response finishes), admission refusals where admission control refuses (src/http/admission.ts),
-// mail where it is sent (src/platform/mail/deliver.ts). Read when scraped: the database pools
-// (src/db/pool-stats.ts), the replica's lag (src/db/replica.ts) - their gauges in metrics-db.ts -,
-// the job queues and the outbox (one query each per scrape, on the health check's own connections,
-// with its 2-second limit; metrics-backlog.ts).
+// The process's metrics for Prometheus (prom-client) on their own port (docs/operations.md, "Metrics").
+// Names by Prometheus' conventions (`hrms_`, base units, `_total`); label values from closed sets only,
+// never a path, an id or a tenant. Recorded where they happen; pools, replica lag and backlogs read when
+// scraped (metrics-db.ts, metrics-backlog.ts).
 import client from "prom-client";
 import { registerPoolMetrics, registerReplicaMetrics } from "./metrics-db.ts";
 import { readBacklog, registerQueueMetrics } from "./metrics-backlog.ts";

@@ -60,10 +60,7 @@ export function pageOf(q: PageQuery): Page {
   return { page, limit, skip: (page - 1) * limit };
 }
 
-/**
- * What a list use case of an `x-cursor` list answers: a page by number with its total, or a page of
- * a walk with the key of its last row (src/db/keyset.ts, lastKey).
- */
+/** What an `x-cursor` list use case answers: a page by number with its total, or a page of a walk with its last key. */
 export type Listing<T> = PageListing<T> | { rows: T[]; walk: Walk; last: WalkKey | null };
 
 /** A page by number of a list: its rows (JSON-ready), the page asked for and the total count. */

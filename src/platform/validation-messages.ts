@@ -1,10 +1,6 @@
-// Validation errors in words (the error middleware's `details`): what is expected at each path, as a
-// client developer reads it - a date as YYYY-MM-DD, money as a decimal string with two places, an
-// enumeration's values - never a raw regular expression, and one message per path (a nullable
-// string with a pattern or a `oneOf` fails in several branches at once: "must be string", "must be
-// null", "must match pattern", "must match exactly one schema": one mistake, one message).
-// PATTERN_WORDS holds the words of every `pattern` of the document; test/platform/validation-
-// messages.test.ts fails when a pattern of the document has none, so a new one cannot slip through.
+// Validation errors in words: what is expected at each path (a date as YYYY-MM-DD, not a regular
+// expression), one message per path even where several branches fail. Every `pattern` of the document
+// needs its words in PATTERN_WORDS (test/platform/validation-messages.test.ts fails otherwise).
 
 /** The words of each pattern of the document (the pattern as the document writes it). */
 export const PATTERN_WORDS: Record<string, string> = {
@@ -199,10 +195,8 @@ function segmentDistance(documented: string, asked: string): number {
 }
 
 /**
- * The route a mistyped path most likely meant, when that is obvious: the one path of the document
- * with as many segments whose fixed segments differ from the request's by at most two edits in all
- * (`/api/auth/signin` → `/api/auth/sign-in`, `/api/employee` → `/api/employees`); none when two
- * paths are equally near. The request's own ids stand in for the parameters.
+ * The route a mistyped path most likely meant: the one path with as many segments within two edits of the
+ * request's fixed segments (`/api/employee` → `/api/employees`); none on a tie.
  */
 export function nearestRoute(requestPath: string, paths: Iterable<string>): string | undefined {
   if (requestPath.length > 300) return undefined;

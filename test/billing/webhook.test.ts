@@ -78,9 +78,11 @@ describe("receiveBillingWebhook: billing webhook", () => {
     await api(o.agent).op("getPfSettings").expect(200);
     const again = await send(event).expect(200);
     expect(again.body.data).toMatchObject({ duplicate: true, handled: false });
-    const log = await o.agent.get("/api/configuration/activity-log?action=settings.modules_changed").expect(200);
+    const log = await api(o.agent)
+      .op("listActivityLog", { query: { action: "settings.modules_changed" } })
+      .expect(200);
     expect(log.body.data).toHaveLength(1);
-    expect(log.body.data[0].changes.modules).toEqual({ from: [], to: ["payroll", "assets"] });
+    expect(log.body.data[0].changes!.modules).toEqual({ from: [], to: ["payroll", "assets"] });
   });
 
   it("disables modules when the subscription is cancelled or deleted, and ignores older events", async () => {

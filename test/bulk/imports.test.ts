@@ -244,16 +244,25 @@ describe("importEmployees, getImport: roles, isolation, retries", () => {
     const writer = await make(["employees:write", "bulk:read"]);
     const csv = csvOf(line("Cred", email("cred")));
     const refused = expectError(
-      await t.request().post("/api/imports/employees").set("Authorization", `Bearer ${reader}`).send({ csv }),
+      await api(t.request()).op("importEmployees", { body: { csv }, headers: { Authorization: `Bearer ${reader}` } }),
       403,
     );
     expect(refused.error).toContain("employees:write");
-    const made = await t.request().post("/api/imports/employees").set("Authorization", `Bearer ${writer}`).send({ csv }).expect(201);
-    await t.request().get(`/api/imports/${made.body.data.id}`).set("Authorization", `Bearer ${writer}`).expect(200);
-    await t.request().get("/api/exports/employees").set("Authorization", `Bearer ${reader}`).expect(200);
-    expectError(await t.request().get("/api/exports/employees").set("Authorization", `Bearer ${writer}`), 403);
+    const made = await api(t.request())
+      .op("importEmployees", { body: { csv }, headers: { Authorization: `Bearer ${writer}` } })
+      .expect(201);
+    await api(t.request())
+      .op("getImport", { params: { id: made.body.data.id }, headers: { Authorization: `Bearer ${writer}` } })
+      .expect(200);
+    await api(t.request())
+      .op("exportEmployees", { headers: { Authorization: `Bearer ${reader}` } })
+      .expect(200);
+    expectError(await api(t.request()).op("exportEmployees", { headers: { Authorization: `Bearer ${writer}` } }), 403);
     expectError(
-      await t.request().post("/api/imports/holidays").set("Authorization", `Bearer ${writer}`).send({ csv: "date,name\n2099-01-01,X\n" }),
+      await api(t.request()).op("importHolidays", {
+        body: { csv: "date,name\n2099-01-01,X\n" },
+        headers: { Authorization: `Bearer ${writer}` },
+      }),
       403,
     );
   });

@@ -252,9 +252,8 @@ describe("importSalarySetups queued: the job acts as its maker is now", () => {
     const own = await insertEmployee(t, w.owner.tenantId);
     const admin = await addMember(t, w.owner, "admin", { employeeId: own });
     const cred = (
-      await admin.agent
-        .post("/api/integrations/credentials")
-        .send({ name: "Payroll sync", scopes: ["payroll:write"] })
+      await api(admin.agent)
+        .op("createApiCredential", { body: { name: "Payroll sync", scopes: ["payroll:write"] } })
         .expect(201)
     ).body.data;
     const others: string[] = [];
@@ -271,11 +270,8 @@ describe("importSalarySetups queued: the job acts as its maker is now", () => {
 
   it("an API credential's queued import keeps its creator's own-record rule: their own salary row is refused", async () => {
     const { own, cred, csv, setups, run } = await world();
-    const res = await t
-      .request()
-      .post("/api/imports/salary-setups")
-      .set("Authorization", `Bearer ${cred.secret}`)
-      .send({ csv })
+    const res = await api(t.request())
+      .op("importSalarySetups", { body: { csv }, headers: { Authorization: `Bearer ${cred.secret}` } })
       .expect(202);
     const done = await run(res.body.data.id);
     expect(done).toMatchObject({ status: "failed", imported_rows: 0, problem_count: 1 });
@@ -306,13 +302,12 @@ describe("importSalarySetups queued: the job acts as its maker is now", () => {
   it("a revoked credential's queued import is not run", async () => {
     const { admin, cred, csv, setups, run } = await world();
     const rows = csv.split("\n").slice(0, 5).join("\n");
-    const res = await t
-      .request()
-      .post("/api/imports/salary-setups")
-      .set("Authorization", `Bearer ${cred.secret}`)
-      .send({ csv: `${rows}\n` })
+    const res = await api(t.request())
+      .op("importSalarySetups", { body: { csv: `${rows}\n` }, headers: { Authorization: `Bearer ${cred.secret}` } })
       .expect(202);
-    await admin.agent.delete(`/api/integrations/credentials/${cred.credential?.id ?? cred.id}`).expect(200);
+    await api(admin.agent)
+      .op("revokeApiCredential", { params: { id: cred.credential.id } })
+      .expect(200);
     const done = await run(res.body.data.id);
     expect(done).toMatchObject({ status: "failed", imported_rows: 0, error: expect.stringMatching(/^Not run: the API credential/) });
     expect(await setups()).toEqual([]);

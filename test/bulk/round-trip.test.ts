@@ -120,8 +120,8 @@ describe("exportEmployees, importEmployees: an export imports back", () => {
       .op("importEmployees", { query: { dry_run: true }, body: { csv } })
       .expect(200);
     expect(dry.body.data.records).toEqual([]);
-    const res = await o.agent.post("/api/imports/employees").send({ csv }).expect(201);
-    expect(res.body.data.records.map((r: { row: number; code: string }) => [r.row, r.code])).toEqual([
+    const res = await api(o.agent).op("importEmployees", { body: { csv } }).expect(201);
+    expect(res.body.data.records.map((r) => [r.row, r.code])).toEqual([
       [1, "EMP-00001"],
       [2, "EMP-00002"],
     ]);

@@ -46,7 +46,7 @@ describe("updateExitChecklistItem: ticking the exit checklist", () => {
     const ticked = res.body.data.checklist.find((c) => c.item === "asset_return");
     expect(ticked).toMatchObject({ status: "done", completed_by: hr.userId, notes: "Laptop returned" });
     expect(ticked?.completed_at).toEqual(expect.any(String));
-    // the profile shows the same exit
+    // the profile shows the same exit (by hand: getEmployee answers Employee | EmployeeDirectoryEntry, this reads the full record)
     expect((await o.agent.get(`/api/employees/${e.id}`).expect(200)).body.data.exit).toEqual(res.body.data);
 
     const back = (
@@ -138,6 +138,7 @@ describe("completeExit and the exit job: the exit completes only with its checkl
     await o.agent.put(itemUrl(e.id, exit.checklist[3].id)).send({ status: "done", notes: "Paid by cheque" }).expect(200);
     await completeDueExits();
     expect(await status()).toBe("exited");
+    // by hand: getEmployee answers Employee | EmployeeDirectoryEntry, and this reads the full record
     const profile = (await o.agent.get(`/api/employees/${e.id}`).expect(200)).body.data;
     expect(profile.exit).toMatchObject({ status: "completed", completed_by: null, override_reason: null });
     // the checklist of a completed exit is closed

@@ -295,8 +295,10 @@ describe("deleteEmployee: soft delete", () => {
       }),
       404,
     );
-    const list = await o.agent.get(`/api/employees?search=leaverson`).expect(200);
-    expect(list.body.pagination.total).toBe(0);
+    const list = await api(o.agent)
+      .op("listEmployees", { query: { search: "leaverson" } })
+      .expect(200);
+    expect(list.body.pagination!.total).toBe(0);
     expectError(await o.agent.post("/api/employees").send(employeeInput({ reports_to: e.id })), 400);
     // Email reusable, history kept.
     const again = await createEmployee(o, { email: "leaver@example.com" });

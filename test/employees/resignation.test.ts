@@ -42,6 +42,7 @@ describe("submitResignation: resignation", () => {
     const [row] = await t.query(`SELECT status FROM employees WHERE id = $1`, [e.id]);
     expect(row.status).toBe("on_notice");
     expect((await t.query(`SELECT count(*)::int AS n FROM exit_checklist_items WHERE exit_id = $1`, [exit.id]))[0].n).toBe(4);
+    // by hand: getEmployee answers Employee | EmployeeDirectoryEntry, and this reads the full record
     const profile = (await o.agent.get(`/api/employees/${e.id}`).expect(200)).body.data;
     expect(profile.status).toBe("on_notice");
     expect(profile.exit).toEqual(exit);

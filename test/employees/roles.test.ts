@@ -168,6 +168,7 @@ describe("manager role", () => {
       uan: "100123456789",
       labour_card_number: "00915012345663",
     });
+    // by hand: getEmployee answers Employee | EmployeeDirectoryEntry, and this reads the full record
     expect((await hr.agent.get(`/api/employees/${report.id}`).expect(200)).body.data.esi_number).toBe("3100123456");
     await api(manager.agent)
       .op("getEmployeeActivityLog", { params: { employeeId: report.id } })

@@ -28,7 +28,9 @@ describe("createApiCredential, listApiCredentials: machine clients with scopes",
     expect(list.data[0]).toMatchObject({ name: "Payroll sync", prefix: c.credential.prefix, role: "hr", revoked_at: null });
     expect(JSON.stringify(list)).not.toContain(c.secret);
 
-    await t.request().get("/api/employees").set(bearer(c.secret)).expect(200);
+    await api(t.request())
+      .op("listEmployees", { headers: bearer(c.secret) })
+      .expect(200);
     const made = await t.request().post("/api/employees").set(bearer(c.secret)).send(employeeInput()).expect(201);
     // audited under the credential's name, its creator as the user
     const log = (
@@ -59,23 +61,25 @@ describe("createApiCredential, listApiCredentials: machine clients with scopes",
     expect(res.required_scope).toBe("employees:write");
     expect(res.allowed_roles).toBeUndefined();
     expect(refused.headers["www-authenticate"]).toBe('Bearer error="insufficient_scope", scope="employees:write"');
-    await t.request().get("/api/leave-types").set(bearer(c.secret)).expect(200);
-    expect(expectError(await t.request().get("/api/configuration/branches").set(bearer(c.secret)), 403, "forbidden").required_scope).toBe(
+    await api(t.request())
+      .op("listLeaveTypes", { headers: bearer(c.secret) })
+      .expect(200);
+    expect(expectError(await api(t.request()).op("listBranches", { headers: bearer(c.secret) }), 403, "forbidden").required_scope).toBe(
       "organization:read",
     );
     // company settings are owner/admin only: an hr credential with the scope is still refused, naming the roles it admits
     const role = expectError(
-      await t.request().post("/api/configuration/company-settings").set(bearer(c.secret)).send({ name: "X" }),
+      await api(t.request()).op("updateCompanySettings", { body: { name: "X" }, headers: bearer(c.secret) }),
       403,
       "forbidden",
     );
     expect(role.allowed_roles).toEqual(["owner", "admin"]);
     expect(role.error).toBe("This operation is for the roles owner, admin; the API credential's role is hr");
     // credentials cannot manage credentials (no x-scope: session only)
-    expect(expectError(await t.request().get("/api/integrations/credentials").set(bearer(c.secret)), 403, "forbidden").error).toMatch(
+    expect(expectError(await api(t.request()).op("listApiCredentials", { headers: bearer(c.secret) }), 403, "forbidden").error).toMatch(
       /session/,
     );
-    expectError(await t.request().get("/api/auth/session").set(bearer(c.secret)), 403, "forbidden");
+    expectError(await api(t.request()).op("getSession", { headers: bearer(c.secret) }), 403, "forbidden");
   });
 
   it("unknown scopes, a past expiry and an admin credential from an owner", async () => {
@@ -100,19 +104,21 @@ describe("revokeApiCredential, rotateApiCredential: wrong, expired, revoked and 
     const c = await credential(o, { name: "Sync", scopes: ["employees:read"] });
     const wrong = `${c.secret.slice(0, -1)}${c.secret.endsWith("A") ? "B" : "A"}`;
     for (const header of [`Bearer ${wrong}`, "Bearer hrms_short", "Bearer ", "Basic dXNlcjpwYXNz", `Bearer ${"x".repeat(500)}`, "Bearer"])
-      expectError(await t.request().get("/api/employees").set("Authorization", header), 401, "unauthenticated");
-    await t.request().get("/api/employees").set(bearer(c.secret)).expect(200);
+      expectError(await api(t.request()).op("listEmployees", { headers: { Authorization: header } }), 401, "unauthenticated");
+    await api(t.request())
+      .op("listEmployees", { headers: bearer(c.secret) })
+      .expect(200);
     const revoked = (
       await api(o.agent)
         .op("revokeApiCredential", { params: { id: c.credential.id } })
         .expect(200)
     ).body.data;
     expect(revoked.revoked_at).not.toBeNull();
-    expectError(await t.request().get("/api/employees").set(bearer(c.secret)), 401, "unauthenticated");
+    expectError(await api(t.request()).op("listEmployees", { headers: bearer(c.secret) }), 401, "unauthenticated");
     expectError(await api(o.agent).op("revokeApiCredential", { params: { id: c.credential.id } }), 409, "conflict");
     expectError(await api(o.agent).op("rotateApiCredential", { params: { id: c.credential.id }, body: {} }), 409, "conflict");
     // a Bearer request does not fall back to the cookie it also carries
-    expectError(await o.agent.get("/api/employees").set(bearer(c.secret)), 401, "unauthenticated");
+    expectError(await api(o.agent).op("listEmployees", { headers: bearer(c.secret) }), 401, "unauthenticated");
   });
 
   it("two secrets during a rotation; grace 0 ends the old one at once; expiry", async () => {
@@ -124,17 +130,23 @@ describe("revokeApiCredential, rotateApiCredential: wrong, expired, revoked and 
         .expect(200)
     ).body.data;
     expect(r1.credential.previous_prefix).toBe(c.credential.prefix);
-    await t.request().get("/api/employees").set(bearer(c.secret)).expect(200);
-    await t.request().get("/api/employees").set(bearer(r1.secret)).expect(200);
+    await api(t.request())
+      .op("listEmployees", { headers: bearer(c.secret) })
+      .expect(200);
+    await api(t.request())
+      .op("listEmployees", { headers: bearer(r1.secret) })
+      .expect(200);
     const r2 = (
       await api(o.agent)
         .op("rotateApiCredential", { params: { id: c.credential.id }, body: { grace_seconds: 0 } })
         .expect(200)
     ).body.data;
     expect(r2.credential.previous_prefix).toBeNull();
-    expectError(await t.request().get("/api/employees").set(bearer(r1.secret)), 401);
-    expectError(await t.request().get("/api/employees").set(bearer(c.secret)), 401);
-    await t.request().get("/api/employees").set(bearer(r2.secret)).expect(200);
+    expectError(await api(t.request()).op("listEmployees", { headers: bearer(r1.secret) }), 401);
+    expectError(await api(t.request()).op("listEmployees", { headers: bearer(c.secret) }), 401);
+    await api(t.request())
+      .op("listEmployees", { headers: bearer(r2.secret) })
+      .expect(200);
     const log = (
       await api(o.agent)
         .op("listActivityLog", { query: { entity_id: c.credential.id } })
@@ -148,10 +160,12 @@ describe("revokeApiCredential, rotateApiCredential: wrong, expired, revoked and 
 
     const soon = new Date(clock.nowMs() + 60_000).toISOString();
     const e = await credential(o, { name: "Short-lived", scopes: ["employees:read"], expires_at: soon });
-    await t.request().get("/api/employees").set(bearer(e.secret)).expect(200);
+    await api(t.request())
+      .op("listEmployees", { headers: bearer(e.secret) })
+      .expect(200);
     clock.setClock(new Date(clock.nowMs() + 120_000));
     try {
-      expectError(await t.request().get("/api/employees").set(bearer(e.secret)), 401, "unauthenticated");
+      expectError(await api(t.request()).op("listEmployees", { headers: bearer(e.secret) }), 401, "unauthenticated");
     } finally {
       clock.setClock(undefined);
     }
@@ -163,13 +177,21 @@ describe("revokeApiCredential, rotateApiCredential: wrong, expired, revoked and 
     const bEmployee = (await b.agent.post("/api/employees").send(employeeInput()).expect(201)).body.data;
     const admin = await addMember(t, a, "admin");
     const c = await credential(admin, { name: "A's sync", scopes: ["employees:read", "employees:write"] });
-    expectError(await t.request().get(`/api/employees/${bEmployee.id}`).set(bearer(c.secret)), 404, "not_found");
-    const list = (await t.request().get("/api/employees").set(bearer(c.secret)).expect(200)).body.data;
+    expectError(
+      await api(t.request()).op("getEmployee", { params: { employeeId: bEmployee.id }, headers: bearer(c.secret) }),
+      404,
+      "not_found",
+    );
+    const list = (
+      await api(t.request())
+        .op("listEmployees", { headers: bearer(c.secret) })
+        .expect(200)
+    ).body.data;
     expect(list.map((e: { id: string }) => e.id)).not.toContain(bEmployee.id);
     await t.request().post("/api/employees").set(bearer(c.secret)).set("Origin", "https://evil.example").send(employeeInput()).expect(201);
     await api(a.agent)
       .op("removeMember", { params: { userId: admin.userId } })
       .expect(200);
-    expectError(await t.request().get("/api/employees").set(bearer(c.secret)), 401, "unauthenticated");
+    expectError(await api(t.request()).op("listEmployees", { headers: bearer(c.secret) }), 401, "unauthenticated");
   });
 });

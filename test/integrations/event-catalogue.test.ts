@@ -45,7 +45,11 @@ let cursor: string | null = null;
 async function newEvents(): Promise<FeedEvent[]> {
   const out: FeedEvent[] = [];
   for (;;) {
-    const page = (await w.owner.agent.get(`/api/events?limit=100${cursor ? `&after=${cursor}` : ""}`).expect(200)).body;
+    const page = (
+      await api(w.owner.agent)
+        .op("listEvents", { query: { limit: 100, ...(cursor ? { after: cursor } : {}) } })
+        .expect(200)
+    ).body;
     out.push(...page.data);
     const moved = page.next_cursor && page.next_cursor !== cursor;
     cursor = page.next_cursor ?? cursor;
@@ -287,24 +291,35 @@ describe("listEvents: each event type has a producer and its body is valid for i
     const paid = await payrollEmployee(t, await payroll, "50000.00", { joining_date: addDays(today(), -400) });
     const period = addDays(`${today().slice(0, 7)}-01`, -1).slice(0, 7); // last month
     const run = (
-      await w.hr.agent
-        .post("/api/payroll/draft-runs")
-        .send({ period, employee_ids: [paid] })
+      await api(w.hr.agent)
+        .op("createPayrollRun", { body: { period, employee_ids: [paid] } })
         .expect(201)
     ).body.data;
-    await expectRaised("payroll_run.processed", () => w.hr.agent.post(`/api/payroll/draft-runs/${run.id}/process`).expect(200));
+    await expectRaised("payroll_run.processed", () =>
+      api(w.hr.agent)
+        .op("processPayrollRun", { params: { id: run.id } })
+        .expect(200),
+    );
   });
 
   it("final_settlement.processed: submitResignation, createFinalSettlement, processFinalSettlement", async () => {
     payroll ??= payrollOf(w);
     const leaving = await payrollEmployee(t, await payroll, "50000.00", { joining_date: addDays(today(), -800) });
-    await w.hr.agent
-      .post(`/api/employees/${leaving}/resignation`)
-      .send({ resignation_date: addDays(today(), -45), last_working_day: addDays(today(), -2), reason: "Moving on" })
+    await api(w.hr.agent)
+      .op("submitResignation", {
+        params: { employeeId: leaving },
+        body: { resignation_date: addDays(today(), -45), last_working_day: addDays(today(), -2), reason: "Moving on" },
+      })
       .expect(201);
-    const settlement = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: leaving }).expect(201)).body.data;
+    const settlement = (
+      await api(w.hr.agent)
+        .op("createFinalSettlement", { body: { employee_id: leaving } })
+        .expect(201)
+    ).body.data;
     await expectRaised("final_settlement.processed", () =>
-      w.hr.agent.post(`/api/payroll/final-settlements/${settlement.id}/process`).send().expect(200),
+      api(w.hr.agent)
+        .op("processFinalSettlement", { params: { id: settlement.id } })
+        .expect(200),
     );
   });
 
@@ -313,21 +328,30 @@ describe("listEvents: each event type has a producer and its body is valid for i
     const candidate = await addCandidate(w.hr.agent, posting.id);
     await advance(w.hr.agent, candidate.id, "interview");
     const offer = (
-      await w.hr.agent
-        .post("/api/recruitment/offers")
-        .send({ candidate_id: candidate.id, salary: "2400000.00", joining_date: addDays(today(), 30), expires_on: addDays(today(), 7) })
+      await api(w.hr.agent)
+        .op("createJobOffer", {
+          body: { candidate_id: candidate.id, salary: "2400000.00", joining_date: addDays(today(), 30), expires_on: addDays(today(), 7) },
+        })
         .expect(201)
     ).body.data;
-    await expectRaised("recruitment.offer_status_changed", () => w.hr.agent.post(`/api/recruitment/offers/${offer.id}/send`).expect(200));
+    await expectRaised("recruitment.offer_status_changed", () =>
+      api(w.hr.agent)
+        .op("sendJobOffer", { params: { id: offer.id } })
+        .expect(200),
+    );
     const [mail] = await t.query<{ text_body: string }>(
       "SELECT text_body FROM email_outbox WHERE to_address = $1 AND text_body LIKE '%/api/public/offers/%'",
       [candidate.email],
     );
     const token = /\/api\/public\/offers\/([A-Za-z0-9_-]{20,})/.exec(mail.text_body)?.[1];
     await expectRaised("recruitment.offer_status_changed", () => t.request().post(`/api/public/offers/${token}/accept`).expect(200));
-    await w.hr.agent.put(`/api/recruitment/candidates/${candidate.id}`).send({ stage: "hired" }).expect(200);
+    await api(w.hr.agent)
+      .op("updateCandidate", { params: { id: candidate.id }, body: { stage: "hired" } })
+      .expect(200);
     await expectRaised("recruitment.candidate_converted", () =>
-      w.hr.agent.post(`/api/recruitment/candidates/${candidate.id}/convert-to-employee`).send({}).expect(201),
+      api(w.hr.agent)
+        .op("convertCandidateToEmployee", { params: { id: candidate.id }, body: {} })
+        .expect(201),
     );
   });
 

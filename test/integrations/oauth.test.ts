@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import * as clock from "../../src/lib/clock.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 import { api } from "../support/api.ts";
 
@@ -27,7 +27,11 @@ const basic = (id: string, secret: string) =>
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 /** An RFC 6749 §5.2 error: status, the RFC code in `error`, words in `error_description`, and the envelope's fields. */
-function expectOAuthError(res: { status: number; body: any; headers: Record<string, unknown> }, status: number, error: string) {
+function expectOAuthError(
+  res: { status: number; body: { error?: unknown; error_description?: unknown; status?: unknown }; headers: Record<string, unknown> },
+  status: number,
+  error: string,
+) {
   expect({ status: res.status, error: res.body.error }).toEqual({ status, error });
   expect(typeof res.body.error_description).toBe("string");
   expect(res.body.status).toBe(status);
@@ -108,11 +112,11 @@ describe("issueOAuthToken: the client-credentials grant", () => {
       .expect(200);
     expect(res.body.scope).toBe("employees:read");
     const token = res.body.access_token;
-    await t.request().get("/api/employees").set(bearer(token)).expect(200);
+    await api(t.request())
+      .op("listEmployees", { headers: bearer(token) })
+      .expect(200);
     const refused = await t.request().post("/api/employees").set(bearer(token)).send(employeeInput());
-    expect(refused.status).toBe(403);
-    expect(refused.body.code).toBe("forbidden");
-    expect(refused.body.error).toContain("employees:write");
+    expect(expectError(refused, 403, "forbidden").error).toContain("employees:write");
     // the credential itself still has it
     await t.request().post("/api/employees").set(bearer(c.secret)).send(employeeInput()).expect(201);
   });
@@ -224,13 +228,14 @@ describe("issueOAuthToken: the client-credentials grant", () => {
         .send({ grant_type: "client_credentials" })
         .expect(200)
     ).body.access_token;
-    await t.request().get("/api/employees").set(bearer(token)).expect(200);
+    await api(t.request())
+      .op("listEmployees", { headers: bearer(token) })
+      .expect(200);
     await api(o.agent)
       .op("revokeApiCredential", { params: { id: c.id } })
       .expect(200);
-    const after = await t.request().get("/api/employees").set(bearer(token));
-    expect(after.status).toBe(401);
-    expect(after.body.code).toBe("unauthenticated");
+    const after = await api(t.request()).op("listEmployees", { headers: bearer(token) });
+    expectError(after, 401, "unauthenticated");
     expectOAuthError(
       await t
         .request()
@@ -258,9 +263,11 @@ describe("issueOAuthToken: the client-credentials grant", () => {
       ).body;
     const first = await issue(c.clientId, c.secret);
     clock.setClock(new Date(clock.nowMs() + 3599_000));
-    await t.request().get("/api/employees").set(bearer(first.access_token)).expect(200);
+    await api(t.request())
+      .op("listEmployees", { headers: bearer(first.access_token) })
+      .expect(200);
     clock.setClock(new Date(clock.nowMs() + 2_000));
-    const expired = await t.request().get("/api/employees").set(bearer(first.access_token));
+    const expired = await api(t.request()).op("listEmployees", { headers: bearer(first.access_token) });
     expect(expired.status).toBe(401);
     clock.setClock(undefined);
 
@@ -274,10 +281,14 @@ describe("issueOAuthToken: the client-credentials grant", () => {
     const fresh = await issue(rotated.credential.prefix, rotated.secret);
     const during = await issue(c.clientId, c.secret);
     expect(during.expires_in).toBeLessThanOrEqual(600); // never beyond its secret
-    await t.request().get("/api/employees").set(bearer(old.access_token)).expect(200);
+    await api(t.request())
+      .op("listEmployees", { headers: bearer(old.access_token) })
+      .expect(200);
     clock.setClock(new Date(clock.nowMs() + 601_000));
-    expect((await t.request().get("/api/employees").set(bearer(old.access_token))).status).toBe(401);
-    await t.request().get("/api/employees").set(bearer(fresh.access_token)).expect(200);
+    expect((await api(t.request()).op("listEmployees", { headers: bearer(old.access_token) })).status).toBe(401);
+    await api(t.request())
+      .op("listEmployees", { headers: bearer(fresh.access_token) })
+      .expect(200);
   });
 
   it("expired tokens are pruned a day after they expire (integrations.prune-events)", async () => {

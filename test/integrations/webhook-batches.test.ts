@@ -2,53 +2,41 @@
 // concurrently up to WEBHOOK_CONCURRENCY per process and WEBHOOK_CONCURRENCY_PER_ENDPOINT per
 // endpoint; two workers running at once send each delivery once.
 import http from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerAllJobs } from "../../src/modules/jobs.ts";
+import { describe, expect, it } from "vitest";
 import { DELIVER_JOB } from "../../src/platform/events/events.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { api } from "../support/api.ts";
+import { useWebhookReceiver } from "./fixtures.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
 
 /** Per path: requests in flight now, the most at once, and the webhook-ids received. */
 const seen = new Map<string, { now: number; most: number; ids: string[] }>();
 let overall = { now: 0, most: 0 };
-let server: http.Server;
-let base: string;
-
-beforeAll(async () => {
-  registerAllJobs();
-  server = http.createServer((req, res) => {
-    const s = seen.get(req.url ?? "") ?? { now: 0, most: 0, ids: [] };
-    seen.set(req.url ?? "", s);
-    s.now++;
-    s.most = Math.max(s.most, s.now);
-    overall.now++;
-    overall.most = Math.max(overall.most, overall.now);
-    req.resume();
-    req.on("end", () => {
-      // slow enough for the sends of a batch to overlap
-      setTimeout(() => {
-        s.ids.push(String(req.headers["webhook-id"]));
-        s.now--;
-        overall.now--;
-        res.writeHead(200).end("ok");
-      }, 40);
-    });
+const receiver = useWebhookReceiver((req, res) => {
+  const s = seen.get(req.url ?? "") ?? { now: 0, most: 0, ids: [] };
+  seen.set(req.url ?? "", s);
+  s.now++;
+  s.most = Math.max(s.most, s.now);
+  overall.now++;
+  overall.most = Math.max(overall.most, overall.now);
+  req.resume();
+  req.on("end", () => {
+    // slow enough for the sends of a batch to overlap
+    setTimeout(() => {
+      s.ids.push(String(req.headers["webhook-id"]));
+      s.now--;
+      overall.now--;
+      res.writeHead(200).end("ok");
+    }, 40);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
 });
 
 async function endpointWithPings(o: TenantSession, path: string, pings: number) {
   const ep = (
     await api(o.agent)
-      .op("createWebhookEndpoint", { body: { url: `${base}${path}` } })
+      .op("createWebhookEndpoint", { body: { url: `${receiver.base}${path}` } })
       .expect(201)
   ).body.data.endpoint;
   for (let i = 0; i < pings; i++)

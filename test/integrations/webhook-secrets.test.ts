@@ -3,38 +3,22 @@
 // `standardwebhooks` package), during a rotation with both; without the key nothing is sent and the
 // attempt says why.
 import { randomBytes } from "node:crypto";
-import http from "node:http";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerAllJobs } from "../../src/modules/jobs.ts";
+import { describe, expect, it } from "vitest";
 import { DELIVER_JOB } from "../../src/platform/events/events.ts";
 import { openSecret, sealSecret } from "../../src/platform/events/secret-box.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { signupTenant, useTestApp } from "../support/app.ts";
 import { api } from "../support/api.ts";
+import { readBody, useWebhookReceiver } from "./fixtures.ts";
 
 const KEY = randomBytes(32).toString("base64");
 const t = useTestApp({ config: { webhookAllowLoopback: true, webhookSecretKey: KEY } });
 
 const received: { headers: Record<string, string>; body: string }[] = [];
-let server: http.Server;
-let base: string;
-beforeAll(async () => {
-  registerAllJobs();
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((r) => server.close(r));
+const receiver = useWebhookReceiver(async (req, res) => {
+  received.push({ headers: req.headers as Record<string, string>, body: await readBody(req) });
+  res.writeHead(204).end();
 });
 
 describe("createWebhookEndpoint, rotateWebhookSecret: secrets encrypted at rest", () => {
@@ -42,7 +26,7 @@ describe("createWebhookEndpoint, rotateWebhookSecret: secrets encrypted at rest"
     const o = await signupTenant(t);
     const made = (
       await api(o.agent)
-        .op("createWebhookEndpoint", { body: { url: `${base}/s` } })
+        .op("createWebhookEndpoint", { body: { url: `${receiver.base}/s` } })
         .expect(201)
     ).body.data;
     const [row] = await t.query<{ secret: string }>("SELECT secret FROM webhook_endpoints WHERE id = $1", [made.endpoint.id]);
@@ -79,7 +63,7 @@ describe("createWebhookEndpoint, rotateWebhookSecret: secrets encrypted at rest"
     const o = await signupTenant(t);
     const made = (
       await api(o.agent)
-        .op("createWebhookEndpoint", { body: { url: `${base}/nokey` } })
+        .op("createWebhookEndpoint", { body: { url: `${receiver.base}/nokey` } })
         .expect(201)
     ).body.data;
     await api(o.agent)

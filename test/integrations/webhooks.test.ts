@@ -2,11 +2,9 @@
 // the reference `standardwebhooks` package; retries, 410, replay, rotation, the address rules, the
 // delivery log and the event feed.
 import dns from "node:dns/promises";
-import http from "node:http";
 import os from "node:os";
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { registerAllJobs } from "../../src/modules/jobs.ts";
+import { describe, expect, it, vi } from "vitest";
 import { publicLookup, refusedAddress } from "../../src/platform/events/outbound.ts";
 import { DELIVER_JOB } from "../../src/platform/events/events.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
@@ -14,6 +12,7 @@ import { exposition } from "../../src/platform/metrics.ts";
 import { expectDetails, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 import { api } from "../support/api.ts";
+import { readBody, useWebhookReceiver } from "./fixtures.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
 
@@ -25,26 +24,11 @@ interface Received {
 const received: Received[] = [];
 /** Status codes to answer with, in order (then 200). */
 const answers: { status: number; headers?: Record<string, string> }[] = [];
-let server: http.Server;
-let base: string;
-
-beforeAll(async () => {
-  registerAllJobs();
-  server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      received.push({ path: req.url ?? "", headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString("utf8") });
-      const a = answers.shift() ?? { status: 200 };
-      res.writeHead(a.status, a.headers).end(a.status >= 400 ? `failure ${a.status}` : "ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+const receiver = useWebhookReceiver(async (req, res) => {
+  const body = await readBody(req);
+  received.push({ path: req.url ?? "", headers: req.headers as Record<string, string>, body });
+  const a = answers.shift() ?? { status: 200 };
+  res.writeHead(a.status, a.headers).end(a.status >= 400 ? `failure ${a.status}` : "ok");
 });
 
 /** Runs the delivery job now (the test's configuration: loopback allowed unless overridden). */
@@ -55,7 +39,7 @@ const deliveredTo = (path: string) => received.filter((r) => r.path === path);
 
 async function endpoint(o: TenantSession, path: string, body: Record<string, unknown> = {}) {
   const res = await api(o.agent)
-    .op("createWebhookEndpoint", { body: { url: `${base}${path}`, ...body } })
+    .op("createWebhookEndpoint", { body: { url: `${receiver.base}${path}`, ...body } })
     .expect(201);
   return res.body.data as { endpoint: { id: string }; secret: string };
 }
@@ -142,8 +126,12 @@ describe("listWebhookAttempts, updateWebhookEndpoint: retries, 410, the address 
     const got = deliveredTo("/retry");
     expect(got).toHaveLength(3);
     expect(new Set(got.map((r) => r.headers["webhook-id"])).size).toBe(1);
-    const log = (await o.agent.get(`/api/integrations/webhooks/${ep.id}/attempts`).expect(200)).body;
-    expect(log.data.map((a: { attempt: number; status_code: number }) => [a.attempt, a.status_code])).toEqual([
+    const log = (
+      await api(o.agent)
+        .op("listWebhookAttempts", { params: { id: ep.id } })
+        .expect(200)
+    ).body;
+    expect(log.data.map((a) => [a.attempt, a.status_code])).toEqual([
       [3, 200],
       [2, 503],
       [1, 503],
@@ -375,7 +363,11 @@ describe("listEvents: the event feed", () => {
         .op("createApiCredential", { body: { name: "Feed", scopes: ["events:read"] } })
         .expect(201)
     ).body.data;
-    const viaCredential = (await t.request().get("/api/events").set("Authorization", `Bearer ${c.secret}`).expect(200)).body;
+    const viaCredential = (
+      await api(t.request())
+        .op("listEvents", { headers: { Authorization: `Bearer ${c.secret}` } })
+        .expect(200)
+    ).body;
     expect(viaCredential.data).toHaveLength(3);
   });
 });
@@ -396,35 +388,46 @@ describe("listEvents, createWebhookEndpoint: the changes an API credential may r
           .expect(201)
       ).body.data.secret as string;
     const feedOnly = await credential(["events:read"]);
-    expectError(await t.request().get(`/api/employees/${emp.id}`).set("Authorization", `Bearer ${feedOnly}`), 403, "forbidden");
-    const bare = (await t.request().get("/api/events").set("Authorization", `Bearer ${feedOnly}`).expect(200)).body.data;
+    expectError(
+      await api(t.request()).op("getEmployee", { params: { employeeId: emp.id }, headers: { Authorization: `Bearer ${feedOnly}` } }),
+      403,
+      "forbidden",
+    );
+    const bare = (
+      await api(t.request())
+        .op("listEvents", { headers: { Authorization: `Bearer ${feedOnly}` } })
+        .expect(200)
+    ).body.data;
     expect(bare).toEqual([
       expect.objectContaining({ type: "employee.created", data: { id: emp.id, entity_type: "employee", changes: null } }),
     ]);
     expect(JSON.stringify(bare)).not.toContain("98765");
     const reader = await credential(["events:read", "employees:read"]);
-    const full = (await t.request().get("/api/events").set("Authorization", `Bearer ${reader}`).expect(200)).body.data;
+    const full = (
+      await api(t.request())
+        .op("listEvents", { headers: { Authorization: `Bearer ${reader}` } })
+        .expect(200)
+    ).body.data;
     expect(JSON.stringify(full[0].data.changes)).toContain("98765");
     // webhooks:manage cannot subscribe to what it could not read
     const manager = await credential(["webhooks:manage"]);
     const url = "https://hooks.example.com/sync";
-    const refused = await t
-      .request()
-      .post("/api/integrations/webhooks")
-      .set("Authorization", `Bearer ${manager}`)
-      .send({ url, event_types: ["employee.created"] });
+    const refused = await api(t.request()).op("createWebhookEndpoint", {
+      body: { url, event_types: ["employee.created"] },
+      headers: { Authorization: `Bearer ${manager}` },
+    });
     expect(expectError(refused, 403, "forbidden").error).toContain("lacks the scope employees:read");
     expectError(
-      await t.request().post("/api/integrations/webhooks").set("Authorization", `Bearer ${manager}`).send({ url }),
+      await api(t.request()).op("createWebhookEndpoint", { body: { url }, headers: { Authorization: `Bearer ${manager}` } }),
       403,
       "forbidden",
     );
     const both = await credential(["webhooks:manage", "employees:read"]);
-    await t
-      .request()
-      .post("/api/integrations/webhooks")
-      .set("Authorization", `Bearer ${both}`)
-      .send({ url, event_types: ["employee.created", "employee.updated"] })
+    await api(t.request())
+      .op("createWebhookEndpoint", {
+        body: { url, event_types: ["employee.created", "employee.updated"] },
+        headers: { Authorization: `Bearer ${both}` },
+      })
       .expect(201);
   });
 });

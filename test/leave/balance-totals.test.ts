@@ -37,7 +37,7 @@ const balances = async (employeeId: string) =>
     await api(w.hr.agent)
       .op("listLeaveBalances", { query: { employee_id: employeeId } })
       .expect(200)
-  ).body.data as any[];
+  ).body.data;
 const request = (employee_id: string, leave_type_id: string, from_date: string, to_date = from_date) =>
   api(w.hr.agent).op("createLeaveRequest", { body: { employee_id, leave_type_id, from_date, to_date } }).expect(201);
 const decide = (id: string, status: "approved" | "rejected") =>

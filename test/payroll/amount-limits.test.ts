@@ -152,16 +152,20 @@ describe("setEmployeeSalarySetup, getEmployeeSalarySetup: a setup that cannot be
     // as the formula of the report was stored before the check existed
     await t.query(`UPDATE salary_components SET formula = '999999999 * 999999999 * CTC' WHERE id = $1`, [w.components.HRA]);
     try {
-      const got = await w.hr.agent.get(`/api/payroll/employee-setup/${other}`).expect(200);
-      expect(got.body.data.current.calculation_error).toContain("HRA");
-      expect(got.body.data.current.monthly_gross).toBe("0.00");
+      const got = await api(w.hr.agent)
+        .op("getEmployeeSalarySetup", { params: { employeeId: other } })
+        .expect(200);
+      expect(got.body.data.current!.calculation_error).toContain("HRA");
+      expect(got.body.data.current!.monthly_gross).toBe("0.00");
       const run = expectError(await api(w.hr.agent).op("createPayrollRun", { body: { period: "2026-04" } }), 400, "validation_failed");
       expect(run.error).toMatch(/LIM-00[12]/);
       expect(run.error).toContain("HRA");
     } finally {
       await t.query(`UPDATE salary_components SET formula = 'BASIC * 0.4' WHERE id = $1`, [w.components.HRA]);
     }
-    const ok = await w.hr.agent.get(`/api/payroll/employee-setup/${other}`).expect(200);
-    expect(ok.body.data.current.calculation_error).toBeNull();
+    const ok = await api(w.hr.agent)
+      .op("getEmployeeSalarySetup", { params: { employeeId: other } })
+      .expect(200);
+    expect(ok.body.data.current!.calculation_error).toBeNull();
   });
 });

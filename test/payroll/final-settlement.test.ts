@@ -235,7 +235,7 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expect(back.net_payable).toBe("145910.24");
 
     // process: two at once, exactly one wins
-    const statuses = (await Promise.all([1, 2].map(() => w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send()))).map(
+    const statuses = (await Promise.all([1, 2].map(() => api(w.hr.agent).op("processFinalSettlement", { params: { id: s.id } })))).map(
       (r) => r.status,
     );
     expect(statuses.sort()).toEqual([200, 409]);
@@ -249,7 +249,7 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expect(done.dues).toMatchObject({ as_of: "2026-11-25", paid_on: "2026-11-25", gratuity_interest: { days: 133, amount: "4729.99" } });
     expect(done.warnings).toEqual([]);
     expect((await t.query(`SELECT net_payable::text AS n FROM final_settlements WHERE id = $1`, [s.id]))[0].n).toBe("145910.24");
-    expectError(await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send(), 409, "conflict");
+    expectError(await api(w.hr.agent).op("processFinalSettlement", { params: { id: s.id } }), 409, "conflict");
     expectError(await api(w.hr.agent).op("updateFinalSettlement", { params: { id: s.id }, body: {} }), 409, "conflict");
 
     // the loan is recovered and closed, the claim paid, the leave encashed and debited
@@ -268,9 +268,17 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     expect(paidClaim.status).toBe("paid");
     const [requested, remaining] = done.leave_encashment_lines;
     expect(requested.encashment_id).toBe(s.leave_encashment_lines[0].encashment_id);
-    const req = (await w.hr.agent.get(`/api/leave-encashments/${requested.encashment_id}`).expect(200)).body.data;
+    const req = (
+      await api(w.hr.agent)
+        .op("getLeaveEncashment", { params: { id: requested.encashment_id! } })
+        .expect(200)
+    ).body.data;
     expect(req).toMatchObject({ employee_id: id, status: "approved", days: "2.5", amount: "2403.85" });
-    const enc = (await w.hr.agent.get(`/api/leave-encashments/${remaining.encashment_id}`).expect(200)).body.data;
+    const enc = (
+      await api(w.hr.agent)
+        .op("getLeaveEncashment", { params: { id: remaining.encashment_id! } })
+        .expect(200)
+    ).body.data;
     expect(enc).toMatchObject({ employee_id: id, status: "approved", days: "10.0", amount: "9615.38" });
     const balances = (
       await api(w.hr.agent)
@@ -284,12 +292,11 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
 
     // July's payroll run leaves the employee out: the settlement paid the month
     const run = (
-      await w.hr.agent
-        .post("/api/payroll/draft-runs")
-        .send({ period: "2026-07", employee_ids: [id] })
+      await api(w.hr.agent)
+        .op("createPayrollRun", { body: { period: "2026-07", employee_ids: [id] } })
         .expect(201)
     ).body.data;
-    expect(run.totals.employee_count).toBe(0);
+    expect(run.totals!.employee_count).toBe(0);
 
     // audited
     const actions = (await t.query(`SELECT action FROM audit_logs WHERE entity_id = $1 ORDER BY created_at, action`, [s.id])).map(
@@ -351,7 +358,7 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
     });
     // a claim approved after the review changes the figures: processing asks for a recalculation
     await claim(id, "100.00");
-    const changed = expectError(await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send(), 409, "conflict");
+    const changed = expectError(await api(w.hr.agent).op("processFinalSettlement", { params: { id: s.id } }), 409, "conflict");
     expect(changed.error).toContain("recalculate it (PUT) and review it before processing");
     expect(
       (
@@ -366,7 +373,9 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
         .expect(200)
     ).body.data;
     expect(again).toMatchObject({ reimbursements: "100.00", net_payable: "157179.53" });
-    await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send().expect(200);
+    await api(w.hr.agent)
+      .op("processFinalSettlement", { params: { id: s.id } })
+      .expect(200);
   });
 
   it("a draft before the last working day is an estimate: it is processed only after that day", async () => {
@@ -381,7 +390,7 @@ describe(`${OPS}, downloadFinalSettlement: full and final settlement`, () => {
         .expect(201)
     ).body.data;
     expect(s.status).toBe("draft");
-    const early = expectError(await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send(), 409, "conflict");
+    const early = expectError(await api(w.hr.agent).op("processFinalSettlement", { params: { id: s.id } }), 409, "conflict");
     expect(early.error).toBe(`The settlement can be processed after the last working day (${lwd})`);
   });
 

@@ -97,3 +97,16 @@ export async function memberFor(
 ): Promise<TenantSession> {
   return addMember(ctx, w.owner, role, { employeeId });
 }
+
+/** Draft and process the company's run of each period in turn (every employee with a setup); returns the runs' ids. */
+export async function processRuns(w: Pick<PayrollWorld, "hr">, periods: string[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const period of periods) {
+    const run = await api(w.hr.agent).op("createPayrollRun", { body: { period } }).expect(201);
+    await api(w.hr.agent)
+      .op("processPayrollRun", { params: { id: run.body.data.id } })
+      .expect(200);
+    ids.push(run.body.data.id);
+  }
+  return ids;
+}

@@ -153,7 +153,11 @@ describe("declareTaxInvestment / updateTaxDeclaration / listTaxDeclarations / ge
 
 describe("getTaxProjection: both regimes on the employee's figures, and the proof cut-off", () => {
   it("until the cut-off declared amounts count; after it only verified ones", async () => {
-    const before = (await emp.agent.get(`/api/payroll/tax-projection/${empId}`).expect(200)).body.data;
+    const before = (
+      await api(emp.agent)
+        .op("getTaxProjection", { params: { employeeId: empId } })
+        .expect(200)
+    ).body.data!;
     expect(before).toMatchObject({ tax_year: "2026-27", regime: "old", counting: "declared", remaining_months: 12 });
     expect(before.months).toHaveLength(12);
     // 80C: 1,00,000 verified (of 1,50,000 declared) + PF 1,800 × 12; rent 3,60,000 submitted counts for HRA
@@ -168,7 +172,11 @@ describe("getTaxProjection: both regimes on the employee's figures, and the proo
     await api(w.hr.agent)
       .op("updateIncomeTaxSettings", { body: { proof_opens: "04-01", proof_closes: "04-15" } })
       .expect(200);
-    const after = (await emp.agent.get(`/api/payroll/tax-projection/${empId}`).expect(200)).body.data;
+    const after = (
+      await api(emp.agent)
+        .op("getTaxProjection", { params: { employeeId: empId } })
+        .expect(200)
+    ).body.data!;
     expect(after).toMatchObject({ counting: "verified", proof_cutoff: "2026-04-15" });
     expect(after.computation.exemptions).toEqual([]);
     expect(Number(after.computation.tax_payable)).toBeGreaterThan(Number(before.computation.tax_payable));
@@ -231,11 +239,14 @@ describe("createFinalSettlement: the same engine to the exit month, gratuity exe
         body: { resignation_date: "2026-04-01", last_working_day: "2026-04-30", reason: "Retiring" },
       })
       .expect(201);
-    const s = (await w.hr.agent.post("/api/payroll/final-settlements").send({ employee_id: id, notice_period_days: 0 }).expect(201)).body
-      .data;
+    const s = (
+      await api(w.hr.agent)
+        .op("createFinalSettlement", { body: { employee_id: id, notice_period_days: 0 } })
+        .expect(201)
+    ).body.data;
     expect(s.gratuity).toBe("2000000.00");
     // salary ₹30 lakh − ₹75,000 = ₹29.25 lakh; 3,00,000 (to ₹24 lakh) + 30 % of 5.25 lakh = 4,57,500; cess 18,300
-    expect(s.income_tax_detail.computation).toMatchObject({
+    expect(s.income_tax_detail!.computation).toMatchObject({
       exemptions: [{ section: "10(10)", description: "Gratuity", amount: "2000000.00" }],
       taxable_income: "2925000.00",
       total_tax: "475800.00",

@@ -331,7 +331,11 @@ describe("createFinalSettlement, updateFinalSettlement: the settlement rules", (
         .expect(200)
     ).body.data;
     expect(listed[0].warnings).toEqual(s.warnings);
-    const done = (await w.hr.agent.post(`/api/payroll/final-settlements/${s.id}/process`).send().expect(200)).body.data;
+    const done = (
+      await api(w.hr.agent)
+        .op("processFinalSettlement", { params: { id: s.id } })
+        .expect(200)
+    ).body.data;
     expect(done).toMatchObject({ status: "processed", warnings: [], dues: { paid_on: "2026-11-25", gratuity_interest: null } });
   });
 });

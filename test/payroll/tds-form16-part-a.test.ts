@@ -4,6 +4,7 @@
 // whether it is attached; only PDFs; a replaced or removed version's file is let go (the cleanup's to remove);
 // a UAE company has none (409).
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { expectError, useTestApp, type AuditChanges } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { renderPdf } from "../support/pdf.ts";
@@ -37,13 +38,21 @@ beforeAll(async () => {
   bob = await payrollEmployee(t, w, "90000.00", { joining_date: "2026-03-01" });
   // Alice signs in before her Part A is uploaded (the notice goes to her account)
   aliceMember = await memberFor(t, w, alice);
-  const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period: "2026-03" }).expect(201);
-  await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
+  const run = await api(w.hr.agent)
+    .op("createPayrollRun", { body: { period: "2026-03" } })
+    .expect(201);
+  await api(w.hr.agent)
+    .op("processPayrollRun", { params: { id: run.body.data.id } })
+    .expect(200);
 }, 120_000);
 
 describe("uploadForm16PartA, downloadForm16PartA, deleteForm16PartA: Form 16 Part A", () => {
   it("getForm16 says no Part A until one is uploaded; the download is a 404 that says so", async () => {
-    const f = (await w.hr.agent.get(`/api/payroll/form-16/${alice}?tax_year=2025-26`).expect(200)).body.data;
+    const f = (
+      await api(w.hr.agent)
+        .op("getForm16", { params: { employeeId: alice }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
     expect(f.part_a).toBeNull();
     const res = await w.hr.agent.get(url(alice));
     expectError(res, 404, "not_found");
@@ -61,7 +70,11 @@ describe("uploadForm16PartA, downloadForm16PartA, deleteForm16PartA: Form 16 Par
       size_bytes: pdf("alice v1").length,
       download_url: url(alice),
     });
-    const f = (await w.hr.agent.get(`/api/payroll/form-16/${alice}?tax_year=2025-26`).expect(200)).body.data;
+    const f = (
+      await api(w.hr.agent)
+        .op("getForm16", { params: { employeeId: alice }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
     expect(f.part_a).toEqual(res.body.data);
     const [a] = await t.query<{ changes: AuditChanges }>(
       `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'form16_part_a.uploaded' AND entity_id = $2`,
@@ -75,7 +88,7 @@ describe("uploadForm16PartA, downloadForm16PartA, deleteForm16PartA: Form 16 Par
 
   it("the employee is notified, downloads their own Part A byte for byte, not another's; another company's hr gets a 404", async () => {
     const emp = aliceMember;
-    const notes = (await emp.agent.get("/api/notifications").expect(200)).body.data;
+    const notes = (await api(emp.agent).op("listNotifications").expect(200)).body.data;
     expect(notes.map((n: { kind: string; title: string }) => [n.kind, n.title])).toContainEqual([
       "form16_part_a.uploaded",
       "Part A of your Form 16 for 2025-26 is available",
@@ -112,8 +125,12 @@ describe("uploadForm16PartA, downloadForm16PartA, deleteForm16PartA: Form 16 Par
       .attach("file", pdf("x"), { filename: "x.pdf", contentType: "application/pdf" });
     expectError(noYear, 400);
     // still version 1
-    const f = (await w.hr.agent.get(`/api/payroll/form-16/${alice}?tax_year=2025-26`).expect(200)).body.data;
-    expect(f.part_a.version).toBe(1);
+    const f = (
+      await api(w.hr.agent)
+        .op("getForm16", { params: { employeeId: alice }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
+    expect(f.part_a!.version).toBe(1);
   });
 
   it("the same PDF again (a retry) changes nothing: still version 1", async () => {
@@ -151,7 +168,11 @@ describe("uploadForm16PartA, downloadForm16PartA, deleteForm16PartA: Form 16 Par
 
   it("hr removes it: getForm16 has no Part A, the download and a second removal are 404s; audited", async () => {
     await w.hr.agent.delete(url(bob)).expect(200);
-    const f = (await w.hr.agent.get(`/api/payroll/form-16/${bob}?tax_year=2025-26`).expect(200)).body.data;
+    const f = (
+      await api(w.hr.agent)
+        .op("getForm16", { params: { employeeId: bob }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
     expect(f.part_a).toBeNull();
     expectError(await w.hr.agent.get(url(bob)), 404, "not_found");
     expectError(await w.hr.agent.delete(url(bob)), 404, "not_found");

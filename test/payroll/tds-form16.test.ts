@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { renderPdf } from "../support/pdf.ts";
-import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
+import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld, processRuns } from "./fixtures.ts";
 import { api } from "../support/api.ts";
 
 // after the tax year 2025-26 (the certificate is issued by 15 June of the next year)
@@ -27,12 +27,7 @@ beforeAll(async () => {
   await api(w.hr.agent)
     .op("updateIncomeTaxSettings", { body: { deductor_tan: "BLRA12345B", deductor_pan: "AAACA1234B" } })
     .expect(200);
-  for (const period of ["2026-01", "2026-02", "2026-03"]) {
-    const run = await api(w.hr.agent).op("createPayrollRun", { body: { period } }).expect(201);
-    await api(w.hr.agent)
-      .op("processPayrollRun", { params: { id: run.body.data.id } })
-      .expect(200);
-  }
+  await processRuns(w, ["2026-01", "2026-02", "2026-03"]);
 }, 120_000);
 
 /** The text of a PDF the agent downloads, read as a person reads it. */
@@ -49,8 +44,16 @@ async function pdfOf(agent: PayrollWorld["hr"]["agent"], url: string) {
 
 describe("getForm16: Part B of the tax year", () => {
   it("₹18 lakh paid: ₹17.25 lakh after the standard deduction, ₹1,45,000 + cess ₹5,800 = ₹1,50,800, all deducted", async () => {
-    const f = (await w.hr.agent.get(`/api/payroll/form-16/${joiner}?tax_year=2025-26`).expect(200)).body.data;
-    const projection = (await w.hr.agent.get(`/api/payroll/tax-projection/${joiner}?tax_year=2025-26`).expect(200)).body.data;
+    const f = (
+      await api(w.hr.agent)
+        .op("getForm16", { params: { employeeId: joiner }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
+    const projection = (
+      await api(w.hr.agent)
+        .op("getTaxProjection", { params: { employeeId: joiner }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
     const c = projection.computation;
     expect(f).toMatchObject({
       form: "Form 16",
@@ -145,18 +148,27 @@ describe("getForm16: Part B of the tax year", () => {
 
 describe("recordTdsChallan / listTdsChallans: deposits, due dates and the interest for a late one", () => {
   it("January's tax deposited on 6 February is on time; the month balances", async () => {
-    const months = (await w.hr.agent.get("/api/payroll/tds-challans?tax_year=2025-26").expect(200)).body.data.months;
-    const jan = months.find((m: { period: string }) => m.period === "2026-01");
+    const months = (
+      await api(w.hr.agent)
+        .op("listTdsChallans", { query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!.months;
+    const jan = months.find((m: { period: string }) => m.period === "2026-01")!;
     expect(months.map((m: { period: string }) => m.period)).toHaveLength(12);
     expect(jan).toMatchObject({ deposited: "0.00", due_date: "2026-02-07", challans: [] });
     expect(jan.warnings[0]).toContain("was due by 2026-02-07");
-    const res = await w.hr.agent
-      .post("/api/payroll/tds-challans")
-      .send({ period: "2026-01", bsr_code: "0510308", challan_serial: "00123", deposited_on: "2026-02-06", tax: jan.deducted })
+    const res = await api(w.hr.agent)
+      .op("recordTdsChallan", {
+        body: { period: "2026-01", bsr_code: "0510308", challan_serial: "00123", deposited_on: "2026-02-06", tax: jan.deducted },
+      })
       .expect(201);
     expect(res.body.data).toMatchObject({ due_date: "2026-02-07", late: false, interest_due: { total: "0.00", lines: [] }, warnings: [] });
     expect(res.body.data.deductees).toEqual([{ employee_id: joiner, tds: jan.deducted }]);
-    const after = (await w.hr.agent.get("/api/payroll/tds-challans?tax_year=2025-26").expect(200)).body.data.months;
+    const after = (
+      await api(w.hr.agent)
+        .op("listTdsChallans", { query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!.months;
     expect(after.find((m: { period: string }) => m.period === "2026-01")).toMatchObject({ deposited: jan.deducted, warnings: [] });
     const [a] = await t.query(`SELECT entity_id FROM audit_logs WHERE tenant_id = $1 AND action = 'tds_challan.recorded'`, [
       w.owner.tenantId,
@@ -218,7 +230,11 @@ describe("recordTdsChallan / listTdsChallans: deposits, due dates and the intere
 
 describe("downloadForm16: Part B as a PDF", () => {
   it("carries every figure of the JSON to the rupee, in the INR grouping, as a named attachment", async () => {
-    const f = (await w.hr.agent.get(`/api/payroll/form-16/${joiner}?tax_year=2025-26`).expect(200)).body.data;
+    const f = (
+      await api(w.hr.agent)
+        .op("getForm16", { params: { employeeId: joiner }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
     const res = await pdfOf(w.hr.agent, `/api/payroll/form-16/${joiner}/pdf?tax_year=2025-26`);
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("application/pdf");

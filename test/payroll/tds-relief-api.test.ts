@@ -2,10 +2,11 @@
 // profile (setTaxProfile `arrears`), it lowers the year's tax in the monthly deduction - the year still lands
 // exactly, also when the arrears are recorded mid-year - and Form 16 Part B shows it on its own line.
 import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../support/api.ts";
 import { expectError, useTestApp, type AuditChanges } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
 import { renderPdf } from "../support/pdf.ts";
-import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
+import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld, processRuns } from "./fixtures.ts";
 
 useClock("2026-04-20T06:30:00Z");
 const t = useTestApp();
@@ -17,29 +18,33 @@ let late: string;
 // (new regime). With: 17,25,000 → 1,45,000 + 4 % = 1,50,800. Without: 14,25,000 → 20,000 + 40,000 + 2,25,000 × 15 % = 93,750, + 4 %
 // = 97,500; difference 53,300. 2023-24: 6,00,000 → nil after the ₹25,000 rebate; 9,00,000 → 45,000 + 4 % = 46,800. Relief 53,300 −
 // 46,800 = 6,500; the year's tax 1,50,800 − 6,500 = 1,44,300.
-const ARREARS = [{ relates_to: "2023-24", amount: "300000.00", total_income: "600000.00", regime: "new" }];
-
-async function runMonth(period: string) {
-  const run = await w.hr.agent.post("/api/payroll/draft-runs").send({ period }).expect(201);
-  await w.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
-}
+const ARREARS = [{ relates_to: "2023-24", amount: "300000.00", total_income: "600000.00", regime: "new" as const }];
 
 beforeAll(async () => {
   w = await payrollWorld(t);
   early = await payrollEmployee(t, w, "600000.00", { joining_date: "2026-01-01" });
   late = await payrollEmployee(t, w, "600000.00", { joining_date: "2026-01-01" });
-  await w.hr.agent.put(`/api/payroll/tax-profiles/${early}?tax_year=2025-26`).send({ pan: "ABCPE1234F", arrears: ARREARS }).expect(200);
-  await w.hr.agent.put(`/api/payroll/tax-profiles/${late}?tax_year=2025-26`).send({ pan: "ABCPL1234F" }).expect(200);
-  await runMonth("2026-01");
+  await api(w.hr.agent)
+    .op("setTaxProfile", { params: { employeeId: early }, query: { tax_year: "2025-26" }, body: { pan: "ABCPE1234F", arrears: ARREARS } })
+    .expect(200);
+  await api(w.hr.agent)
+    .op("setTaxProfile", { params: { employeeId: late }, query: { tax_year: "2025-26" }, body: { pan: "ABCPL1234F" } })
+    .expect(200);
+  await processRuns(w, ["2026-01"]);
   // recorded after January was paid: February and March absorb the relief
-  await w.hr.agent.put(`/api/payroll/tax-profiles/${late}?tax_year=2025-26`).send({ arrears: ARREARS }).expect(200);
-  await runMonth("2026-02");
-  await runMonth("2026-03");
+  await api(w.hr.agent)
+    .op("setTaxProfile", { params: { employeeId: late }, query: { tax_year: "2025-26" }, body: { arrears: ARREARS } })
+    .expect(200);
+  await processRuns(w, ["2026-02", "2026-03"]);
 }, 180_000);
 
 describe("getForm16, getTaxProjection: s.89(1) relief through the monthly deduction and Form 16 Part B", () => {
   it("recorded before the first month: ₹1,50,800 − relief ₹6,500 = ₹1,44,300 deducted over the year, to the rupee", async () => {
-    const f = (await w.hr.agent.get(`/api/payroll/form-16/${early}?tax_year=2025-26`).expect(200)).body.data;
+    const f = (
+      await api(w.hr.agent)
+        .op("getForm16", { params: { employeeId: early }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
     expect(f).toMatchObject({ tax_payable: "150800.00", relief: "6500.00", net_tax_payable: "144300.00", balance: "0.00" });
     expect(f.tds.by_this_employer).toBe("144300.00");
     expect(f.relief_detail).toMatchObject({
@@ -48,15 +53,27 @@ describe("getForm16, getTaxProjection: s.89(1) relief through the monthly deduct
       earlier_years: [{ tax_year: "2023-24", tax: "0.00", tax_with_arrears: "46800.00", difference: "46800.00" }],
       relief: "6500.00",
     });
-    const p = (await w.hr.agent.get(`/api/payroll/tax-projection/${early}?tax_year=2025-26`).expect(200)).body.data;
+    const p = (
+      await api(w.hr.agent)
+        .op("getTaxProjection", { params: { employeeId: early }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
     expect(p.months.map((m: { tds: string }) => m.tds)).toEqual(["48100.00", "48100.00", "48100.00"]);
     expect([p.computation.arrears_relief, p.computation.tax_payable]).toEqual(["6500.00", "144300.00"]);
   });
 
   it("recorded after January: ₹50,267 in January without relief, then ₹47,017 and the remainder ₹47,016 - ₹1,44,300", async () => {
-    const p = (await w.hr.agent.get(`/api/payroll/tax-projection/${late}?tax_year=2025-26`).expect(200)).body.data;
+    const p = (
+      await api(w.hr.agent)
+        .op("getTaxProjection", { params: { employeeId: late }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
     expect(p.months.map((m: { tds: string }) => m.tds)).toEqual(["50267.00", "47017.00", "47016.00"]);
-    const f = (await w.hr.agent.get(`/api/payroll/form-16/${late}?tax_year=2025-26`).expect(200)).body.data;
+    const f = (
+      await api(w.hr.agent)
+        .op("getForm16", { params: { employeeId: late }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
     expect([f.relief, f.net_tax_payable, f.tds.by_this_employer, f.balance]).toEqual(["6500.00", "144300.00", "144300.00", "0.00"]);
   });
 

@@ -4,9 +4,10 @@
 // field counts, control totals, line numbers), Form 138 from 2026-27, isolation across companies, a UAE company.
 import { beforeAll, describe, expect, it } from "vitest";
 import { LAYOUTS, type LayoutId, type RecordType } from "../../src/modules/payroll/income-tax/etds-layout.ts";
+import { api } from "../support/api.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { useClock } from "../support/clock.ts";
-import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld } from "./fixtures.ts";
+import { memberFor, type PayrollWorld, payrollEmployee, payrollWorld, processRuns } from "./fixtures.ts";
 
 // ten days after the 2025-26 Q4 statement was due (31 May 2026)
 useClock("2026-06-10T06:30:00Z");
@@ -18,7 +19,7 @@ let noPan: string;
 const SETTINGS = {
   deductor_tan: "BLRA12345B",
   deductor_pan: "AAACA1234B",
-  deductor_type: "K",
+  deductor_type: "K" as const,
   deductor_address: { lines: ["4th Floor, Prestige Tower", "12 MG Road", "Bengaluru"], state_code: "15", pin: "560001" },
   deductor_email: "payroll@acme.example",
   deductor_phone: "8041234567",
@@ -32,36 +33,37 @@ const SETTINGS = {
   },
 };
 
-async function processRuns(world: PayrollWorld, periods: string[]) {
-  for (const period of periods) {
-    const run = await world.hr.agent.post("/api/payroll/draft-runs").send({ period }).expect(201);
-    await world.hr.agent.post(`/api/payroll/draft-runs/${run.body.data.id}/process`).expect(200);
-  }
-}
-
 beforeAll(async () => {
   w = await payrollWorld(t);
   joiner = await payrollEmployee(t, w, "600000.00", { joining_date: "2026-01-01" });
   noPan = await payrollEmployee(t, w, "500000.00", { joining_date: "2026-01-01" });
-  await w.hr.agent.put(`/api/payroll/tax-profiles/${joiner}?tax_year=2025-26`).send({ pan: "ABCPJ5678K" }).expect(200);
-  await w.hr.agent.post("/api/configuration/payroll/income-tax-settings").send(SETTINGS).expect(200);
+  await api(w.hr.agent)
+    .op("setTaxProfile", { params: { employeeId: joiner }, query: { tax_year: "2025-26" }, body: { pan: "ABCPJ5678K" } })
+    .expect(200);
+  await api(w.hr.agent).op("updateIncomeTaxSettings", { body: SETTINGS }).expect(200);
   await processRuns(w, ["2026-01", "2026-02", "2026-03"]);
-  const months = (await w.hr.agent.get("/api/payroll/tds-challans?tax_year=2025-26").expect(200)).body.data.months;
-  const deducted = (p: string) => months.find((m: { period: string }) => m.period === p).deducted;
+  const months = (
+    await api(w.hr.agent)
+      .op("listTdsChallans", { query: { tax_year: "2025-26" } })
+      .expect(200)
+  ).body.data!.months;
+  const deducted = (p: string) => months.find((m: { period: string }) => m.period === p)!.deducted;
   // January's and February's tax deposited in full; March's not at all
-  await w.hr.agent
-    .post("/api/payroll/tds-challans")
-    .send({ period: "2026-01", bsr_code: "0510308", challan_serial: "00123", deposited_on: "2026-02-06", tax: deducted("2026-01") })
+  await api(w.hr.agent)
+    .op("recordTdsChallan", {
+      body: { period: "2026-01", bsr_code: "0510308", challan_serial: "00123", deposited_on: "2026-02-06", tax: deducted("2026-01") },
+    })
     .expect(201);
-  await w.hr.agent
-    .post("/api/payroll/tds-challans")
-    .send({
-      period: "2026-02",
-      bsr_code: "0510308",
-      challan_serial: "00124",
-      deposited_on: "2026-03-10",
-      tax: deducted("2026-02"),
-      interest: "0.00",
+  await api(w.hr.agent)
+    .op("recordTdsChallan", {
+      body: {
+        period: "2026-02",
+        bsr_code: "0510308",
+        challan_serial: "00124",
+        deposited_on: "2026-03-10",
+        tax: deducted("2026-02"),
+        interest: "0.00",
+      },
     })
     .expect(201);
 }, 180_000);
@@ -72,7 +74,11 @@ const money = (n: number) => n.toFixed(2);
 
 describe("getTdsReturn: the 2025-26 Q4 statement (Form 24Q)", () => {
   it("carries each challan's deductees with the slips' salary and tax to the rupee, and the deductor block", async () => {
-    const r = (await w.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q4").expect(200)).body.data;
+    const r = (
+      await api(w.hr.agent)
+        .op("getTdsReturn", { query: { tax_year: "2025-26", quarter: "Q4" } })
+        .expect(200)
+    ).body.data!;
     expect(r).toMatchObject({
       form: "Form 24Q",
       tax_year: "2025-26",
@@ -85,7 +91,11 @@ describe("getTdsReturn: the 2025-26 Q4 statement (Form 24Q)", () => {
     expect(r.challans.map((c: { period: string }) => c.period)).toEqual(["2026-01", "2026-02"]);
     const sheets: Record<string, Month[]> = {};
     for (const id of [joiner, noPan])
-      sheets[id] = (await w.hr.agent.get(`/api/payroll/tax-projection/${id}?tax_year=2025-26`).expect(200)).body.data.months;
+      sheets[id] = (
+        await api(w.hr.agent)
+          .op("getTaxProjection", { params: { employeeId: id }, query: { tax_year: "2025-26" } })
+          .expect(200)
+      ).body.data!.months;
     for (const c of r.challans) {
       expect(c.deductees.map((d: { employee_id: string }) => d.employee_id).sort()).toEqual([joiner, noPan].sort());
       for (const d of c.deductees) {
@@ -117,9 +127,17 @@ describe("getTdsReturn: the 2025-26 Q4 statement (Form 24Q)", () => {
     expect(r.warnings.join("\n")).toMatch(/has no PAN: reported as PANNOTAVBL/);
   });
   it("Q4 carries the salary details of the year: Form 16's figures per employee", async () => {
-    const r = (await w.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q4").expect(200)).body.data;
-    const f = (await w.hr.agent.get(`/api/payroll/form-16/${joiner}?tax_year=2025-26`).expect(200)).body.data;
-    const sd = r.salary_details.find((s: { employee_id: string }) => s.employee_id === joiner);
+    const r = (
+      await api(w.hr.agent)
+        .op("getTdsReturn", { query: { tax_year: "2025-26", quarter: "Q4" } })
+        .expect(200)
+    ).body.data!;
+    const f = (
+      await api(w.hr.agent)
+        .op("getForm16", { params: { employeeId: joiner }, query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!;
+    const sd = r.salary_details!.find((s: { employee_id: string }) => s.employee_id === joiner)!;
     expect(sd).toMatchObject({
       pan: "ABCPJ5678K",
       category: "G",
@@ -139,24 +157,37 @@ describe("getTdsReturn: the 2025-26 Q4 statement (Form 24Q)", () => {
     expect(r.salary_details).toHaveLength(2);
   });
   it("Q1-Q3 carry no salary details; a quarter with nothing deducted has no challans", async () => {
-    const r = (await w.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q3").expect(200)).body.data;
+    const r = (
+      await api(w.hr.agent)
+        .op("getTdsReturn", { query: { tax_year: "2025-26", quarter: "Q3" } })
+        .expect(200)
+    ).body.data!;
     expect(r).toMatchObject({ salary_details: null, challans: [], due_date: "2026-01-31", totals: { tds_deducted: "0.00" } });
     expect(r.late_fee).toMatchObject({ fee: "0.00", tds_of_statement: "0.00" });
   });
   it("refuses a quarter it does not know and a tax year without rules", async () => {
+    // by hand: a quarter the document's enum refuses, and none at all
     expectError(await w.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q5"), 400);
     expectError(await w.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26"), 400);
-    expectError(await w.hr.agent.get("/api/payroll/tds-return?tax_year=2024-25&quarter=Q4"), 400);
+    expectError(await api(w.hr.agent).op("getTdsReturn", { query: { tax_year: "2024-25", quarter: "Q4" } }), 400);
   });
 });
 
 describe("recordTdsReturnFiling and the late-filing fee (s.234E)", () => {
   it("unfiled on 10 June: 10 days after 31 May at ₹200 = ₹2,000, under the Act 1961 of the statement's year", async () => {
-    const r = (await w.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q4").expect(200)).body.data;
+    const r = (
+      await api(w.hr.agent)
+        .op("getTdsReturn", { query: { tax_year: "2025-26", quarter: "Q4" } })
+        .expect(200)
+    ).body.data!;
     expect(r.late_fee).toMatchObject({ as_of: "2026-06-10", filed: false, days: 10, fee: "2000.00", capped: false });
     expect(r.late_fee.source).toContain("s.234E");
     // the cap is the quarter's tax deducted by the runs, March's too (no challan yet), not only what challans cover
-    const months = (await w.hr.agent.get("/api/payroll/tds-challans?tax_year=2025-26").expect(200)).body.data.months;
+    const months = (
+      await api(w.hr.agent)
+        .op("listTdsChallans", { query: { tax_year: "2025-26" } })
+        .expect(200)
+    ).body.data!.months;
     const quarter = months.filter((m: { period: string }) => m.period >= "2026-01" && m.period <= "2026-03");
     expect(r.late_fee.tds_of_statement).toBe(money(sum(quarter.map((m: { deducted: string }) => m.deducted))));
     expect(Number(r.late_fee.tds_of_statement)).toBeGreaterThan(Number(r.totals.tds_deducted));
@@ -167,7 +198,11 @@ describe("recordTdsReturnFiling and the late-filing fee (s.234E)", () => {
     expect(res.body.data.filing).toMatchObject({ filed_on: "2026-06-03", receipt_number: "123456789012345" });
     expect(res.body.data.late_fee).toMatchObject({ as_of: "2026-06-03", filed: true, days: 3, fee: "600.00" });
     await w.hr.agent.put(url).send({ filed_on: "2026-05-30", receipt_number: "123456789012346" }).expect(200);
-    const r = (await w.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q4").expect(200)).body.data;
+    const r = (
+      await api(w.hr.agent)
+        .op("getTdsReturn", { query: { tax_year: "2025-26", quarter: "Q4" } })
+        .expect(200)
+    ).body.data!;
     expect(r.late_fee).toMatchObject({ as_of: "2026-05-30", days: 0, fee: "0.00" });
     const rows = await t.query(
       `SELECT changes FROM audit_logs WHERE tenant_id = $1 AND action = 'tds_return.filed' ORDER BY created_at, id`,
@@ -250,7 +285,11 @@ async function download(agent: PayrollWorld["hr"]["agent"], url: string) {
 
 describe("downloadTdsReturnFile: the e-TDS text file, parsed back", () => {
   it("24Q Q4: FH, BH, each challan with its deductees, the salary details; counts and totals add up", async () => {
-    const r = (await w.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q4").expect(200)).body.data;
+    const r = (
+      await api(w.hr.agent)
+        .op("getTdsReturn", { query: { tax_year: "2025-26", quarter: "Q4" } })
+        .expect(200)
+    ).body.data!;
     const res = await download(w.hr.agent, "/api/payroll/tds-return/file?tax_year=2025-26&quarter=Q4");
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/plain; charset=us-ascii");
@@ -294,9 +333,9 @@ describe("downloadTdsReturnFile: the e-TDS text file, parsed back", () => {
   });
   it("an employee may not download it; without a TAN it is a 409 that says what to set", async () => {
     const emp = await memberFor(t, w, joiner);
-    expectError(await emp.agent.get("/api/payroll/tds-return/file?tax_year=2025-26&quarter=Q4"), 403);
+    expectError(await api(emp.agent).op("downloadTdsReturnFile", { query: { tax_year: "2025-26", quarter: "Q4" } }), 403);
     const bare = await payrollWorld(t);
-    const res = await bare.hr.agent.get("/api/payroll/tds-return/file?tax_year=2025-26&quarter=Q4");
+    const res = await api(bare.hr.agent).op("downloadTdsReturnFile", { query: { tax_year: "2025-26", quarter: "Q4" } });
     expectError(res, 409, "conflict");
     expect(res.body.error).toContain("deductor_tan");
   });
@@ -305,12 +344,21 @@ describe("downloadTdsReturnFile: the e-TDS text file, parsed back", () => {
 describe("getTdsReturn, downloadTdsReturnFile: Form 138 from the tax year 2026-27", () => {
   it("names Form 138 under the Act 2025, with its layout, section code and s.427", async () => {
     await processRuns(w, ["2026-04", "2026-05"]);
-    const months = (await w.hr.agent.get("/api/payroll/tds-challans?tax_year=2026-27").expect(200)).body.data.months;
-    await w.hr.agent
-      .post("/api/payroll/tds-challans")
-      .send({ period: "2026-04", bsr_code: "0510308", challan_serial: "00200", deposited_on: "2026-05-06", tax: months[0].deducted })
+    const months = (
+      await api(w.hr.agent)
+        .op("listTdsChallans", { query: { tax_year: "2026-27" } })
+        .expect(200)
+    ).body.data!.months;
+    await api(w.hr.agent)
+      .op("recordTdsChallan", {
+        body: { period: "2026-04", bsr_code: "0510308", challan_serial: "00200", deposited_on: "2026-05-06", tax: months[0].deducted },
+      })
       .expect(201);
-    const r = (await w.hr.agent.get("/api/payroll/tds-return?tax_year=2026-27&quarter=Q1").expect(200)).body.data;
+    const r = (
+      await api(w.hr.agent)
+        .op("getTdsReturn", { query: { tax_year: "2026-27", quarter: "Q1" } })
+        .expect(200)
+    ).body.data!;
     expect(r).toMatchObject({ form: "Form 138", due_date: "2026-07-31", salary_details: null });
     expect(r.late_fee.source).toContain("s.427");
     expect(r.challans[0].deductees[0].section_code).toBe("1002");
@@ -336,26 +384,43 @@ describe("getTdsReturn, downloadTdsReturnFile: Form 138 from the tax year 2026-2
 describe("getTdsReturn, recordTdsReturnFiling: isolation and a UAE company", () => {
   it("another company sees none of the challans, and its filing does not touch this one's", async () => {
     const stranger = await payrollWorld(t);
-    const r = (await stranger.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q4").expect(200)).body.data;
+    const r = (
+      await api(stranger.hr.agent)
+        .op("getTdsReturn", { query: { tax_year: "2025-26", quarter: "Q4" } })
+        .expect(200)
+    ).body.data;
     expect(r).toMatchObject({ challans: [], salary_details: [], filing: null, deductor: { tan: null } });
-    await stranger.hr.agent
-      .put("/api/payroll/tds-return/filing?tax_year=2025-26&quarter=Q4")
-      .send({ filed_on: "2026-06-09", receipt_number: "999999999999999" })
+    await api(stranger.hr.agent)
+      .op("recordTdsReturnFiling", {
+        query: { tax_year: "2025-26", quarter: "Q4" },
+        body: { filed_on: "2026-06-09", receipt_number: "999999999999999" },
+      })
       .expect(200);
-    const own = (await w.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q4").expect(200)).body.data;
-    expect(own.filing.receipt_number).toBe("123456789012346");
+    const own = (
+      await api(w.hr.agent)
+        .op("getTdsReturn", { query: { tax_year: "2025-26", quarter: "Q4" } })
+        .expect(200)
+    ).body.data!;
+    expect(own.filing!.receipt_number).toBe("123456789012346");
     const emp = await memberFor(t, w, noPan);
-    expectError(await emp.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q4"), 403);
+    expectError(await api(emp.agent).op("getTdsReturn", { query: { tax_year: "2025-26", quarter: "Q4" } }), 403);
   });
   it("a UAE company: null, and no file or filing (409)", async () => {
     const uae = await payrollWorld(t);
     await t.query(`UPDATE tenants SET timezone = 'Asia/Dubai', currency = 'AED' WHERE id = $1`, [uae.owner.tenantId]);
-    expect((await uae.hr.agent.get("/api/payroll/tds-return?tax_year=2025-26&quarter=Q4").expect(200)).body.data).toBeNull();
-    expectError(await uae.hr.agent.get("/api/payroll/tds-return/file?tax_year=2025-26&quarter=Q4"), 409, "conflict");
+    expect(
+      (
+        await api(uae.hr.agent)
+          .op("getTdsReturn", { query: { tax_year: "2025-26", quarter: "Q4" } })
+          .expect(200)
+      ).body.data,
+    ).toBeNull();
+    expectError(await api(uae.hr.agent).op("downloadTdsReturnFile", { query: { tax_year: "2025-26", quarter: "Q4" } }), 409, "conflict");
     expectError(
-      await uae.hr.agent
-        .put("/api/payroll/tds-return/filing?tax_year=2025-26&quarter=Q4")
-        .send({ filed_on: "2026-06-09", receipt_number: "999999999999999" }),
+      await api(uae.hr.agent).op("recordTdsReturnFiling", {
+        query: { tax_year: "2025-26", quarter: "Q4" },
+        body: { filed_on: "2026-06-09", receipt_number: "999999999999999" },
+      }),
       409,
       "conflict",
     );

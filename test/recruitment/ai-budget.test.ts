@@ -3,10 +3,9 @@
 // the four helpers; past either, 429 `rate_limited` with Retry-After and nothing counted. A request
 // refused for its input costs nothing; another company has its own budget. And every text input of
 // every AI operation is bounded in the document, so what a provider is sent is bounded.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, expectError, useTestApp } from "../support/app.ts";
+import { asObject, at, deref, documentOperationsOf } from "../support/document.ts";
 import { expectRateLimitHeaders } from "../support/rate-limit.ts";
 import { type Company, recruitingCompany } from "./fixtures.ts";
 import { api } from "../support/api.ts";
@@ -26,7 +25,7 @@ const questions = { requirements: "TypeScript, PostgreSQL", count: 3 };
 const screening = { resume_text: "TypeScript developer, 4 years", job_requirements: "TypeScript" };
 
 function expectRateLimited(
-  res: { status: number; body: any; headers: Record<string, string> },
+  res: { status: number; body: unknown; headers: Record<string, string> },
   message: RegExp,
   policy: { name: string; limit: number },
 ) {
@@ -89,34 +88,24 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
 
 describe("AI operations: every text input is bounded in the document", () => {
   it("has maxLength on every string and maxItems on every array of each AI request body", () => {
-    const doc = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../generated/openapi.json"), "utf8"));
-    const resolve = (s: any): any =>
-      s?.$ref
-        ? resolve(
-            s.$ref
-              .split("/")
-              .slice(1)
-              .reduce((o: any, k: string) => o[k], doc),
-          )
-        : s;
     const unbounded: string[] = [];
-    const walk = (s: any, at: string) => {
-      s = resolve(s);
-      if (!s) return;
+    const walk = (node: unknown, where: string) => {
+      const s = deref(node);
+      if (Object.keys(s).length === 0) return;
       const types = [s.type].flat();
-      if (types.includes("string") && s.maxLength === undefined && !s.enum && !s.format) unbounded.push(at);
+      if (types.includes("string") && s.maxLength === undefined && !s.enum && !s.format) unbounded.push(where);
       if (types.includes("array")) {
-        if (s.maxItems === undefined) unbounded.push(at);
-        walk(s.items, `${at}[]`);
+        if (s.maxItems === undefined) unbounded.push(where);
+        walk(s.items, `${where}[]`);
       }
-      for (const [k, v] of Object.entries(s.properties ?? {})) walk(v, `${at}.${k}`);
+      for (const [k, v] of Object.entries(asObject(s.properties))) walk(v, `${where}.${k}`);
     };
-    const ops = Object.entries(doc.paths).filter(([p]) => p.startsWith("/api/recruitment/ai/"));
+    const ops = documentOperationsOf().filter(({ path }) => path.startsWith("/api/recruitment/ai/"));
     expect(ops).toHaveLength(4);
-    for (const [p, item] of ops as [string, any][]) {
-      const op = item.post;
-      walk(op.requestBody.content["application/json"].schema, `${op.operationId}.body`);
-      expect(op.responses["429"], `${p} documents its 429`).toBeDefined();
+    for (const { path: p, method, op } of ops) {
+      expect(method).toBe("post");
+      walk(at(op, "requestBody", "content", "application/json", "schema"), `${op.operationId}.body`);
+      expect(at(op, "responses", "429"), `${p} documents its 429`).toBeDefined();
       expect(op.description, `${p} names its budget settings`).toContain("AI_CALLS_PER_USER_PER_HOUR");
     }
     expect(unbounded).toEqual([]);

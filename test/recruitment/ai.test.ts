@@ -127,10 +127,10 @@ describe("generateJobDescription, screenResume, generateInterviewQuestions, gene
           .expect(200)
       ).body.data.screening_score,
     ).toBe(r.body.data.score);
-    const log = await c.owner.agent
-      .get(`/api/configuration/activity-log?entity_id=${cand.id}&action=recruitment.candidate_screened`)
+    const log = await api(c.owner.agent)
+      .op("listActivityLog", { query: { entity_id: cand.id, action: "recruitment.candidate_screened" } })
       .expect(200);
-    expect(log.body.data[0].changes.screening_score).toEqual({ from: null, to: r.body.data.score });
+    expect(log.body.data[0].changes!.screening_score).toEqual({ from: null, to: r.body.data.score });
     // Against another posting's requirements, or explicit ones.
     const other = await openPosting(c.hr.agent, { requirements: "Excel, Tally and GST; 3 years in accounting.", skills: ["tally"] });
     const vs = await api(c.hr.agent)
@@ -275,9 +275,12 @@ describe("OpenAI-compatible provider", () => {
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
-  /** hr's session on an app that asks the imitation provider (`overrides`: other settings of it). */
+  /**
+   * hr's session on an app that asks the imitation provider (`overrides`: other settings of it);
+   * its timeout generous, so a busy machine's slow answer is not taken for the provider's.
+   */
   const hrWithProvider = (overrides: Partial<Config> = {}) =>
-    appWith(t, { aiBaseUrl: url, aiApiKey: "sk-test-123", aiModel: "test-model", aiTimeoutMs: 500, ...overrides }).as(c.hr.agent);
+    appWith(t, { aiBaseUrl: url, aiApiKey: "sk-test-123", aiModel: "test-model", aiTimeoutMs: 60_000, ...overrides }).as(c.hr.agent);
 
   it("asks the chat-completions API for JSON and returns its answer", async () => {
     const hr = hrWithProvider();
@@ -362,8 +365,13 @@ describe("OpenAI-compatible provider", () => {
   it("turns timeouts, error statuses and unusable answers into a 503 that says why", async () => {
     const hr = hrWithProvider();
     const jd = { title: "Engineer", department: "Engineering", requirements: "TypeScript" };
-    handler = () => ({ delayMs: 2000, ...reply({}) });
-    const slow = expectError(await api(hr).op("generateJobDescription", { body: jd }), 503, "unavailable");
+    // a provider slower than a short timeout: the timeout's message
+    handler = () => ({ delayMs: 5000, ...reply({}) });
+    const slow = expectError(
+      await api(hrWithProvider({ aiTimeoutMs: 500 })).op("generateJobDescription", { body: jd }),
+      503,
+      "unavailable",
+    );
     expect(slow.error).toBe("AI provider unavailable: no answer within 0.5 s");
     handler = () => ({ status: 500, json: { error: { message: "boom" } } });
     expect(expectError(await api(hr).op("generateJobDescription", { body: jd }), 503, "unavailable").error).toBe(

@@ -219,10 +219,10 @@ describe("listCandidates, createCandidate, getCandidate, updateCandidate, delete
       })
       .expect(200);
     expect(u.body.data).toMatchObject({ notes: "Strong referral", skills: ["go lang", "rust"] });
-    const log = await c.owner.agent
-      .get(`/api/configuration/activity-log?entity_id=${cand.id}&action=recruitment.candidate_updated`)
+    const log = await api(c.owner.agent)
+      .op("listActivityLog", { query: { entity_id: cand.id, action: "recruitment.candidate_updated" } })
       .expect(200);
-    expect(log.body.data[0].changes.notes).toEqual({ from: null, to: "Strong referral" });
+    expect(log.body.data[0].changes!.notes).toEqual({ from: null, to: "Strong referral" });
     await api(c.hr.agent)
       .op("updateCandidate", { params: { id: cand.id }, body: { stage: "withdrawn" } })
       .expect(200);

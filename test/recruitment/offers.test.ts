@@ -96,10 +96,10 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
       .op("updateJobOffer", { params: { id: o.body.data.id }, body: { salary: "1900000.00", terms: "Relocation support" } })
       .expect(200);
     expect(upd.body.data).toMatchObject({ salary: "1900000.00", terms: "Relocation support" });
-    const log = await c.owner.agent
-      .get(`/api/configuration/activity-log?entity_id=${o.body.data.id}&action=recruitment.offer_updated`)
+    const log = await api(c.owner.agent)
+      .op("listActivityLog", { query: { entity_id: o.body.data.id, action: "recruitment.offer_updated" } })
       .expect(200);
-    expect(log.body.data[0].changes.salary).toEqual({ from: "1850000.00", to: "1900000.00" });
+    expect(log.body.data[0].changes!.salary).toEqual({ from: "1850000.00", to: "1900000.00" });
     expectError(await api(c.hr.agent).op("updateJobOffer", { params: { id: o.body.data.id }, body: { status: "sent" } }), 409, "conflict");
     expectError(
       await api(c.hr.agent).op("updateJobOffer", { params: { id: o.body.data.id }, body: { status: "accepted" } }),
@@ -454,10 +454,10 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
     expect(e.error).toContain("expired");
     const [row] = await t.query(`SELECT status FROM job_offers WHERE id = $1`, [offer.id]);
     expect(row.status).toBe("expired");
-    const log = await c.owner.agent
-      .get(`/api/configuration/activity-log?entity_id=${offer.id}&action=recruitment.offer_status_changed`)
+    const log = await api(c.owner.agent)
+      .op("listActivityLog", { query: { entity_id: offer.id, action: "recruitment.offer_status_changed" } })
       .expect(200);
-    expect(log.body.data[0].changes.status).toEqual({ from: "sent", to: "expired" });
+    expect(log.body.data[0].changes!.status).toEqual({ from: "sent", to: "expired" });
     expect((await api(c.hr.agent).op("listNotifications").expect(200)).body.data.some((n) => n.kind === "recruitment.offer_expired")).toBe(
       true,
     );
@@ -539,8 +539,10 @@ describe("listJobOffers, createJobOffer, getJobOffer, updateJobOffer, deleteJobO
   it("appointment links expire after 30 days and only serve accepted offers", async () => {
     const { candidate, offer } = await draftOffer(c.hr.agent);
     await t.query(`UPDATE job_offers SET status = 'accepted' WHERE id = $1`, [offer.id]);
-    const a = await c.hr.agent.post(`/api/recruitment/offers/${offer.id}/send-appointment`).expect(200);
-    const days = (Date.parse(a.body.data.appointment_link_expires_at) - clock.nowMs()) / 86_400_000;
+    const a = await api(c.hr.agent)
+      .op("sendAppointmentLetter", { params: { id: offer.id } })
+      .expect(200);
+    const days = (Date.parse(a.body.data.appointment_link_expires_at!) - clock.nowMs()) / 86_400_000;
     expect(days).toBeGreaterThan(29.9);
     expect(days).toBeLessThanOrEqual(30);
     const token = linkToken(await mail.waitFor(candidate.email), "appointment");

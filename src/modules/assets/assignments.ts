@@ -15,10 +15,7 @@ import { isHr } from "../shared/access.ts";
 /** Employees of these statuses cannot receive assets. */
 const NOT_ASSIGNABLE = new Set(["inactive", "exited"]);
 
-/**
- * Visibility for managers and employees: only their own linked employee record. Returns null when
- * the caller can see nothing (no linked record).
- */
+/** Managers and employees see only their own linked record: null when they have none. */
 export function ownEmployeeFilter(auth: AuthContext): { employee_id?: string } | null {
   if (isHr(auth)) return {};
   return auth.employeeId ? { employee_id: auth.employeeId } : null;
@@ -53,8 +50,7 @@ export interface AssignInput {
   notes?: string | null;
 }
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function assignAsset(auth: AuthContext, body: AssignInput) {
   checkCalendarDates({ "body.assigned_on": body.assigned_on, "body.expected_return_on": body.expected_return_on });
   const today = await companyToday();

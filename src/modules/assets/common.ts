@@ -29,10 +29,7 @@ export function employeeName(e: { first_name: string; last_name: string }): stri
 
 export { userNames };
 
-/**
- * 400 unless each given `YYYY-MM-DD` is a real calendar day (the document's `format: date` check
- * lets 2026-02-30 through).
- */
+/** 400 unless each given `YYYY-MM-DD` is a real day (the document's `format: date` lets 2026-02-30 through). */
 export function checkCalendarDates(fields: Record<string, string | null | undefined>): void {
   for (const [path, v] of Object.entries(fields)) {
     if (v === undefined || v === null) continue;
@@ -50,11 +47,7 @@ export function amount(path: string, v: string | null | undefined): string | nul
 
 export type { LockedAsset };
 
-/**
- * Locks the asset row for the rest of the transaction (SELECT … FOR UPDATE): assignments,
- * returns, damage reports and edits of one asset are serialised, so two of them can never both
- * act on the same state. Deleted assets are skipped unless `withDeleted`.
- */
+/** Locks the asset row for the transaction, so two moves never act on the same state; deleted ones skipped unless `withDeleted`. */
 export async function lockAsset(tx: ScopedTx, id: string, withDeleted = false): Promise<LockedAsset | null> {
   const row = await lockAssetRow(tx, id);
   if (!row || (row.deleted_at && !withDeleted)) return null;

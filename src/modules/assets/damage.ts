@@ -1,7 +1,5 @@
-// Damage reports: the holder (or hr) reports damage; the asset's condition becomes `damaged`, a
-// major damage takes it out of service (at once when nobody holds it, else when it is returned);
-// hr resolves a report as repaired (back in service once no report is open) or written off
-// (retired).
+// Damage reports: the asset's status moves by states.ts (a major damage takes it out of service); hr
+// resolves a report as repaired or written off.
 import { assertNotAssigned, assertTakesDamageReports, statusAfterDamage, statusAfterRepair, WRITTEN_OFF } from "./states.ts";
 import { audit } from "../../platform/audit.ts";
 import { uploadOf } from "../../platform/storage/files.ts";
@@ -56,8 +54,7 @@ export async function damageReportPage(
   return { rows: await damageReportsJson(rows), page, total };
 }
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function reportDamage(
   auth: AuthContext,
   body: { asset_id: string; severity: DamageSeverity; description: string; file_id?: string | null },
@@ -137,8 +134,7 @@ export interface ResolveInput {
   condition?: "new" | "good" | "fair" | "poor";
 }
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function resolveDamage(auth: AuthContext, id: string, body: ResolveInput) {
   if (body.status === "written_off" && body.condition !== undefined) throw invalidField("body.condition", "is only for repairs");
   const repair_cost = amount("body.repair_cost", body.repair_cost);

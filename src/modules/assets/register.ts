@@ -38,10 +38,7 @@ type AssetQuery = PageQuery & {
   search?: string;
 };
 
-/**
- * The register: a page by number (findAssets), or a page of a walk in the order of change
- * (docs/integrations-sync.md), with tombstones on request.
- */
+/** The register: a page by number, or a page of a walk in the order of change with tombstones (docs/integrations-sync.md). */
 export async function assetList(query: AssetQuery, walk: Walk | null): Promise<Listing<ReturnType<typeof assetJson>>> {
   if (!walk) return findAssets(query);
   const where = assetFilter(query);
@@ -182,8 +179,7 @@ const EDITABLE = [
   "notes",
 ] as const;
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function editAsset(id: string, body: AssetInput) {
   const today = await companyToday();
   const purchase_cost = amount("body.purchase_cost", body.purchase_cost);

@@ -105,8 +105,7 @@ export interface DecisionInput {
   decision_notes?: string | null;
 }
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function decideReturn(auth: AuthContext, id: string, body: DecisionInput) {
   if (body.status === "rejected") {
     if (body.returned_on !== undefined) throw invalidField("body.returned_on", "is only for approvals");

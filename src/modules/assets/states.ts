@@ -1,6 +1,4 @@
-// An asset's status, in one place: what each move of its life does to it (assignment, a return, a
-// damage report, a repair, a write-off, a manual change) and what a status forbids. The moves are
-// made by assignments.ts, returns.ts, damage.ts and register.ts through these.
+// An asset's status, in one place: what each move does to it and what a status forbids.
 //
 //   available --assign--> assigned --return (sound)--> available
 //                                  --return (damaged, or a major report open)--> under_repair

@@ -1,7 +1,4 @@
-// The attendance area's raw SQL (src/db/sql.ts): the tenant's time zone and weekly offs with the
-// employees and stored records of a page of the day view in one prepared statement (the approved
-// leave, work from home and holidays of those days come from the leave area's timeOffRows), and
-// which (employee, date) pairs of an import exist already.
+// The attendance area's raw SQL (src/db/sql.ts).
 import { query, readPrepared, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 import type { Page } from "../../platform/use-case.ts";
@@ -49,12 +46,7 @@ export async function dayViewSettings(): Promise<DayViewSettings> {
   return r;
 }
 
-/**
- * One prepared statement on the pool (the day view is a measured hot path): the tenant's time zone
- * and weekly offs, the employees of the page (the caller's scope; one employee, or those joined by
- * the end of the range), their count (not for one employee), and their stored records in [from, to]
- * - as JSON.
- */
+/** The day view's one prepared statement (a measured hot path): settings, the page of employees, count and records, as JSON. */
 export async function dayViewPage(
   auth: AuthContext,
   opts: { employeeId?: string; from: DateString; to: DateString; page: Page },
@@ -108,10 +100,7 @@ export interface ImportedRecord {
   notes: string | null;
 }
 
-/**
- * Creates or replaces the records of these (employee, date) pairs - each pair once - in one
- * statement (an import's batch); answers each record's id and whether it was created.
- */
+/** Creates or replaces the records of these (employee, date) pairs in one statement; each record's id and whether created. */
 export function upsertImportedRecords(
   tx: ScopedTx,
   records: readonly ImportedRecord[],

@@ -1,7 +1,5 @@
-// Attendance corrections (regularization requests): an employee (or hr for them) asks to set a
-// past day's punches; the request is edited while pending, decided by the manager or hr - an
-// approval rewrites the day's record - or withdrawn. Submit, decide and cancel run through the
-// shared approval flow (src/modules/shared/approvals.ts).
+// Attendance corrections: a request to set a past day's punches, through the shared approval flow
+// (src/modules/shared/approvals.ts); an approval rewrites the day's record.
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";
@@ -109,10 +107,7 @@ export async function submitRegularization(
 
 export type RegularizationChange = RequestBody<"updateAttendanceRegularization">;
 
-/**
- * Either an edit of a pending request by the person who filed it (check_in, check_out, reason) or
- * a decision (status, comment) - not both. Returns the request and what happened to it.
- */
+/** An edit of a pending request by its filer, or a decision - not both; the request and what happened to it. */
 export async function reviseRegularization(
   auth: AuthContext,
   id: string,
@@ -167,10 +162,7 @@ async function editRegularization(
   return regularizationJson(row);
 }
 
-/**
- * Approve or reject (the employee's manager or hr, never the employee): an approval rewrites the day's record (audited),
- * keeping what it was.
- */
+/** Approve or reject (manager or hr, never the employee): an approval rewrites the day's record, audited with what it was. */
 async function decideRegularization(
   auth: AuthContext,
   r: Row,

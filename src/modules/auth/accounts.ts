@@ -1,8 +1,6 @@
-// Accounts: the password reset by e-mailed single-use token (rate-limited requests, handled after
-// the response by the job auth.password-reset-requests so that every address takes the same time;
-// a reset ends every session of the user), and joining a company by invitation (a new account, or
-// an existing one proven by its password unless already signed in as it). Signup: signup.ts.
-// `req` carries the session (express-session).
+// Accounts: the password reset by mailed single-use token (handled after the response by the job
+// auth.password-reset-requests, so every address takes the same time), and joining by invitation
+// (docs/security.md, "Password reset", "Invitations"). Signup: signup.ts.
 import { acknowledgeOnJoining, assertCurrentNotice } from "../privacy/index.ts";
 import { recordEvent } from "../../platform/events/events.ts";
 import type { Request } from "express";
@@ -25,10 +23,7 @@ export const PASSWORD_RESET_REQUESTS_JOB = "auth.password-reset-requests";
 const RESET_TTL_MS = 3600 * 1000;
 const INVALID_RESET = "The reset link is invalid, already used or expired; request a new one";
 
-/**
- * Records a reset request for the address - the same work whether or not it has an account, and
- * nothing that says which (the caller always answers 200); the job mails the token.
- */
+/** Records a reset request: the same work whether the address has an account or not (always 200); the job mails it. */
 export async function requestPasswordReset(email: string, ip: string): Promise<void> {
   await resetRequestLimiter.attemptOrRefuse(ip);
   await systemDb.passwordResetRequest.create({ data: { email: email.toLowerCase() } });
@@ -110,12 +105,8 @@ export async function resetPasswordWithToken(req: Request, token: string, passwo
   );
 }
 
-/**
- * Accepts an invitation (once, before it expires or is revoked): joins the company with the
- * invited role (and employee record, unless another member has it since) and signs in.
- */
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+/** Accepts an invitation (once, before it expires or is revoked): joins with the invited role and signs in. */
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function joinByInvitation(req: Request, input: RequestBody<"acceptInvite">, ip: string): Promise<SessionInfoData> {
   // unique per tenant; the hash alone finds the tenant (a random 256-bit token: docs/scaling.md)
   const invitation = await systemDb.invitation.findFirst({ where: { token_hash: hashToken(input.token) } });

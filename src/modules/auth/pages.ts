@@ -1,9 +1,6 @@
-// The pages the account mails link to (APP_URL's documented paths; APP_URL defaults to this server):
-// confirm a signup, accept an invitation, reset a password, sign in, ask for a reset. Each is a form
-// that /assets/public-link.js sends as JSON to the operation named in `data-json` and whose answer it
-// shows in the live region; after a sign-in the page links to the API reference (/docs), signed in.
-// The signup and invitation pages show the privacy notice the person joins under, with a required
-// acknowledgement box whose value is the notice's version (sent as `privacy_notice_version`).
+// The pages the account mails link to while APP_URL is this server: forms that /assets/public-link.js
+// sends as JSON to the operation in `data-json`; the signup and invitation pages require acknowledging the
+// privacy notice's version (`privacy_notice_version`).
 import { esc, page } from "../../platform/html-page.ts";
 import { noticeBeforeJoining } from "../privacy/index.ts";
 import { invitationForPage } from "./accounts.ts";

@@ -1,8 +1,5 @@
-// Sign-in and the signed-in session: password sign-in (under the sign-in limits of
-// src/platform/identity/signin-guard.ts: paused per account and client, never for everyone;
-// failures audited in the user's companies), sign-out, the session's view, refreshing it after a
-// membership changed, and switching the active company. `req` carries the session
-// (express-session): these use cases start, save or end it.
+// Sign-in (under the sign-in limits of src/platform/identity/signin-guard.ts) and the signed-in session:
+// sign-out, its view, refresh after a membership change, switching company. `req` carries the session.
 import type { Request } from "express";
 import { auditTenants } from "../../platform/audit.ts";
 import { checkPasswordAttempt, rememberClient } from "../../platform/identity/signin-guard.ts";
@@ -24,10 +21,7 @@ function sessionUser(req: Request): string {
   return id;
 }
 
-/**
- * Signs in with e-mail and password; the session's previous company stays active when the user is
- * still a member of it, else their first company.
- */
+/** Signs in; the session's previous company stays active while the user is its member, else their first company. */
 export async function signInWithPassword(
   req: Request,
   credentials: { email: string; password: string },

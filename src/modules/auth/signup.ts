@@ -1,8 +1,6 @@
-// Signup, confirmed by e-mail: the request answers and works the same for every address; the job
-// auth.signup-requests mails a single-use token (or, for an address with an account, a notice to its
-// owner); confirming the token with the password chosen there creates the user, company and owner
-// membership in one transaction. Why no signup decides the password, and the mail budget per
-// address: docs/security.md, "Sign-up and confirmation".
+// Signup, confirmed by e-mail: answers alike for every address; the job auth.signup-requests mails the
+// token (or a notice to an existing account's owner); confirming creates user, company and owner membership
+// in one transaction (docs/security.md, "Sign-up and confirmation").
 import { acknowledgeOnJoining, assertCurrentNotice } from "../privacy/index.ts";
 import type { Request } from "express";
 import { appUrl } from "../../config.ts";
@@ -41,10 +39,7 @@ export async function requestSignup(input: RequestBody<"signup">, ip: string): P
   jobs.kick(SIGNUP_REQUESTS_JOB);
 }
 
-/**
- * The job: mails every signup not mailed yet (at most `limit` per run; the sweep does the rest).
- * An address past its mail budget waits for the sweep after its window ends.
- */
+/** The job: mails unmailed signups (at most `limit`); an address past its mail budget waits for a later sweep. */
 export async function mailSignupRequests(limit = 200): Promise<number> {
   let mailed = 0;
   const waiting: string[] = [];
@@ -63,9 +58,8 @@ export async function mailSignupRequests(limit = 200): Promise<number> {
 }
 
 /**
- * One signup: claimed (another worker skips it), then the confirmation or the owner's notice -
- * or, past the address's mail budget, a notice is dropped and a confirmation waits (the newest
- * of the address's waiting signups only; the older ones would have mailed the same).
+ * One signup, claimed (another worker skips it), mailed - or past the address's mail budget a notice is
+ * dropped and a confirmation waits (only the newest waiting one: older ones would mail the same).
  */
 async function mailSignupRequest(id: string): Promise<"mailed" | "dropped" | "waits"> {
   return systemDb.$transaction(async (tx) => {
@@ -124,10 +118,7 @@ async function mailSignupRequest(id: string): Promise<"mailed" | "dropped" | "wa
   });
 }
 
-/**
- * Creates the account (with the password chosen here, by whoever holds the mailed token) and its
- * company (the user its owner) from a confirmed signup, and signs in.
- */
+/** Creates the account (password chosen here, by the mailed token's holder) and its company from a confirmed signup; signs in. */
 export async function completeSignup(req: Request, input: RequestBody<"confirmSignup">): Promise<SessionInfoData> {
   const hash = hashToken(input.token);
   const pending = await systemDb.signupRequest.findUnique({ where: { token_hash: hash } });

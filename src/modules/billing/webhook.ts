@@ -1,14 +1,7 @@
-// The billing provider's webhook: verified with Stripe's own signature check (plus a bound on
-// timestamps in the future, which Stripe's library lets through), processed once per event id; a
-// subscription event sets the tenant's modules and billing columns unless a newer event was
-// applied already, and a change of modules is audited. Runs on the system client (the event names
-// its tenant).
-//
-// A company is bound to one billing customer (billing_customers, one each way): the first live
-// subscription event naming the company (`metadata.tenant_id`) binds it to the event's customer,
-// unless that customer is bound to another company. Afterwards an event for the company from any
-// other customer (or from none) is acknowledged and ignored, so a subscription of one customer can
-// neither grant nor remove another company's modules.
+// The billing provider's webhook: Stripe's signature check (plus a bound on future timestamps, which it lets
+// through), once per event id; a subscription event sets the tenant's modules unless a newer one applied.
+// A company binds to the first customer whose live subscription event names it: events from any other
+// customer are acknowledged and ignored, so one customer can neither grant nor remove another's modules.
 import Stripe from "stripe";
 import { config } from "../../config.ts";
 import { systemDb } from "../../db/client.ts";

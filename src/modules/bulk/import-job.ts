@@ -19,22 +19,14 @@ export const BULK_IMPORTS_JOB = "bulk.imports";
 /** The longest transaction of an import: a queued all-or-nothing import of 100 000 rows. */
 const JOB_TX_MS = 30 * 60_000;
 
-/**
- * The maker of a queued import as they are now, authorized again for the kind's import operation
- * (importSalarySetups, ...): the member or the API credential it was made with re-read - role,
- * own-record links, scopes - so the job runs with the rules the request would have today.
- */
+/** The import's maker as they are now (role, own-record links, scopes), so the job runs by today's rules. */
 async function makerOf(tenantId: string, imp: BulkImport): Promise<AuthContext> {
   if (!imp.created_by) throw forbidden("Not run: the member who made it is no longer known");
   const operation = `import${imp.kind.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase())}` as OperationId;
   return reauthorize(tenantId, imp.created_by, imp.actor_credential_id, operation);
 }
 
-/**
- * The job: runs every queued import of every company (and running ones whose worker stopped
- * renewing its lease), oldest first. Safe to run often and from several processes: an import is
- * claimed by one conditional UPDATE.
- */
+/** Runs every queued import (and running ones whose lease lapsed), oldest first; each claimed by one conditional UPDATE. */
 export async function runQueuedImports(): Promise<number> {
   let done = 0;
   const tried = new Set<string>();

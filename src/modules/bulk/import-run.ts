@@ -1,12 +1,7 @@
-// Running one import (docs/integrations-bulk.md), for the request (imports.ts) and the job
-// (import-job.ts). The rows are written by the single create's rules of their kind (kinds.ts):
-//   - dry run: every row checked - its schema, then written inside a transaction that is always
-//     rolled back, so the checks against stored data (duplicates, unknown references, and earlier
-//     rows of the same file) are exactly the real import's - nothing kept;
-//   - all_or_nothing: one transaction; any problem and it is rolled back;
-//   - row_by_row: transactions of CHUNK rows, a savepoint per row (or per batch) so a bad row is
-//     undone alone; the import's counters commit with each chunk, so a job that dies resumes after
-//     the last committed chunk and never writes a row twice.
+// Running one import (docs/integrations-bulk.md) for the request and the job, by the single create's rules:
+// a dry run writes in a transaction always rolled back (so its checks are the real import's); all_or_nothing
+// is one transaction; row_by_row commits CHUNK rows at a time with a savepoint per row, and resumes after
+// the last committed chunk, never writing a row twice.
 import { Prisma } from "../../../generated/prisma/client.ts";
 import type { BulkImport } from "../../../generated/prisma/client.ts";
 import { db, savepoint, sharedTenantTx, byId, type ScopedTx } from "../../db/tenancy.ts";
@@ -142,10 +137,7 @@ async function writeChunk(tx: ScopedTx, auth: AuthContext, kind: Kind, chunk: { 
   }
 }
 
-/**
- * Runs `imp` over `rows` (from row `imp.processed_rows` + 1 for a resumed row-by-row import) and
- * records the outcome on it; returns the finished import.
- */
+/** Runs `imp` over `rows` (a resumed row-by-row import from `processed_rows` + 1) and records the outcome. */
 // size: the import's one transaction: the rows, the row-by-row savepoints, progress and the outcome in order
 export async function runImport(
   auth: AuthContext,

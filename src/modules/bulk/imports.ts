@@ -1,7 +1,5 @@
-// Bulk imports (docs/integrations-bulk.md), the request side: the source read and checked as a table
-// of the kind's columns, the import recorded, then run here (up to BULK_IMPORT_SYNC_ROWS rows,
-// import-run.ts) or queued for the job (import-job.ts). Retries of the POST are answered by the
-// generic Idempotency-Key.
+// Bulk imports, the request side: the source checked, the import recorded, then run here (up to
+// BULK_IMPORT_SYNC_ROWS rows) or queued (docs/integrations-bulk.md).
 import type { BulkImport } from "../../../generated/prisma/client.ts";
 import { config } from "../../config.ts";
 import { db } from "../../db/tenancy.ts";
@@ -57,10 +55,7 @@ export interface ImportOutcome {
   data: ImportJson;
 }
 
-/**
- * Starts an import of `kind`: the source read (400 for one that is not a table of the kind's
- * columns), the import recorded, then run here (up to BULK_IMPORT_SYNC_ROWS rows) or queued.
- */
+/** Starts an import: the source read (400 if not a table of the kind), recorded, then run here or queued. */
 export async function startImport(
   auth: AuthContext,
   kindName: KindName,

@@ -1,8 +1,6 @@
-// The rows of an import: read from CSV text or JSON objects, refused as a whole when the file is
-// not a table of the kind's columns (400, nothing imported), then each row checked against the
-// JSON Schema of the kind's single create body - the document's own schema, compiled with Ajv as
-// the request validator compiles it (full formats, every error) - its problems in the words of the
-// request validator (src/platform/validation-messages.ts).
+// The rows of an import from CSV or JSON: a file that is not a table of the kind's columns is a 400; each
+// row is checked against the kind's create schema, compiled as the request validator compiles it, and told
+// in its words (src/platform/validation-messages.ts).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
@@ -190,10 +188,8 @@ function rowOf(kind: Kind, header: string[], cells: string[]): Row {
 }
 
 /**
- * Reads `input` (`{csv}` or `{rows}`) once through, or a 400 for a source that is not a table of
- * the kind's columns: CSV that cannot be parsed, a header naming an unknown or repeated column,
- * more than MAX_ROWS rows, JSON rows with unknown properties. CSV is parsed record by record
- * without keeping the records; its rows are kept only when there are at most `keepUpTo`.
+ * Reads `input` once through, or a 400 for a source that is not a table of the kind's columns; CSV parsed
+ * record by record, its rows kept only up to `keepUpTo`.
  */
 export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }, keepUpTo = MAX_ROWS): Source {
   if (input.rows) {
@@ -242,10 +238,7 @@ export function readSource(kind: Kind, input: { csv?: string; rows?: Row[] }, ke
   return { format: "csv", total, rows: total <= keepUpTo ? kept : null };
 }
 
-/**
- * The rows of a CSV text one by one, parsed as they are taken (64 KiB of text at a time, with
- * backpressure): a queued import of 100 000 rows never holds them all.
- */
+/** A CSV text's rows one by one, parsed as taken (64 KiB at a time): a queued import of 100 000 rows never holds them all. */
 export async function* csvRows(kind: Kind, text: string): AsyncGenerator<Row> {
   const SLICE = 65536;
   const slices = function* () {

@@ -1,11 +1,6 @@
-// Row-level access to employee records, on top of the operation's x-roles:
-// - owner, admin, hr: every live employee, complete record;
-// - the employee linked to the caller's membership (`auth.employeeId`): complete record;
-// - a manager: their direct reports' complete record, identifiers of pay and statutory accounts
-//   (bank account, IFSC, IBAN, routing code, labour card, PAN, UAN, ESI number) masked;
-// - everyone else: the directory projection only (GET by id), and 404 for every operation that
-//   needs more (documents, activity log, resignation).
-// Deleted employees are a 404 for everyone.
+// Row-level access to employee records, on top of the operation's x-roles (docs/security.md, "Own-record
+// rule" and "Masked identifiers"): owner/admin/hr and the employee themselves the complete record, a
+// manager their reports' with pay identifiers masked, everyone else the directory projection or a 404.
 import type { Employee } from "../../../generated/prisma/client.ts";
 import { db } from "../../db/tenancy.ts";
 import { notFound } from "../../platform/errors.ts";

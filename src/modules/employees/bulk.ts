@@ -1,7 +1,5 @@
-// Employees in bulk (the bulk area's imports and exports, src/modules/bulk/): many records created
-// in the caller's transaction by exactly the rules of a single create (records.ts), checked and
-// written a batch at a time - the per-row checks in memory, the checks against stored data in one
-// query per batch - and the rows of an export read in keyset batches.
+// Employees in bulk (src/modules/bulk/): created by exactly the rules of a single create, a batch at a
+// time (per-row checks in memory, checks against stored data in one query per batch).
 import { randomUUID } from "node:crypto";
 import type { Employee } from "../../../generated/prisma/client.ts";
 import { auditMany } from "../../platform/audit.ts";
@@ -21,14 +19,10 @@ export interface RowProblem {
 const fieldOf = (path: string) => path.replace(/^body\./, "");
 
 /**
- * Creates the employees of `rows` in `tx` (each a `createEmployee` body that passed the schema):
- * every row obeys the rules of `createEmployeeIn` - dates, IBAN, a live email unique among live
- * employees, a code unique in the company (also within the batch), known manager, branch and work
- * location - and gets its `employee.created` entry. Rows that break one are not written and come
- * back as problems; the others are written. Earlier batches of the same transaction count as stored.
+ * Creates the employees of `rows` in `tx` by the rules of `createEmployeeIn`, each with its audit entry;
+ * rows that break one come back as problems. Earlier batches of the same transaction count as stored.
  */
-// size: the batch writer keeps the single create's checks in order (email, code, manager, branch,
-// location), then one insert, its audit and its events
+// size: the single create's checks in order (email, code, manager, branch, location), then one insert, its audit and events
 export async function createEmployeesIn(
   tx: ScopedTx,
   rows: EmployeeCreateInput[],

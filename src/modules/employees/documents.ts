@@ -1,6 +1,5 @@
-// Employee documents: multipart uploads stored through src/platform/storage/files.ts (size and type limits,
-// content-addressed bytes on disk), metadata rows in employee_documents, audited. Who may see or
-// add them: access.ts.
+// Employee documents: uploads stored by src/platform/storage/files.ts, metadata in employee_documents,
+// audited; who may see them: access.ts.
 import { audit } from "../../platform/audit.ts";
 import { db, type ScopedTx, tenantTx } from "../../db/tenancy.ts";
 import { type PageQuery, pageOf } from "../../platform/use-case.ts";
@@ -81,11 +80,7 @@ export async function employeeDocumentFile(auth: AuthContext, employeeId: string
   return d.file;
 }
 
-/**
- * Adds an already stored file to an employee's documents inside the caller's transaction, audited
- * on the employee as `employee.document_uploaded` with where it came from - for flows that bring
- * documents along (a hired candidate's appointment documents).
- */
+/** Adds an already stored file to an employee's documents in the caller's transaction, audited (a hired candidate's documents). */
 export async function attachDocumentIn(
   tx: ScopedTx,
   employeeId: string,

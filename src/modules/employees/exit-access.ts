@@ -18,10 +18,8 @@ export interface MemberToEnd {
 }
 
 /**
- * The memberships a completed exit of `employeeId` ends: the member linked to the record now, and
- * every member whose account was linked to it before and is linked to no record now (unlinking
- * before the exit does not keep the access; a member linked to another record since keeps theirs).
- * `lastOwner` when they include every owner of the company.
+ * The memberships a completed exit ends: the member linked now, and any linked before and to no record
+ * since (unlinking first does not keep access). `lastOwner` when they include every owner.
  */
 export async function accessToEnd(tx: ScopedTx, employeeId: string): Promise<{ members: MemberToEnd[]; lastOwner: boolean }> {
   const links = await tx.employeeUserLink.findMany({ where: { employee_id: employeeId }, select: { user_id: true } });
@@ -35,16 +33,9 @@ export async function accessToEnd(tx: ScopedTx, employeeId: string): Promise<{ m
 }
 
 /**
- * What a completed exit does beyond the record's status, in the exit's transaction:
- * - the person's membership ends (removed, audited `member.removed` with `reason: exit_completed`):
- *   their sessions in this company end at once (the session rows are deleted; the identity cache of
- *   every server process is dropped by the memberships trigger's NOTIFY), they no longer see the
- *   company at sign-in, helpdesk tickets assigned to them go back to the queue, and pending
- *   invitations linked to the record are revoked;
- * - their direct reports now report to the exited employee's own manager (or to nobody: hr then
- *   decides), audited on each report; their pending requests are therefore decided by that manager
- *   (or hr) from now on, and the new manager is told.
- * Re-hiring restores access explicitly: a new invitation (from the employee record) accepted by them.
+ * What a completed exit does beyond the status, in its transaction: the person's membership ends (sessions
+ * at once, via the memberships trigger's NOTIFY; tickets back to the queue; invitations revoked), and their
+ * reports move to the exited employee's manager (or to nobody), audited and told. Re-hiring is a new invitation.
  */
 export async function endAccess(tx: ScopedTx, employeeId: string, managerId: string | null, members: MemberToEnd[]): Promise<void> {
   for (const m of members) {

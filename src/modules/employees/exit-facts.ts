@@ -26,10 +26,7 @@ export async function exitOfEmployee(client: Pick<ScopedTx, "employeeExit">, emp
   };
 }
 
-/**
- * A final settlement now owns the exit's final_settlement item (`reference` = its number): 409
- * when the item was already ticked by hand (untick it first, or settle outside the system).
- */
+/** A final settlement takes the exit's final_settlement item: 409 when it was ticked by hand (untick it first). */
 export async function attachSettlementToChecklist(tx: ScopedTx, exitId: string, reference: string): Promise<void> {
   const item = await tx.exitChecklistItem.findFirst({ where: { exit_id: exitId, item: "final_settlement" } });
   if (!item) return;

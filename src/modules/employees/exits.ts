@@ -1,9 +1,6 @@
-// Resignation and exit: a resignation moves the employee to `on_notice` and opens the exit record
-// with its checklist; the checklist's items are ticked by their owners (updateExitChecklistItem;
-// final_settlement by processing the final settlement once one exists); the scheduled job
-// `employees.complete-exits` marks them `exited` once their last working day has passed in the
-// company's time zone and every item is done, and hr may complete an exit with pending items
-// with a reason (completeExit).
+// Resignation and exit: `on_notice` with a checklist ticked by its owners; the job
+// `employees.complete-exits` marks `exited` once the last day has passed and every item is done, or hr
+// completes it with a reason (completeExit).
 import { audit } from "../../platform/audit.ts";
 import { tenantPage } from "../../db/central.ts";
 import { lockRow } from "../../db/sql.ts";
@@ -144,10 +141,7 @@ export async function tickChecklistItem(auth: AuthContext, employeeId: string, i
   return exitJson(exit);
 }
 
-/**
- * hr completes an exit now (after the last working day): without a reason only when every item is
- * done; with pending items the reason is required and recorded. The employee becomes `exited`.
- */
+/** hr completes an exit after the last working day; with pending items only with a recorded reason. */
 export async function completeExitNow(auth: AuthContext, employeeId: string, input: RequestBody<"completeExit">) {
   await loadLiveEmployee(employeeId);
   // completing an exit (past pending items, with a reason) is hr's decision about the employee:
@@ -209,9 +203,7 @@ export async function completeDueExitsOfTenant(today: string): Promise<number> {
   let done = 0;
   for (const x of due) {
     const completed = await tenantTx(async (tx) => {
-      // Only with the whole checklist done (an exit with pending items waits for them, or for hr's
-      // completeExit); the exit row is locked, so an item unticked meanwhile is seen. The reporting
-      // lines first (endAccess moves the reports), as completeExitNow.
+      // only with the whole checklist done (the exit row is locked); reporting lines first, as completeExitNow
       await lockReportingLines(tx);
       if (!(await lockRow(tx, "employee_exits", x.id))) return false;
       if (await tx.exitChecklistItem.count({ where: { exit_id: x.id, status: { not: "done" } } })) return false;
@@ -247,10 +239,7 @@ export async function completeDueExitsOfTenant(today: string): Promise<number> {
   return done;
 }
 
-/**
- * The scheduled job: for every tenant, marks employees whose last working day has passed (in the
- * tenant's time zone) as `exited`. Safe to run often and from several processes.
- */
+/** The scheduled job: marks `exited` whoever's last working day has passed in the tenant's time zone. Safe to rerun. */
 export async function completeDueExits(now = clock.now()): Promise<number> {
   let total = 0;
   let failed = 0;

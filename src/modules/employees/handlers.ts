@@ -1,7 +1,4 @@
-// Employees: records (records.ts), the directory list (directory.ts), one employee's profile and
-// activity log (profile.ts), documents (documents.ts), resignation and exit (exits.ts); row-level
-// access in access.ts, JSON shapes in views.ts, raw SQL in queries.ts. Handlers translate HTTP to
-// one use case and back.
+// Employees: handlers translate HTTP to one use case and back.
 import { ack, created, listed, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { sendStoredFile } from "../../platform/storage/files.ts";

@@ -29,11 +29,8 @@ export async function employeeDocumentsOf(id: string) {
 }
 
 /**
- * Erases the employee's documents (no payroll statute requires them kept; the unreferenced files
- * are then removed by the uploads' sweep) and pseudonymises the record itself: the identity,
- * contact, bank and statutory fields are replaced or cleared, the employee code stays (the key the
- * retained wage records are kept under). Soft-deleted so that it leaves the lists. Returns the
- * erased documents' ids.
+ * Erases the employee's documents and pseudonymises the record, keeping the employee code (the key of the
+ * wage records the payroll laws keep); soft-deleted. Returns the erased documents' ids.
  */
 export async function pseudonymiseEmployeeIn(tx: ScopedTx, id: string, deletedAt: Date): Promise<string[]> {
   const docs = await tx.employeeDocument.findMany({ where: { employee_id: id }, select: { id: true } });

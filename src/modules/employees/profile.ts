@@ -51,10 +51,7 @@ const READ_ELSEWHERE: readonly { actionPrefix: string; readBy: OperationId }[] =
 /** Who may see the actor's e-mail address and IP of an entry. */
 const ACTOR_DETAIL_ROLES: readonly Role[] = ["owner", "admin"];
 
-/**
- * A page of the employee's activity log (newest first), for callers who may see the complete
- * record; entries about records the caller may not read are left out (and not counted).
- */
+/** A page of the employee's activity log, newest first, leaving out (and not counting) entries the caller may not read. */
 export async function employeeActivity(
   auth: AuthContext,
   id: string,

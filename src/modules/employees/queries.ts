@@ -1,20 +1,9 @@
-// The employees area's raw SQL (src/db/sql.ts): the directory list and the profile read - the
-// area's hot paths, on the pool without the ORM - the code counter, the reporting-line lock and
-// cycle check, and the row lock of an employee.
-//
-// The employee list is built to use exactly the indexes made for it (prisma/schema/employees.prisma),
-// checked with EXPLAIN ANALYZE on 100 000 employees in one tenant:
-//   - every query is `tenant_id = $tenant AND deleted_at IS NULL AND …`, matching the partial
-//     indexes;
-//   - `search` is `search_text LIKE '%term%'` on a lower-cased copy of name/code/email/phone,
-//     answered by a pg_trgm GIN index (terms of 3+ characters; with other companies in the table the
-//     one led by tenant_id, prisma/schema/employees.prisma); the page and the exact total
-//     come from one pass over the (materialized) matches (`count(*) OVER ()`);
-//   - `department` walks employees_live_department_idx in name order (an OFFSET reads index
-//     entries, no sort of the whole department); the totals of the plain list and of a department
-//     come from employee_department_counts (kept by a trigger), other filters' from an index-only
-//     count, run in parallel with the page.
-// scripts/measure/bench-sql.ts sends the same statements for the benchmark's baseline.
+// The employees area's raw SQL: the directory list and profile read (hot paths, on the pool without the
+// ORM), the code counter, the reporting-line lock and cycle check. The list uses exactly its indexes
+// (prisma/schema/employees.prisma; EXPLAIN ANALYZE on 100 000 employees a tenant): partial indexes on
+// live rows, `search` on a pg_trgm GIN index led by tenant_id, `department` along its name index, totals
+// from employee_department_counts (a trigger) or an index-only count. scripts/measure/bench-sql.ts sends
+// the same statements.
 import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
 import { execute, join, query, read, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import { currentTenantId, type db, type ScopedTx } from "../../db/tenancy.ts";
@@ -127,13 +116,9 @@ export function directoryPage(f: DirectoryFilter, page: Page): Promise<Directory
 }
 
 /**
- * A page of a search with the total of its matches. One pass over the matches (trigram bitmap
- * scan) gives both the page and the total. The matches are materialized first: given
- * `ORDER BY name LIMIT 20` the planner would otherwise walk the whole name index filtering row by
- * row (it does not see that count(*) OVER () needs every match), which costs ~100x more for a
- * surname whose matches cluster in name order. Only the sort keys of the matches are kept and
- * sorted; the page's rows are then read by id (the output columns of 20 rows, not of every match:
- * a surname with 2 000 matches 25 % faster). Past the last page the window has no row.
+ * A page of a search and its total from one pass over the materialized matches: not materialized, the
+ * planner walks the whole name index for `ORDER BY name LIMIT 20` (~100x slower for a clustered surname).
+ * Only sort keys are sorted; the page's rows are then read by id.
  */
 export function directorySearchPage(f: DirectoryFilter, page: Page): Promise<(DirectoryRow & { total: number })[]> {
   const order = ORDER[f.sort];
@@ -144,11 +129,7 @@ export function directorySearchPage(f: DirectoryFilter, page: Page): Promise<(Di
       SELECT ${E_COLUMNS}, page.total FROM page JOIN employees e ON e.tenant_id = ${tenant}::uuid AND e.id = page.id ORDER BY page.n`);
 }
 
-/**
- * A page of a walk of the list in the order of change (src/db/keyset.ts): the filters of
- * the page by number (but `sort`), tombstones with `include_deleted`, read along
- * employees_change_idx from the cursor's key - a deep page costs what the first does.
- */
+/** A page of a walk in the order of change (src/db/keyset.ts) along employees_change_idx: a deep page costs what the first does. */
 export function directoryWalk(f: DirectoryFilter, w: Walk): Promise<(DirectoryRow & { walk_xid: string; deleted_at: Date | null })[]> {
   const conds = [walkAnd(w, { softDeleted: true })];
   if (f.department !== undefined) conds.push(sql`department = ${f.department}`);
@@ -162,9 +143,8 @@ export function directoryWalk(f: DirectoryFilter, w: Walk): Promise<(DirectoryRo
 // ───────────────────────────── the profile read ─────────────────────────────
 
 /**
- * Every column of the employee by name (not `e.*`: the statement is prepared once per connection,
- * and a column added by a later migration would change a prepared `*`'s result type under a
- * running server). Typed by the generated client's field list, so a new column must be added here.
+ * Every column by name, not `e.*`: a prepared `*` would change its result type under a running server when
+ * a migration adds a column. Typed by the generated field list, so a new column must be added here.
  */
 const EMPLOYEE_COLUMN: Record<Prisma.EmployeeScalarFieldEnum, Sql> = {
   tenant_id: sql`e."tenant_id"`,
@@ -204,10 +184,7 @@ const EMPLOYEE_COLUMNS = join(Object.values(EMPLOYEE_COLUMN));
 
 export type EmployeeWithUser = Employee & { user_id: string | null };
 
-/**
- * The live employee with the member account linked to it, in one statement (the profile read is a
- * hot path: one round trip instead of two Prisma queries, on the pool, as a prepared statement).
- */
+/** The live employee with its linked member account in one prepared statement (the profile read is a hot path). */
 export async function employeeWithUser(id: string): Promise<EmployeeWithUser | undefined> {
   const [row] = await readPrepared<EmployeeWithUser>(sql`SELECT ${EMPLOYEE_COLUMNS}, (SELECT m.user_id FROM memberships m WHERE m.tenant_id
       = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
@@ -217,11 +194,7 @@ export async function employeeWithUser(id: string): Promise<EmployeeWithUser | u
 
 // ───────────────────────────── writes' helpers ─────────────────────────────
 
-/**
- * Draws the tenant's next generated code number. With `db` (outside any transaction) the draw is a
- * statement of its own that locks the counter row only while it runs; inside a transaction the row
- * stays locked until that transaction ends.
- */
+/** Draws the tenant's next code number; inside a transaction the counter row stays locked until it ends. */
 export async function drawCodeNumber(client: Client): Promise<number> {
   const [{ last_value }] = await query<{ last_value: number }>(
     sql`INSERT INTO employee_code_counters (tenant_id, last_value) VALUES (${tenant}::uuid, 1)
@@ -247,9 +220,8 @@ export async function drawCodeNumbers(client: Client, n: number): Promise<number
 export const INSERT_COLUMNS = ["id", ...RECORD_FIELDS, "search_text"] as const;
 
 /**
- * Inserts many employees in one statement (bulk imports): the rows travel as one JSON parameter
- * (`jsonb_to_recordset`) - a multi-row INSERT of the ORM binds ~30 parameters a row and cost ~1 s
- * per 1 000 rows on a loaded machine. Rows are complete (`employment_type`, `status` given).
+ * Inserts many employees in one statement, the rows as one JSON parameter (`jsonb_to_recordset`): the
+ * ORM's multi-row INSERT binds ~30 parameters a row and cost ~1 s per 1 000 rows on a loaded machine.
  */
 export async function insertEmployees(tx: ScopedTx, rows: Record<(typeof INSERT_COLUMNS)[number], unknown>[]): Promise<void> {
   await execute(
@@ -269,10 +241,7 @@ export async function insertEmployees(tx: ScopedTx, rows: Record<(typeof INSERT_
   );
 }
 
-/**
- * A batch of an export (bulk area): live employees after `after` in id order (keyset on the
- * primary key), straight on the pool - the ORM spent ~60 ms a batch of 1 000 mapping the rows.
- */
+/** A batch of an export: live employees after `after` in id order, on the pool (the ORM spent ~60 ms a batch mapping rows). */
 export async function exportBatch(
   filter: { department?: string; status?: string; reports_to?: string; updated_since?: string; id?: string },
   after: string | null,

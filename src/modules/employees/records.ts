@@ -110,11 +110,7 @@ async function checkEmailFree(tx: ScopedTx | typeof db, email: string, exceptId?
 
 export const formatEmployeeCode = (n: number) => `EMP-${String(n).padStart(5, "0")}`;
 
-/**
- * Next free generated code of the tenant. With `db` (outside any transaction) each draw is a
- * statement of its own that locks the counter row only while it runs; inside a transaction the row
- * stays locked until that transaction ends, so every other create of the tenant waits for it.
- */
+/** Next free generated code; inside a transaction the counter row stays locked (every other create waits). */
 async function nextEmployeeCode(tx: ScopedTx | typeof db): Promise<string> {
   for (;;) {
     const code = formatEmployeeCode(await drawCodeNumber(tx));
@@ -157,13 +153,9 @@ function updateColumns(v: EmployeeUpdateInput): Prisma.EmployeeUncheckedUpdateIn
 }
 
 /**
- * Creates an employee and returns the complete record. A generated code is drawn before the
- * transaction starts, in a statement of its own: drawn inside it, the tenant's counter row stayed
- * locked for the whole create (checks, insert with its search index, audit entry, commit), so
- * concurrent creates of a company ran one after the other, each holding a connection and an open
- * transaction while it waited - 16 at once on a busy machine ran into the transaction timeout. The
- * price: a create that fails after the draw leaves a gap in the numbering (the usual failure, an
- * email already in use, is checked before drawing).
+ * Creates an employee. A generated code is drawn before the transaction, in a statement of its own: drawn
+ * inside, the counter row stayed locked for the whole create and concurrent creates queued into the
+ * transaction timeout. The price: a create failing after the draw leaves a gap in the numbering.
  */
 export async function addEmployee(rawInput: EmployeeCreateInput) {
   let input = rawInput;
@@ -177,11 +169,7 @@ export async function addEmployee(rawInput: EmployeeCreateInput) {
   return employeeJson(e, { access: "full", exit: null, userId: null });
 }
 
-/**
- * Creates an employee inside the caller's transaction (validation, generated code, search text,
- * activity log) - for flows that create the record together with other changes, e.g. converting a
- * hired candidate.
- */
+/** Creates an employee inside the caller's transaction (e.g. converting a hired candidate). */
 export async function createEmployeeIn(tx: ScopedTx, rawInput: EmployeeCreateInput): Promise<Employee> {
   const input = normalize(rawInput);
   checkValues(input);
@@ -224,12 +212,7 @@ async function lockEmployee(tx: ScopedTx, id: string): Promise<Employee> {
   return tx.employee.findFirstOrThrow({ where: { id } });
 }
 
-/**
- * Fields of the record that decide pay: where the salary goes (bank account, IBAN, WPS labour
- * card), proration and gratuity (joining date, employment type, status), statutory deductions
- * (state for professional tax, date of birth for EPS, gender for the slabs). Changing them on
- * one's own record is a decision about one's own money: only the company's owner may.
- */
+/** Fields that decide pay (where it goes, proration, statutory deductions): changing one's own is the owner's alone. */
 const PAY_FIELDS = [
   "bank_name",
   "bank_account_number",
@@ -286,10 +269,7 @@ export async function changeEmployee(auth: Pick<AuthContext, "role" | "employeeI
   return fullEmployeeJson(id);
 }
 
-/**
- * Soft delete: sets deleted_at (the partial indexes then ignore the row, which frees the email),
- * unlinks member accounts and pending invitations. Refused while live employees report to them.
- */
+/** Soft delete (frees the email under the partial indexes), unlinking member accounts and pending invitations. */
 export async function removeEmployee(id: string): Promise<void> {
   await tenantTx(async (tx) => {
     await lockReportingLines(tx); // no one may be assigned to them while they are being deleted

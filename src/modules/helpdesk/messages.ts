@@ -44,10 +44,7 @@ export async function messagePage(auth: AuthContext, ticketId: string, page: Pag
   };
 }
 
-/**
- * Adds a reply or (agents) an internal note to an open ticket; a reply is told to the requester, or to the assignee when the
- * requester wrote it.
- */
+/** Adds a reply or (agents) an internal note to an open ticket; a reply is told to the other side. */
 export async function postMessage(auth: AuthContext, ticketId: string, input: RequestBody<"addHelpdeskMessage">): Promise<MessageJson> {
   const t = await visibleTicket(auth, ticketId);
   if (input.internal && !isHr(auth)) throw forbidden("Only the helpdesk team can add internal notes");

@@ -3,11 +3,7 @@ import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder }
 import { query, read, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 
-/**
- * Locks the ticket for the rest of the transaction (two agents changing it are serialised) and
- * returns its status; null when it is gone - deleted by a request that held the lock first
- * (PostgreSQL re-checks `deleted_at IS NULL` on the row it waited for).
- */
+/** Locks the ticket (agents serialised) and returns its status; null when a request holding the lock first deleted it. */
 export async function lockTicketStatus(tx: ScopedTx, id: string): Promise<string | null> {
   const [row] = await query<{ status: string }>(
     sql`SELECT t.status FROM helpdesk_tickets t

@@ -1,8 +1,5 @@
-// The state machine of a helpdesk ticket, in one place (as recruitment's states.ts): its statuses,
-// the moves between them (a move not listed is a 409; staying in the same status is not a move),
-// what a move writes besides the status, the move an assignment makes, who may make which move,
-// and that a closed ticket no longer changes nor takes messages. Every change of a ticket's status
-// (tickets.ts, messages.ts) goes through these.
+// The state machine of a helpdesk ticket, in one place: the moves (another is a 409), what each writes,
+// who may make it; a closed ticket no longer changes. Every status change goes through these.
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { conflict } from "../../platform/errors.ts";
 

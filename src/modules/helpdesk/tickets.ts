@@ -24,10 +24,7 @@ import {
 import { ticketJson, type TicketJson, ticketsJson, visibleTicket } from "./views.ts";
 import * as clock from "../../lib/clock.ts";
 
-/**
- * A page of the tickets the caller may see, newest first, filtered - or a page of a walk in the
- * order of change (`walk`, docs/integrations-sync.md), deleted tickets as tombstones with include_deleted.
- */
+/** The tickets the caller may see: a page by number, newest first, or a page of a walk (docs/integrations-sync.md). */
 export async function ticketList(
   auth: AuthContext,
   q: QueryParams<"listHelpdeskTickets">,
@@ -215,11 +212,7 @@ export async function discardTicket(auth: AuthContext, id: string): Promise<void
   });
 }
 
-/**
- * A member's access ended (a completed exit): the tickets still open or in progress that were
- * assigned to them go back to the queue (no assignee), each audited with `reason: assignee_left`,
- * in the caller's transaction. Returns how many.
- */
+/** A member's access ended: their open tickets go back to the queue, audited `reason: assignee_left`. Returns how many. */
 export async function releaseTicketsOf(tx: ScopedTx, userId: string): Promise<number> {
   const tickets = await tx.helpdeskTicket.findMany({
     where: { assignee_user_id: userId, deleted_at: null, status: { in: ACTIVE_TICKET_STATUSES } },

@@ -1,7 +1,5 @@
-// The company's event feed (docs/integrations.md): the events in their one order (`seq`, given after commit by
-// the sequencer of src/platform/events/deliver.ts), test pings left out. An API credential reads an
-// event's `changes` (the record's fields) only with the read scope of its area (`x-read-scope` of
-// the event's webhook); without it, the event with its id and type and `changes: null`.
+// The company's event feed (docs/integrations.md), in `seq` order, test pings left out; an API credential
+// without the area's read scope gets an event's id and type with `changes: null`.
 import { db } from "../../db/tenancy.ts";
 import { eventReadScopes } from "../../../generated/registry.ts";
 import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
@@ -10,10 +8,7 @@ import { sequencePending } from "../../platform/events/sequencer.ts";
 type FeedType = NonNullable<RequestBody<"createWebhookEndpoint">["event_types"]>[number];
 type Data = { id: string | null; entity_type: string | null; changes: Record<string, unknown> | null };
 
-/**
- * The read scope an event type's changes need (`x-read-scope` of its webhook in the document): the
- * changes are the record's fields, which a credential reads only with its area's read scope.
- */
+/** The read scope an event type's changes need (`x-read-scope` of its webhook): they are the record's fields. */
 export function readScopeOf(type: string): string | null {
   return (eventReadScopes as Record<string, string | null>)[type] ?? null;
 }

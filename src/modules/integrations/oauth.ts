@@ -1,9 +1,5 @@
-// The OAuth 2.0 client-credentials grant (RFC 6749 §4.4): `POST /api/oauth/token` trades
-// an API credential for a short-lived access token. The client id is the credential's prefix, the
-// client secret its whole secret (the operation's description says why); the token is stored as its
-// SHA-256 only and the Bearer guard accepts it (src/platform/identity/credentials.ts, TOKEN_LOOKUP)
-// with the credential's role and the token's scopes. Errors in RFC 6749 §5.2's words
-// (src/http/oauth-errors.ts writes it).
+// The OAuth 2.0 client-credentials grant (RFC 6749 §4.4): an API credential traded for a short-lived access
+// token, stored as its SHA-256 (docs/decisions/0007-integrations-internals.md, "OAuth 2.0 client credentials").
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { config } from "../../config.ts";
 import { tenantTx, withTenant } from "../../db/tenancy.ts";
@@ -83,10 +79,7 @@ function grantedScopes(requested: string | undefined, cred: CredentialIdentity):
   return [...new Set(asked)].sort();
 }
 
-/**
- * An access token for the client that authenticated (`authorization`: the request's Authorization
- * header, if any). Audited `api_credential.token_issued` under the credential's name.
- */
+/** An access token for the client that authenticated; audited `api_credential.token_issued`. */
 export async function issueAccessToken(authorization: string | undefined, body: TokenRequest): Promise<TokenResponse> {
   if (body.grant_type === undefined) throw new OAuthError("invalid_request", "grant_type is required (client_credentials)");
   const client = clientCredentials(authorization, body);

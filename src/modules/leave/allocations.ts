@@ -1,7 +1,5 @@
-// Allocations: entitlements of a period, in bulk from a policy or for one employee (from a policy
-// or an explicit number of days), prorated for joiners, idempotent (an employee/type/period is
-// allocated once), with carry-forward of the previous period's unused days, and the ledger
-// postings they schedule (up front, or accrual parts posted when due by jobs.ts).
+// Allocations: a period's entitlements, prorated for joiners, allocated once per employee/type/period,
+// with carry-forward and the ledger postings they schedule (accruals posted when due by jobs.ts).
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx } from "../../db/tenancy.ts";
@@ -65,12 +63,7 @@ export interface AllocationOutcome {
   skipped: Skip[];
 }
 
-/**
- * Allocates a period (the current one by default): every employee a policy applies to (bulk), or
- * one employee from their policy (optionally one of its types) or an explicit number of days.
- * Employees/types that cannot be allocated are skipped with a reason; the first LIST_CAP of each
- * list are returned.
- */
+/** Allocates a period in bulk from policies or for one employee; what cannot be allocated is skipped with a reason. */
 export async function allocateLeave(auth: AuthContext, body: RequestBody<"createLeaveAllocations">): Promise<AllocationOutcome> {
   checkAllocationBody(body);
   const period = await namedOrCurrentPeriod(db, body.period_id);

@@ -25,12 +25,9 @@ import { balancesPage, ledgerKeys } from "./queries.ts";
 type LedgerJson = ReturnType<typeof ledgerJson>;
 
 /**
- * A page of employees in the caller's scope with their balances of the period (the current one
- * by default) as of today, as the JSON text of the rows PostgreSQL wrote (sent as it is: a hot
- * path). Rows with an expiring credit past its expiry date, or below their type's minimum, are
- * completed here with the one availability rule of ledger.ts: `expired` and `available` include
- * lapses the expiry job has not posted yet, and `below_minimum_reason` says why a balance is below
- * the minimum - so the page agrees with what requests and encashments are checked against.
+ * A page of balances in the caller's scope as of today, as the JSON text PostgreSQL wrote (a hot path).
+ * Rows with an expiring credit past its date, or below the type's minimum, are completed by ledger.ts's
+ * one availability rule, so the page agrees with what requests and encashments are checked against.
  */
 export async function balancePage(
   auth: AuthContext,
@@ -73,10 +70,7 @@ async function completeRows(parts: string[], check: Set<string>, today: DateStri
   return JSON.stringify(rows).slice(1, -1);
 }
 
-/**
- * The ledger list: a page by number, or a page of a walk in the order of change
- * (docs/integrations-sync.md: new entries, as the ledger only grows).
- */
+/** The ledger list: a page by number, or a page of a walk in the order of change (docs/integrations-sync.md). */
 export async function ledgerList(
   auth: AuthContext,
   query: QueryParams<"listLeaveLedger">,

@@ -16,10 +16,7 @@ export async function previousPeriod(tx: ScopedTx, p: PeriodRow): Promise<Period
   return tx.leavePeriod.findFirst({ where: { end_date: { lt: p.start_date } }, orderBy: { end_date: "desc" } });
 }
 
-/**
- * Unused balance of the previous period per employee:type, for carry-forward: its availability
- * (ledger − pending − expired; ledger.ts) as of the day after the period ends.
- */
+/** Unused balance of the previous period per employee:type: its availability (ledger.ts) the day after it ends. */
 export async function unusedBalances(
   tx: ScopedTx,
   prev: PeriodRow,

@@ -1,8 +1,5 @@
-// Leave encashment: turning unused days of an encashable type into pay. A request reserves the days
-// (at most encashment_max_days per period, keeping encashment_min_balance); hr approves (the days
-// leave the ledger; payroll prices and pays them) or rejects; an approved encashment can be
-// cancelled until payroll has priced it. Submit, decide and cancel run through the shared
-// approval flow.
+// Leave encashment through the shared approval flow: a request reserves the days, approval takes them
+// from the ledger for payroll to price and pay; cancellable until payroll has priced it.
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { db, byId } from "../../db/tenancy.ts";
@@ -44,11 +41,7 @@ export async function encashmentPage(auth: AuthContext, query: QueryParams<"list
   return { rows: rows.map(encashmentJson), page, total };
 }
 
-/**
- * A request to encash days of the period (the current one by default): within the type's
- * per-period maximum (counting pending and approved encashments) and leaving at least the type's
- * minimum balance: the availability of the balances page (net of pending reservations and of days expired by today).
- */
+/** A request to encash days: within the type's per-period maximum, leaving its minimum balance (the balances page's availability). */
 export async function requestEncashment(auth: AuthContext, body: RequestBody<"createLeaveEncashment">): Promise<EncashmentJson> {
   const employeeId = targetEmployee(auth, body.employee_id);
   const n = days(body.days);

@@ -1,9 +1,6 @@
-// Leave encashment at exit, for payroll's full and final settlement (through index.ts): the whole
-// remaining balance of every active encashable type in the leave period containing the last
-// working day - the ledger, net of pending requests and of credits lapsing by that day. The
-// per-period maximum and the minimum balance of a type do not apply at exit (there is no later use
-// for the days). Processing the settlement writes an approved, priced encashment per type and its
-// ledger debit, under the employee's leave lock, after checking the balance again.
+// Leave encashment at exit, for the final settlement: the whole remaining balance of every encashable
+// type in the period of the last working day; the type's per-period maximum and minimum balance do not
+// apply (the days have no later use).
 import type { ScopedTx } from "../../db/tenancy.ts";
 import { audit } from "../../platform/audit.ts";
 import { conflict } from "../../platform/errors.ts";
@@ -57,12 +54,10 @@ export interface ExitEncashment extends ExitLeaveBalance {
 }
 
 /**
- * Writes the settlement's encashments (approved and priced: payroll runs do not pay them again) and
- * debits the days from the ledger, in the caller's transaction. 409 when a balance is no longer
- * what the settlement priced. Returns the encashment ids, in the order given.
+ * Writes the settlement's encashments (approved and priced, so no run pays them again) and their ledger
+ * debits in the caller's transaction; 409 when a balance is no longer what was priced.
  */
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function encashOnExit(
   tx: ScopedTx,
   employeeId: string,
@@ -136,10 +131,7 @@ export async function priceEncashments(tx: ScopedTx, priced: readonly { id: stri
     await tx.leaveEncashment.updateMany({ where: { id: { in: ids } }, data: { amount, updated_at: at } });
 }
 
-/**
- * Prices one approved encashment no run has paid yet (a final settlement pays it); false when it is
- * no longer approved and unpriced (changed meanwhile).
- */
+/** Prices one approved encashment no run has paid (a final settlement pays it); false when it changed meanwhile. */
 export async function priceUnpaidEncashment(tx: ScopedTx, id: string, amount: string, at: Date): Promise<boolean> {
   const { count } = await tx.leaveEncashment.updateMany({
     where: { id, status: "approved", amount: null },

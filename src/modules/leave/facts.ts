@@ -112,10 +112,7 @@ export async function approvedTimeOff(employeeIds: readonly string[], from: Date
   return timeOffRows(employeeIds, from, to);
 }
 
-/**
- * The employee's approved leave on `date`: `full_day`, `half_day` (the leave's first or last day
- * taken as a half), or null - on the caller's transaction when given.
- */
+/** The employee's approved leave on `date`: `full_day`, `half_day` (a half first or last day), or null. */
 export async function approvedLeaveOn(employeeId: string, date: DateString, client: Reader = db): Promise<"full_day" | "half_day" | null> {
   const d = parseDate(date);
   const leave = await client.leaveRequest.findFirst({

@@ -1,7 +1,4 @@
-// Leave area: configuration (types, periods, policies, holidays), allocations and balances,
-// requests and approvals, encashment, work from home and working on holidays. Each handler turns
-// HTTP into one call of a use case (the sibling modules hold the rules) and its result into the
-// response envelope.
+// Leave area: each handler turns HTTP into one use case call (the sibling modules hold the rules) and back.
 import { ack, created, listed, ok, sendListedJson } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { allocateLeave, allocationPage } from "./allocations.ts";

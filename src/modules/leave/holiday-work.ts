@@ -1,7 +1,5 @@
-// Working on a holiday (compensatory leave): a claim for a weekly off or holiday already worked;
-// its approval credits compensatory days (valid for the type's comp_off_validity_days) to the
-// ledger, and cancelling an approved claim takes them back while they are unused. Submit, decide
-// and cancel run through the shared approval flow.
+// Working on a holiday: approval credits compensatory days (valid comp_off_validity_days) to the ledger;
+// cancelling takes back unused ones. Through the shared approval flow.
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { db, byId } from "../../db/tenancy.ts";

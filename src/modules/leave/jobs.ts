@@ -1,7 +1,5 @@
-// Scheduled leave postings, safe to run any number of times (and concurrently): every posting
-// carries a dedupe key, so a second run finds nothing left to do.
-//   leave.accrue  monthly/quarterly accrual parts that have fallen due
-//   leave.expire  lapse of carried-forward and compensatory days not used by their expiry date
+// Scheduled leave postings (leave.accrue, leave.expire), safe to run any number of times: every posting
+// carries a dedupe key.
 import { tenantPage } from "../../db/central.ts";
 import { db, tenantTx, withTenant } from "../../db/tenancy.ts";
 import { addDays, type DateString, toDateString } from "../../lib/dates.ts";
@@ -61,10 +59,8 @@ export async function runLeaveAccruals(opts: { today?: DateString } = {}): Promi
 }
 
 /**
- * Posts the lapse of expiring credits whose expiry date is before `today` (settleLapses): exactly
- * what every reader already counts as expired (openLapses), so balances do not change when it
- * runs. A credit that a pending leave request dated on or before its expiry may still use waits
- * for the decision. Returns the number posted.
+ * Posts the lapses openLapses already counts (so balances do not change when it runs); a credit a pending
+ * request may still use waits for the decision. Returns the number posted.
  */
 export async function runLeaveExpiries(opts: { today?: DateString } = {}): Promise<number> {
   return eachTenant(async (today) => {

@@ -1,11 +1,6 @@
-// The leave ledger: postings, and expiring credits and their lapse; what an account holds (balances,
-// reservations, availability, the lowest balance a type allows) is read by ledger-balance.ts.
-//
-// Locking: every operation that reserves or debits an employee's balance runs in a tenantTx and
-// first takes lockEmployees (src/modules/shared/people.ts): a transaction-level advisory lock on
-// that employee plus a shared lock on the tenant's leave data, which bulk allocation takes
-// exclusively. Checks and writes therefore happen one at a time per employee, so parallel
-// requests/approvals can never overdraw.
+// The leave ledger: postings, expiring credits and their lapse (balances: ledger-balance.ts). Every
+// reservation or debit takes lockEmployees (src/modules/shared/people.ts) in its tenantTx first, so
+// parallel requests and approvals can never overdraw.
 import type { components } from "../../../generated/api-types.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
 import { addDays, type DateString, toDateString } from "../../lib/dates.ts";
@@ -184,16 +179,10 @@ export async function openLapses(
 }
 
 /**
- * Posts lapses of expired credits (expiry entries referencing the credit's entry) so that the
- * ledger holds what openLapses computes from the ledger's debits, in the caller's transaction
- * (under lockEmployees). The expiry job (`job`) posts every credit that expired before `today`,
- * except while a pending request dated on or before its expiry may still use it; otherwise only
- * credits whose lapse has been posted already are settled: postEntries does it whenever it posts
- * a debit, so leave approved (or cancelled, recounted, encashed) on a date before an expiry whose
- * lapse was posted gives back (or lapses again) the days it uses in the same transaction. Readers'
- * figures do not change (openLapses counts the difference until it is posted). The first posting
- * of a credit has the dedupe key `expiry:<entryId>`, the n-th after it `expiry:<entryId>:<n>`.
- * Returns the number of entries written.
+ * Posts lapses so that the ledger holds what openLapses computes, in the caller's transaction (under
+ * lockEmployees). The job posts every credit expired before `today` unless a pending request may still
+ * use it; otherwise only already-posted lapses are settled (postEntries, at every debit), so readers'
+ * figures never change. Dedupe keys `expiry:<entryId>`, then `expiry:<entryId>:<n>`. Returns entries written.
  */
 export async function settleLapses(
   c: Client,
@@ -246,10 +235,8 @@ export interface NewEntry {
 const DEBITS = new Set<NewEntry["entry_type"]>(["taken", "cancelled", "encashed"]);
 
 /**
- * Appends entries in one set-based INSERT (no per-row ORM work, so bulk postings stay cheap); an
- * entry whose dedupe_key exists already is skipped (idempotent postings). Returns the number written.
- * Debits (taken, cancelled, encashed) settle the posted lapses of their accounts in the same
- * transaction (settleLapses): the caller holds lockEmployees for them.
+ * Appends entries in one set-based INSERT, skipping an existing dedupe_key; debits settle their accounts'
+ * posted lapses in the same transaction (the caller holds lockEmployees). Returns the number written.
  */
 export async function postEntries(c: Client, entries: NewEntry[]): Promise<number> {
   if (!entries.length) return 0;

@@ -1,10 +1,4 @@
-// Raw SQL of the leave area (src/db/sql.ts: every statement filters each table it names by the
-// active tenant). Everything else the area reads and writes goes through the scoped Prisma client.
-//   - insertLedgerEntries: set-based ledger postings, idempotent on dedupe_key
-//   - insertAllocations: set-based allocations, skipping an employee/type/period allocated already
-//   - balancesPage: the leave balances page in one prepared statement, planned once (a measured hot path)
-//   - timeOffRows: approved leave, work from home and holidays for attendance's day view, in one
-//     prepared statement (a measured hot path)
+// Raw SQL of the leave area (src/db/sql.ts); everything else goes through the scoped Prisma client.
 import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
 import { empty, execute, query, read, readGenericPlan, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { db, ScopedTx } from "../../db/tenancy.ts";
@@ -28,10 +22,7 @@ export interface LedgerRow {
   created_by: string | null;
 }
 
-/**
- * Appends ledger entries in one INSERT (no per-row ORM work, so bulk postings stay cheap); an entry
- * whose dedupe_key exists already is skipped. Returns the number written.
- */
+/** Appends ledger entries in one INSERT, skipping an existing dedupe_key; returns the number written. */
 export function insertLedgerEntries(c: Client, rows: LedgerRow[]): Promise<number> {
   return execute(
     sql`
@@ -110,37 +101,23 @@ export interface BalancesPageInput {
 export interface BalancesPageResult {
   period_id: string | null;
   total: number;
-  /**
-   * The rows as JSON text, one part per employee (each a comma-separated list of objects; several
-   * small strings rather than one of hundreds of kB), in their final form unless `to_check` names
-   * some of them.
-   */
+  /** JSON text, one part per employee (several small strings, not one of hundreds of kB); final unless in `to_check`. */
   parts: string[];
   /** The tenant's today (in its time zone): the date the balances are as of. */
   as_of: DateString;
   /**
-   * Accounts (`employee_id:leave_type_id`) whose row the caller completes with ledger.ts
-   * (balances.ts): an expiring credit past its expiry date whose lapse the ledger may not hold as
-   * readers count it (not posted yet; or a pending request dated on or before the expiry may use
-   * it; or a debit dated on or before it, or another credit, came after its last posting), or a
-   * balance below the type's minimum.
+   * Accounts (`employee_id:leave_type_id`) the caller completes with ledger.ts: an expiring credit past its
+   * expiry whose lapse the ledger may not hold as readers count it, or a balance below the type's minimum.
    */
   to_check: string[];
 }
 
 /**
- * One statement, the only query of the balances page: the tenant's today, the period, the page of
- * employees in the caller's scope and their count, and per employee (LATERAL, so each lookup uses
- * the (tenant_id, employee_id, ...) keys whatever the planner estimates, and the one generic plan
- * stays good for every page: readGenericPlan) the account totals of the period - one row per type
- * of leave_balance_totals, which the database keeps equal to the ledger's sums by kind and the
- * pending reservations (migration 20261127081556_leave_balance_totals) - so no ledger entry is
- * read, except, for accounts that have any, expiring credits (carry forward, compensatory offs)
- * past their date, to tell whether an expiry needs checking. PostgreSQL writes the rows as JSON in their final form, a row
- * of the result per employee (the figures of the page on each): the employee's and each type's
- * fields once, and each account's figures as its totals row holds them already written (the
- * `figures` column, DECIMAL(10,1) sums printed with one decimal place - "12.0", the DayCount
- * form). `period_id` is null when there is no such period.
+ * The balances page's only query: per employee (LATERAL, so every lookup uses the (tenant_id, employee_id,
+ * ...) keys and one generic plan suits every page: readGenericPlan) the period's rows of
+ * leave_balance_totals, which the database keeps equal to the ledger's sums (migration
+ * 20261127081556_leave_balance_totals); ledger entries are read only for expiring credits past their
+ * date. PostgreSQL writes the rows as final JSON (`figures`: DECIMAL(10,1) as "12.0", the DayCount form).
  */
 // size: one SQL statement that writes the page's rows as JSON (the comment above explains each part)
 export async function balancesPage(i: BalancesPageInput): Promise<BalancesPageResult> {
@@ -238,11 +215,7 @@ export interface TimeOffRows {
   holidays: { date: DateString; name: string; branch_id: string | null; work_location_id: string | null }[];
 }
 
-/**
- * One prepared statement for attendance's day view (a measured hot path): the approved leave (with
- * its type's code) and work from home of these employees overlapping [from, to], and the company's
- * holidays in [from, to] that are days off (not optional) in date and name order, as JSON.
- */
+/** Attendance's day view in one prepared statement (a measured hot path): approved leave, work from home and days-off holidays, as JSON. */
 export async function timeOffRows(employeeIds: readonly string[], from: DateString, to: DateString): Promise<TimeOffRows> {
   const [r] = await readPrepared<{ data: string }>(sql`
     SELECT json_build_object(

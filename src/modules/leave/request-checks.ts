@@ -1,7 +1,5 @@
-// The rules a leave request is held to when it is submitted: those of the request and the leave
-// type checked before the transaction (dates, joining, exit, the type's use, half days, attachment,
-// notice), and those checked under the employee's lock against their other requests (overlap with
-// leave or work from home, consecutive days, attachment above a number of days, balance).
+// The rules a leave request is held to: those of the request and type before the transaction, and those
+// against the employee's other requests under the employee's lock.
 import type { LeaveType } from "../../../generated/prisma/client.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import type { AuthContext, RequestBody } from "../../platform/use-case.ts";

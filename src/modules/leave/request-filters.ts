@@ -8,11 +8,7 @@ export const ACTIVE = ["pending", "approved"];
 /** "2025-03-04" or "2025-03-04 to 2025-03-06". */
 export const describeRange = (from: DateString, to: DateString) => (from === to ? from : `${from} to ${to}`);
 
-/**
- * Prisma filters of a request list: by status, and by date - overlapping [from_date, to_date] for
- * requests with a range, on the day for dated requests, or on the creation time (the company's
- * calendar days in its time zone).
- */
+/** Prisma filters of a request list: by status, and by date (range overlap, the day, or the creation time in the company's days). */
 export function listFilters(
   query: { status?: string; from_date?: string; to_date?: string },
   dateField: "range" | "date" | { createdIn: string },

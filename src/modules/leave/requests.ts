@@ -1,7 +1,5 @@
-// Leave requests: counting, every rule of the leave type, the balance check under the
-// per-employee lock, approval/rejection, cancellation with ledger reversal, and the recount of a
-// sandwich neighbour when a request goes away. Submit, decide and cancel run through the shared
-// approval flow (src/modules/shared/approvals.ts).
+// Leave requests, through the shared approval flow (src/modules/shared/approvals.ts); the rules a request
+// is held to: request-checks.ts.
 import type { components } from "../../../generated/api-types.ts";
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { db, byId } from "../../db/tenancy.ts";
@@ -80,14 +78,11 @@ export async function leaveRequestPage(auth: AuthContext, query: QueryParams<"li
 }
 
 /**
- * A leave request (pending), for the caller or - by hr - for another employee: the type's rules
- * (active, applies, half days, notice, attachment, consecutive days), no overlap with other leave
- * or work from home, days counted on the employee's calendar (sandwich rule), and - for a paid
- * type - enough balance net of pending reservations and days lapsing before the leave, all under
- * the employee's lock so that parallel requests cannot overdraw.
+ * A pending leave request (the caller's, or by hr another's): the type's rules, no overlap, days counted
+ * on the employee's calendar, and a paid type's balance, all under the employee's lock so parallel
+ * requests cannot overdraw.
  */
-// size: one declaration for the shared approval flow (the row created under the lock, the audit's changes, the
-// two notices); the rules it applies are in request-checks.ts
+// size: one declaration for the shared approval flow (row under the lock, audit, two notices); the rules are in request-checks.ts
 export async function submitLeaveRequest(auth: AuthContext, body: RequestBody<"createLeaveRequest">): Promise<LeaveRequestJson> {
   const { employeeId, emp, type, period, today } = await submissionFacts(auth, body);
   const req = {

@@ -79,10 +79,7 @@ export function adjacent(a: { to: DateString }, b: { from: DateString }, isOff: 
   return true;
 }
 
-/**
- * Half days of the unbroken chain of leave formed by `self` and the `others` adjacent to it
- * (directly or through one another) - what "max consecutive days" limits.
- */
+/** Half days of the unbroken chain of leave `self` forms with adjacent `others`: what "max consecutive days" limits. */
 export function consecutiveHalves(self: RangeWithHalves, others: RangeWithHalves[], isOff: IsOff): number {
   const sorted = [...others].sort((a, b) => (a.from < b.from ? -1 : 1));
   let total = self.halves;

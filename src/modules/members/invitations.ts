@@ -1,12 +1,7 @@
-// Invitations: a single-use token by e-mail (valid 7 days), replacing any open invitation of the
-// same address; mailed through the outbox in the same transaction.
-//
-// An invitation is mail to any address a member types, so (docs/security.md) it is limited per company
-// (lower for a new company), per inviter, per company and address, and per address across
-// companies; its subject is fixed, and the names members wrote (company, inviter) appear only in
-// its body, bounded, on one line and quoted as theirs. An invitation is only as good as its
-// inviter's right to send it: a member's pending invitations are revoked when they are removed or
-// their new role could not have sent them, and acceptance checks the inviter still could.
+// Invitations: a single-use token by e-mail (valid 7 days), replacing any open one of the address, mailed
+// through the outbox in the same transaction. Mail to any address a member types, hence the limits and the
+// plain, bounded wording (docs/security.md, "Invitations"); an invitation is only as good as its inviter's
+// current right to send it.
 import { audit } from "../../platform/audit.ts";
 import { newToken } from "../../platform/identity/tokens.ts";
 import { appUrl, config } from "../../config.ts";

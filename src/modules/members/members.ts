@@ -95,9 +95,8 @@ export async function revokeMembership(auth: AuthContext, userId: string): Promi
 }
 
 /**
- * Revokes the pending invitations `userId` sent that a member of `role` could not send (all of
- * them when `role` is null: the member was removed), in the caller's transaction; audited. A
- * demoted or removed inviter's invitations do not outlive their right to send them (docs/security.md).
+ * Revokes the pending invitations `userId` sent that a `role` could not send (all, when removed: null),
+ * audited: an invitation does not outlive its inviter's right to send it (docs/security.md).
  */
 export async function revokeInvitationsBeyond(tx: ScopedTx, userId: string, role: string | null): Promise<number> {
   const pending = await tx.invitation.findMany({

@@ -2,10 +2,7 @@
 import { query, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 
-/**
- * Locks the memberships of the company's owners for the rest of the transaction and returns their
- * user ids, so that two concurrent demotions or removals cannot take away the last owner.
- */
+/** Locks the owners' memberships and returns their ids, so concurrent demotions cannot remove the last owner. */
 export async function lockOwners(tx: ScopedTx): Promise<string[]> {
   const rows = await query<{ user_id: string }>(
     sql`SELECT m.user_id FROM memberships m WHERE m.tenant_id = ${tenant}::uuid AND m.role = 'owner' FOR UPDATE`,

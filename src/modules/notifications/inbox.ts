@@ -30,11 +30,7 @@ function notificationJson(n: {
 }
 type NotificationJson = ReturnType<typeof notificationJson>;
 
-/** A page of the caller's notifications, newest first, and how many are unread. */
-/**
- * The caller's notifications: a page by number (newest first), or a page of a walk in the order of
- * change (docs/integrations-sync.md: new notifications, and those marked read since), with the unread count.
- */
+/** The caller's notifications with the unread count: a page by number (newest first), or a page of a walk (docs/integrations-sync.md). */
 export async function inboxList(
   auth: AuthContext,
   q: { page?: number; limit?: number; unread?: boolean },

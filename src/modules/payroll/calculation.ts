@@ -1,11 +1,7 @@
-// Calculating a payroll run, set-based, a batch of `PAYROLL_BATCH_SIZE` employees at a time: the
-// company's facts are read once and each batch's own (salary setups in force, setup lines, leave,
-// attendance, ESI coverage, loan installments, claims, encashments, the income-tax year to date) in
-// a fixed number of queries (run-inputs.ts); its employees are computed in memory (compute.ts) and
-// written in one INSERT … SELECT FROM jsonb_to_recordset, which PostgreSQL runs while the next
-// batch is read and computed; each written batch reports progress. Only the totals and the ids the
-// run pays are kept, so memory is a batch's, not the company's. Processing then pays what the slips
-// deduct and reimburse.
+// Calculating a payroll run, set-based, a batch of `PAYROLL_BATCH_SIZE` employees at a time: inputs in a
+// fixed number of queries (run-inputs.ts), computed in memory (compute.ts), written in one INSERT while
+// the next batch is read; only totals and ids are kept, so memory is a batch's (docs/architecture.md,
+// "What is implemented", payroll).
 import { config } from "../../config.ts";
 import { lock, tenantLock } from "../../db/primitives.ts";
 import { db, type ScopedTx, byId } from "../../db/tenancy.ts";
@@ -144,12 +140,7 @@ export interface StoreOptions {
   onProgress?: (processed: number, total: number) => Promise<void>;
 }
 
-/**
- * Calculates the run and replaces its slips and totals inside the caller's transaction: one
- * DELETE, then per batch of `PAYROLL_BATCH_SIZE` employees its reads and one INSERT (the next batch
- * is read and computed while PostgreSQL writes the previous one), then the run's totals. Nothing is visible to others
- * before the caller commits.
- */
+/** Replaces the run's slips and totals in the caller's transaction: one DELETE, then a batch's reads and one INSERT at a time. */
 export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOptions = {}): Promise<Calculation> {
   const inputs = await loadRunInputs(tx, run);
   await opts.onProgress?.(0, inputs.total);
@@ -216,11 +207,7 @@ export interface StoredRun extends RunRef {
   totals: unknown;
 }
 
-/**
- * Processing: the draft's stored slips numbered and paid when the inputs it was calculated from are
- * unchanged (processStored), otherwise the run calculated again with slip numbers. Either way the
- * slips are what a calculation of the inputs as they are now gives, to the paisa.
- */
+/** Processing: the draft's slips kept when its inputs are unchanged (processStored), else calculated again: the same slips to the paisa. */
 export async function calculateForProcessing(
   tx: ScopedTx,
   run: StoredRun,
@@ -230,11 +217,9 @@ export async function calculateForProcessing(
 }
 
 /**
- * Reads the run's inputs again batch by batch, only to digest them (nothing is computed): while each
- * digest equals the stored one, that batch's stored slips are numbered as a calculation would number
- * them. Null at the first difference - a fact changed since the draft was calculated, or it was
- * calculated by another release - and the caller calculates the run again (inside the same
- * transaction, so numbers given meanwhile are rewritten).
+ * Re-reads the run's inputs batch by batch only to digest them: while each digest equals the stored one,
+ * that batch's stored slips are numbered. Null at the first difference (a changed fact, another release):
+ * the caller calculates again in the same transaction, so numbers given meanwhile are rewritten.
  */
 async function processStored(tx: ScopedTx, run: StoredRun, opts: StoreOptions & { slipPrefix: string }): Promise<Calculation | null> {
   const stored = run.totals as (RunTotals & { employees_without_setup: number }) | null;
@@ -282,11 +267,7 @@ export async function lockPayroll(tx: ScopedTx): Promise<void> {
   await lock(tx, tenantLock("payroll"));
 }
 
-/**
- * Finalises a run whose slips were just stored with their numbers (calculateAndStore with
- * `slipPrefix`) inside the caller's transaction: installments paid (loans active/closed), claims
- * paid, encashments priced, the run processed, slip notifications - set-based.
- */
+/** Finalises a just-numbered run in the caller's transaction, set-based: installments, claims, encashments, status, notices. */
 export async function finalizeRun(
   tx: ScopedTx,
   run: { id: string; period_year: number; period_month: number },

@@ -72,16 +72,13 @@ async function lockClaim(tx: ScopedTx, id: string): Promise<ClaimRow> {
   return tx.expenseClaim.findFirstOrThrow({ where: { id }, include });
 }
 
-/** Category active, amount within its limit, receipt present when required and a file of the company, date not in the future. */
-/**
- * The users whose uploads may be a claim's receipt: the person attaching it and the claimant (an
- * upload of another member is not theirs to claim with).
- */
+/** The users whose uploads may be a claim's receipt: the person attaching it and the claimant. */
 async function receiptUploaders(auth: AuthContext, employeeId: string): Promise<string[]> {
   const claimant = await db.membership.findFirst({ where: { employee_id: employeeId }, select: { user_id: true } });
   return [auth.userId, ...(claimant ? [claimant.user_id] : [])];
 }
 
+/** Category active, amount within its limit, receipt present when required and a file of the company, date not in the future. */
 async function checkClaim(
   c: { category_id: string; amount: string; expense_date: string; receipt_file_id: string | null },
   today: string,

@@ -176,10 +176,7 @@ async function usersOf(code: string, exceptId: string): Promise<string[]> {
   return rows.filter((r) => r.formula && safeVars(r.formula).has(code)).map((r) => r.code);
 }
 
-/**
- * The create body as the schema guarantees it: its `allOf` requires name, code, type and calculation, which the generated type
- * leaves optional.
- */
+/** The create body as the schema's `allOf` guarantees it (name, code, type, calculation), which the generated type leaves optional. */
 type NewComponent = RequestBody<"createSalaryComponent"> & {
   name: string;
   code: string;

@@ -1,8 +1,5 @@
-// The payroll calculation of one employee for one month - pure, exact decimals, no I/O.
-// src/modules/payroll/run-inputs.ts loads every input of a run in a few set-based queries and calls
-// computeSlip() per employee; tests call it directly. The rules (components and proration, payable
-// days and LOP, wages, PF, ESI, professional tax, loans, encashment, gratuity provision), with their
-// acts and dates: docs/payroll-slip.md.
+// The payroll calculation of one employee for one month - pure, exact decimals, no I/O; the rules with
+// their acts and dates: docs/payroll-slip.md.
 import { daysBetween } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { gratuityProvision } from "./gratuity.ts";
@@ -30,13 +27,8 @@ export * from "./slip-model.ts";
 export * from "./structure.ts";
 export * from "./totals.ts";
 
-/**
- * One employee's slip; `prepared` (prepareSettings) is passed by callers computing many.
- * (Long for its result, not its rules: the slip and its details - SlipResult, SlipDetails of the
- * document - are written out field by field beside the figures they show; the rules are in
- * structure.ts, contributions.ts, wages.ts and figures.ts.)
- */
-// size: long for its result, not its rules (see its doc comment): the slip written out field by field
+/** One employee's slip; `prepared` (prepareSettings) is passed by callers computing many. */
+// size: long for its result, not its rules (structure.ts, contributions.ts, wages.ts, figures.ts): the slip written out field by field
 export function computeSlip(
   structure: Structure,
   settings: StatutorySettings,

@@ -224,10 +224,7 @@ export function evaluate(node: Node, vars: (name: string) => Decimal): Decimal {
   }
 }
 
-/**
- * A cycle in a dependency graph (code → codes it uses), as the path `[A, B, …, A]`, or null.
- * Only edges between nodes of the graph count.
- */
+/** A cycle in a dependency graph (code → codes it uses) as `[A, B, …, A]`, or null; only edges within the graph count. */
 export function findCycle(graph: Map<string, Set<string>>): string[] | null {
   const state = new Map<string, 1 | 2>();
   const stack: string[] = [];

@@ -1,19 +1,8 @@
-// Gratuity under the Payment of Gratuity Act 1972 and the Code on Social Security 2020 ch. V
-// (sources and dates: docs/payroll-settlements.md, docs/payroll-wages.md) - pure, exact decimals, no I/O.
-//
-// - Wage: the last drawn monthly wage, given by the caller: from the company's `code_wages_from`
-//   (2025-11-21) the labour codes' wage of the full month (wages.ts: basic + DA + retaining allowance
-//   + the excess of the exclusions over 50 % of the remuneration); before it basic + DA, the
-//   full-month amounts of the earning components flagged `pf_wage` in the employee's salary setup.
-// - Service: from the joining date to the last working day, both included, in calendar years,
-//   months and days. Completed years count; a final part-year of more than `round_up_after_months`
-//   months (6: 6 months and 1 day or more) counts as a full year.
-// - Eligibility: at least `min_years` completed years (`fixed_term_min_years` for fixed-term
-//   employees), not rounded up; no minimum on death or disablement.
-// - Amount: wage × days_per_year ÷ divisor × counted years (15/26), rounded to the rupee (half up),
-//   then capped at `cap` (₹20 lakh).
-// - Monthly provision (optional, on the payroll run): the month's basic + DA × days_per_year ÷
-//   divisor ÷ 12, to the paisa - the gratuity that one month of service earns.
+// Gratuity under the Payment of Gratuity Act 1972 and the Code on Social Security 2020 ch. V - pure,
+// exact decimals, no I/O (sources and dates: docs/payroll-settlements.md, docs/payroll-wages.md). The
+// wage is the caller's: from `code_wages_from` (2025-11-21) the labour codes' wage (wages.ts), before it
+// basic + DA (`pf_wage` components). Amount: wage × 15/26 × completed years (a last part over six months
+// counts), to the rupee, capped at ₹20 lakh; the optional monthly provision is a month's share, to the paisa.
 import type { DateString } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import type { GRATUITY_DEFAULTS } from "./statutory.ts";

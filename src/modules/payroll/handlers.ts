@@ -1,7 +1,4 @@
 // Payroll area (module `payroll`): every operation's handler - HTTP in, one use case, HTTP out.
-// The rules live in the use-case modules: components.ts, salary-setup.ts, statutory.ts,
-// catalogs.ts, runs.ts (with calculation.ts and jobs.ts), my-salary.ts, wps.ts, loans.ts, claims.ts,
-// settlements.ts (full and final settlements).
 import { accepted, ack, created, listed, ok, pageOf, sendAttachment } from "../../http/envelope.ts";
 import type { AreaHandlers, HandlerContext } from "../../http/types.ts";
 import { sendStoredFile } from "../../platform/storage/files.ts";

@@ -1,19 +1,8 @@
-// Large payroll runs in the background. A request that queues work only moves the run to
-// `calculating` or `processing` (committed, audited) and kicks the `payroll.runs` job; the run row
-// itself is the queue entry, so nothing queued is lost when a kick is (no worker running, a
-// process that dies): the job is also swept every minute and picks up every run still in one of
-// those states. Executing a run:
-//   - one transaction, as the synchronous path: the tenant's payroll lock (so a claim or an
-//     installment is never paid twice), the calculation written batch by batch, then - for
-//     processing - the finalisation; all of it commits at once or not at all;
-//   - a per-run advisory lock taken with `try`: a second worker (another process, a repeated
-//     kick) skips a run that is being executed; a worker that dies releases it with its
-//     connection, and the next sweep executes the run again from the start;
-//   - progress (employees calculated of the run's employees) written to the run after each batch
-//     on a connection of its own, so clients see it while the transaction is open;
-//   - a failure rolls everything back, then the run becomes `failed` with a reason, its draft
-//     slips and totals removed (nothing half-processed, nothing stale), audited. A failure to
-//     record the failure (database gone) leaves the run queued: the job is retried.
+// Large payroll runs in the background (docs/architecture.md, "Background jobs"): the run row in
+// `calculating`/`processing` is the queue entry, kicked by the request and swept every minute. A run
+// executes in one transaction under the payroll lock, as the synchronous path; a per-run `try` lock
+// skips a run another worker executes; progress is written on a connection of its own so clients see
+// it; a failure rolls back and marks the run `failed`, its draft slips removed (nothing half-processed).
 import { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { tenantsWith, usersByIds } from "../../db/central.ts";
@@ -38,10 +27,7 @@ export const PAYROLL_RUNS_JOB = "payroll.runs";
 
 type Outcome = "done" | "failed" | "skipped";
 
-/**
- * The job: executes every queued run of every tenant (tenant by tenant, oldest request first),
- * until none is left that this sweep has not tried. Safe to run often and from several processes at once.
- */
+/** Executes every queued run of every tenant, oldest first; safe to run often and from several processes. */
 export async function runQueuedPayrollRuns(): Promise<number> {
   const tried = new Set<string>();
   let done = 0;

@@ -1,7 +1,5 @@
-// Loans and advances: application within the loan type's limits, decision by hr/admin/owner
-// (approval creates the installment schedule), deduction by payroll (approved → active →
-// closed), deferral of the next installment, cancellation. Apply, decide and cancel are the
-// shared approval flow (shared/approvals.ts); reading loans: loan-records.ts; the arithmetic: loan-terms.ts.
+// Loans and advances: apply, decide and cancel are the shared approval flow (shared/approvals.ts); approval
+// creates the installment schedule, payroll deducts it (approved → active → closed).
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { db, tenantTx, byId } from "../../db/tenancy.ts";

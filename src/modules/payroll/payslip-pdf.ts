@@ -1,10 +1,6 @@
-// The payslip PDF of a slip, laid out as a payroll officer hands it out: the company's name and
-// address, the employee's particulars (PAN, UAN, ESI number, bank account masked to its last four
-// characters), earnings and deductions side by side with their totals, other payments, net pay in
-// figures and in words, loss of pay in days and amount, and the employer's contributions (which
-// are not deducted from pay), and - when the labour codes' wage applies to the slip - its wages,
-// exclusions and add-back (codeWageRows). Amounts in the currency's grouping (1,23,456.00 for INR). Laid out
-// row by row with turns of the event loop in between (a slip may carry many loans and claims).
+// The payslip PDF as a payroll officer hands it out (docs/payroll-slip.md); bank account masked to its
+// last four characters, amounts in the currency's grouping. Laid out row by row with turns of the event
+// loop in between: a slip may carry many loans and claims.
 import PDFDocument from "pdfkit";
 import { amountInWords } from "../../lib/amount-words.ts";
 import { type Decimal, formatMoney, money } from "../../lib/money.ts";

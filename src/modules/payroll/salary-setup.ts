@@ -86,10 +86,7 @@ export async function salarySetupOf(employeeId: string) {
   };
 }
 
-/**
- * A version's full-month amounts and their sums, or - when a figure would be beyond the largest
- * amount (LARGEST_AMOUNT) - why they cannot be calculated.
- */
+/** A version's full-month amounts and sums, or why not (a figure beyond LARGEST_AMOUNT). */
 function monthlyFigures(
   structure: Structure,
   applied: ComponentDef[],
@@ -115,12 +112,8 @@ function monthlyFigures(
   }
 }
 
-/**
- * Saves the version of the employee's salary setup effective from a date (replacing the version of
- * that date): the components listed (or all active ones), each line checked against its component.
- */
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+/** Saves the version of the employee's salary setup effective from a date (replacing that date's version). */
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function saveSalarySetup(auth: AuthContext, employeeId: string, body: RequestBody<"setEmployeeSalarySetup">) {
   const e = await db.employee.findFirst({ where: { id: employeeId, deleted_at: null }, select: { id: true } });
   if (!e) throw notFound("Employee");

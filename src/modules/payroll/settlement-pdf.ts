@@ -1,8 +1,5 @@
 // The full and final settlement statement as a PDF, in the payslip's plain style (payslip-pdf.ts):
-// the employee and the dates, the wage under the labour codes (wages, exclusions, add-back) that
-// prices gratuity, leave and notice, then what is paid and what is recovered, line by line, and the net
-// in figures and in words. Amounts and text as on the payslip: the currency's digit grouping
-// (formatMoney), only what the standard fonts can draw (printable).
+// amounts and text as on the payslip, only what the standard fonts can draw (printable).
 import PDFDocument from "pdfkit";
 import { amountTable } from "./statement-table.ts";
 import { amountInWords } from "../../lib/amount-words.ts";

@@ -1,8 +1,5 @@
-// Full and final settlements (draft → processed): computing the settlement of an exit from the
-// employee's salary setup, attendance and leave (the last month as a run computes it), leave
-// balances, gratuity settings, loans and claims (settlement-figures.ts holds the arithmetic);
-// recomputing a draft; processing it once, under the company's payroll lock, which pays and
-// closes what it settles; the statement as a PDF.
+// Full and final settlements (draft → processed once, under the company's payroll lock); the arithmetic
+// is settlement-figures.ts (docs/payroll-settlements.md).
 import type { FinalSettlement, Prisma } from "../../../generated/prisma/client.ts";
 import { activeTenant } from "../../db/central.ts";
 import { lockRow } from "../../db/sql.ts";
@@ -180,13 +177,8 @@ const reviewed = (d: Details, stored: Details) => {
   });
 };
 
-/**
- * Pays and locks a draft, once: under the company's payroll lock and the settlement's row lock,
- * recomputed and compared with the draft, then loans recovered (installments paid, loans closed),
- * claims paid, leave encashed (balance debited), the exit checklist's final_settlement ticked.
- */
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+/** Pays and locks a draft, once, under the payroll lock: recomputed and compared with the draft first. */
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function processSettlement(auth: AuthContext, id: string): Promise<SettlementJson> {
   const current = await loadRow(id);
   const self = assertNotOwnRecord(auth, current.employee_id, ownMessage);

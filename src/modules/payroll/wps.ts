@@ -51,14 +51,8 @@ export interface SifInput {
 }
 
 /**
- * Text in the file's character set. The SIF is written as ASCII bytes (printable, 0x20-0x7E, lines
- * ending CR LF): accents are dropped (NFKD: `Ľ` → `L`, a full-width `＝` → `=`) and anything else
- * outside the set is removed. Free text (the SCR's reference) goes through it and the rules of a
- * field (no comma or line break, no formula start) are checked on the result - what will be in the
- * file - not on the Unicode text: checked before, a character above U+00FF was written as its low
- * byte (`Ľ` U+013D as `=`, `Ĭ` as `,`, `Ċ` as a line feed) past every rule. Identifiers and codes
- * are held to their ASCII form instead (digits, the IBAN's letters and digits, the currency), and
- * assertSifContent checks the whole file before it is sent.
+ * Text as the SIF's printable ASCII (accents dropped by NFKD, anything else removed). A field's rules are
+ * checked on this result, not on the Unicode: checked before, `Ľ` U+013D was written as its low byte `=`.
  */
 export function sifText(text: string): string {
   return text.normalize("NFKD").replace(/[^\x20-\x7E]/g, "");
@@ -73,11 +67,8 @@ const IBAN = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
 const sifIban = (iban: string | null): string | null => (iban && IBAN.test(clean(iban)) ? clean(iban) : null);
 
 /**
- * A free-text field (the SCR's reference): the file's characters, no comma, and without the
- * characters that make a spreadsheet read a cell as a formula when they start it (`=`, `+`, `-`,
- * `@`; tab and carriage return are outside the set; spaces before them too) - the document refuses
- * them in new values, one stored before that rule is written without them (CSV injection). At most
- * `max` characters.
+ * A free-text field: the file's characters, no comma, no spreadsheet formula start (`=`, `+`, `-`, `@`,
+ * after spaces) - CSV injection; values stored before the document refused them are written without. At most `max`.
  */
 export function sifFreeText(text: string, max: number): string {
   const ascii = sifText(text).replace(/,/g, " ");

@@ -1,8 +1,5 @@
-// The answer to an access request: what is held about the person, record class by record class -
-// the classes the bulk exports cover read with the export's own readers (src/modules/bulk), the
-// rest from their areas - and who it was shared with: the webhook endpoints that were delivered
-// events about the person's records and the API credentials that changed them (the delivery log and
-// the activity log). Built when it is read, so it is what is held now; the read is audited.
+// The answer to an access request: what is held about the person, class by class (the bulk exports' own
+// readers where they cover it), and who it was shared with; built when read, so it is what is held now.
 import type { components } from "../../../generated/api-types.ts";
 import { db } from "../../db/tenancy.ts";
 import type { AuthContext } from "../../platform/use-case.ts";

@@ -1,10 +1,7 @@
-// Erasure that keeps what the law requires. For a person (on a completed erasure request, or a
-// candidate not hired once their period is over): every record class of the retention schedule
-// (rules.ts) is looked at record by record - a record past its `retain_until` is deleted now, one
-// inside it is kept (a RetainedRecord with the rule and the date) and purged by the daily job once
-// the date has passed; the person's own record is pseudonymised around what is kept; a legal hold
-// stops all of it. Each step is audited as `personal_data.erased`, an event type: the tombstone of
-// the event feed and of webhooks, so that integrators erase their copies too.
+// Erasure that keeps what the law requires (docs/privacy.md, "Erasure and the retention schedule"): record
+// by record, past `retain_until` deleted, inside it kept and purged by the daily job; the person's record
+// pseudonymised around it; a legal hold stops all. Each step is the event `personal_data.erased`, so
+// integrators erase their copies too.
 import type { ScopedTx } from "../../db/tenancy.ts";
 import { currentTenantId, db, tenantTx, withTenant } from "../../db/tenancy.ts";
 import { activeTenant, tenantPage } from "../../db/central.ts";

@@ -1,7 +1,4 @@
-// What completing a request does, by its type, in the decision's transaction: an access request
-// points at its bundle (built when read, bundle.ts); a correction goes through the employee
-// record's own update rules; an erasure erases what no law requires to keep (erasure.ts); a
-// nomination records the nominee; a grievance is answered by its resolution.
+// What completing a privacy request does, by its type, in the decision's transaction.
 import type { PrivacyRequest } from "../../../generated/prisma/client.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 import type { AuthContext, RequestBody } from "../../platform/use-case.ts";

@@ -1,9 +1,6 @@
-// The privacy notice at the doors of a company: a new company's owner acknowledges the built-in
-// notice (version 0) with the signup's confirmation, an invited member the company's current one
-// with the invitation's acceptance (`privacy_notice_version` of confirmSignup and acceptInvite), as
-// shown by getPublicPrivacyNotice (which also gives the offering company's notice to a candidate's
-// offer page). The version is checked before the account is created; the
-// acknowledgement is recorded once the member has joined.
+// The privacy notice at a company's doors: the built-in notice (version 0) at signup, the company's current
+// one at an invitation (`privacy_notice_version`), checked before the account is created and recorded once
+// the member has joined.
 import { tenantsWith } from "../../db/central.ts";
 import { withTenant } from "../../db/tenancy.ts";
 import * as clock from "../../lib/clock.ts";

@@ -1,7 +1,5 @@
-// A candidate's privacy page, reached without a session through a link mailed to them (as offer
-// links are: the token's SHA-256 hash, unique over all companies, finds the company, src/db/central.ts
-// tenantsWith; everything else runs in that company). There the candidate reads the notice and
-// acknowledges it, gives or withdraws their consents, and makes and follows their requests.
+// A candidate's privacy page, reached through a mailed link whose token's hash finds the company (as offer
+// links do); the notice, consents and requests.
 import { config } from "../../config.ts";
 import { activeTenant, tenantsWith } from "../../db/central.ts";
 import { db, tenantTx, withTenant } from "../../db/tenancy.ts";

@@ -1,7 +1,5 @@
-// Persons' requests about their data: received with their clock (`due_at` from the request clocks
-// of the company's jurisdiction, rules.ts), decided by owners, admins and the grievance officer
-// through the state machine (views.ts REQUEST_MOVES), each step audited; what completing one does
-// is in fulfil.ts.
+// Persons' requests about their data: `due_at` from the jurisdiction's clocks (rules.ts), decided through
+// the state machine (views.ts REQUEST_MOVES), each step audited; completing one: fulfil.ts.
 import type { Prisma, PrivacyRequest } from "../../../generated/prisma/client.ts";
 import { byId, db, type ScopedTx, sharedTenantTx, tenantTx } from "../../db/tenancy.ts";
 import { type Page, pageOf } from "../../platform/use-case.ts";

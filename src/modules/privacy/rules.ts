@@ -222,10 +222,7 @@ export const REQUEST_CLOCKS: readonly RequestClock[] = [
   },
 ];
 
-/**
- * The newest row in force on `day`; before the first one applies (a breach found before the Act),
- * the first row as the company's policy.
- */
+/** The newest row in force on `day`; before the first applies (a breach found before the Act), the first as company policy. */
 function newest<T extends { effective_from: DateString; basis: Clock["basis"] }>(rows: readonly T[], day: DateString): T | null {
   let best: T | null = null;
   for (const r of rows) if (r.effective_from <= day && (!best || best.effective_from < r.effective_from)) best = r;

@@ -26,10 +26,7 @@ type CandidateQuery = PageQuery & {
   sort?: Sort | "changed";
 };
 
-/**
- * The candidates list: a page by number (findCandidates), or a page of a walk in the order of
- * change (docs/integrations-sync.md), deleted candidates as tombstones with include_deleted.
- */
+/** The candidates: a page by number, or a page of a walk with tombstones (docs/integrations-sync.md). */
 export async function candidateList(
   auth: AuthContext,
   query: CandidateQuery,

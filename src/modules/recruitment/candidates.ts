@@ -262,8 +262,7 @@ async function wrapUp(tx: ScopedTx, candidateId: string, reason: string) {
   }
 }
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function changeCandidate(auth: AuthContext, id: string, body: UpdateInput) {
   await visibleCandidate(auth, id);
   checkAmount("body.expected_salary", body.expected_salary);

@@ -1,9 +1,6 @@
-// Candidates' consents and what the privacy area needs of a candidate. The AI screening of a CV is
-// not needed to consider an application (it is not a legitimate use of the hiring), so it runs only
-// while the candidate's consent stands (DPDP Act 2023 s.6; UAE PDPL art.4): given and withdrawn by
-// the candidate on their privacy page (src/modules/privacy/public.ts); withdrawn, the screening
-// refuses from then on. Erasure pseudonymises the candidate (the row stays: interviews, offers and
-// requests refer to it).
+// Candidates' consents. The AI screening of a CV is not needed to consider an application, so it runs only
+// while the candidate's consent stands (DPDP Act 2023 s.6; UAE PDPL art.4). Erasure pseudonymises the
+// candidate; the row stays for the records that refer to it.
 import type { ScopedTx } from "../../db/tenancy.ts";
 import { byId, db, tenantTx } from "../../db/tenancy.ts";
 import { audit } from "../../platform/audit.ts";

@@ -14,8 +14,7 @@ import * as clock from "../../lib/clock.ts";
 
 type Input = NonNullable<RequestBody<"convertCandidateToEmployee">>;
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function convertToEmployee(auth: AuthContext, id: string, body: Input | undefined) {
   await visibleCandidate(auth, id);
   const today = await companyToday();

@@ -1,10 +1,7 @@
 // What other areas read of recruitment data, read-only, through the recruitment area's public face (index.ts).
 import { db } from "../../db/tenancy.ts";
 
-/**
- * Which of the uploads `ids` a candidate's or talent-pool resume or a joining document refers to
- * (the unattached-file cleanup keeps those).
- */
+/** Which of the uploads `ids` a resume or joining document refers to (the unattached-file cleanup keeps those). */
 export async function recruitmentFilesInUse(ids: readonly string[]): Promise<string[]> {
   const list = [...ids];
   const [candidates, pool, joining] = await Promise.all([

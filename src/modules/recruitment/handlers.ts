@@ -1,8 +1,4 @@
-// Recruitment area (module `recruitment`): handlers translate HTTP to one use case and back; the
-// rules live in panel.ts (interview panel), requisitions.ts, postings.ts, candidates.ts
-// (+ conversion.ts), interviews.ts, sessions.ts, offers.ts (+ public.ts for the candidate's links),
-// talent-pool.ts, letters.ts / pdf.ts (templates and PDFs), ai.ts (+ ai/ providers); the state
-// machines in states.ts, the row locks in queries.ts.
+// Recruitment area (module `recruitment`): handlers translate HTTP to one use case and back.
 import { ack, created, listed, ok } from "../../http/envelope.ts";
 import type { AreaHandlers } from "../../http/types.ts";
 import { draftContent, draftInterviewQuestions, draftJobDescription, scoreResume } from "./ai.ts";

@@ -41,8 +41,7 @@ function checkFuture(at: string, path: string): Date {
   return d;
 }
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function scheduleInterview(auth: AuthContext, body: CreateInput) {
   const panel = await readPanel();
   const round = body.round_sequence !== undefined ? panel.rounds.find((r) => r.sequence === body.round_sequence) : undefined;

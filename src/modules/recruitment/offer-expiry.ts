@@ -53,10 +53,7 @@ export async function expireDueOffers(today: string): Promise<number> {
 
 export const EXPIRE_OFFERS_JOB = "recruitment.expire-offers";
 
-/**
- * The scheduled job: in every company with sent offers, expires those whose last day has passed in
- * the company's time zone. Idempotent and safe from several processes (each offer is claimed).
- */
+/** The job: expires sent offers whose last day has passed in each company's time zone; each offer claimed. */
 export async function expireOffersEverywhere(now = clock.now()): Promise<number> {
   // Companies with a sent offer whose last day is over somewhere on Earth (UTC+14 is the earliest).
   const horizon = parseDate(addDays(now.toISOString().slice(0, 10), 1));

@@ -69,10 +69,7 @@ export async function offerById(id: string) {
   return offerJson(await findOffer(id));
 }
 
-/**
- * Any offer's letter as a PDF, for HR (downloadJobOfferPdf): the letter the candidate's link
- * serves, dated today, whatever the offer's status and without the link's rules.
- */
+/** Any offer's letter as a PDF for HR: what the candidate's link serves, dated today, without the link's rules. */
 export async function offerLetterOf(id: string): Promise<{ pdf: Buffer; filename: string }> {
   const today = await companyToday();
   await expireDueOffers(today);

@@ -59,10 +59,8 @@ function pieces(line: string): string[] {
 }
 
 /**
- * Lays the letter out piece by piece, giving the event loop a turn whenever a few ms of
- * layout went by: a letter of the longest template filled with the longest values is some
- * 300 000 characters (a hundred pages), which pdfkit lays out in seconds - in one go that would
- * hold every other request of every tenant for as long.
+ * Lays the letter out with turns of the event loop every few ms: the longest template filled with the
+ * longest values is some 100 pages, seconds of pdfkit that would otherwise hold every other request.
  */
 // size: the letter laid out piece by piece with turns of the event loop (see its doc comment)
 export function renderLetterPdf(letter: Letter): Promise<Buffer> {

@@ -1,11 +1,6 @@
-// What a candidate's mailed links open in a browser (getPublicOfferPage, getPublicAppointmentPage):
-// the offer or appointment as a readable, accessible HTML page, rendered from the same data as the
-// JSON operations (public.ts). No inline script (the content security policy allows scripts of this
-// server only): the Accept / Decline buttons are wired by /assets/public-link.js
-// (src/http/public-link.ts), which calls the accept and decline operations and shows their answer
-// in a live region, and fills in the company's privacy notice (getPublicPrivacyNotice with the offer's
-// token: recruitment does not import the privacy area). Everything a candidate or company wrote is
-// HTML-escaped.
+// What a candidate's mailed links open in a browser: the offer or appointment as an accessible HTML page,
+// from the same data as the JSON operations (public.ts). No inline script: /assets/public-link.js wires the
+// buttons and fills in the privacy notice (recruitment does not import the privacy area). All text escaped.
 import { esc, page as layout } from "../../platform/html-page.ts";
 import { formatMoney } from "../../lib/money.ts";
 import { publicAppointment, publicOffer } from "./public.ts";

@@ -1,7 +1,5 @@
-// The candidate's side of offers and appointments, reached without a session through the links
-// mailed to them. The token's SHA-256 hash (unique over all tenants) is looked up centrally to
-// find the tenant (src/db/central.ts tenantsWith) and everything else runs in that tenant
-// (`withTenant`), through the tenant-scoped client like any other request.
+// The candidate's side of offers and appointments, through mailed links: the token's hash (unique over all
+// tenants) finds the tenant, and everything else runs in it (`withTenant`) like any request.
 import { audit } from "../../platform/audit.ts";
 import { hashToken } from "../../platform/identity/tokens.ts";
 import { activeTenant, tenantsWith } from "../../db/central.ts";
@@ -203,11 +201,8 @@ async function checkRoomForDocument(client: Pick<ScopedTx, "candidate">, o: Offe
 }
 
 /**
- * What the joining-document upload checks before its body is read (src/http/public-uploads.ts, the upload
- * gate): the link exists (404), its company has recruitment (403), it is still valid (410), the
- * candidate has not joined and there is room for another document (409) - so a wrong or dead
- * link costs neither the time to receive a file nor the disk to hold it. addAppointmentDocument
- * checks all of it again under the offer's lock.
+ * The upload gate's checks before a joining document's body is read (404, 403, 410, 409), so a dead link
+ * costs neither the time to receive a file nor the disk; repeated under the offer's lock on upload.
  */
 export function checkAppointmentUpload(token: string): Promise<void> {
   return inTenantOf("appointment", token, async ({ offerId }) => {

@@ -1,7 +1,5 @@
-// The recruitment area's raw SQL (src/db/sql.ts): the row locks of its records. Each locks a live
-// row for the rest of the transaction (SELECT … FOR UPDATE) and returns its state column, so that
-// concurrent transitions of one record are serialised and each sees the other's result; null when
-// the record does not exist, is deleted or is another company's.
+// The recruitment area's raw SQL: row locks that serialise a record's transitions and return its state
+// (null: missing, deleted or another company's).
 import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkOrder } from "../../db/keyset.ts";
 import { query, read, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";

@@ -170,8 +170,7 @@ export async function raiseRequisition(auth: AuthContext, body: CreateInput) {
   return oneJson(r);
 }
 
-// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in the order they
-// happen
+// size: one transaction read top to bottom: the checks under its row locks, the write, the audit and the notices, in order
 export async function changeRequisition(auth: AuthContext, id: string, body: UpdateInput) {
   const current = await visibleRequisition(auth, id);
   checkAmount("body.min_salary", body.min_salary);

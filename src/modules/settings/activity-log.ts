@@ -9,10 +9,7 @@ import { instantsOfDays } from "../../lib/dates.ts";
 import { loadAttendanceSettings } from "../shared/work-settings.ts";
 import type { QueryParams } from "../../platform/use-case.ts";
 
-/**
- * The activity log: a page by number (newest first), or a page of a walk in the order of change
- * (docs/integrations-sync.md: new entries).
- */
+/** The activity log: a page by number (newest first), or a page of a walk in the order of change (docs/integrations-sync.md). */
 export async function activityList(
   q: QueryParams<"listActivityLog">,
   walk: Walk | null,

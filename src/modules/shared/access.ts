@@ -1,6 +1,4 @@
-// Policy every area shares: who manages people data (owner, admin, hr), those members of the
-// active tenant, and users' names and e-mail addresses by id. One definition each, instead of one
-// per area under a name of its own.
+// Policy every area shares: who manages people data, those members, and users' names and addresses by id.
 import { usersByIds } from "../../db/central.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import type { AuthContext, Role } from "../../platform/use-case.ts";
@@ -22,13 +20,9 @@ export const mayInvite = (inviterRole: string, role: string): boolean =>
   inviterRole === "owner" || (inviterRole === "admin" && role !== "owner");
 
 /**
- * The one rule for decisions about money or balances on an employee record - a salary setup, a
- * leave adjustment or individual allocation, approving a request (leave, work from home, comp-off,
- * encashment, attendance correction, expense claim, loan) or cancelling one once approved,
- * deferring a loan installment, importing attendance: nobody takes them on their own record,
- * except the company's owner (there is no one above them). Anyone else gets a 403 with `message`
- * (OWN_RECORD explains the rule). Returns true for the owner's decision on their own record: the
- * caller's audit entry then says so (selfDecision).
+ * The own-record rule (docs/security.md, "Own-record rule"): no decision about money or balances on one's
+ * own record but the owner's; others get a 403 with `message`. True for the owner's own decision, which
+ * the audit entry then marks (selfDecision).
  */
 export function assertNotOwnRecord(
   auth: Pick<AuthContext, "role" | "employeeId" | "ownEmployeeIds">,
@@ -41,12 +35,9 @@ export function assertNotOwnRecord(
 }
 
 /**
- * Whether the record is the caller's own - decided by the person, not by the current link: the
- * employee record linked to their membership now, or any record it was ever linked to in this
- * company (`ownEmployeeIds`, from employee_user_links). Unlinking one's membership from one's record
- * therefore does not lift a rule that refuses decisions on one's own record. This is for rules that
- * refuse; what a member may see or do as "me" (self-service) follows the current link alone
- * (`isLinkedRecord`).
+ * Whether the record is the caller's own, by the person rather than the current link (any record ever
+ * linked: `ownEmployeeIds`), so unlinking does not lift a refusing rule. Self-service follows the
+ * current link alone (`isLinkedRecord`).
  */
 export const isOwnRecord = (auth: Pick<AuthContext, "employeeId" | "ownEmployeeIds">, employeeId: string): boolean =>
   isLinkedRecord(auth, employeeId) || Boolean(auth.ownEmployeeIds?.includes(employeeId));

@@ -1,10 +1,6 @@
-// The one approval flow of every request an employee submits and someone else decides (leave,
-// comp-off, encashment, work from home, work on a holiday, attendance corrections, expense claims,
-// loans): submit → decide (approve / reject) → cancel. Each step runs in one transaction that
-// locks the request, checks its state, applies the area's effects (ledger entries, attendance,
-// repayment schedules), writes the new state, the audit entry and the notices - so two approvals,
-// or an approval and a cancellation, never both succeed. The area supplies what differs (how to
-// lock and save its row, its effects and its wording) as a small flow object.
+// The one approval flow (submit → decide → cancel) of every request an employee submits and someone else
+// decides. Each step is one transaction that locks the request and checks its state before its effects,
+// so two approvals, or an approval and a cancellation, never both succeed; the area supplies a flow object.
 import type { EventType } from "../../../generated/registry.ts";
 import { audit } from "../../platform/audit.ts";
 import { tenantTx, type ScopedTx } from "../../db/tenancy.ts";

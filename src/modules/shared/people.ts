@@ -1,6 +1,4 @@
-// Who may see and act on whose requests and records (leave, attendance, expense claims, loans).
-// Employees act on their own records; managers also see and decide for their direct reports;
-// hr/admin/owner manage everyone. Records outside the caller's view are a 404. Also the lock that
+// Who may see and act on whose requests and records (outside the caller's view: a 404), and the lock that
 // serialises every change to one employee's balances and requests.
 import { lock, tenantLock } from "../../db/primitives.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
@@ -139,10 +137,8 @@ export function assertCanCancel(
 }
 
 /**
- * Serialises every change to these employees' balances and requests (leave, attendance
- * corrections) for the rest of the transaction: a shared lock on the tenant's leave data (which a
- * bulk allocation takes exclusively, lockTenantLeave) and one exclusive lock per employee, taken in
- * id order so that two transactions cannot deadlock.
+ * Serialises changes to these employees' balances and requests for the transaction: a shared lock on the
+ * tenant's leave data (bulk allocation takes it exclusively) and one per employee, in id order (no deadlock).
  */
 export async function lockEmployees(tx: ScopedTx, employeeIds: string[]): Promise<void> {
   await lock(tx, tenantLock("leave-tenant"), { shared: true });

@@ -1,15 +1,10 @@
-// The raw SQL of the shared policy (src/modules/shared): the caller's scope as a condition on the
-// employees alias `e`, and the company row's working-time columns. Written with src/db/sql.ts
-// only (the active tenant bound at run time).
+// The raw SQL of the shared policy (src/db/sql.ts).
 import { query, type Sql, sql, tenant } from "../../db/sql.ts";
 import type { ScopedTx } from "../../db/tenancy.ts";
 import type { AuthContext } from "../../platform/use-case.ts";
 import { isHr } from "./access.ts";
 
-/**
- * The caller's scope as an SQL condition on the employees alias `e`, for raw read paths: the
- * same rule as visibleEmployees() (people.ts) without a query of its own.
- */
+/** The caller's scope as a condition on the employees alias `e`: visibleEmployees()'s rule (people.ts) for raw reads. */
 export function employeeScopeSql(auth: AuthContext): Sql {
   if (isHr(auth)) return sql`TRUE`;
   if (!auth.employeeId) return sql`FALSE`;

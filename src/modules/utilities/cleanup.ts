@@ -1,15 +1,7 @@
-// Uploads nothing refers to are removed once older than the grace period (ORPHAN_FILE_GRACE_HOURS):
-// a file uploaded through POST /api/upload and never attached to a record, or whose record let go
-// of it (a claim's receipt replaced). Every table that refers to files answers, through its area's
-// public face, which of a page of old files it refers to (FILE_REFERENCES; a test holds that list
-// to every `*file_id` column of the schema); the others lose their row, and their bytes once no
-// row of any company holds the same content. Temporary files of uploads that never finished go
-// after the same period.
-//
-// A file attached to a soft-reference column (receipt, attachment, resume, damage report) in the
-// very moment its row is deleted keeps a dangling id (its download answers 404): only files
-// unattached for the whole grace period are candidates, so this needs an upload left alone for a
-// day and attached in the same millisecond as the hourly sweep.
+// Uploads nothing refers to are removed after ORPHAN_FILE_GRACE_HOURS (docs/operations.md, "Uploads and
+// usage limits"): each table that refers to files answers through its area which of a page of old files it
+// holds (FILE_REFERENCES, held to every `*file_id` column by a test). A soft reference attached in the very
+// millisecond its file is swept keeps a dangling id (a 404): accepted, as it needs a day-old unattached upload.
 import { config } from "../../config.ts";
 import { tenantsWith } from "../../db/central.ts";
 import { withTenant } from "../../db/tenancy.ts";

@@ -42,11 +42,9 @@ interface Claimed {
 }
 
 /**
- * Claims a batch of due deliveries - at most `limit`, at most `perEndpoint` of one endpoint - in
- * one statement: rows another process holds are skipped (FOR UPDATE SKIP LOCKED), each claimed one
- * gets a lease and its attempt counted. Candidates are locked four times the batch deep so that one
- * busy endpoint does not fill it; those not taken are free again when the statement ends. (Not
- * src/db/primitives.ts claimDue, whose plain lease has no per-endpoint share: the reason is there.)
+ * Claims a batch of due deliveries in one statement (SKIP LOCKED, a lease, the attempt counted), at most
+ * `perEndpoint` of one endpoint: candidates are locked four times the batch deep so one busy endpoint
+ * does not fill it. Not claimDue, which has no per-endpoint share (src/db/primitives.ts).
  */
 async function claim(limit: number, perEndpoint: number, leaseS: number, skipEndpoints: string[]): Promise<Claimed[]> {
   // cross-tenant: the worker sends every company's due deliveries
@@ -195,17 +193,13 @@ async function record(d: Claimed, r: SendResult): Promise<void> {
 }
 
 /**
- * The job: sequence, then send what is due until nothing is or the run's budget is spent. Due
- * deliveries are claimed in batches (`claim`: twice WEBHOOK_CONCURRENCY, at most twice
- * WEBHOOK_CONCURRENCY_PER_ENDPOINT of one endpoint) and sent concurrently, at most
- * WEBHOOK_CONCURRENCY at once in this process and WEBHOOK_CONCURRENCY_PER_ENDPOINT to one endpoint.
- * The next batch is claimed as soon as a slot is free and nothing claimed can take it - without the
- * endpoints this run already holds twice WEBHOOK_CONCURRENCY_PER_ENDPOINT of (so a slow endpoint
- * neither holds up the others nor gathers leases it cannot use: a claimed delivery waits at most
- * two rounds of its endpoint's sends). What a run has claimed it sends, even past its budget.
+ * The job: sequence, then send what is due until nothing is or the run's budget is spent. Claimed in
+ * batches and sent within WEBHOOK_CONCURRENCY (process) and WEBHOOK_CONCURRENCY_PER_ENDPOINT (endpoint);
+ * endpoints this run already holds twice their share of are not claimed again, so a slow endpoint
+ * neither holds up the others nor gathers leases it cannot use. What is claimed is sent, even past budget.
  */
-// size: the pump is one closure over the run's state (waiting, in flight per endpoint, claiming, the
-// budget); split apart, each piece would take and return all of it
+// size: the pump is one closure over the run's state (waiting, in flight per endpoint, claiming, the budget); split, each piece
+// would take and return all of it
 export async function deliverDueWebhooks(): Promise<number> {
   while ((await sequenceEvents()) > 0);
   const { webhookConcurrency: concurrency, webhookConcurrencyPerEndpoint: perEndpoint, webhookTimeoutMs } = config();

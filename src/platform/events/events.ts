@@ -1,12 +1,7 @@
-// Events (docs/integrations.md): an audited change whose entry names an `event` (a type of the document's
-// `webhooks` section) is also an event - written by `audit()` (src/platform/audit.ts) with the same client, so
-// in the change's transaction (an outbox): it exists if and only if the change committed. After
-// commit the sequencer gives it its place in the feed and queues its webhook deliveries
-// (src/platform/events/deliver.ts), kicked once the operation or job has finished.
-//
-// The body `{ type, timestamp, data }`: `data` is the record's id, its type and the audit entry's
-// `changes` (from → to; masked identifiers stay masked) - not the whole resource (decided in
-// docs/integrations.md).
+// Events (docs/integrations.md): an audited change naming an `event` is also one, written by `audit()` in
+// the change's transaction (an outbox): it exists if and only if the change committed. After commit the
+// sequencer numbers it and queues its deliveries (deliver.ts). `data` is the record's id, type and the
+// audit's `changes`, not the whole resource.
 import type { EventType } from "../../../generated/registry.ts";
 import * as clock from "../../lib/clock.ts";
 import { kickAfterWork } from "../mail/outbox.ts";

@@ -1,7 +1,5 @@
-// Webhook signing secrets at rest (docs/integrations.md): a secret must be kept to sign, so it cannot be hashed;
-// with WEBHOOK_SECRET_KEY it is stored encrypted with AES-256-GCM - `enc:v1:<base64 of 12-byte IV,
-// 16-byte tag, ciphertext>` - and opened only to sign a delivery. A stored value without the prefix
-// is a secret written before the key was set (read as it is).
+// Webhook signing secrets at rest: kept to sign, so not hashed; with WEBHOOK_SECRET_KEY encrypted with
+// AES-256-GCM (`enc:v1:<base64 of IV, tag, ciphertext>`). A value without the prefix predates the key.
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { config } from "../../config.ts";
 

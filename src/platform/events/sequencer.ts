@@ -2,10 +2,7 @@ import { lock, rawTx, tryLock } from "../../db/primitives.ts";
 
 // ─── sequencing ───
 
-/**
- * Numbers committed events and queues their deliveries; returns how many it numbered. With
- * `onlyIfFree`, does nothing while another sequencer runs (the feed: that one numbers them).
- */
+/** Numbers committed events and queues their deliveries; with `onlyIfFree`, nothing while another sequencer runs. */
 export function sequenceEvents(limit = 5000, onlyIfFree = false): Promise<number> {
   return rawTx(async (client) => {
     if (onlyIfFree) {

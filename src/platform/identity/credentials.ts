@@ -1,15 +1,8 @@
-// API credentials of machine clients (docs/integrations.md): `Authorization: Bearer hrms_<prefix>_<random>`.
-//
-// - The secret is 32 random bytes (base64url) after a public prefix of 10 characters that
-//   identifies it in lists and logs; only its SHA-256 is stored.
-// - A request's secret is looked up by its SHA-256 in one indexed query over every company (the
-//   company is not known before): no step depends on whether its prefix exists, so the time of a
-//   refusal reveals nothing about other credentials (a malformed value is refused before any
-//   lookup, and reveals only that it is malformed). A high-entropy secret needs no slow hash.
-// - Never cached: every request reads the credential, so a revocation, an expiry or the creator's
-//   removal from the company is effective with the next request in every process.
-// - A credential acts with its role and scopes, never above its creator's current role; it
-//   stops working when its creator is no longer a member (the membership join).
+// API credentials of machine clients (docs/decisions/0007-integrations-internals.md, "API credentials and
+// scopes"): only the secret's SHA-256 is stored (a high-entropy secret needs no slow hash). A request's
+// secret is looked up by hash in one query over every company, so a refusal's time reveals nothing of
+// other credentials. Never cached: a revocation or the creator's removal is effective with the next
+// request. A credential acts with its role, never above its creator's current one.
 import { createHash, randomBytes } from "node:crypto";
 import { getPool } from "../../db/client.ts";
 import * as clock from "../../lib/clock.ts";
@@ -40,10 +33,7 @@ export function newCredentialSecret(): IssuedSecret {
   return { secret, prefix, hash: secretHash(secret) };
 }
 
-/**
- * The request's bearer secret: `undefined` without an Authorization header, `null` when the header
- * is there but no well-formed credential (another scheme, a malformed value: a 401).
- */
+/** The bearer secret: `undefined` without Authorization, `null` for a header with no well-formed credential (401). */
 export function bearerSecret(header: string | undefined): string | null | undefined {
   if (header === undefined) return undefined;
   if (header.length > MAX_HEADER) return null;
@@ -107,11 +97,7 @@ const TOKEN_LOOKUP = `
      AND c.revoked_at IS NULL AND (c.expires_at IS NULL OR c.expires_at > $2)
    LIMIT 1`;
 
-/**
- * The credential a well-formed secret - or OAuth access token - names, if it is live; null
- * otherwise. Either is looked up by its hash alone, so the time does not depend on whether a
- * prefix or client id exists.
- */
+/** The live credential a secret or OAuth access token names, else null; looked up by hash alone (no timing by prefix). */
 export async function credentialFor(secret: string): Promise<CredentialIdentity | null> {
   const query = ACCESS_TOKEN_SHAPE.test(secret) ? TOKEN_LOOKUP : LOOKUP;
   const { rows } = await getPool().query(query, [secretHash(secret), clock.now()]);

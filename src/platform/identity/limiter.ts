@@ -1,10 +1,5 @@
-// Attempt limits of the identity flows (docs/security.md; the arithmetic and the 429:
-// docs/operations.md, "Limits and the 429"): failed sign-ins per account and client, per account
-// across unknown clients and per IP; reset requests and signups per IP, where every attempt counts;
-// signup and reset e-mails per address; the owner's notice of a pause. Counted by the exact backend
-// of the window store (src/db/windows.ts): every server process shares the counts, and they survive
-// restarts. A successful sign-in clears its client's counter for the account; a password reset all
-// of the account's.
+// Attempt limits of the identity flows, counted by the exact backend of the window store
+// (src/db/windows.ts): docs/operations.md, "Limits and the 429"; docs/security.md, "Sign-in lockout".
 import { config } from "../../config.ts";
 import { exactWindows, type Refusal, type WindowLimit } from "../../db/windows.ts";
 import { clientKey } from "../../lib/ip.ts";
@@ -13,10 +8,7 @@ import { refusal } from "../limits.ts";
 
 /** One attempt limit: its policy name (`account`), its counters' key prefix (`account:`), its words. */
 export class AttemptLimit {
-  /**
-   * `max`: a number, or read at each use (a setting of the configuration in force). `keyOf` turns
-   * the key given into the one counted (the per-client limits: `clientKey`, IPv6 by its /64).
-   */
+  /** `max`: fixed, or read at each use; `keyOf` turns the key given into the one counted (`clientKey`). */
   constructor(
     readonly policy: string,
     private readonly maxOf: number | (() => number),
@@ -73,21 +65,53 @@ export async function countFailures(checks: readonly (readonly [AttemptLimit, st
   return states.map((s) => s.used);
 }
 
-const WINDOW_S = 15 * 60;
 /**
- * Failed sign-ins per account and client (`<email>|<client>`: a known browser of the account, or
- * else its IP key): the client that failed is paused for this account, others are not
- * (src/platform/identity/signin-guard.ts).
+ * A 15-minute limit; `per` completes the 429's words ("… per 15 minutes"). `perClientIp` counts by
+ * client (IPv4 address, IPv6 /64: src/lib/ip.ts); a number `max` is fixed, a function reads the
+ * configuration in force at each use.
  */
-export const accountLimiter = new AttemptLimit("account", () => config().signinMaxFailuresPerAccount, WINDOW_S, {
-  what: "Sign-in",
-  per: "failed sign-ins to this account from this client per 15 minutes",
-});
+function quarterHour(policy: string, max: number | (() => number), what: string, per: string, perClientIp = false): AttemptLimit {
+  const keyOf = perClientIp ? clientKey : undefined;
+  return new AttemptLimit(policy, max, 15 * 60, { what, per: `${per} per 15 minutes` }, keyOf);
+}
+
+/** Failed sign-ins per account and client (`<email>|<client>`): only the client that failed is paused (signin-guard.ts). */
+export const accountLimiter = quarterHour(
+  "account",
+  () => config().signinMaxFailuresPerAccount,
+  "Sign-in",
+  "failed sign-ins to this account from this client",
+);
 /** Failed sign-ins per account from every client it does not know, together (guessing from many addresses). */
-export const accountAllLimiter = new AttemptLimit("account-all", () => config().signinMaxFailuresPerAccountAllClients, WINDOW_S, {
-  what: "Sign-in",
-  per: "failed sign-ins to this account from unknown clients per 15 minutes",
-});
+export const accountAllLimiter = quarterHour(
+  "account-all",
+  () => config().signinMaxFailuresPerAccountAllClients,
+  "Sign-in",
+  "failed sign-ins to this account from unknown clients",
+);
+/** Failed sign-ins per client, across accounts. */
+export const ipLimiter = quarterHour("ip", () => config().signinMaxFailuresPerIp, "Sign-in", "failed sign-ins from this client IP", true);
+/** Reset requests per client (the answer is always 200, so this only bounds mail volume). */
+export const resetRequestLimiter = quarterHour(
+  "reset-ip",
+  () => config().forgotPasswordMaxPerIp,
+  "Password reset",
+  "requests per client IP",
+  true,
+);
+/** Signups per client, every attempt. */
+export const signupLimiter = quarterHour("signup-ip", () => config().signupMaxPerIp, "Signup", "signups per client IP", true);
+
+/** Signup e-mails (confirmation or notice) per address: bounds what signups can send to one mailbox. */
+export const SIGNUP_MAILS_PER_ADDRESS = 3;
+export const signupMailLimiter = quarterHour("signup-mail", SIGNUP_MAILS_PER_ADDRESS, "Signup mail", "mails per address");
+/**
+ * Password-reset e-mails per address, whoever asks. A link is valid for an hour, longer than the
+ * window, so the links mailed before a refusal still work for the mailbox's owner.
+ */
+export const RESET_MAILS_PER_ADDRESS = 3;
+export const resetMailLimiter = quarterHour("reset-mail", RESET_MAILS_PER_ADDRESS, "Reset mail", "mails per address");
+
 /** The owner's notice of a sign-in pause: at most one per account per hour. */
 export const lockoutNoticeLimiter = new AttemptLimit("lockout-mail", 1, 3600, { what: "Pause notice", per: "mail per account per hour" });
 
@@ -95,44 +119,3 @@ export const lockoutNoticeLimiter = new AttemptLimit("lockout-mail", 1, 3600, { 
 export async function clearAccountPauses(email: string): Promise<void> {
   await exactWindows.clear([accountAllLimiter.of(email).key], [accountLimiter.of(`${email}|`).key]);
 }
-/** Failed sign-ins per client (IPv4 address, IPv6 /64: src/lib/ip.ts), across accounts. */
-export const ipLimiter = new AttemptLimit(
-  "ip",
-  () => config().signinMaxFailuresPerIp,
-  WINDOW_S,
-  { what: "Sign-in", per: "failed sign-ins from this client IP per 15 minutes" },
-  clientKey,
-);
-/** Reset requests per client (the answer is always 200, so this only bounds mail volume). */
-export const resetRequestLimiter = new AttemptLimit(
-  "reset-ip",
-  () => config().forgotPasswordMaxPerIp,
-  WINDOW_S,
-  { what: "Password reset", per: "requests per client IP per 15 minutes" },
-  clientKey,
-);
-/** Signups per client, every attempt (the setting of the configuration in force). */
-export const signupLimiter = new AttemptLimit(
-  "signup-ip",
-  () => config().signupMaxPerIp,
-  WINDOW_S,
-  { what: "Signup", per: "signups per client IP per 15 minutes" },
-  clientKey,
-);
-/** Signup e-mails (confirmation or notice) per address: bounds what signups can send to one mailbox. */
-export const SIGNUP_MAILS_PER_ADDRESS = 3;
-export const signupMailLimiter = new AttemptLimit("signup-mail", SIGNUP_MAILS_PER_ADDRESS, WINDOW_S, {
-  what: "Signup mail",
-  per: "mails per address per 15 minutes",
-});
-
-/**
- * Password-reset e-mails per address (whoever asks, from any client): bounds what reset requests can
- * send to one mailbox. A link is valid for an hour, longer than the window, so while requests are
- * refused the links mailed in the window still work for the mailbox's owner.
- */
-export const RESET_MAILS_PER_ADDRESS = 3;
-export const resetMailLimiter = new AttemptLimit("reset-mail", RESET_MAILS_PER_ADDRESS, WINDOW_S, {
-  what: "Reset mail",
-  per: "mails per address per 15 minutes",
-});

@@ -1,9 +1,6 @@
-// Passwords. Hashing exactly as specified: scrypt N=16384, r=8, p=1, 64-byte key, random 16-byte
-// salt, stored as `scrypt$<hex-salt>$<hex-hash>`, compared in constant time. And the rule every
-// new password must pass wherever one is set (signup, accepting an invitation, a reset): not
-// guessable - scored by zxcvbn-ts against the list of ~49 000 common and breached passwords and the
-// diceware words shipped in @zxcvbn-ts/language-common (no network), with its repeat, sequence,
-// keyboard-pattern, date and l33t matchers - and not containing the e-mail's local part.
+// Passwords: scrypt N=16384, r=8, p=1, 64-byte key, random 16-byte salt, `scrypt$<hex-salt>$<hex-hash>`,
+// compared in constant time. A new password must not be guessable (zxcvbn-ts with its offline common and
+// breached list) nor contain the e-mail's local part.
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
@@ -39,10 +36,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A valid hash of a random password, verified against when the account does not exist (same timing). */
 export const DUMMY_HASH = await hashPassword(randomBytes(16).toString("hex"));
 
-/**
- * The lowest zxcvbn score accepted: 2 = more than 10^6 guesses (0 and 1 are common passwords, their
- * close variants and simple patterns).
- */
+/** The lowest zxcvbn score accepted: 2 = more than 10^6 guesses (0 and 1: common passwords and simple patterns). */
 export const MIN_PASSWORD_SCORE = 2;
 /**
  * zxcvbn scores the first this many characters only: its matching grows faster than linearly with
@@ -95,9 +89,8 @@ export function passwordWeakness(password: string, account: { email?: string | n
   return WHY[result.feedback.warning ?? ""] ?? "is too easy to guess";
 }
 
-// Checks run one at a time, each in a turn of the event loop of its own: a check costs a few ms
-// (up to ~30 ms of CPU for the longest l33t-laden passwords on a busy machine), and requests that
-// arrive together would otherwise run theirs back to back and hold the loop for all of them.
+// one check at a time, each in its own turn of the event loop: up to ~30 ms of CPU each, and checks that
+// arrive together would otherwise hold the loop for all of them
 let scoring: Promise<unknown> = Promise.resolve();
 function inTurn<T>(fn: () => T): Promise<T> {
   const run = scoring.then(nextTurn).then(fn);
@@ -105,10 +98,7 @@ function inTurn<T>(fn: () => T): Promise<T> {
   return run;
 }
 
-/**
- * Refuses (400 `validation_failed`, detail at `path`) a password that is too easy to guess; see
- * passwordWeakness.
- */
+/** Refuses (400 `validation_failed` at `path`) a password too easy to guess (passwordWeakness). */
 export async function assertStrongPassword(
   password: string,
   account: { email?: string | null; name?: string | null } = {},

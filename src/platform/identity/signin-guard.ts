@@ -1,18 +1,8 @@
-// Password checks under the sign-in limits (sign-in, and accepting an invitation as an existing
-// user), and the browsers a user has proven themselves from.
-//
-// Lockout (docs/security.md): five wrong passwords used to lock a known account for everyone, the right
-// password included, so anyone could lock anyone out. Now:
-// - failures are counted per account and client (`account`: the client is a known browser of the
-//   account, else its IP key - an IPv4 address or IPv6 /64); the client that failed is paused for
-//   this account, any other client is not;
-// - failures from the clients the account does not know are also counted together (`account-all`,
-//   a higher bound: guessing from many addresses), and past it only unknown clients are paused;
-// - a correct password from a known client (its `hrms.client` cookie) is let through both, and
-//   the per-IP limit: the known browser has signed in to this account before;
-// - a password reset lifts every pause of the account (clearAccountPauses) and makes the browser
-//   that reset a known client;
-// - when a pause begins the owner is mailed (at most once an hour), with how to get back in.
+// Password checks under the sign-in limits, and the browsers a user has proven themselves from
+// (docs/security.md, "Sign-in lockout"): failures pause only the client that failed for that account,
+// unknown clients together have a higher bound, a known browser with the right password passes, a reset
+// lifts every pause, and the owner is mailed when a pause begins. Locking the account for everyone
+// would let anyone lock anyone out.
 import { randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
 import { appUrl, config } from "../../config.ts";
@@ -101,9 +91,8 @@ export async function rememberClient(req: Request, userId: string): Promise<void
 const lateCookie = new WeakMap<Response, (() => void) | null>();
 
 /**
- * Called for an operation that may sign in, before the session middleware: the client cookie is
- * then written after the session cookie (express-session writes its own as the headers go), so a
- * client that takes the first `Set-Cookie` of a sign-in for the session's keeps working.
+ * Before the session middleware: the client cookie is then written after the session's, so a client that
+ * takes a sign-in's first `Set-Cookie` for the session's keeps working.
  */
 export function clientCookieLast(res: Response): void {
   lateCookie.set(res, null);
@@ -178,10 +167,7 @@ async function noticePause(user: { email: string; name: string }, ip: string, sc
   });
 }
 
-/**
- * Forgets known clients unused for longer than their cookie lives (a year): such a browser no
- * longer carries the cookie, and its row would only wait. Run hourly (src/modules/jobs.ts).
- */
+/** Forgets known clients unused for longer than their cookie lives (a year). Run hourly. */
 export async function pruneKnownClients(): Promise<number> {
   const before = new Date(Date.now() - CLIENT_MAX_AGE_MS); // machine time: the cookie's own lifetime
   const { count } = await systemDb.knownClient.deleteMany({ where: { last_used_at: { lt: before } } });

@@ -1,18 +1,12 @@
-// Background work on a PostgreSQL-backed job queue (pg-boss), shared by every server process:
-// mail delivery (with a sweep every minute so nothing queued is ever lost) and scheduled jobs of
-// the areas (registered with `registerJob`). A `kick` before this process's worker is up is kept and
-// sent once it is (a signup in the first seconds after a start is mailed at once, not at the
-// minute's sweep); in a process without a worker (RUN_WORKER=false) the other processes' workers
-// pick the work up at their sweep.
+// Background work on pg-boss, shared by every server process: mail delivery and the areas' scheduled jobs
+// (docs/architecture.md, "Background jobs"). A kick before this process's worker is up is sent once it is.
 import { PgBoss } from "pg-boss";
 import { config, type Config, withConfig } from "../../config.ts";
 import { logger } from "../../log.ts";
 
 /**
- * pg-boss's schema. pg-boss 11 and later cannot migrate the schema of pg-boss 10 (its chain starts at
- * 11's), so 12 installs its own beside the old `pgboss`, which processes of the previous release keep
- * using during a rolling upgrade (docs/operations.md, "Upgrading"). Its jobs are only wake-ups: the
- * work they start is kept in the areas' own tables, so nothing waits in the old schema.
+ * pg-boss's schema: 12 cannot migrate 10's, so it installs its own beside `pgboss`, which the previous
+ * release keeps during a rolling upgrade. Its jobs are only wake-ups; the work is in the areas' tables.
  */
 export const JOB_SCHEMA = "pgboss_v12";
 
@@ -23,10 +17,7 @@ interface JobDef {
   handler: JobHandler;
 }
 
-/**
- * A job as an area declares it in `src/modules/<area>/schedule.ts` (`export const jobs = [...]`);
- * `make generate` discovers those files (generated/jobs.ts) and src/modules/jobs.ts registers them.
- */
+/** A job as an area declares it in its `schedule.ts`; `make generate` discovers them (generated/jobs.ts). */
 export interface JobDefinition {
   /** the queue's name, `<area>.<what>` */
   name: string;
@@ -56,11 +47,9 @@ export function registeredJobNames(): string[] {
 type QueueMaker = Pick<PgBoss, "createQueue" | "getQueue">;
 
 /**
- * Creates a job's queue unless it exists. Processes starting at the same moment create the same
- * queues at once; pg-boss's create_queue can then fail in one of them (a deadlock or a lock
- * timeout), which left that process without the queue ("Queue ... not found") and its readiness at
- * 503. A failure is retried a few times with a short random pause unless the queue is there by
- * then; the last failure is thrown (the start fails loudly instead of serving without a worker).
+ * Creates a job's queue unless it exists. Processes starting together can make pg-boss's create_queue
+ * fail (deadlock, lock timeout), leaving one without the queue and unready: retried a few times after a
+ * random pause, then thrown (the start fails loudly rather than serve without a worker).
  */
 export async function ensureQueue(boss: QueueMaker, name: string, attempts = 5): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -80,10 +69,7 @@ class Jobs {
   private boss: PgBoss | undefined;
   /** this process's worker of each queue, woken at once by `kick` instead of at its next poll */
   private workers = new Map<string, string>();
-  /**
-   * Jobs kicked before this process's worker was up (the first seconds after a start: a signup or a
-   * reset request made then): kicked as soon as it is, instead of waiting for the minute's sweep.
-   */
+  /** Jobs kicked before this process's worker was up, kicked once it is rather than at the minute's sweep. */
   private pending = new Set<string>();
 
   /** Starts this process's worker; it runs every job with `cfg` as the configuration in force. */
@@ -107,11 +93,7 @@ class Jobs {
     for (const name of pending) this.kick(name);
   }
 
-  /**
-   * Asks a worker to run the job soon (deduplicated while one is queued). This process's worker is
-   * woken at once (a mail is delivered right after the commit, not at the next 2-second poll);
-   * workers of other processes pick the job up at their next poll.
-   */
+  /** Asks a worker to run the job soon (deduplicated); this process's worker is woken at once, not at its next poll. */
   kick(name: string): void {
     const boss = this.boss;
     if (!boss) {

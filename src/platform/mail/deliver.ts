@@ -1,8 +1,5 @@
-// Delivery of outbox rows through nodemailer (SMTP when SMTP_URL is set). Each row is claimed with a
-// lease while it is sent (src/db/primitives.ts claimDue; no transaction spans the SMTP send), so
-// several workers never send one at once; failures are retried with backoff
-// and never dropped. A sent row keeps no live token: its `secrets` are replaced by "[redacted]"
-// in both bodies (the rest stays for the record, with the SMTP Message-ID).
+// Delivery of outbox rows through nodemailer, each claimed with a lease (claimDue: no transaction spans the
+// SMTP send); failures retried with backoff, never dropped. A sent row's `secrets` become "[redacted]".
 import nodemailer, { type Transporter } from "nodemailer";
 import { config } from "../../config.ts";
 import { getPool } from "../../db/client.ts";
@@ -41,11 +38,7 @@ export function redacted(text: string, secrets: readonly string[]): string {
   return out;
 }
 
-/**
- * The outbox as a work table: a pending row is due at `next_attempt_at`, claimed for a lease that
- * outlasts a send (nodemailer's connection, greeting and socket timeouts above), so the transaction
- * that claims it ends before the SMTP conversation starts.
- */
+/** The outbox as a work table: the lease outlasts a send, so the claiming transaction ends before SMTP starts. */
 const OUTBOX: WorkTable = {
   table: "email_outbox",
   due: "status = 'pending'",

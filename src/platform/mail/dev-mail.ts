@@ -1,8 +1,5 @@
-// Mail a developer can see without SMTP (`DEV_MAIL`, src/config.ts: on in development without
-// `SMTP_URL`, never in production): each mail printed to standard output as a block once the change
-// that queued it has committed (outbox.ts calls `printQueuedMail` after the unit of work, with the
-// ids it queued: a mail whose transaction rolled back is not in the table, so not printed), and the
-// outbox listed for the page `GET /dev/mail` (src/http/dev-mail.ts).
+// Mail a developer can see without SMTP (`DEV_MAIL`): printed once the change that queued it committed
+// (a rolled-back mail is not in the table), and listed for `GET /dev/mail`.
 import { getPool } from "../../db/client.ts";
 import { logger } from "../../log.ts";
 

@@ -1,9 +1,6 @@
-// Email is never sent inside a request: `queueEmail` writes an outbox row with the client of the
-// caller's transaction (so the mail exists if and only if the change committed); the job worker
-// (src/platform/jobs) delivers it with retries. Delivery is kicked in one place: every operation (HTTP) and
-// every job runs in `deliverQueuedMail`, which asks the worker to deliver once the work has
-// finished (its transactions committed) if it queued any mail; the sweep every minute delivers
-// whatever else is due.
+// Mail is never sent inside a request: `queueEmail` writes an outbox row in the caller's transaction (it
+// exists if and only if the change committed); delivery is kicked once the operation or job has finished,
+// and the minute's sweep delivers whatever else is due.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { config } from "../../config.ts";
 import { jobs } from "../jobs/queue.ts";

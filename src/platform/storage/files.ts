@@ -1,12 +1,7 @@
-// File storage: bytes on local disk under UPLOAD_DIR, content-addressed by SHA-256
-// (<dir>/<aa>/<bb>/<sha256>), metadata in the `files` table of the tenant.
-//
-// An upload never sits in memory: multer's disk storage (`uploadStorage`) streams the multipart
-// file into a temporary file under <dir>/.tmp (same file system, so moving it into place is a
-// rename); `storeUpload` checks it (size, type, leading bytes), hashes it as a stream, counts it
-// against the company's storage quota and renames it to its content address. Whatever is left in
-// .tmp when the request ends (a refused or failed upload) is removed by src/http/uploads.ts; files
-// nothing refers to are removed after a grace period by the cleanup job (src/modules/utilities).
+// File storage: bytes under UPLOAD_DIR, content-addressed by SHA-256 (<dir>/<aa>/<bb>/<sha256>),
+// metadata in the tenant's `files` table. An upload is streamed to <dir>/.tmp (same file system: moving
+// it is a rename), checked, hashed and counted against the quota (docs/operations.md, "Uploads and usage
+// limits"); unreferenced files go after a grace period (src/modules/utilities/cleanup.ts).
 import { createHash } from "node:crypto";
 import { createReadStream, existsSync } from "node:fs";
 import { mkdir, open, readdir, rename, stat, unlink } from "node:fs/promises";
@@ -91,19 +86,12 @@ export function uploadTempDir(): string {
 const TEMP_DIR = Symbol("upload temp dir");
 type WithTempDir = Request & { [TEMP_DIR]?: string };
 
-/**
- * Remembers where this request's files go (the configuration in force now, the app's: multer's
- * storage callbacks run in the request stream's events, outside the app's configuration context).
- */
+/** Remembers the request's temp folder: multer's callbacks run outside the app's configuration context. */
 export function setUploadTempDir(req: Request): void {
   (req as WithTempDir)[TEMP_DIR] = uploadTempDir();
 }
 
-/**
- * The storage engine of multipart uploads: multer's disk storage, each file streamed into a
- * randomly named file in the request's temp folder (never buffered in memory); multer removes it
- * itself when it refuses the request (too large, too many files).
- */
+/** multer's disk storage into the request's temp folder (never buffered); multer removes what it refuses. */
 export function uploadStorage(): multer.StorageEngine {
   return multer.diskStorage({
     destination: (req, _file, cb) => {
@@ -174,10 +162,7 @@ function memberShareExceeded(share: number, used: number, size: number | null): 
   );
 }
 
-/**
- * A 413 `quota_exceeded` when the active tenant has no room left at all, or the uploading member no
- * room left in their share (checked before an upload's body is read).
- */
+/** 413 `quota_exceeded` when the company or the member's share has no room at all (before an upload's body is read). */
 export async function assertStorageRoomLeft(userId?: string | null): Promise<void> {
   const quota = config().tenantStorageQuotaBytes;
   const used = await storedBytes();
@@ -207,11 +192,9 @@ async function whileThere<T>(work: Promise<T>): Promise<T> {
 }
 
 /**
- * Validates the upload, counts it against the company's storage quota (TENANT_STORAGE_QUOTA_MB:
- * 413 `quota_exceeded` past it, exact under concurrent uploads - they queue on a per-company lock)
- * and the uploading member's share of it (MEMBER_STORAGE_SHARE_PERCENT, the same 413),
- * moves the bytes to their content address and creates the metadata row, in the caller's
- * transaction `tx` (or one of its own).
+ * Validates the upload, counts it against the company's quota and the member's share (413
+ * `quota_exceeded`; exact under concurrency: a per-company lock), moves the bytes to their content
+ * address and creates the row, in `tx` (or a transaction of its own).
  */
 export async function storeUpload(file: UploadedFile | undefined, opts: { purpose?: string; uploadedBy?: string | null }, tx?: ScopedTx) {
   const f = await checkUpload(file);
@@ -261,10 +244,7 @@ export async function filesCreatedBefore(before: Date, after: { created_at: Date
   });
 }
 
-/**
- * Deletes the active tenant's file row `id` if it is still older than `before`; false when it is
- * gone or still referenced by a foreign key (a document attached meanwhile).
- */
+/** Deletes file row `id` if still older than `before`; false when gone or still referenced (attached meanwhile). */
 export async function deleteFileRow(id: string, before: Date): Promise<boolean> {
   try {
     return (await db.storedFile.deleteMany({ where: { id, created_at: { lt: before } } })).count > 0;
@@ -320,10 +300,7 @@ export async function removeStaleTemporaryFiles(before: Date): Promise<number> {
   return removed;
 }
 
-/**
- * The active tenant's stored file `id`, if it exists and - when `by` is given - one of those users
- * uploaded it (an upload of another member is not the caller's to download or to attach).
- */
+/** The stored file `id`, and when `by` is given only if one of those users uploaded it (not another member's). */
 export function uploadOf(id: string, by?: readonly string[]) {
   return db.storedFile.findFirst({ where: { id, ...(by ? { uploaded_by: { in: [...by] } } : {}) } });
 }

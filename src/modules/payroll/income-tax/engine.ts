@@ -1,24 +1,10 @@
-// The annual income tax of one employee - pure, exact decimals, no I/O. The rules come from the tax
-// year's data (rates.ts); the order is the statute's:
-// 1. Salary: gross (this employer's salary of the year + a previous employer's, Form 12B) less the
-//    exemptions the regime allows - HRA (s.10(13A), rule 2A: least of the HRA received, rent paid −
-//    10 % of basic + DA, 50 % (metro) / 40 % of basic + DA; old regime only), LTA (s.10(5), old
-//    only), gratuity (s.10(10): least of the amount, ₹20 lakh, the statutory formula) and leave
-//    encashment at exit (s.10(10AA): least of the amount, ₹25 lakh, its limits), both regimes - less
-//    the standard deduction (s.16(ia)) and, old regime only, professional tax (s.16(iii)).
-// 2. Gross total income: + house property (old regime: the interest on a self-occupied home's loan,
-//    s.24(b), at most ₹2 lakh, as a loss) + other income the employee declares (never below nil).
-// 3. Chapter VI-A deductions the regime allows, each at its cap (80C with the employee's PF, 80CCE's
-//    ₹1.5 lakh; 80CCD(1B); 80D by age; 80E), at most the gross total income.
-// 4. Total income rounded to the nearest ₹10 (s.288A; s.516 of the 2025 Act).
-// 5. Tax by the slabs of the regime and age band; rebate (s.87A) for residents - new regime: up to
-//    ₹60,000 at income ≤ ₹12 lakh and, above it, marginal relief (the tax may not exceed the income
-//    above ₹12 lakh); surcharge above ₹50 lakh / ₹1 crore / ₹2 crore (/ ₹5 crore, old regime) with
-//    marginal relief (tax + surcharge may not exceed the tax and surcharge at the threshold + the
-//    income above it); cess 4 % of tax + surcharge; the total rounded to the nearest ₹10 (s.288B).
-// 6. Less relief for arrears of earlier years (s.89(1), rule 21A(2); arrearsReliefOf), when recorded.
-// 7. Without a PAN (s.206AA): the higher of that tax and 20 % of the total income, no cess on the
-//    20 % (CBDT's salary circular); nothing when the tax is nil.
+// The annual income tax of one employee - pure, exact decimals, no I/O; rules from the year's data
+// (rates.ts), in the statute's order (docs/payroll-tax.md, "The year's tax (engine)"; sources there):
+// salary less exemptions (HRA s.10(13A) rule 2A, LTA s.10(5): old regime; gratuity s.10(10), leave
+// encashment s.10(10AA)), standard deduction s.16(ia), professional tax s.16(iii) (old); house property
+// s.24(b); chapter VI-A at caps; total income to ₹10 (s.288A; s.516 of the 2025 Act); slabs, rebate
+// s.87A, surcharge and their marginal relief, 4 % cess, tax to ₹10 (s.288B); s.89(1) relief (rule
+// 21A(2)); without a PAN, s.206AA's 20 % where higher (no cess on it; CBDT's salary circular).
 import { Decimal } from "../../../lib/money.ts";
 import { type AgeBand, dec, type RateRules, type Regime, rateRulesOf, type TaxRules } from "./rates.ts";
 

@@ -1,10 +1,6 @@
-// Part A of Form 16 (Form 130 from the tax year 2026-27): the certificate of the tax deposited, which only
-// TRACES issues. hr uploads the TRACES PDF per employee and tax year (PUT .../form-16/{employeeId}/part-a);
-// each upload is a new version, the one before it is replaced, a removal takes it away - all audited. The
-// employee downloads their own; getForm16 says whether it is attached. A replaced or removed version keeps
-// its row (version, name, size, hash, who, when) and lets go of its file, which the unattached-file cleanup
-// then removes (src/modules/utilities/cleanup.ts): only the current version's bytes are kept. The employee is
-// notified of each new version (form16_part_a.uploaded).
+// Part A of Form 16 (Form 130 from the tax year 2026-27): the TRACES certificate of tax deposited, which
+// hr uploads per employee and year. Each upload is a new audited version; a replaced or removed one keeps
+// its row but lets go of its file, which the unattached-file cleanup removes (src/modules/utilities/cleanup.ts).
 import { byId, db, type ScopedTx, tenantTx } from "../../../db/tenancy.ts";
 import { lock, tenantLock } from "../../../db/primitives.ts";
 import * as clock from "../../../lib/clock.ts";

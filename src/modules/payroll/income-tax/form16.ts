@@ -1,8 +1,5 @@
-// The employer's certificate of tax deducted from salary: Form 16 (Form 130 under the Income-tax Act 2025
-// from the tax year 2026-27) Part B, the salary and tax computation, as JSON (GET /api/payroll/form-16/
-// {employeeId}). Its figures are the year's computation (taxYearRecords) on the salary paid; Part A is
-// the TRACES certificate of the deposits, which only the tax department issues: `part_a` names the PDF
-// hr uploaded (form16-part-a.ts), downloaded on its own.
+// Form 16 (Form 130 from the tax year 2026-27) Part B as JSON: the year's computation on the salary paid;
+// Part A, the TRACES certificate, is the PDF hr uploaded (form16-part-a.ts).
 import { activeTenant } from "../../../db/central.ts";
 import { db } from "../../../db/tenancy.ts";
 import { Decimal } from "../../../lib/money.ts";

@@ -1,16 +1,7 @@
-// The monthly deduction (s.192 of the 1961 Act; s.392 of the 2025 Act): each run projects the year per
-// employee - the salary paid by processed runs of the tax year, this month's slip, the rest of the year
-// at the salary setup in force (to March, or to the month of the last working day), a previous
-// employer's salary (Form 12B) and other income declared - computes the year's tax (engine.ts) and
-// deducts (the year's tax − TDS so far, this employer's and the previous one's) ÷ the months left
-// including this one, to the rupee; the last month deducts the exact remainder, so the year lands on
-// the tax. A raise, arrears, loss of pay or a one-off payment changes the projection and so the
-// months after it; a mid-year joiner's year starts at joining. Nothing is deducted when the year's tax
-// is already covered (an excess is not refunded through payroll).
-//
-// Which earnings are what: basic + DA are the earnings of wage class `wages` (rule 2A's "salary");
-// HRA the component coded `HRA`, LTA the one coded `LTA`. Taxable salary of a month = gross + leave
-// encashment (reimbursements are not salary).
+// The monthly deduction (s.192 of the 1961 Act; s.392 of the 2025 Act): the year projected, its tax ÷
+// the months left, the last month the exact remainder, so the year lands on the tax (docs/payroll-tax.md,
+// "The monthly deduction"). An excess is not refunded through payroll. Taxable salary of a month = gross
+// + leave encashment (reimbursements are not salary).
 import { toDateString } from "../../../lib/dates.ts";
 import { Decimal } from "../../../lib/money.ts";
 import type { SlipResult } from "../slip-model.ts";
@@ -199,10 +190,7 @@ export function slipMonths(slip: SlipResult, period: string, classOf: ClassOf): 
   return { current, regular };
 }
 
-/**
- * Adds the month's income tax to a freshly computed slip (its deductions, net pay and details):
- * `year` is the employee's year so far; the slip is the month (year, month) of `taxYear`.
- */
+/** Adds the month's income tax to a freshly computed slip; `year` is the employee's year so far. */
 export function withholdOnSlip(
   slip: SlipResult,
   f: EmployeeTaxFacts,

@@ -15,12 +15,7 @@ export interface OpenAiOptions {
 
 const unavailable = (why: string) => new AppError("unavailable", `AI provider unavailable: ${why}`, undefined, { "Retry-After": "30" });
 
-/**
- * The message without a Markdown code fence around it (models add one despite being asked not
- * to). Done with string operations: the former `/^```(?:json)?\s*|\s*```$/g` tried `\s*```$` at
- * every position of a run of whitespace inside the message and scanned to the run's end from
- * each - O(n²) on a long run.
- */
+/** The message without a Markdown code fence (models add one), by string operations: the old regular expression was O(n²). */
 export function withoutFence(text: string): string {
   let s = text.trim();
   const open = /^```(?:json)?/.exec(s);

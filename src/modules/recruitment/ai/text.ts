@@ -3,12 +3,9 @@
 // dictionary of skills and their matching: skills.ts.
 import { skillAliases } from "./skills.ts";
 
-// "5 years", "5+ yrs", "3-5 years", "3 to 5 years": the first number counts. Each optional
-// token carries the whitespace before it, so no two `\s*` are adjacent: the old form
-// `\s*\+?\s*(?:-|to)?\s*(?:\d{1,2}\s*)?` could split one run of n spaces between its `\s*`s in
-// O(n²)-O(n³) ways before failing (4 000 spaces after a digit froze the process for 16 s). Here
-// every optional group either matches or is skipped, so a run is scanned a bounded number of
-// times: linear, and the same matches as before (same language, same first number).
+// "5 years", "5+ yrs", "3-5 years", "3 to 5 years": the first number counts. Each optional token carries
+// the whitespace before it, so no two `\s*` are adjacent: linear, where the old form was O(n²)-O(n³)
+// (4 000 spaces after a digit froze the process for 16 s).
 const YEARS_RE = /(\d{1,2}(?:\.\d)?)(?:\s*\+)?(?:\s*(?:-|to))?(?:\s*\d{1,2})?\s*(?:years?|yrs?)\b/gi;
 
 /** Years of experience stated in a text: the smallest for requirements, the largest for a resume. */
@@ -48,12 +45,7 @@ export function keywords(text: string, limit = 10, exclude: string[] = []): stri
 }
 
 const WS = /\s/;
-/**
- * `s` without the characters at its end for which `drop` holds - what `.replace(/[x]+$/, "")`
- * does, in one pass from the end. (That regular expression is tried at every position of a run
- * of such characters and scans to the run's end from each: O(n²) on a long run that is not at
- * the end, e.g. a line of 20 000 spaces followed by a word.)
- */
+/** `.replace(/[x]+$/, "")` in one pass from the end: that expression is O(n²) on a long run not at the end. */
 export function trimEndWhere(s: string, drop: (c: string) => boolean): string {
   let end = s.length;
   while (end > 0 && drop(s[end - 1])) end--;
