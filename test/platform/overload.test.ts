@@ -17,7 +17,7 @@ import { tenantTx, withTenant } from "../../src/db/tenancy.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { AdmissionStats } from "../../src/http/admission.ts";
 import { toAppError } from "../../src/http/error-middleware.ts";
-import { expectError, signupTenant, useTestApp } from "../support/app.ts";
+import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { employeeInput } from "../support/employees.ts";
 import { api } from "../support/api.ts";
 import { waitFor } from "../support/eventually.ts";
@@ -144,7 +144,18 @@ describe("bounded database waits", () => {
     t.app = createApp({ validateResponses: true });
     t.request = () => supertest.agent(t.app);
   };
+  // the companies are signed up on the usual pool (a signup is several statements: on a busy
+  // machine it may outlive 2 s); on the small pool their owners sign in again
+  let companies: TenantSession[];
+  const signedIn = async (o: TenantSession): Promise<TenantSession> => {
+    const agent = t.request();
+    await api(agent)
+      .op("signIn", { body: { email: o.email, password: o.password } })
+      .expect(200);
+    return { ...o, agent };
+  };
   beforeAll(async () => {
+    companies = [await signupTenant(t), await signupTenant(t)];
     await closeDb();
     reopen({ max: 3, connectionTimeoutMillis: 5000, transactionTimeoutMs: 2000 });
   });
@@ -156,7 +167,7 @@ describe("bounded database waits", () => {
   it(
     "a write that waits too long for another transaction's lock " + "is a 503 with Retry-After, and succeeds once the lock is gone",
     async () => {
-      const o = await signupTenant(t);
+      const o = await signedIn(companies[0]);
       await withLocker([], async (locker) => {
         await locker.query("SELECT 1 FROM tenants WHERE id = $1 FOR UPDATE", [o.tenantId]);
         expectUnavailable(await api(o.agent).op("updateCompanySettings", { body: { name: "Renamed while locked" } }));
@@ -171,7 +182,7 @@ describe("bounded database waits", () => {
   );
 
   it("a transaction that cannot start in time, or outlives its timeout, is a 503 with Retry-After (Prisma P2028)", async () => {
-    const o = await signupTenant(t);
+    const o = await signedIn(companies[1]);
     // no connection for it: the pool's three are taken
     const held = await Promise.all([1, 2, 3].map(() => getPool().connect()));
     let notStarted: unknown;
