@@ -17,8 +17,11 @@
 // Environment: SIZE, BENCH_DATABASE_URL (a PostgreSQL on this machine where the bench may CREATE
 // DATABASE; default a throw-away embedded one), BENCH_SCALE_ONLY=payroll,leave,attendance,
 // BENCH_SCALE_ATTENDANCE_ROWS (rows of the attendance import: SIZE, at most 100 000),
-// BENCH_SCALE_CPU_PROF=<folder> (the server's V8 CPU profile, written when it stops). The
-// server's own settings (PAYROLL_BATCH_SIZE, ...) pass through.
+// BENCH_SCALE_CPU_PROF=<folder> (the server's V8 CPU profile, written when it stops),
+// BENCH_SCALE_STATEMENTS=<n> (the n statements of each phase that took the database longest, from
+// pg_stat_statements: a BENCH_DATABASE_URL server started with shared_preload_libraries=pg_stat_statements).
+// BENCH_SCALE_KEEP=1 (the database is kept, and named, for a look at it afterwards). The server's own
+// settings (PAYROLL_BATCH_SIZE, ...) pass through.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -103,13 +106,29 @@ interface Row {
 }
 const rows: Row[] = [];
 
+const STATEMENTS = Number(env.BENCH_SCALE_STATEMENTS ?? 0);
+
+/** The statements that took the database longest since the last reset (pg_stat_statements), printed. */
+async function topStatements(db: pg.Client, phase: string): Promise<void> {
+  const { rows: top } = await db.query(
+    `SELECT calls, total_exec_time, rows, regexp_replace(query, '\\s+', ' ', 'g') AS query
+       FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+      ORDER BY total_exec_time DESC LIMIT $1`,
+    [STATEMENTS],
+  );
+  log(`${phase}: the statements that took the database longest (ms, calls, rows)`);
+  for (const t of top) console.log(`  ${Number(t.total_exec_time).toFixed(0)} ms ${t.calls}× ${t.rows} rows: ${t.query.slice(0, 220)}`);
+}
+
 async function measure(phase: string, serverPid: number, db: pg.Client, work: () => Promise<string>): Promise<void> {
+  if (STATEMENTS) await db.query("CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()");
   await probe(serverPid);
   const [s0, d0, t0] = [await cpuMs(serverPid), await dbCpuMs(db), performance.now()];
   const note = await work();
   const seconds = (performance.now() - t0) / 1000;
   const [s1, d1] = [await cpuMs(serverPid), await dbCpuMs(db)];
   const p = await probe(serverPid);
+  if (STATEMENTS) await topStatements(db, phase);
   const row = {
     phase,
     seconds,
@@ -319,7 +338,8 @@ async function main() {
       started.proc.kill("SIGTERM");
       await new Promise((r) => started.proc.once("exit", r));
     }
-    await adminQuery(ADMIN_URL, `DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`).catch(() => {});
+    if (env.BENCH_SCALE_KEEP) log(`kept the database ${DB_NAME}`);
+    else await adminQuery(ADMIN_URL, `DROP DATABASE IF EXISTS "${DB_NAME}" WITH (FORCE)`).catch(() => {});
     await embedded?.stop();
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -77,6 +77,11 @@ const NOISE_TENANTS = Number(env.BENCH_NOISE_TENANTS ?? 3);
 const NOISE_EMPLOYEES = Number(env.BENCH_NOISE_EMPLOYEES ?? 20_000);
 const SMALL_EMPLOYEES = Number(env.BENCH_SMALL_EMPLOYEES ?? 200);
 const PASSWORD = "bench-password-123";
+/**
+ * BENCH_ID_STATUS=on_notice,exited: the profiles read by id only of employees of these statuses (default:
+ * all, as a company's reads come: 92 % active, 3 % inactive, 2 % on notice, 3 % exited)
+ */
+const ID_STATUS = env.BENCH_ID_STATUS ? env.BENCH_ID_STATUS.split(",") : null;
 interface Company {
   owner: { name: string; email: string; password: string; company_name: string };
   employees: number;
@@ -645,8 +650,9 @@ async function main() {
   } else process.stderr.write(`Reusing ${DB_NAME}: ${layout} (BENCH_RESEED=1 to reseed).\n`);
   const ids = (
     await pool.query<{ id: string }>(
-      `SELECT id FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL ORDER BY md5(id::text) LIMIT 500`,
-      [tenantId],
+      `SELECT id FROM employees WHERE tenant_id = $1 AND deleted_at IS NULL AND ($2::text[] IS NULL OR status = ANY($2))
+        ORDER BY md5(id::text) LIMIT 500`,
+      [tenantId, ID_STATUS],
     )
   ).rows.map((r) => r.id);
   if (env.BENCH_EXPLAIN === "1") await explain(pool, tenantId, ids[0], small?.tenantId);

@@ -9,6 +9,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 /** The V8 old-space limit of `npm start` (NODE_HEAP_MB, default 512; see docs/configuration.md). */
 export const heapMb = (): number => Number(process.env.NODE_HEAP_MB || 512);
+/** The V8 semi-space of `npm start` (NODE_SEMI_SPACE_MB, default 16; see docs/configuration.md). */
+export const semiSpaceMb = (): number => Number(process.env.NODE_SEMI_SPACE_MB || 16);
 
 /**
  * node's flags in production (source maps, for the bundle alone, are turned on by dist/main.js): a bounded old space, and no
@@ -25,7 +27,7 @@ export const heapMb = (): number => Number(process.env.NODE_HEAP_MB || 512);
  * (docs/decisions/0005-production-node-flags.md).
  */
 export function productionNodeFlags(): string[] {
-  return [`--max-old-space-size=${heapMb()}`, "--max-semi-space-size=16", "--no-allocation-site-pretenuring"];
+  return [`--max-old-space-size=${heapMb()}`, `--max-semi-space-size=${semiSpaceMb()}`, "--no-allocation-site-pretenuring"];
 }
 
 /**

@@ -2,7 +2,8 @@
 // tenantPreparedRead). A migration applied while servers run (a rolling deploy adds a column)
 // must not break them: PostgreSQL refuses a prepared statement whose result type changed
 // ("cached plan must not change result type"), so these statements name their columns.
-import { beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { api } from "../support/api.ts";
@@ -32,6 +33,44 @@ describe("prepared reads across a schema change", () => {
       }
     } finally {
       await t.query(`ALTER TABLE employees DROP COLUMN added_by_a_later_release`);
+    }
+  });
+});
+
+describe("the profile read is one statement", () => {
+  it("an employee on notice: the record, the member account and the exit with its checklist in one round trip", async () => {
+    const leaving = (await createEmployee(o, { first_name: "Leav", last_name: "Ing" })).id;
+    const exit = (
+      await api(o.agent)
+        .op("submitResignation", {
+          params: { employeeId: leaving },
+          body: { resignation_date: "2024-05-02", last_working_day: "2024-06-01", reason: "Moving on" },
+        })
+        .expect(201)
+    ).body.data;
+    const after = (
+      await api(o.agent)
+        .op("updateExitChecklistItem", {
+          params: { employeeId: leaving, itemId: exit.checklist[1].id },
+          body: { status: "done", notes: "Handed over" },
+        })
+        .expect(200)
+    ).body.data;
+    // every statement the server sends that reads an employee or an exit
+    const spy = vi.spyOn(pg.Client.prototype, "query");
+    try {
+      const profile = (
+        await api(o.agent)
+          .op("getEmployee", { params: { employeeId: leaving } })
+          .expect(200)
+      ).body.data;
+      if (profile.view !== "full") throw new Error("the owner reads the complete record");
+      expect(profile.exit).toEqual(after);
+      expect(profile.exit?.checklist[1]).toMatchObject({ status: "done", notes: "Handed over", completed_by: o.userId });
+      const texts = spy.mock.calls.map(([q]) => (typeof q === "string" ? q : ((q as { text?: string }).text ?? "")));
+      expect(texts.filter((q) => /\b(employees|employee_exits|exit_checklist_items)\b/.test(q))).toHaveLength(1);
+    } finally {
+      spy.mockRestore();
     }
   });
 });

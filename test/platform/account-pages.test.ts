@@ -13,7 +13,7 @@ import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
 import { type Browser, launchBrowser } from "../support/browser.ts";
 import { signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
-import { api } from "../support/api.ts";
+import { api, type ResponseBody } from "../support/api.ts";
 
 const t = useTestApp();
 registerAllJobs();
@@ -63,14 +63,14 @@ const status = () =>
 const acknowledgeNotice = () => browser.evaluate(`document.querySelector("label[for=privacy_notice_version]").click()`);
 /** The live region's text at once: a form the browser held back (a required box unticked) leaves it empty. */
 const statusNow = () => browser.evaluate<string>(`document.querySelector("[role=status]").textContent`);
-/** The member's privacy notice status, read with the browser's session. */
+/** The member's privacy notice status, read with the browser's session (the body as a 200 has it). */
 const browserNotice = () =>
-  browser.evaluate<{ status: number; body: any }>(
+  browser.evaluate<{ status: number; body: ResponseBody<"getPrivacyNotice", 200> }>(
     `fetch("/api/privacy/notice").then(async (r) => ({ status: r.status, body: await r.json() }))`,
   );
-/** The session the browser holds now (its cookie), as a client sees it. */
+/** The session the browser holds now (its cookie), as a client sees it (the body as a 200 has it). */
 const browserSession = () =>
-  browser.evaluate<{ status: number; body: any }>(
+  browser.evaluate<{ status: number; body: ResponseBody<"getSession", 200> }>(
     `fetch("/api/auth/session").then(async (r) => ({ status: r.status, body: await r.json() }))`,
   );
 
@@ -123,8 +123,8 @@ describe("getAcceptInvitePage: the invitation link opens a page that accepts it"
     const owner = await signupTenant(t, { company: "Nair & Rao Logistics" });
     const email = uniqueEmail("pages-invitee");
     const text = "Nair & Rao keep your data <only> to employ and pay you; write to our grievance officer about your rights.";
-    const purposes = [{ record_class: "payslips", purpose: "Paying you and the PF returns", basis: "legal_obligation" }];
-    await owner.agent.post("/api/privacy/notices").send({ text, purposes }).expect(201);
+    const purposes = [{ record_class: "payslips", purpose: "Paying you and the PF returns", basis: "legal_obligation" as const }];
+    await api(owner.agent).op("publishPrivacyNotice", { body: { text, purposes } }).expect(201);
     await api(owner.agent)
       .op("inviteMember", { body: { email, role: "hr" } })
       .expect(201);

@@ -24,8 +24,8 @@ afterAll(async () => {
   await mail.close();
 });
 
-function sidOf(res: { headers: Record<string, any> }): string | undefined {
-  const cookies: string[] = res.headers["set-cookie"] ?? [];
+function sidOf(res: { headers: Record<string, unknown> }): string | undefined {
+  const cookies = (res.headers["set-cookie"] as string[] | undefined) ?? [];
   return cookies.find((c) => c.startsWith("hrms.sid="))?.split(";")[0];
 }
 
@@ -102,10 +102,7 @@ describe("signIn, getSession, signOut: sign-in, sessions, sign-out", () => {
       "unauthenticated",
     );
     const b = expectError(
-      await t
-        .request()
-        .post("/api/auth/sign-in")
-        .send({ email: uniqueEmail("nobody"), password: "wrong-password" }),
+      await api(t.request()).op("signIn", { body: { email: uniqueEmail("nobody"), password: "wrong-password" } }),
       401,
       "unauthenticated",
     );
@@ -119,14 +116,7 @@ describe("signIn, getSession, signOut: sign-in, sessions, sign-out", () => {
 
   it("limits failed sign-ins per account (429 with Retry-After), even for the right password", async () => {
     const o = await signupTenant(t);
-    for (let i = 0; i < 5; i++)
-      expectError(
-        await t
-          .request()
-          .post("/api/auth/sign-in")
-          .send({ email: o.email, password: `nope-${i}` }),
-        401,
-      );
+    for (let i = 0; i < 5; i++) expectError(await api(t.request()).op("signIn", { body: { email: o.email, password: `nope-${i}` } }), 401);
     const res = await api(t.request()).op("signIn", { body: { email: o.email, password: o.password } });
     expectError(res, 429, "rate_limited");
     expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);

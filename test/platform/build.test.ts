@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRODUCTION_ENV, productionNodeFlags } from "../../scripts/measure/production-server.ts";
 import { uniqueEmail, useTestApp } from "../support/app.ts";
+import type { ResponseBody } from "../support/api.ts";
 import { signupToken } from "../support/signup.ts";
 
 const t = useTestApp();
@@ -178,7 +179,7 @@ describe("the compiled build (npm run build, npm start)", () => {
     const cookie = setCookie.split(";")[0];
     const session = await fetch(`${server!.base}/api/auth/session`, { headers: { cookie, "x-forwarded-proto": "https" } });
     expect(session.status).toBe(200);
-    const body = (await session.json()) as { data: { user: { email: string } } };
+    const body = (await session.json()) as ResponseBody<"getSession", 200>;
     expect(body.data.user.email).toBe(email);
     const [row] = await t.query<{ n: number }>(`SELECT count(*)::int AS n FROM users WHERE email = $1`, [email]);
     expect(row.n).toBe(1);

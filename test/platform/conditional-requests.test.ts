@@ -176,23 +176,28 @@ describe("getEmployee, updateEmployee, deleteEmployee: ETag, If-None-Match, If-M
       .expect(201);
     const bearer = { Authorization: `Bearer ${issued.body.data.secret}` };
     const refused = expectError(
-      await t.request().put(`/api/employees/${e.id}`).set(bearer).send({ designation: "Lead" }),
+      await api(t.request()).op("updateEmployee", { params: { employeeId: e.id }, body: { designation: "Lead" }, headers: bearer }),
       428,
       "precondition_required",
     );
     expect(refused.error).toMatch(/If-Match/);
-    const current = await t.request().get(`/api/employees/${e.id}`).set(bearer).expect(200);
+    const current = await api(t.request())
+      .op("getEmployee", { params: { employeeId: e.id }, headers: bearer })
+      .expect(200);
     expectError(
-      await t.request().put(`/api/employees/${e.id}`).set(bearer).set("If-Match", '"stale"').send({ designation: "Lead" }),
+      await api(t.request()).op("updateEmployee", {
+        params: { employeeId: e.id },
+        body: { designation: "Lead" },
+        headers: { ...bearer, "If-Match": '"stale"' },
+      }),
       412,
       "precondition_failed",
     );
-    const ok = await t
-      .request()
-      .put(`/api/employees/${e.id}`)
-      .set(bearer)
-      .set("If-Match", current.headers.etag)
-      .send({ designation: "Lead" });
+    const ok = await api(t.request()).op("updateEmployee", {
+      params: { employeeId: e.id },
+      body: { designation: "Lead" },
+      headers: { ...bearer, "If-Match": current.headers.etag },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.data.designation).toBe("Lead");
   });

@@ -5,6 +5,7 @@
 // one client goes on in another that leaves the defaults out).
 import { beforeAll, describe, expect, it } from "vitest";
 import { expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { api, type RequestOf } from "../support/api.ts";
 import { createEmployee } from "../support/employees.ts";
 
 const t = useTestApp();
@@ -16,31 +17,28 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) ids.push((await createEmployee(owner)).id);
 });
 
-type Page = { data: { id: string }[]; next_cursor: string | null };
+type Query = NonNullable<RequestOf<"listEmployees">["query"]>;
 
-async function get(qs: string): Promise<Page> {
-  const res = await owner.agent.get(`/api/employees?${qs}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
+async function get(query: Query) {
+  return (await api(owner.agent).op("listEmployees", { query }).expect(200)).body;
 }
 
 describe("listEmployees: a walk with the declared defaults sent", () => {
   it("walks to the end with page=1 and include_deleted=false on every request, and the cursor goes on without them", async () => {
-    const defaults = "page=1&include_deleted=false&sort=changed";
-    const first = await get(`${defaults}&limit=2`);
+    const defaults = { page: 1, include_deleted: false, sort: "changed" } as const;
+    const first = await get({ ...defaults, limit: 2 });
     expect(first.data).toHaveLength(2);
-    const second = await get(`${defaults}&limit=2&cursor=${first.next_cursor}`);
+    const second = await get({ ...defaults, limit: 2, cursor: first.next_cursor! });
     // the same cursor in a client that leaves the defaults out: the same walk
-    const same = await get(`sort=changed&limit=2&cursor=${first.next_cursor}`);
+    const same = await get({ sort: "changed", limit: 2, cursor: first.next_cursor! });
     expect(same.data.map((e) => e.id)).toEqual(second.data.map((e) => e.id));
-    const rest = await get(`${defaults}&limit=10&cursor=${second.next_cursor}`);
+    const rest = await get({ ...defaults, limit: 10, cursor: second.next_cursor! });
     expect([...first.data, ...second.data, ...rest.data].map((e) => e.id).sort()).toEqual([...ids].sort());
   });
 
   it("still refuses another page in a walk (400 naming query.page)", async () => {
-    const first = await get("sort=changed&limit=2");
-    const res = await owner.agent.get(`/api/employees?sort=changed&limit=2&page=2&cursor=${first.next_cursor}`);
-    expectError(res, 400, "validation_failed");
-    expect(JSON.stringify(res.body.details)).toContain("query.page");
+    const first = await get({ sort: "changed", limit: 2 });
+    const res = await api(owner.agent).op("listEmployees", { query: { sort: "changed", limit: 2, page: 2, cursor: first.next_cursor! } });
+    expect(JSON.stringify(expectError(res, 400, "validation_failed").details)).toContain("query.page");
   });
 });

@@ -6,7 +6,7 @@ import { type TenantSession, useTestApp } from "../support/app.ts";
 import { PAYROLL_FIGURES_DAY, useClock } from "../support/clock.ts";
 import { eventually } from "../support/eventually.ts";
 import { memberFor, payrollEmployee, payrollWorld, type PayrollWorld } from "../payroll/fixtures.ts";
-import { api } from "../support/api.ts";
+import { api, type RequestOf } from "../support/api.ts";
 
 // the run's month is worked out from this day (as in the payroll tests)
 useClock(PAYROLL_FIGURES_DAY);
@@ -20,10 +20,11 @@ beforeAll(async () => {
   emp = await memberFor(t, w, empId);
 });
 
-async function walkFrom(cursor: string | null, qs = "sort=changed") {
-  const res = await emp.agent.get(`/api/payroll/my-salary?${qs}&limit=10${cursor ? `&cursor=${cursor}` : ""}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body as { data: { run_id: string }[]; next_cursor: string };
+async function walkFrom(cursor: string | null, query: NonNullable<RequestOf<"listMySalary">["query"]> = { sort: "changed" }) {
+  const res = await api(emp.agent)
+    .op("listMySalary", { query: { ...query, limit: 10, ...(cursor ? { cursor } : {}) } })
+    .expect(200);
+  return res.body;
 }
 
 describe("listMySalary walked by cursor", () => {
@@ -44,7 +45,7 @@ describe("listMySalary walked by cursor", () => {
     await api(w.hr.agent)
       .op("processPayrollRun", { params: { id: run.id } })
       .expect(200);
-    const since = `updated_since=${encodeURIComponent(new Date(now).toISOString())}`;
+    const since = { updated_since: new Date(now).toISOString() };
     let got: { run_id: string }[] = [];
     const ok = await eventually(async () => {
       got = (await walkFrom(start.next_cursor)).data;

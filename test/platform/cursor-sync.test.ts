@@ -6,10 +6,10 @@ import pg from "pg";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { apiDocument } from "../../src/http/routing.ts";
 import { asArray, asObject, at } from "../support/document.ts";
-import { addMember, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
+import { addMember, expectDetails, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { createEmployee } from "../support/employees.ts";
 import { eventually } from "../support/eventually.ts";
-import { api } from "../support/api.ts";
+import { api, type RequestOf, type ResponseBody } from "../support/api.ts";
 
 const t = useTestApp();
 let a: TenantSession;
@@ -28,20 +28,22 @@ async function insertEmployees(tenantId: string, n: number, prefix: string): Pro
   return rows.map((r) => r.id);
 }
 
-type Entry = { id: string; designation: string; deleted_at?: string };
-type Page = { data: Entry[]; next_cursor: string | null; has_more: boolean; pagination: unknown };
+type Page = ResponseBody<"listEmployees", 200>;
+type Entry = Page["data"][number];
+type Query = NonNullable<RequestOf<"listEmployees">["query"]>;
 
-async function page(s: TenantSession, qs: string): Promise<Page> {
-  const res = await s.agent.get(`/api/employees?${qs}`);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
+async function page(s: TenantSession, query: Query): Promise<Page> {
+  return (await api(s.agent).op("listEmployees", { query }).expect(200)).body;
 }
 
+/** `cursor` as a query parameter, none at the start. */
+const from = (cursor: string | null) => (cursor ? { cursor } : {});
+
 /** Walks from `cursor` (or the start) until `has_more` is false; the entries in order and the last cursor. */
-async function walk(s: TenantSession, base: string, cursor: string | null, limit = 100) {
+async function walk(s: TenantSession, base: Query, cursor: string | null, limit = 100) {
   const seen: Entry[] = [];
   for (;;) {
-    const p = await page(s, `${base}&limit=${limit}${cursor ? `&cursor=${cursor}` : ""}`);
+    const p = await page(s, { ...base, limit, ...from(cursor) });
     seen.push(...p.data);
     cursor = p.next_cursor;
     if (!p.has_more) return { seen, cursor: cursor! };
@@ -67,7 +69,7 @@ describe("a walk of 10 000 employees while another client writes", () => {
     let writes: Promise<void> | undefined;
     let written = false;
     for (;;) {
-      const p: Page = await page(a, `include_deleted=true&limit=100${cursor ? `&cursor=${cursor}` : ""}`);
+      const p: Page = await page(a, { include_deleted: true, limit: 100, ...from(cursor) });
       expect(p.pagination).toBeNull();
       for (const e of p.data) seen.set(e.id, e);
       cursor = p.next_cursor;
@@ -97,7 +99,7 @@ describe("a walk of 10 000 employees while another client writes", () => {
       updated.every((id) => seen.get(id)?.designation === "Updated");
     await eventually(
       async () => {
-        const rest = await walk(a, "include_deleted=true", cursor);
+        const rest = await walk(a, { include_deleted: true }, cursor);
         for (const e of rest.seen) seen.set(e.id, e);
         cursor = rest.cursor;
         return done();
@@ -118,7 +120,7 @@ describe("a walk of 10 000 employees while another client writes", () => {
     // the walk shows a change once every transaction older than it has ended (other tests' too)
     expect(
       await eventually(async () => {
-        changes = (await walk(a, "include_deleted=true", cursor)).seen;
+        changes = (await walk(a, { include_deleted: true }, cursor)).seen;
         return changes.length === 3;
       }),
     ).toBe(true);
@@ -127,7 +129,7 @@ describe("a walk of 10 000 employees while another client writes", () => {
     // without include_deleted a walk has only live employees
     let live: Entry[] = [];
     const whole = await eventually(async () => {
-      live = (await walk(a, "sort=changed", null)).seen;
+      live = (await walk(a, { sort: "changed" }, null)).seen;
       return live.length === N - 51;
     });
     expect(whole, `${live.length} live employees walked`).toBe(true);
@@ -142,7 +144,7 @@ describe("a transaction that commits late", () => {
     let cursor: string | null = null;
     expect(
       await eventually(async () => {
-        const w = await walk(c, "sort=changed", null);
+        const w = await walk(c, { sort: "changed" }, null);
         cursor = w.cursor;
         return w.seen.length === 2;
       }),
@@ -156,13 +158,13 @@ describe("a transaction that commits late", () => {
       await t.query(`UPDATE employees SET designation = 'T2' WHERE tenant_id = $1 AND id = $2`, [c.tenantId, e2]);
       // e2 is not given while T1 may still commit a change ordered before it (a walk by time would
       // give e2, move past it, and never give e1's change)
-      const held = await walk(c, "sort=changed", cursor);
+      const held = await walk(c, { sort: "changed" }, cursor);
       expect(held.seen).toEqual([]);
       await t1.query("COMMIT");
       let after: Entry[] = [];
       expect(
         await eventually(async () => {
-          after = (await walk(c, "sort=changed", held.cursor)).seen;
+          after = (await walk(c, { sort: "changed" }, held.cursor)).seen;
           return after.length === 2;
         }),
       ).toBe(true);
@@ -184,7 +186,7 @@ describe("a transaction of another database", () => {
     let cursor: string | null = null;
     expect(
       await eventually(async () => {
-        const w = await walk(c, "sort=changed", null);
+        const w = await walk(c, { sort: "changed" }, null);
         cursor = w.cursor;
         return w.seen.length === 1;
       }),
@@ -198,7 +200,7 @@ describe("a transaction of another database", () => {
       await t.query(`UPDATE employees SET designation = 'Seen' WHERE tenant_id = $1 AND id = $2`, [c.tenantId, e1]);
       let seen: Entry[] = [];
       const ok = await eventually(async () => {
-        seen = (await walk(c, "sort=changed", cursor)).seen;
+        seen = (await walk(c, { sort: "changed" }, cursor)).seen;
         return seen.length === 1;
       });
       expect(ok, "the change was held back by the other database's transaction").toBe(true);
@@ -219,16 +221,16 @@ describe("updated_since", () => {
     );
     await t.query("SELECT pg_sleep(0.002)"); // past that millisecond by the database clock
     const after = await createEmployee(c, { first_name: "New", last_name: "One" });
-    const since = encodeURIComponent(new Date(now).toISOString());
+    const since = new Date(now).toISOString();
     /** The page once it has `n` rows (a change shows once every older transaction has ended). */
     const changedSince = async (n: number) => {
-      let p: Page = { data: [], next_cursor: null, has_more: false, pagination: null };
+      let p: Page | undefined;
       const ok = await eventually(async () => {
-        p = await page(c, `updated_since=${since}`);
+        p = await page(c, { updated_since: since });
         return p.data.length === n;
       });
-      expect(ok, JSON.stringify(p.data)).toBe(true);
-      return p;
+      expect(ok, JSON.stringify(p?.data)).toBe(true);
+      return p!;
     };
     expect((await changedSince(1)).data.map((e) => e.id)).toEqual([after.id]);
     // a raw-SQL update moves `before` after the instant too (the trigger stamps it)
@@ -275,23 +277,28 @@ describe("the 400s of a walk", () => {
   let cursor: string;
   beforeAll(async () => {
     await insertEmployees(b.tenantId, 5, "B");
-    cursor = (await page(b, "sort=changed&department=Dept1&limit=1")).next_cursor!;
+    cursor = (await page(b, { sort: "changed", department: "Dept1", limit: 1 })).next_cursor!;
   });
-  const cursorError = (res: { status: number; body: any }, path = "query.cursor") => {
-    expectError(res, 400, "validation_failed");
-    expect(res.body.details[0].path).toBe(path);
-    expect(res.body.details[0].message).toMatch(/ /);
-    return res.body.details[0].message as string;
+  const cursorError = (res: { status: number; body: unknown }, path = "query.cursor") => {
+    const { details } = expectDetails(res, 400, "validation_failed");
+    expect(details[0].path).toBe(path);
+    expect(details[0].message).toMatch(/ /);
+    return details[0].message;
   };
 
   it("continues with the same filters, and `limit` may change", async () => {
-    const p = await page(b, `sort=changed&department=Dept1&limit=5&cursor=${cursor}`);
+    const p = await page(b, { sort: "changed", department: "Dept1", limit: 5, cursor });
     expect(p.next_cursor).toMatch(/^[A-Za-z0-9_-]+$/);
   });
 
   it("refuses a cursor with other filters, sort, updated_since or include_deleted", async () => {
-    for (const qs of ["sort=changed&department=Dept2", "sort=changed", "sort=changed&department=Dept1&include_deleted=true"]) {
-      const res = await b.agent.get(`/api/employees?${qs}&cursor=${cursor}`);
+    const others: Query[] = [
+      { sort: "changed", department: "Dept2" },
+      { sort: "changed" },
+      { sort: "changed", department: "Dept1", include_deleted: true },
+    ];
+    for (const query of others) {
+      const res = await api(b.agent).op("listEmployees", { query: { ...query, cursor } });
       expect(cursorError(res)).toMatch(/other query parameters/);
     }
     cursorError(await api(b.agent).op("listEmployees", { query: { department: "Dept1", sort: "joining_date", cursor } }), "query.sort");
@@ -317,12 +324,12 @@ describe("the 400s of a walk", () => {
       cursorError(await api(b.agent).op("listEmployees", { query: { sort: "changed", department: "Dept1", cursor: altered } })),
     ).toMatch(/garbled or altered/);
     // not base64url at all: the document's pattern
-    cursorError(await b.agent.get("/api/employees?sort=changed&cursor=a%2Bb"));
+    cursorError(await b.agent.get("/api/employees?sort=changed&cursor=a%2Bb")); // by hand: the query string as sent
   });
 
   it("refuses a cursor of another list", async () => {
-    const employees = (await page(b, "sort=changed&limit=1")).next_cursor;
-    const res = await b.agent.get(`/api/configuration/activity-log?sort=changed&cursor=${employees}`);
+    const employees = (await page(b, { sort: "changed", limit: 1 })).next_cursor;
+    const res = await api(b.agent).op("listActivityLog", { query: { sort: "changed", cursor: employees! } });
     expect(cursorError(res)).toMatch(/another list \(listEmployees\)/);
   });
 
@@ -332,11 +339,11 @@ describe("the 400s of a walk", () => {
   });
 
   it("pages by number as before, with next_cursor null and has_more until the last page", async () => {
-    const p = await page(b, "page=1&limit=2");
+    const p = await page(b, { page: 1, limit: 2 });
     expect(p.next_cursor).toBeNull();
     expect(p.pagination).toEqual({ page: 1, limit: 2, total: 5, total_pages: 3 });
     expect(p.has_more).toBe(true);
-    const last = await page(b, "page=3&limit=2");
+    const last = await page(b, { page: 3, limit: 2 });
     expect(last.pagination).toEqual({ page: 3, limit: 2, total: 5, total_pages: 3 });
     expect(last.has_more).toBe(false);
   });

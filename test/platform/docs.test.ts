@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accessLine, DOCS_SCRIPT } from "../../src/http/docs-page.ts";
 import { signupTenant, useTestApp } from "../support/app.ts";
 import { api } from "../support/api.ts";
-import { documentOperationsOf } from "../support/document.ts";
+import { asArray, asObject, at, documentOperationsOf } from "../support/document.ts";
 
 const t = useTestApp();
 const chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].find((p) => existsSync(p));
@@ -135,9 +135,7 @@ describe("API reference", () => {
     );
     expect(doc.paths["/api/auth/sign-in"].post.description).toMatch(/^\*\*Access:\*\* public - no sign-in needed\.\n\n/);
     expect(doc.paths["/api/integrations/credentials"].post.description).toMatch(/session only \(no API credential\)/);
-    for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, any>>))
-      for (const m of ["get", "put", "post", "delete", "patch"])
-        if (item[m]) expect(item[m].description, `${m} ${p}`).toMatch(/^\*\*Access:\*\* /);
+    for (const { path: p, method: m, op } of documentOperationsOf(doc)) expect(op.description, `${m} ${p}`).toMatch(/^\*\*Access:\*\* /);
     // /openapi.json, what clients generate from, stays as the bundle is
     const served = (await t.request().get("/openapi.json").expect(200)).body;
     expect(served.paths["/api/auth/sign-in"].post.description).not.toMatch(/Access:/);
@@ -157,15 +155,14 @@ describe("API reference", () => {
     expect(search(doc).example).toBeUndefined();
     expect(search(doc).schema.example).toBeUndefined();
     expect(search(doc).description).toMatch(/Example: `sharma`\.$/);
-    for (const [p, item] of Object.entries(doc.paths as Record<string, Record<string, any>>))
-      for (const op of Object.values(item))
-        for (const param of op?.parameters ?? [])
-          if (param.in === "query" && !param.required) {
-            expect(param.example, `${p} ${param.name}`).toBeUndefined();
-            expect(param.schema?.example, `${p} ${param.name}`).toBeUndefined();
-          }
-    for (const [name, param] of Object.entries(doc.components.parameters as Record<string, any>))
-      if (param.in === "query" && !param.required) expect(param.schema?.example, name).toBeUndefined();
+    for (const { path: p, op } of documentOperationsOf(doc))
+      for (const param of asArray(op.parameters).map(asObject))
+        if (param.in === "query" && !param.required) {
+          expect(param.example, `${p} ${param.name}`).toBeUndefined();
+          expect(asObject(param.schema).example, `${p} ${param.name}`).toBeUndefined();
+        }
+    for (const [name, param] of Object.entries(asObject(at(doc, "components", "parameters"))).map(([n, x]) => [n, asObject(x)] as const))
+      if (param.in === "query" && !param.required) expect(asObject(param.schema).example, name).toBeUndefined();
   });
 
   it("renders collapsed in headless Chromium, an operation's access and the filter box", async () => {

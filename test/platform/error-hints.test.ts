@@ -12,6 +12,8 @@ import { addMember, expectDetails, expectError, signupTenant, useTestApp } from 
 import { approvedRequisition, recruitingCompany } from "../recruitment/fixtures.ts";
 import { api } from "../support/api.ts";
 
+// The requests that send an unknown field or parameter, another media type or an Origin are written
+// by hand: the typed client would refuse them.
 const t = useTestApp();
 const UUID = "5d0f3a8e-2b1c-4d5e-8f9a-0b1c2d3e4f5a";
 

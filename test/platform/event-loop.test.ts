@@ -138,7 +138,7 @@ describe("requests with the longest allowed texts of whitespace do not freeze th
     const requirements = `TypeScript${`${spaces(999)}.`.repeat(9)}${spaces(989)}x`;
     expect(resume).toHaveLength(100_000);
     expect(requirements).toHaveLength(10_000);
-    let body: any;
+    let body: unknown;
     const blocked = await loopBlockedWhile(async () => {
       body = (
         await api(c.hr.agent)
@@ -155,6 +155,7 @@ describe("requests with the longest allowed texts of whitespace do not freeze th
     expect(template).toHaveLength(20_000);
     let pdf: Buffer | undefined;
     const blocked = await loopBlockedWhile(async () => {
+      // by hand: the PDF's bytes, read with a parser of their own
       pdf = (
         await c.hr.agent.post("/api/recruitment/document-templates/preview-pdf").send({ template }).buffer(true).parse(binary).expect(200)
       ).body;

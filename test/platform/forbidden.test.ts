@@ -12,7 +12,7 @@ describe("403 forbidden names what is missing", () => {
   it("createEmployee by an employee: the roles the operation admits, in the message and in allowed_roles", async () => {
     const owner = await signupTenant(t);
     const employee = await addMember(t, owner, "employee");
-    const res = expectError(await employee.agent.post("/api/employees").send(employeeInput()), 403, "forbidden");
+    const res = expectError(await api(employee.agent).op("createEmployee", { body: employeeInput() }), 403, "forbidden");
     expect(res.error).toBe("This operation is for the roles owner, admin, hr; your role in this company is employee");
     expect(res.allowed_roles).toEqual(["owner", "admin", "hr"]);
     expect(res.required_scope).toBeUndefined();

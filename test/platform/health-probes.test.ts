@@ -47,23 +47,23 @@ describe("getLiveness, getReadiness: the probes", () => {
   it("readiness is 503 while starting, liveness 200", async () => {
     const lifecycle = createLifecycle({ starting: true });
     const request = await appWith(lifecycle);
-    const res = await request().get("/api/health/ready");
+    const res = await api(request()).op("getReadiness");
     expectError(res, 503, "unavailable");
     expect(res.body.error).toBe("Not ready, try again shortly");
     expect(res.headers["retry-after"]).toMatch(/^[1-9][0-9]*$/);
-    await request().get("/api/health/live").expect(200);
+    await api(request()).op("getLiveness").expect(200);
     lifecycle.starting = false;
-    await request().get("/api/health/ready").expect(200);
+    await api(request()).op("getReadiness").expect(200);
   });
 
   it("readiness is 503 while the job worker of a process that should run one is not running", async () => {
     let running = false;
     const request = await appWith(createLifecycle({ workerExpected: true, workerRunning: () => running }));
-    const res = await request().get("/api/health/ready");
+    const res = await api(request()).op("getReadiness");
     expectError(res, 503, "unavailable");
     expect(res.body.error).not.toMatch(/job worker/);
     running = true;
-    await request().get("/api/health/ready").expect(200);
+    await api(request()).op("getReadiness").expect(200);
   });
 
   it("while draining: readiness 503, liveness 200, requests still served, each closing its connection", async () => {
@@ -75,11 +75,11 @@ describe("getLiveness, getReadiness: the probes", () => {
     expect(before.headers.get("connection")).toBe("keep-alive");
     await before.arrayBuffer();
     lifecycle.draining = true;
-    const res = await request().get("/api/health/ready");
+    const res = await api(request()).op("getReadiness");
     expectError(res, 503, "unavailable");
     expect(res.body.error).not.toMatch(/draining/);
     expect(res.headers.connection).toBe("close");
-    const live = await request().get("/api/health/live").expect(200);
+    const live = await api(request()).op("getLiveness").expect(200);
     expect(live.headers.connection).toBe("close");
     const served = await fetch(`${request.base}/api/server-time`);
     expect(served.status).toBe(200);
@@ -91,7 +91,7 @@ describe("getLiveness, getReadiness: the probes", () => {
     const request = await appWith(createLifecycle());
     await t.query("DELETE FROM _prisma_migrations WHERE id = $1", [last.id]);
     try {
-      const res = await request().get("/api/health/ready");
+      const res = await api(request()).op("getReadiness");
       expectError(res, 503, "unavailable");
       expect(res.body.error).not.toContain(last.migration_name);
     } finally {
@@ -100,7 +100,7 @@ describe("getLiveness, getReadiness: the probes", () => {
       const values = columns.map((_, i) => `$${i + 1}`).join(", ");
       await t.query(`INSERT INTO _prisma_migrations (${names}) VALUES (${values})`, Object.values(last));
     }
-    await request().get("/api/health/ready").expect(200);
+    await api(request()).op("getReadiness").expect(200);
   });
 });
 

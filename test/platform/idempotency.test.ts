@@ -77,24 +77,25 @@ describe("createApiCredential, rotateApiCredential, createWebhookEndpoint, rotat
       expect(e.details).toEqual([{ path: "headers.idempotency-key", message: expect.stringContaining("not accepted by this operation") }]);
     };
     await refused(
-      await o.agent
-        .post("/api/integrations/credentials")
-        .set(KEY, "c-1")
-        .send({ name: "Sync", scopes: ["employees:read"] }),
+      await api(o.agent).op("createApiCredential", { body: { name: "Sync", scopes: ["employees:read"] }, headers: { [KEY]: "c-1" } }),
     );
     const cred = (
       await api(o.agent)
         .op("createApiCredential", { body: { name: "Sync", scopes: ["employees:read"] } })
         .expect(201)
     ).body.data;
-    await refused(await o.agent.post(`/api/integrations/credentials/${cred.credential.id}/rotate`).set(KEY, "c-2").send({}));
-    await refused(await o.agent.post("/api/integrations/webhooks").set(KEY, "w-1").send({ url: "https://hooks.example.com/x" }));
+    await refused(
+      await api(o.agent).op("rotateApiCredential", { params: { id: cred.credential.id }, body: {}, headers: { [KEY]: "c-2" } }),
+    );
+    await refused(
+      await api(o.agent).op("createWebhookEndpoint", { body: { url: "https://hooks.example.com/x" }, headers: { [KEY]: "w-1" } }),
+    );
     const hook = (
       await api(o.agent)
         .op("createWebhookEndpoint", { body: { url: "https://hooks.example.com/x" } })
         .expect(201)
     ).body.data;
-    await refused(await o.agent.post(`/api/integrations/webhooks/${hook.endpoint.id}/rotate-secret`).set(KEY, "w-2").send({}));
+    await refused(await api(o.agent).op("rotateWebhookSecret", { params: { id: hook.endpoint.id }, headers: { [KEY]: "w-2" } }));
     expect(await t.query(`SELECT key FROM idempotency_keys WHERE tenant_id = $1`, [o.tenantId])).toEqual([]);
   });
 });
@@ -106,12 +107,12 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     await grant(w.hr.agent, w.employeeId, type.id, "10");
     const from = nextWeekday(addDays(today(), 14), 1);
     const body = { employee_id: w.employeeId, leave_type_id: type.id, from_date: from, to_date: addDays(from, 1) };
-    const first = await w.hr.agent.post("/api/leave-requests").set(KEY, '"retry-1"').send(body);
+    const first = await api(w.hr.agent).op("createLeaveRequest", { body, headers: { [KEY]: '"retry-1"' } });
     expect(first.status).toBe(201);
     expect(first.headers["idempotent-replayed"]).toBeUndefined();
     // the bare form of the same key, the body's fields in another order: the same request
     const reordered = { to_date: body.to_date, from_date: from, leave_type_id: type.id, employee_id: w.employeeId };
-    const retry = await w.hr.agent.post("/api/leave-requests").set(KEY, "retry-1").send(reordered);
+    const retry = await api(w.hr.agent).op("createLeaveRequest", { body: reordered, headers: { [KEY]: "retry-1" } });
     expect(retry.status).toBe(201);
     expect(retry.headers["idempotent-replayed"]).toBe("true");
     expect(retry.body).toEqual(first.body);
@@ -126,15 +127,21 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     await grant(w.hr.agent, w.employeeId, type.id, "10");
     const from = nextWeekday(addDays(today(), 21), 1);
     const body = { employee_id: w.employeeId, leave_type_id: type.id, from_date: from, to_date: from };
-    await w.hr.agent.post("/api/leave-requests").set(KEY, "k-422").send(body).expect(201);
-    const other = await w.hr.agent
-      .post("/api/leave-requests")
-      .set(KEY, "k-422")
-      .send({ ...body, from_date: addDays(from, 7), to_date: addDays(from, 7) });
+    await api(w.hr.agent)
+      .op("createLeaveRequest", { body, headers: { [KEY]: "k-422" } })
+      .expect(201);
+    const other = await api(w.hr.agent).op("createLeaveRequest", {
+      body: { ...body, from_date: addDays(from, 7), to_date: addDays(from, 7) },
+      headers: { [KEY]: "k-422" },
+    });
     const err = expectError(other, 422, "idempotency_key_reused");
     expect(err.details).toEqual([{ path: "headers.idempotency-key", message: "was used with another request" }]);
     // another operation with the key is another request too
-    expectError(await w.hr.agent.post("/api/employees").set(KEY, "k-422").send(employeeInput()), 422, "idempotency_key_reused");
+    expectError(
+      await api(w.hr.agent).op("createEmployee", { body: employeeInput(), headers: { [KEY]: "k-422" } }),
+      422,
+      "idempotency_key_reused",
+    );
     expect(await leaveRequests(w.owner.tenantId)).toBe(1);
   });
 
@@ -145,7 +152,7 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     const from = nextWeekday(addDays(today(), 28), 1);
     const body = { employee_id: w.employeeId, leave_type_id: type.id, from_date: from, to_date: addDays(from, 2) };
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () => w.hr.agent.post("/api/leave-requests").set(KEY, "at-once").send(body)),
+      Array.from({ length: 6 }, () => api(w.hr.agent).op("createLeaveRequest", { body, headers: { [KEY]: "at-once" } })),
     );
     const ran = answers.filter((r) => r.status === 201 && r.headers["idempotent-replayed"] === undefined);
     expect(ran).toHaveLength(1);
@@ -160,7 +167,7 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     }
     expect(await leaveRequests(w.owner.tenantId)).toBe(1);
     // once answered, a retry gets the answer
-    const later = await w.hr.agent.post("/api/leave-requests").set(KEY, "at-once").send(body);
+    const later = await api(w.hr.agent).op("createLeaveRequest", { body, headers: { [KEY]: "at-once" } });
     expect(later.status).toBe(201);
     expect(later.body).toEqual(ran[0].body);
   });
@@ -170,15 +177,17 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     const type = await createType(w.hr.agent);
     const from = nextWeekday(addDays(today(), 35), 1);
     const body = { employee_id: w.employeeId, leave_type_id: type.id, from_date: from, to_date: from };
-    const first = expectError(await w.hr.agent.post("/api/leave-requests").set(KEY, "no-balance").send(body), 409, "conflict");
+    const first = expectError(await api(w.hr.agent).op("createLeaveRequest", { body, headers: { [KEY]: "no-balance" } }), 409, "conflict");
     await grant(w.hr.agent, w.employeeId, type.id, "5");
-    const retry = await w.hr.agent.post("/api/leave-requests").set(KEY, "no-balance").send(body);
+    const retry = await api(w.hr.agent).op("createLeaveRequest", { body, headers: { [KEY]: "no-balance" } });
     expectError(retry, 409, "conflict");
     expect(retry.headers["idempotent-replayed"]).toBe("true");
     expect(retry.body).toEqual(first);
     expect(await leaveRequests(w.owner.tenantId)).toBe(0);
     // a new key is a new request
-    await w.hr.agent.post("/api/leave-requests").set(KEY, "with-balance").send(body).expect(201);
+    await api(w.hr.agent)
+      .op("createLeaveRequest", { body, headers: { [KEY]: "with-balance" } })
+      .expect(201);
   });
 
   it("createEmployee: a 5xx is not kept - the key is released and a retry runs the request", async () => {
@@ -191,13 +200,15 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     );
     try {
       expectServerError(); // the injected failure is the point of this test
-      expectError(await owner.agent.post("/api/employees").set(KEY, "fails-once").send(body), 500, "internal");
+      expectError(await api(owner.agent).op("createEmployee", { body, headers: { [KEY]: "fails-once" } }), 500, "internal");
     } finally {
       await t.query(`DROP TRIGGER idempotency_test_fail ON employees`);
       await t.query(`DROP FUNCTION idempotency_test_fail()`);
     }
     expect(await t.query(`SELECT 1 FROM idempotency_keys WHERE tenant_id = $1`, [owner.tenantId])).toHaveLength(0);
-    const retry = await owner.agent.post("/api/employees").set(KEY, "fails-once").send(body).expect(201);
+    const retry = await api(owner.agent)
+      .op("createEmployee", { body, headers: { [KEY]: "fails-once" } })
+      .expect(201);
     expect(retry.headers["idempotent-replayed"]).toBeUndefined();
     expect(await employeesNamed(owner.tenantId, "Failing")).toBe(1);
   });
@@ -208,12 +219,20 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     const other = await signupTenant(t);
     const a = employeeInput({ first_name: "Keyed", email: "keyed.a@example.test" });
     const body = (email: string) => (email === a.email ? a : { ...a, email });
-    await owner.agent.post("/api/employees").set(KEY, "shared").send(body("keyed.a@example.test")).expect(201);
-    const replay = await owner.agent.post("/api/employees").set(KEY, "shared").send(body("keyed.a@example.test")).expect(201);
+    await api(owner.agent)
+      .op("createEmployee", { body: body("keyed.a@example.test"), headers: { [KEY]: "shared" } })
+      .expect(201);
+    const replay = await api(owner.agent)
+      .op("createEmployee", { body: body("keyed.a@example.test"), headers: { [KEY]: "shared" } })
+      .expect(201);
     expect(replay.headers["idempotent-replayed"]).toBe("true");
-    const byHr = await hr.agent.post("/api/employees").set(KEY, "shared").send(body("keyed.b@example.test")).expect(201);
+    const byHr = await api(hr.agent)
+      .op("createEmployee", { body: body("keyed.b@example.test"), headers: { [KEY]: "shared" } })
+      .expect(201);
     expect(byHr.headers["idempotent-replayed"]).toBeUndefined();
-    await other.agent.post("/api/employees").set(KEY, "shared").send(body("keyed.a@example.test")).expect(201);
+    await api(other.agent)
+      .op("createEmployee", { body: body("keyed.a@example.test"), headers: { [KEY]: "shared" } })
+      .expect(201);
     expect(await employeesNamed(owner.tenantId, "Keyed")).toBe(2);
     expect(await employeesNamed(other.tenantId, "Keyed")).toBe(1);
     const rows = await t.query<{ caller: string }>(`SELECT caller FROM idempotency_keys WHERE tenant_id = $1 ORDER BY caller`, [
@@ -225,7 +244,9 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
   it("createEmployee: an expired key runs again and is pruned; an empty key is a 400 naming the header", async () => {
     const owner = await signupTenant(t);
     const body = employeeInput({ first_name: "Expiring" });
-    await owner.agent.post("/api/employees").set(KEY, "expiring").send(body).expect(201);
+    await api(owner.agent)
+      .op("createEmployee", { body, headers: { [KEY]: "expiring" } })
+      .expect(201);
     const [row] = await t.query<{ hours: number }>(
       `SELECT round(extract(epoch FROM expires_at - created_at) / 3600)::int AS hours FROM idempotency_keys WHERE tenant_id = $1`,
       [owner.tenantId],
@@ -233,12 +254,20 @@ describe("createLeaveRequest, createEmployee: Idempotency-Key", () => {
     expect(row.hours).toBe(24);
     await t.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE tenant_id = $1`, [owner.tenantId]);
     // the record exists, so running again is the duplicate e-mail's 409 - proof that it ran
-    expectError(await owner.agent.post("/api/employees").set(KEY, "expiring").send(body), 409, "conflict");
+    expectError(await api(owner.agent).op("createEmployee", { body, headers: { [KEY]: "expiring" } }), 409, "conflict");
     await t.query(`UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE tenant_id = $1`, [owner.tenantId]);
     expect(await pruneIdempotencyKeys()).toBeGreaterThanOrEqual(1);
     expect(await t.query(`SELECT 1 FROM idempotency_keys WHERE tenant_id = $1`, [owner.tenantId])).toHaveLength(0);
-    const empty = expectDetails(await owner.agent.post("/api/employees").set(KEY, '""').send(employeeInput()), 400, "validation_failed");
+    const empty = expectDetails(
+      await api(owner.agent).op("createEmployee", { body: employeeInput(), headers: { [KEY]: '""' } }),
+      400,
+      "validation_failed",
+    );
     expect(empty.details[0].path).toBe("headers.idempotency-key");
-    expectError(await owner.agent.post("/api/employees").set(KEY, "x".repeat(256)).send(employeeInput()), 400, "validation_failed");
+    expectError(
+      await api(owner.agent).op("createEmployee", { body: employeeInput(), headers: { [KEY]: "x".repeat(256) } }),
+      400,
+      "validation_failed",
+    );
   });
 });

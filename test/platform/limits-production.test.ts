@@ -6,6 +6,7 @@ import { exactWindows } from "../../src/db/windows.ts";
 import { addMember, appWith, expectError, signupTenant, type TenantSession, useTestApp } from "../support/app.ts";
 import { productionLimits } from "../support/limits.ts";
 import { expectRateLimitHeaders } from "../support/rate-limit.ts";
+import { api } from "../support/api.ts";
 
 const t = useTestApp();
 const { uploadsPerUserPerHour, uploadsPerTenantPerHour, aiCallsPerUserPerHour, aiCallsPerTenantPerHour } = productionLimits;
@@ -15,7 +16,12 @@ const HOUR = 3600;
 const spent = (key: string, uses: number) => exactWindows.add([{ key, uses, windowSeconds: HOUR }]);
 
 /** The one 429: envelope, message naming the limit and the wait, Retry-After and the RateLimit fields of `policy`. */
-function expectRefused(res: { status: number; body: any; headers: Record<string, any> }, policy: string, limit: number, words: string) {
+function expectRefused(
+  res: { status: number; body: unknown; headers: Record<string, unknown> },
+  policy: string,
+  limit: number,
+  words: string,
+) {
   const body = expectError(res, 429, "rate_limited");
   const wait = expectRateLimitHeaders(res, { name: policy, limit, windowSeconds: HOUR });
   expect(body.error).toBe(`${words.replace("{max}", String(limit))}; retry in ${wait} s`);
@@ -42,13 +48,12 @@ describe("generateJobDescription: AI_CALLS_PER_USER_PER_HOUR and AI_CALLS_PER_TE
   it("the user's last call of the hour is served, the next refused (`ai-user`); the company's likewise (`ai-tenant`)", async () => {
     const app = production();
     const owner = await signupTenant(t);
-    await owner.agent
-      .post("/api/configuration/company-settings")
-      .send({ modules: ["recruitment"] })
+    await api(owner.agent)
+      .op("updateCompanySettings", { body: { modules: ["recruitment"] } })
       .expect(200);
     const hr = await addMember(t, owner, "hr");
     const body = { title: "Backend Engineer", department: "Engineering", requirements: "TypeScript and PostgreSQL" };
-    const call = (s: TenantSession) => app.as(s.agent).post("/api/recruitment/ai/job-description").send(body);
+    const call = (s: TenantSession) => api(app.as(s.agent)).op("generateJobDescription", { body });
     await spent(`ai:user:${owner.userId}`, aiCallsPerUserPerHour - 1);
     await call(owner).expect(200);
     expectRefused(await call(owner), "ai-user", aiCallsPerUserPerHour, "AI helper limit reached ({max} calls per user per hour)");

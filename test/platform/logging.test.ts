@@ -74,11 +74,8 @@ describe("logging", () => {
       await api(o.agent)
         .op("getCompanySettings", { headers: { "X-Request-Id": "req-session" } })
         .expect(200);
-      await t
-        .request()
-        .get("/api/employees")
-        .set("X-Request-Id", "req-bearer")
-        .set("Authorization", `Bearer ${credential.body.data.secret}`)
+      await api(t.request())
+        .op("listEmployees", { headers: { "X-Request-Id": "req-bearer", Authorization: `Bearer ${credential.body.data.secret}` } })
         .expect(200);
       await api(t.request())
         .op("getHealth", { headers: { "X-Request-Id": "req-anonymous" } })

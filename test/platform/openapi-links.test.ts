@@ -3,45 +3,35 @@
 // operationId names an operation of the document, its parameters are exactly that operation's path
 // parameters, and each expression points at an id (a uuid) of the answer it hangs on.
 import { describe, expect, it } from "vitest";
-import doc from "../../generated/openapi.json" with { type: "json" };
+import { asArray, asObject, at, bundledDocument, deref, documentOperationsOf, type JsonObject } from "../support/document.ts";
 
-type Json = Record<string, any>;
-const METHODS = ["get", "put", "patch", "delete", "post"];
-
-function deref(node: Json | undefined): Json | undefined {
-  let n = node;
-  while (n && typeof n.$ref === "string") {
-    n = n.$ref
-      .slice(2)
-      .split("/")
-      .reduce((at: Json | undefined, part: string) => at?.[part.replaceAll("~1", "/").replaceAll("~0", "~")], doc as Json);
-  }
-  return n;
-}
+const doc = bundledDocument();
 
 /** The schema a JSON pointer into a body of `schema` lands on (properties and allOf), or undefined. */
-function schemaAt(schema: Json | undefined, pointer: string): Json | undefined {
-  let at = deref(schema);
+function schemaAt(schema: unknown, pointer: string): JsonObject | undefined {
+  let node: JsonObject | undefined = deref(schema);
   for (const part of pointer.split("/").slice(1)) {
-    const direct = deref(at?.properties?.[part]);
-    const viaAllOf = (at?.allOf ?? []).map((s: Json) => deref(deref(s)?.properties?.[part])).find(Boolean);
-    at = direct ?? viaAllOf;
-    if (!at) return undefined;
+    const direct: unknown = asObject(node?.properties)[part];
+    const viaAllOf = asArray(node?.allOf)
+      .map((s) => asObject(deref(s).properties)[part])
+      .find(Boolean);
+    const next: unknown = direct ?? viaAllOf;
+    node = next ? deref(next) : undefined;
+    if (!node) return undefined;
   }
-  return at;
+  return node;
 }
 
-const operations = new Map<string, { path: string; method: string; op: Json }>();
-for (const [p, item] of Object.entries(doc.paths as Json))
-  for (const method of METHODS)
-    if (item[method]?.operationId) operations.set(item[method].operationId, { path: p, method, op: item[method] });
+const operations = new Map<string, { path: string; method: string; op: JsonObject }>();
+for (const { path, method, op } of documentOperationsOf(doc))
+  if (typeof op.operationId === "string") operations.set(op.operationId, { path, method, op });
 
-const links: { from: string; status: string; name: string; link: Json; response: Json }[] = [];
+const links: { from: string; status: string; name: string; link: JsonObject; response: JsonObject }[] = [];
 for (const { op } of operations.values())
-  for (const [status, declared] of Object.entries(op.responses as Json)) {
-    const response = deref(declared as Json) as Json;
-    for (const [name, link] of Object.entries((response.links ?? {}) as Json))
-      links.push({ from: op.operationId, status, name, link: deref(link as Json) as Json, response });
+  for (const [status, declared] of Object.entries(asObject(op.responses))) {
+    const response = deref(declared);
+    for (const [name, link] of Object.entries(asObject(response.links)))
+      links.push({ from: String(op.operationId), status, name, link: deref(link), response });
   }
 
 describe("OpenAPI links from creates to the operations on the created id", () => {
@@ -49,15 +39,15 @@ describe("OpenAPI links from creates to the operations on the created id", () =>
     expect(links.length).toBeGreaterThan(50);
     for (const { from, status, name, link, response } of links) {
       const where = `${from} ${status} links.${name}`;
-      const target = operations.get(link.operationId);
+      const target = operations.get(String(link.operationId));
       expect(target, `${where}: operationId ${link.operationId}`).toBeDefined();
       if (!target) continue;
       const pathParams = [...target.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      expect(Object.keys(link.parameters ?? {}).sort(), where).toEqual(pathParams.sort());
-      for (const expression of Object.values(link.parameters as Record<string, string>)) {
+      expect(Object.keys(asObject(link.parameters)).sort(), where).toEqual(pathParams.sort());
+      for (const expression of Object.values(asObject(link.parameters)).map(String)) {
         const m = /^\$response\.body#(\/.*)$/.exec(expression);
         expect(m, `${where}: ${expression}`).not.toBeNull();
-        const schema = response.content?.["application/json"]?.schema;
+        const schema = at(response, "content", "application/json", "schema");
         const id = schemaAt(schema, m?.[1] ?? "");
         expect(id?.format, `${where}: ${expression} is a uuid of the answer`).toBe("uuid");
       }
@@ -82,12 +72,12 @@ describe("OpenAPI links from creates to the operations on the created id", () =>
     // every create (a collection's POST with a 201 carrying an id) that has a `{param}` path below
     // it links to something there
     for (const { path, op } of operations.values()) {
-      if (op.operationId !== (doc.paths as Json)[path].post?.operationId || path.includes("{")) continue;
-      const created = deref(op.responses["201"]);
-      const id = schemaAt(created?.content?.["application/json"]?.schema, "/data/id");
+      if (op.operationId !== at(doc, "paths", path, "post", "operationId") || path.includes("{")) continue;
+      const created = deref(asObject(op.responses)["201"]);
+      const id = schemaAt(at(created, "content", "application/json", "schema"), "/data/id");
       const below = [...operations.values()].some((o) => new RegExp(`^${path}/\\{(id|[a-z]+Id)\\}$`).test(o.path));
-      if (id && below && !["inviteMember"].includes(op.operationId))
-        expect(Object.keys(created?.links ?? {}), op.operationId).not.toEqual([]);
+      if (id && below && op.operationId !== "inviteMember")
+        expect(Object.keys(asObject(created.links)), String(op.operationId)).not.toEqual([]);
     }
   });
 });

@@ -41,10 +41,9 @@ describe("signup: guessable passwords are refused", () => {
       expect(await t.query("SELECT 1 FROM users WHERE email = $1", [email])).toHaveLength(0);
     }
     const own = expectWeak(
-      await t
-        .request()
-        .post("/api/auth/signup")
-        .send({ name: "Ravi", email: "ravi.shankar@example.test", password: "Ravi.Shankar-1987", company_name: "Own Co" }),
+      await api(t.request()).op("signup", {
+        body: { name: "Ravi", email: "ravi.shankar@example.test", password: "Ravi.Shankar-1987", company_name: "Own Co" },
+      }),
     );
     expect(own.details[0].message).toMatch(/e-mail/);
     await signupTenant(t, { password: STRONG });
@@ -101,10 +100,7 @@ describe("signup: the longest password the document allows", () => {
     h.enable();
     for (const password of repeats)
       expectWeak(
-        await t
-          .request()
-          .post("/api/auth/signup")
-          .send({ name: "Long Pw", email: uniqueEmail("long"), password, company_name: "Long Co" }),
+        await api(t.request()).op("signup", { body: { name: "Long Pw", email: uniqueEmail("long"), password, company_name: "Long Co" } }),
       );
     await signupTenant(t, { password: l33tRun });
     h.disable();

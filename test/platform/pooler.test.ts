@@ -15,7 +15,7 @@ import { useTestApp } from "../support/app.ts";
 import { leaveWorld } from "../leave/fixtures.ts";
 import { type ServerProcess, startServerProcess } from "../support/server-process.ts";
 import { eventually } from "../support/eventually.ts";
-import { api } from "../support/api.ts";
+import { api, type ResponseBody } from "../support/api.ts";
 
 const t = useTestApp();
 const root = path.resolve(import.meta.dirname, "../..");
@@ -55,7 +55,7 @@ describe.skipIf(!pgbouncerBinary())("getEmployee, listLeaveBalances, getReadines
     const base = server.base;
     // ready: migrations read, job worker started (on the direct connection)
     expect(await eventually(async () => (await fetch(`${base}/api/health/ready`)).status === 200)).toBe(true);
-    const ready = (await (await fetch(`${base}/api/health/ready`)).json()) as { data: { status: string } };
+    const ready = (await (await fetch(`${base}/api/health/ready`)).json()) as ResponseBody<"getReadiness", 200>;
     expect(ready.data).toEqual({ status: "ready" });
 
     const signIn = await fetch(`${base}/api/auth/sign-in`, {

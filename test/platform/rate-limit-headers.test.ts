@@ -47,13 +47,7 @@ describe("signIn, acceptInvite: the sign-in throttle's 429 names the limit that 
     const o = await signupTenant(t);
     const max = config().signinMaxFailuresPerAccount;
     for (let i = 0; i < max; i++)
-      expectError(
-        await t
-          .request()
-          .post("/api/auth/sign-in")
-          .send({ email: o.email, password: `wrong-${i}` }),
-        401,
-      );
+      expectError(await api(t.request()).op("signIn", { body: { email: o.email, password: `wrong-${i}` } }), 401);
     const res = await api(t.request()).op("signIn", { body: { email: o.email, password: o.password } });
     expectError(res, 429, "rate_limited");
     expectRateLimitHeaders(res, { name: "account", limit: max, windowSeconds: WINDOW_S });
@@ -80,13 +74,7 @@ describe("signIn, acceptInvite: the sign-in throttle's 429 names the limit that 
     );
     const max = config().signinMaxFailuresPerAccount;
     for (let i = 0; i < max; i++)
-      expectError(
-        await t
-          .request()
-          .post("/api/auth/sign-in")
-          .send({ email: a.email, password: `wrong-${i}` }),
-        401,
-      );
+      expectError(await api(t.request()).op("signIn", { body: { email: a.email, password: `wrong-${i}` } }), 401);
     const res = await api(t.request()).op("acceptInvite", { body: { token, password: a.password } });
     expectError(res, 429, "rate_limited");
     expectRateLimitHeaders(res, { name: "account", limit: max, windowSeconds: WINDOW_S });

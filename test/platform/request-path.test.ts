@@ -75,7 +75,7 @@ describe("request validation without response validation (production)", () => {
   it("getServerTime, getPfSettings, getEmployee: inputs are still validated on every kind of operation", async () => {
     const app = createApp({ config: t.config, validateResponses: false });
     // an operation without input: no query string passes untouched, any query parameter is refused
-    const time = await request(app).get("/api/server-time").expect(200);
+    const time = await api(request(app)).op("getServerTime").expect(200);
     expect(time.body.data.epoch_ms).toEqual(expect.any(Number));
     expectError(await request(app).get("/api/server-time?verbose=1"), 400, "validation_failed");
     const o = await signupTenant(t);
@@ -131,7 +131,7 @@ describe("getServerTime, getHealth: the server builds requests and responses wit
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
     try {
-      const r = await request(server).get("/api/health");
+      const r = await api(request(server)).op("getHealth");
       expect(r.status).toBe(200);
       expect(r.body.data.database).toBe("up");
       // a signed-in operation, with Express's helpers (cookies, res.json) on these objects

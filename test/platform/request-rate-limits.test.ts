@@ -81,7 +81,7 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     const other = await signupTenant(t);
     let refused: { status: number; headers: Record<string, unknown>; body: unknown } | undefined;
     for (let i = 0; i < 60 && !refused; i++) {
-      const res = await [owner, ...members][i % 4].agent.get("/api/employees");
+      const res = await api([owner, ...members][i % 4].agent).op("listEmployees");
       if (res.status === 429) refused = res;
     }
     expect(refused).toBeDefined();
@@ -96,11 +96,11 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
       .op("createApiCredential", { body: { name: "Sync", scopes: ["employees:read"] } })
       .expect(201);
     const bearer = { Authorization: `Bearer ${made.body.data.secret}` };
-    const first = await t.request().get("/api/employees").set(bearer).expect(200);
+    const first = await api(t.request()).op("listEmployees", { headers: bearer }).expect(200);
     expect(first.headers["ratelimit-policy"]).toBe(`"tenant";q=40;w=${WINDOW}, "caller";q=12;w=${WINDOW}`);
     expect(state(first).caller.r).toBe(11);
-    let last = first;
-    while (last.status === 200) last = await t.request().get("/api/employees").set(bearer);
+    let last: supertest.Response = first;
+    while (last.status === 200) last = await api(t.request()).op("listEmployees", { headers: bearer });
     expectError(last, 429, "rate_limited");
     expectRateLimitHeaders(last, { name: "caller", limit: 12, windowSeconds: WINDOW });
     // its creator's own budget is untouched; the company's counted the credential's requests
@@ -112,6 +112,7 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
   it("a wrong Bearer secret counts against its address; past the address's budget it is refused before any lookup", async () => {
     const narrow = appWith(t, { rateLimitPerIp: 3, trustProxy: 1 });
     // an address of its own (the suite's requests all come from loopback)
+    // (by hand below: X-Forwarded-For is the proxy's header, not one the document declares)
     const from = { "X-Forwarded-For": `203.0.113.${10 + (process.pid % 200)}` };
     const wrong = { Authorization: `Bearer hrms_abcdefghij_${"x".repeat(43)}` };
     const seen: number[] = [];
@@ -137,10 +138,8 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     expectError(live, 429, "rate_limited");
     expectRateLimitHeaders(live, { name: "client", limit: 3, windowSeconds: WINDOW });
     // through an app whose address budget is not spent, the credential is served, counted against its company and itself
-    const elsewhere = await t
-      .request()
-      .get("/api/employees")
-      .set({ Authorization: `Bearer ${made.body.data.secret}` })
+    const elsewhere = await api(t.request())
+      .op("listEmployees", { headers: { Authorization: `Bearer ${made.body.data.secret}` } })
       .expect(200);
     expect(elsewhere.headers["ratelimit-policy"]).toBe(`"tenant";q=40;w=${WINDOW}, "caller";q=12;w=${WINDOW}`);
   });
@@ -153,9 +152,9 @@ describe("listEmployees, getEmployee, getSession: RateLimit fields on every answ
     for (let i = 0; i < 4; i++) await api(owner.agent).op("listEmployees").expect(200);
     await limitsOf(t.app).sync();
     // the second process learns of the first's requests at its first sync
-    await second.as(owner.agent).get("/api/employees").expect(200);
+    await api(second.as(owner.agent)).op("listEmployees").expect(200);
     await limitsOf(second.app).sync();
-    const seen = await second.as(owner.agent).get("/api/employees").expect(200);
+    const seen = await api(second.as(owner.agent)).op("listEmployees").expect(200);
     // sign-in requests of signupTenant count under `client`; the 4 + 1 + this one under `caller`
     expect(state(seen).caller.r).toBe(12 - 6);
     const [row] = await t.query<{ uses: number }>("SELECT uses FROM usage_counters WHERE key = $1", [`rate:user:${owner.userId}`]);
@@ -169,7 +168,7 @@ describe("listEmployees: the request path writes nothing to the database for its
     const quiet = appWith(t, { rateLimitSyncMs: 3_600_000 });
     const limitsOf = (app: { locals: Record<string, unknown> }) => app.locals.rateLimits as RequestRateLimits;
     await limitsOf(t.app).sync(); // the fixtures' counts of the file's app are in, and it serves nothing below
-    await quiet.as(owner.agent).get("/api/employees").expect(200); // its first request starts its first sync
+    await api(quiet.as(owner.agent)).op("listEmployees").expect(200); // its first request starts its first sync
     await limitsOf(quiet.app).sync();
     const key = `rate:user:${owner.userId}`;
     const stored = async () => (await t.query<{ uses: number }>("SELECT uses FROM usage_counters WHERE key = $1", [key]))[0].uses;
@@ -182,10 +181,10 @@ describe("listEmployees: the request path writes nothing to the database for its
     ];
     try {
       const left: number[] = [];
-      for (let i = 0; i < 5; i++) left.push(state(await quiet.as(owner.agent).get("/api/employees").expect(200)).caller.r);
+      for (let i = 0; i < 5; i++) left.push(state(await api(quiet.as(owner.agent)).op("listEmployees").expect(200)).caller.r);
       expect(left).toEqual([0, 1, 2, 3, 4].map((i) => left[0] - i));
-      let last = await quiet.as(owner.agent).get("/api/employees");
-      while (last.status === 200) last = await quiet.as(owner.agent).get("/api/employees");
+      let last = await api(quiet.as(owner.agent)).op("listEmployees");
+      while (last.status === 200) last = await api(quiet.as(owner.agent)).op("listEmployees");
       expectRateLimitHeaders(last, { name: "caller", limit: 12, windowSeconds: WINDOW });
       for (const spy of store) expect(spy).not.toHaveBeenCalled();
       expect(await stored()).toBe(before);
@@ -218,19 +217,19 @@ describe("listEmployees, getSession: the production limits", () => {
     // the owner has used all but two of their budget elsewhere, the company all but five of its own
     await spent(`rate:user:${owner.userId}`, rateLimitPerCaller - 2);
     await spent(`rate:tenant:${owner.tenantId}`, rateLimitPerTenant - 5);
-    const first = await production.as(owner.agent).get("/api/employees").expect(200);
+    const first = await api(production.as(owner.agent)).op("listEmployees").expect(200);
     expect(first.headers["ratelimit-policy"]).toBe(`"tenant";q=${rateLimitPerTenant};w=60, "caller";q=${rateLimitPerCaller};w=60`);
     await limitsOf(production.app).sync();
-    const second = await production.as(owner.agent).get("/api/employees").expect(200);
+    const second = await api(production.as(owner.agent)).op("listEmployees").expect(200);
     expect(state(second).caller.r).toBe(0);
-    expectRateLimitHeaders(await production.as(owner.agent).get("/api/employees"), {
+    expectRateLimitHeaders(await api(production.as(owner.agent)).op("listEmployees"), {
       name: "caller",
       limit: rateLimitPerCaller,
       windowSeconds: 60,
     });
     // the company has 3 requests left: hr spends them, then the company is refused whoever calls
-    for (let i = 0; i < 3; i++) await production.as(hr.agent).get("/api/employees").expect(200);
-    expectRateLimitHeaders(await production.as(hr.agent).get("/api/employees"), {
+    for (let i = 0; i < 3; i++) await api(production.as(hr.agent)).op("listEmployees").expect(200);
+    expectRateLimitHeaders(await api(production.as(hr.agent)).op("listEmployees"), {
       name: "tenant",
       limit: rateLimitPerTenant,
       windowSeconds: 60,

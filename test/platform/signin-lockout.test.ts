@@ -81,7 +81,7 @@ describe("signIn: a pause is per account and client, never for everyone", () => 
       .send({ email: o.email, password: o.password })
       .expect(200);
     expect(signedIn.body.data.user.email).toBe(o.email);
-    await app.as(browser).get("/api/auth/session").expect(200);
+    await api(app.as(browser)).op("getSession").expect(200);
   });
 });
 

@@ -25,7 +25,7 @@ describe("downloadFile: text downloads are declared as text", () => {
     const csv = "employee_code,name\nACM-0042,Priya Raman\n";
     const up = await owner.agent.post("/api/upload").attach("file", Buffer.from(csv), { filename: "team.csv", contentType: "text/csv" });
     expect(up.status, JSON.stringify(up.body)).toBe(201);
-    const res = await owner.agent.get(`/api/files/${up.body.data.id}`).buffer(true);
+    const res = await owner.agent.get(`/api/files/${up.body.data.id}`).buffer(true); // by hand: the bytes as sent
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toMatch(/^text\/csv/);
     expect(res.text).toBe(csv);

@@ -41,6 +41,7 @@ async function until(check: () => boolean, what: string): Promise<void> {
   }
 }
 
+/** downloadFile by hand: its bytes, read with a parser of their own (uploads are multipart, by hand too). */
 const download = (agent: TenantSession["agent"], id: string) =>
   agent
     .get(`/api/files/${id}`)

@@ -14,7 +14,7 @@ useClock("2027-06-04T17:00:00Z");
 const base = {
   title: "Payroll register mailed to a wrong address",
   description: "The May salary register was mailed to an outside address by mistake.",
-  nature: "confidentiality",
+  nature: "confidentiality" as const,
   data_categories: ["salary", "bank account"],
   likely_impact: "Disclosure of salaries and bank account numbers.",
 };
@@ -25,18 +25,18 @@ describe("createPrivacyBreach, getPrivacyBreach, listPrivacyBreaches: the clocks
     const a = await createEmployee(owner);
     const b = await createEmployee(owner);
     const fresh = (
-      await owner.agent
-        .post("/api/privacy/breaches")
-        .send({ ...base, became_aware_at: "2027-06-04T15:00:00Z" })
+      await api(owner.agent)
+        .op("createPrivacyBreach", { body: { ...base, became_aware_at: "2027-06-04T15:00:00Z" } })
         .expect(201)
     ).body.data;
     expect(fresh.deadlines).toMatchObject({ board_report: "2027-06-07T15:00:00.000Z", clock: { hours: 72, basis: "statutory" } });
     expect(fresh.warnings.at(-1)).toMatch(/is due at 2027-06-07T15:00:00.000Z .*: 69 hours left$/);
 
     const old = (
-      await owner.agent
-        .post("/api/privacy/breaches")
-        .send({ ...base, affected_employee_ids: [a.id, b.id], affected_count: 40, became_aware_at: "2027-06-01T09:00:00Z" })
+      await api(owner.agent)
+        .op("createPrivacyBreach", {
+          body: { ...base, affected_employee_ids: [a.id, b.id], affected_count: 40, became_aware_at: "2027-06-01T09:00:00Z" },
+        })
         .expect(201)
     ).body.data;
     expect(old.breach_number).toBe("BRC-00002");
@@ -51,18 +51,18 @@ describe("createPrivacyBreach, getPrivacyBreach, listPrivacyBreaches: the clocks
         .op("listPrivacyBreaches", { query: { status: "open" } })
         .expect(200)
     ).body.data;
-    expect(list.map((x: { id: string }) => x.id)).toEqual([fresh.id, old.id]);
+    expect(list.map((x) => x.id)).toEqual([fresh.id, old.id]);
     const [ev] = await t.query(`SELECT type, data FROM events WHERE data->>'id' = $1`, [old.id]);
     expect(ev).toMatchObject({
       type: "privacy_breach.recorded",
       data: { changes: { affected_count: 40, board_report_due: "2027-06-04T09:00:00.000Z" } },
     });
 
-    expectError(await owner.agent.post("/api/privacy/breaches").send({ ...base, became_aware_at: "2027-06-05T09:00:00Z" }), 400);
+    expectError(await api(owner.agent).op("createPrivacyBreach", { body: { ...base, became_aware_at: "2027-06-05T09:00:00Z" } }), 400);
     expectError(
-      await owner.agent
-        .post("/api/privacy/breaches")
-        .send({ ...base, became_aware_at: "2027-06-01T09:00:00Z", affected_employee_ids: [fresh.id] }),
+      await api(owner.agent).op("createPrivacyBreach", {
+        body: { ...base, became_aware_at: "2027-06-01T09:00:00Z", affected_employee_ids: [fresh.id] },
+      }),
       400,
     );
     const other = await signupTenant(t);
@@ -75,13 +75,14 @@ describe("notifyPrivacyBreachPersons, recordPrivacyBreachIntimation, getPrivacyB
     const owner = await signupTenant(t);
     const a = await createEmployee(owner, { first_name: "Kiran" });
     const br = (
-      await owner.agent
-        .post("/api/privacy/breaches")
-        .send({
-          ...base,
-          affected_employee_ids: [a.id],
-          became_aware_at: "2027-06-04T10:00:00Z",
-          measures: "Recipient asked to delete it.",
+      await api(owner.agent)
+        .op("createPrivacyBreach", {
+          body: {
+            ...base,
+            affected_employee_ids: [a.id],
+            became_aware_at: "2027-06-04T10:00:00Z",
+            measures: "Recipient asked to delete it.",
+          },
         })
         .expect(201)
     ).body.data;

@@ -185,8 +185,8 @@ describe("getPublicPrivacyNotice, confirmSignup and acceptInvite with privacy_no
   it("with offer_token: the offering company's current notice, for the candidate's offer page", async () => {
     const c = await recruitingCompany(t, { company: "Offering Co" });
     const text = "Offering Co keeps your application data only to decide on it and to employ you.";
-    const purposes = [{ record_class: "candidates", purpose: "Deciding on your application", basis: "legitimate_use" }];
-    await c.owner.agent.post("/api/privacy/notices").send({ text, purposes }).expect(201);
+    const purposes = [{ record_class: "candidates", purpose: "Deciding on your application", basis: "legitimate_use" as const }];
+    await api(c.owner.agent).op("publishPrivacyNotice", { body: { text, purposes } }).expect(201);
     const { offer, candidate } = await draftOffer(c.hr.agent, {});
     await api(c.hr.agent)
       .op("sendJobOffer", { params: { id: offer.id } })

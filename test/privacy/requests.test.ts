@@ -12,7 +12,7 @@ import { addMember, expectError, signupTenant, type TenantSession, useTestApp } 
 import { today } from "../support/clock.ts";
 import { createEmployee } from "../support/employees.ts";
 import { startReceiver } from "./fixtures.ts";
-import { api } from "../support/api.ts";
+import { api, type RequestBodyOf } from "../support/api.ts";
 
 const t = useTestApp({ config: { webhookAllowLoopback: true } });
 beforeAll(() => registerAllJobs());
@@ -35,9 +35,9 @@ async function world(): Promise<World> {
   return { owner, hr, staff, colleague, staffEmployeeId: e.id };
 }
 
-const ask = (w: TenantSession, body: Record<string, unknown>) => w.agent.post("/api/privacy/requests").send(body);
-const decide = (w: TenantSession, id: string, body: Record<string, unknown>) =>
-  w.agent.post(`/api/privacy/requests/${id}/decision`).send(body);
+const ask = (w: TenantSession, body: RequestBodyOf<"createPrivacyRequest">) => api(w.agent).op("createPrivacyRequest", { body });
+const decide = (w: TenantSession, id: string, body: RequestBodyOf<"decidePrivacyRequest">) =>
+  api(w.agent).op("decidePrivacyRequest", { params: { id }, body });
 
 describe("createPrivacyRequest, getPrivacyRequest, listPrivacyRequests: the clock", () => {
   it("due_at is 90 days from the day it is received, on the rule in force that day; an overdue request warns", async () => {
@@ -142,9 +142,11 @@ describe("correction and nomination requests", () => {
     ).body.data;
     expect(emp.phone).toBe("+91 98450 00001");
     const log = (
-      await w.owner.agent.get(`/api/configuration/activity-log?entity_id=${w.staffEmployeeId}&action=employee.updated`).expect(200)
+      await api(w.owner.agent)
+        .op("listActivityLog", { query: { entity_id: w.staffEmployeeId, action: "employee.updated" } })
+        .expect(200)
     ).body;
-    expect(log.data[0].changes.phone).toMatchObject({ to: "+91 98450 00001" });
+    expect(log.data[0].changes?.phone).toMatchObject({ to: "+91 98450 00001" });
   });
 
   it("a nomination records the nominee", async () => {

@@ -59,7 +59,7 @@ describe("undocumented responses are caught", () => {
       body: { data: { now: new Date().toISOString(), epoch_ms: Date.now() }, message: "OK" },
     });
     const app = createApp({ validateResponses: true });
-    const res = await supertest(app).get("/api/server-time");
+    const res = await api(supertest(app)).op("getServerTime");
     expect(res.status).toBe(500);
     expect(res.body).toMatchObject({ status: 500, code: "internal" });
     const v = takeViolations();
@@ -71,7 +71,7 @@ describe("undocumented responses are caught", () => {
     (handlers as any).getServerTime = async () => {
       throw new AppError("conflict", "not declared here");
     };
-    const res = await supertest(createApp({ validateResponses: true })).get("/api/server-time");
+    const res = await api(supertest(createApp({ validateResponses: true }))).op("getServerTime");
     expect(res.status).toBe(500);
     expect(res.type).toBe("application/json");
     expect(JSON.parse(res.text)).toEqual({ error: "Internal server error", status: 500, code: "internal" });
@@ -84,7 +84,7 @@ describe("undocumented responses are caught", () => {
       status: 200,
       body: { data: { now: "yesterday", epoch_ms: "soon" }, message: "OK" },
     });
-    const res = await supertest(createApp({ validateResponses: true })).get("/api/server-time");
+    const res = await api(supertest(createApp({ validateResponses: true }))).op("getServerTime");
     expect(res.status).toBe(500);
     expect(takeViolations()).toHaveLength(1);
   });
@@ -99,8 +99,8 @@ describe("undocumented responses are caught", () => {
       rogue.get("/api/server-time", (_req, res) => {
         res.status(400).json({ message: "not the envelope" });
       });
-      await supertest(rogue).get("/api/health");
-      await supertest(rogue).get("/api/server-time");
+      await api(supertest(rogue)).op("getHealth");
+      await api(supertest(rogue)).op("getServerTime");
       const problems = takeViolations().map((x) => `${x.operationId}: ${x.problem}`);
       expect(problems).toHaveLength(2);
       expect(problems[0]).toMatch(/^getHealth: status 418 is not documented/);
@@ -123,6 +123,7 @@ describe("undocumented responses are caught", () => {
         .set({ "Retry-After": "60", RateLimit: '"signup-ip";r=0;t=60', "RateLimit-Policy": '"signup-ip";q=10;w=900' })
         .json(envelope);
     });
+    // bodiless on purpose: the rogue app answers 429 whatever is sent
     await supertest(rogue).post("/api/auth/sign-in");
     await supertest(rogue).post("/api/auth/forgot-password");
     await supertest(rogue).post("/api/auth/signup");

@@ -6,6 +6,7 @@
 // and no attendance exists there to cause loss of pay). Runs are limited to one employee
 // (`employee_ids`) so that they stay small and do not pay other factories' claims or loans.
 import { sampleEmail } from "./openapi.ts";
+import { api } from "../support/api.ts";
 import {
   call,
   createIn,
@@ -83,9 +84,9 @@ async function draftRun(ctx: Ctx, employeeIds: string[]): Promise<{ id: string }
     months.set(ctx.owner.tenantId, i + 1);
     if (i >= 70 * 12) throw new Error("payroll run factory: no month left between 2030 and 2099");
     const period = `${2030 + Math.floor(i / 12)}-${String((i % 12) + 1).padStart(2, "0")}`;
-    const res = await ctx.owner.agent
-      .post("/api/payroll/draft-runs")
-      .send({ period, notes: `Proof ${token("")}`, employee_ids: employeeIds });
+    const res = await api(ctx.owner.agent).op("createPayrollRun", {
+      body: { period, notes: `Proof ${token("")}`, employee_ids: employeeIds },
+    });
     if (res.status === 409) continue; // the month was taken by a run created through the API by another test
     if (res.status !== 201) throw new Error(`payroll run factory: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.data;

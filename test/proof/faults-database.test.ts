@@ -44,17 +44,16 @@ interface Sample {
   phase: "up" | "down" | "restoring" | "recovered";
   status: number;
   ms: number;
-  body: any;
+  body: unknown;
   sentAt: number;
 }
 
 /** A signup and its confirmation (the multi-row write); the signup's answer when it is not a 202. */
 async function signUp(ctx: Pick<TestContext, "request" | "query">): Promise<supertest.Response> {
   const email = uniqueEmail("outage.signup");
-  const started = await ctx
-    .request()
-    .post("/api/auth/signup")
-    .send({ name: "Outage Signup", email, password: "outage-password", company_name: "Outage signup" });
+  const started = await api(ctx.request()).op("signup", {
+    body: { name: "Outage Signup", email, password: "outage-password", company_name: "Outage signup" },
+  });
   if (started.status !== 202) return started;
   // the test's own connection may be down too (the server-stopped drill)
   const token = await signupToken(ctx.query, email).catch(() => null);

@@ -16,6 +16,7 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addMember, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
+import { asObject } from "../support/document.ts";
 import { markGeneric } from "../support/recorder.ts";
 import { jsonBudget, jsonShape } from "../../src/http/body.ts";
 import { checksLinkBeforeBody } from "../../src/http/public-uploads.ts";
@@ -358,17 +359,19 @@ function requestSummary(r: Fuzzed) {
  * appointment that holds its most documents (409; the valid runs fill it). A malformed link is
  * still a 400, and so is an invalid body sent to a live link with room.
  */
-function linkCheckedFirst(op: Operation, r: Fuzzed, res: { status: number; body: any }): boolean {
+function linkCheckedFirst(op: Operation, r: Fuzzed, res: { status: number; body: unknown }): boolean {
   if (!checksLinkBeforeBody(op.operationId) || r.why?.startsWith("path ")) return false;
-  if (res.status === 409 && res.body?.code === "conflict") return true;
-  if (res.status === 410 || (res.status === 403 && res.body?.code === "module_disabled")) return true;
-  if (res.status !== 404 || res.body?.code !== "not_found") return false;
+  const { code } = asObject(res.body);
+  if (res.status === 409 && code === "conflict") return true;
+  if (res.status === 410 || (res.status === 403 && code === "module_disabled")) return true;
+  if (res.status !== 404 || code !== "not_found") return false;
   const pool = pools.get(op.operationId);
   const live = pool && !(pool instanceof Error) && Object.entries(pool).every(([k, v]) => r.pathParams?.[k] === v);
   return !live;
 }
 
-function checkResponse(op: Operation, r: Fuzzed, res: { status: number; body: any }) {
+function checkResponse(op: Operation, r: Fuzzed, res: { status: number; body: unknown }) {
+  const { code, error } = asObject(res.body);
   stats[r.kind]++;
   stats.statuses.set(res.status, (stats.statuses.get(res.status) ?? 0) + 1);
   const what =
@@ -377,16 +380,15 @@ function checkResponse(op: Operation, r: Fuzzed, res: { status: number; body: an
   if (res.status >= 500) throw new Error(`5xx - ${what}`);
   if (!documentedStatus(op, res.status)) throw new Error(`undocumented status - ${what}`);
   if (res.status >= 400 && !isEnvelope(res)) throw new Error(`not the error envelope - ${what}`);
-  if (r.kind === "valid" && res.status === 400 && res.body?.error === "Validation failed")
+  if (r.kind === "valid" && res.status === 400 && error === "Validation failed")
     throw new Error(`valid input refused by schema validation - ${what}`);
   // a body over what its operation takes - its bytes over `x-body-limit`, or more objects, arrays
   // or values than the limit allows (src/http/body.ts) - is a 413 before its content is looked at
   if (overBodyBudget(op, r)) {
-    if (!(res.status === 413 && res.body?.code === "payload_too_large"))
-      throw new Error(`body over its limit not refused with 413 - ${what}`);
+    if (!(res.status === 413 && code === "payload_too_large")) throw new Error(`body over its limit not refused with 413 - ${what}`);
     return;
   }
-  if (r.kind === "invalid" && !(res.status === 400 && res.body?.code === "validation_failed") && !linkCheckedFirst(op, r, res))
+  if (r.kind === "invalid" && !(res.status === 400 && code === "validation_failed") && !linkCheckedFirst(op, r, res))
     throw new Error(`invalid input not refused with 400 validation_failed - ${what}`);
 }
 

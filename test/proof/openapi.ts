@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import fc from "fast-check";
 import type supertest from "supertest";
 import { encodeQuery, type QueryStyle } from "./query-styles.ts";
-import { bundledDocument, pointer } from "../support/document.ts";
+import { asArray, asObject, bundledDocument, pointer } from "../support/document.ts";
 import * as clock from "../../src/lib/clock.ts";
 
 export type Schema = Record<string, any>;
@@ -57,42 +57,40 @@ let opsCache: Operation[] | undefined;
 export function operations(): Operation[] {
   if (opsCache) return opsCache;
   const out: Operation[] = [];
-  for (const [p, rawItem] of Object.entries<any>(document().paths ?? {})) {
-    const item = deref(rawItem);
+  for (const [p, rawItem] of Object.entries(asObject(document().paths))) {
+    const item = asObject(deref(rawItem));
     for (const method of METHODS) {
-      const op = item[method];
-      if (!op?.operationId) continue;
+      const op = asObject(item[method]);
+      if (typeof op.operationId !== "string") continue;
       const params = new Map<string, Param>();
-      for (const raw of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
-        const prm = deref(raw);
-        params.set(`${prm.in}:${prm.name}`, {
-          name: prm.name,
-          in: prm.in,
-          required: Boolean(prm.required || prm.in === "path"),
+      for (const raw of [...asArray(item.parameters), ...asArray(op.parameters)]) {
+        const prm = asObject(deref(raw));
+        const where = prm.in as Param["in"];
+        params.set(`${where}:${prm.name}`, {
+          name: String(prm.name),
+          in: where,
+          required: Boolean(prm.required || where === "path"),
           allowEmptyValue: prm.allowEmptyValue === true,
           schema: deref(prm.schema ?? {}),
         });
       }
-      const rb = op.requestBody ? deref(op.requestBody) : null;
-      const ct = rb?.content?.["application/json"]
-        ? "application/json"
-        : rb?.content?.["multipart/form-data"]
-          ? "multipart/form-data"
-          : null;
+      const rb = op.requestBody ? asObject(deref(op.requestBody)) : null;
+      const content = asObject(rb?.content);
+      const ct = content["application/json"] ? "application/json" : content["multipart/form-data"] ? "multipart/form-data" : null;
       out.push({
         operationId: op.operationId,
         method,
         path: p,
-        area: op.tags?.[0] ?? "",
+        area: String(asArray(op.tags)[0] ?? ""),
         public: op["x-public"] === true,
-        roles: op["x-roles"] ?? [],
-        module: op["x-module"] ?? null,
+        roles: asArray(op["x-roles"]) as Role[],
+        module: typeof op["x-module"] === "string" ? op["x-module"] : null,
         tenantOptional: op["x-tenant-optional"] === true,
         pathParams: [...params.values()].filter((x) => x.in === "path").sort((a, b) => p.indexOf(`{${a.name}}`) - p.indexOf(`{${b.name}}`)),
         queryParams: [...params.values()].filter((x) => x.in === "query"),
         headerParams: [...params.values()].filter((x) => x.in === "header"),
-        body: rb && ct ? { contentType: ct, required: Boolean(rb.required), schema: deref(rb.content[ct].schema ?? {}) } : null,
-        responses: Object.fromEntries(Object.entries<any>(op.responses ?? {}).map(([k, v]) => [k, deref(v)])),
+        body: rb && ct ? { contentType: ct, required: Boolean(rb.required), schema: deref(asObject(content[ct]).schema ?? {}) } : null,
+        responses: Object.fromEntries(Object.entries(asObject(op.responses)).map(([k, v]) => [k, deref(v)])),
       });
     }
   }

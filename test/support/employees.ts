@@ -5,6 +5,7 @@
 //     any column of `employees` can be set.
 import type { TenantSession, TestContext } from "./app.ts";
 import type { components } from "../../generated/api-types.ts";
+import type { RequestBodyOf } from "./api.ts";
 
 /** An employee record as the API answers it (components/schemas/Employee). */
 export type Employee = components["schemas"]["Employee"];
@@ -60,8 +61,15 @@ export async function insertEmployee(ctx: TestContext, tenantId: string, overrid
   return r.id;
 }
 
-/** A valid body for POST /api/employees; `overrides` replace or add fields. */
-export function employeeInput(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+type EmployeeBody = RequestBodyOf<"createEmployee">;
+
+/**
+ * A valid body for POST /api/employees; `overrides` replace or add fields. Typed as the operation's
+ * body when the overrides are (for the typed client), else as a plain object (a test's invalid input).
+ */
+export function employeeInput(overrides?: Partial<EmployeeBody>): EmployeeBody;
+export function employeeInput(overrides: Record<string, unknown>): Record<string, unknown>;
+export function employeeInput(overrides: Record<string, unknown> = {}): EmployeeBody {
   const n = ++seq;
   return {
     first_name: `Test${n}`,
@@ -71,7 +79,7 @@ export function employeeInput(overrides: Record<string, unknown> = {}): Record<s
     designation: "Engineer",
     joining_date: "2023-04-03",
     ...overrides,
-  };
+  } as EmployeeBody;
 }
 
 /** Creates an employee as `owner` (any hr/admin/owner session) and returns the response's `data`. */

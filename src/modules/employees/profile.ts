@@ -1,6 +1,6 @@
 // Reading one employee: the profile (complete record, masked record or directory entry, by the
 // caller's row-level access - access.ts) and its activity log.
-import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
+import type { Prisma } from "../../../generated/prisma/client.ts";
 import type { OperationId } from "../../../generated/registry.ts";
 import { auditEntryJson } from "../../platform/audit.ts";
 import { db } from "../../db/tenancy.ts";
@@ -10,15 +10,9 @@ import { notFound } from "../../platform/errors.ts";
 import { type AuthContext, mayCall, type Role } from "../../platform/use-case.ts";
 import { accessTo, loadVisibleEmployee } from "./access.ts";
 import { activityKeys, employeeWithUser, type EmployeeWithUser } from "./queries.ts";
-import { directoryJson, employeeJson, type ExitWithChecklist } from "./views.ts";
+import { directoryJson, employeeJson } from "./views.ts";
 
-/** The exit record: only employees on notice or exited have one. */
-export async function exitOf(e: Pick<Employee, "id" | "status">): Promise<ExitWithChecklist | null> {
-  if (e.status !== "on_notice" && e.status !== "exited") return null;
-  return db.employeeExit.findFirst({ where: { employee_id: e.id }, include: { checklist: true } });
-}
-
-/** The live employee with the member account linked to it (one prepared statement on the pool), or 404. */
+/** The live employee with the member account linked to it and the exit (one prepared statement on the pool), or 404. */
 export async function loadEmployeeWithUser(id: string): Promise<EmployeeWithUser> {
   const row = await employeeWithUser(id);
   if (!row) throw notFound("Employee");
@@ -28,7 +22,7 @@ export async function loadEmployeeWithUser(id: string): Promise<EmployeeWithUser
 /** The complete record's JSON for a privileged caller, reloaded after a change. */
 export async function fullEmployeeJson(id: string) {
   const e = await loadEmployeeWithUser(id);
-  return employeeJson(e, { access: "full", exit: await exitOf(e), userId: e.user_id });
+  return employeeJson(e, { access: "full", exit: e.exit, userId: e.user_id });
 }
 
 /** An employee as the caller may see them: the complete record (masked for a manager) or the directory entry. */
@@ -36,7 +30,7 @@ export async function employeeProfile(auth: AuthContext, id: string) {
   const e = await loadEmployeeWithUser(id);
   const access = accessTo(auth, e);
   if (access === "directory") return directoryJson(e);
-  return employeeJson(e, { access, exit: await exitOf(e), userId: e.user_id });
+  return employeeJson(e, { access, exit: e.exit, userId: e.user_id });
 }
 
 /**

@@ -4,13 +4,14 @@
 // live rows, `search` on a pg_trgm GIN index led by tenant_id, `department` along its name index, totals
 // from employee_department_counts (a trigger) or an index-only count. scripts/measure/bench-sql.ts sends
 // the same statements.
-import type { Employee, Prisma } from "../../../generated/prisma/client.ts";
+import type { Employee, EmployeeExit, ExitChecklistItem, Prisma } from "../../../generated/prisma/client.ts";
 import { execute, join, query, read, readPrepared, type Sql, sql, tenant } from "../../db/sql.ts";
 import { currentTenantId, type db, type ScopedTx } from "../../db/tenancy.ts";
 import { lock } from "../../db/primitives.ts";
 import type { Page } from "../../platform/use-case.ts";
 import { type ScannedKey, type Walk, type WalkKey, walkAnd, walkKey, walkLimit, walkOrder } from "../../db/keyset.ts";
 import { RECORD_FIELDS } from "./fields.ts";
+import type { ExitWithChecklist } from "./views.ts";
 
 type Client = ScopedTx | typeof db;
 
@@ -182,14 +183,56 @@ const EMPLOYEE_COLUMN: Record<Prisma.EmployeeScalarFieldEnum, Sql> = {
 };
 const EMPLOYEE_COLUMNS = join(Object.values(EMPLOYEE_COLUMN));
 
-export type EmployeeWithUser = Employee & { user_id: string | null };
+export type EmployeeWithUser = Employee & { user_id: string | null; exit: ExitWithChecklist | null };
 
-/** The live employee with its linked member account in one prepared statement (the profile read is a hot path). */
+/** The exit and its checklist as the profile statement's JSON column gives them: dates and times as strings. */
+type ExitRow = Omit<EmployeeExit, "resignation_date" | "last_working_day" | "completed_at" | "created_at" | "updated_at"> & {
+  resignation_date: string;
+  last_working_day: string;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+  checklist: (Omit<ExitChecklistItem, "completed_at"> & { completed_at: string | null })[];
+};
+
+const at = (v: string | null) => (v === null ? null : new Date(v));
+/** A `date` of PostgreSQL's JSON (`2026-11-29`) as Prisma gives it: midnight UTC. */
+const day = (v: string) => new Date(`${v}T00:00:00Z`);
+
+/**
+ * The exit (with its checklist, in order) of an employee on notice or exited, as a JSON column of
+ * the profile statement: the profile is read in one round trip whatever the employee's status.
+ */
+const EXIT_JSON = sql`(SELECT json_build_object('tenant_id', x.tenant_id, 'id', x.id, 'employee_id', x.employee_id,
+      'resignation_date', x.resignation_date, 'last_working_day', x.last_working_day, 'reason', x.reason, 'status', x.status,
+      'submitted_by', x.submitted_by, 'completed_at', x.completed_at, 'completed_by', x.completed_by,
+      'override_reason', x.override_reason, 'created_at', x.created_at, 'updated_at', x.updated_at,
+      'checklist', (SELECT coalesce(json_agg(json_build_object('tenant_id', c.tenant_id, 'id', c.id, 'exit_id', c.exit_id,
+        'item', c.item, 'title', c.title, 'position', c.position, 'status', c.status, 'completed_at', c.completed_at,
+        'completed_by', c.completed_by, 'notes', c.notes, 'reference', c.reference) ORDER BY c.position), '[]'::json)
+        FROM exit_checklist_items c WHERE c.tenant_id = ${tenant}::uuid AND c.exit_id = x.id))
+     FROM employee_exits x WHERE x.tenant_id = ${tenant}::uuid AND x.employee_id = e.id AND e.status IN ('on_notice', 'exited'))`;
+
+function exitOfRow(x: ExitRow | null): ExitWithChecklist | null {
+  if (!x) return null;
+  return {
+    ...x,
+    resignation_date: day(x.resignation_date),
+    last_working_day: day(x.last_working_day),
+    completed_at: at(x.completed_at),
+    created_at: new Date(x.created_at),
+    updated_at: new Date(x.updated_at),
+    checklist: x.checklist.map((c) => ({ ...c, completed_at: at(c.completed_at) })),
+  };
+}
+
+/** The live employee, its member account and (on notice or exited) its exit in one prepared statement: a hot path. */
 export async function employeeWithUser(id: string): Promise<EmployeeWithUser | undefined> {
-  const [row] = await readPrepared<EmployeeWithUser>(sql`SELECT ${EMPLOYEE_COLUMNS}, (SELECT m.user_id FROM memberships m WHERE m.tenant_id
-      = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1) AS user_id
+  const [row] = await readPrepared<Omit<EmployeeWithUser, "exit"> & { exit: ExitRow | null }>(sql`SELECT ${EMPLOYEE_COLUMNS},
+      (SELECT m.user_id FROM memberships m WHERE m.tenant_id = e.tenant_id AND m.employee_id = e.id ORDER BY m.created_at LIMIT 1)
+        AS user_id, ${EXIT_JSON} AS exit
        FROM employees e WHERE e.tenant_id = ${tenant}::uuid AND e.id = ${id}::uuid AND e.deleted_at IS NULL`);
-  return row;
+  return row && { ...row, exit: exitOfRow(row.exit) };
 }
 
 // ───────────────────────────── writes' helpers ─────────────────────────────

@@ -23,6 +23,7 @@ import {
   slipPayments,
 } from "./queries/calculation.ts";
 import * as clock from "../../lib/clock.ts";
+import { readAhead } from "./read-ahead.ts";
 import { eligibility, loadRunInputs } from "./run-inputs.ts";
 
 export interface RunRef {
@@ -151,11 +152,12 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
   let writing: Promise<unknown> | null = null;
   const digests = [inputs.digest];
   let i = 0;
-  for await (const employees of inputs.pages(config().payrollBatchSize)) {
+  // each batch's facts only (memory is a batch's, not the company's), the next one's read meanwhile
+  for await (const { employees, facts } of readAhead(inputs, config().payrollBatchSize)) {
     // computed employee by employee, and the batch's JSON built row by row, with a turn of the
     // event loop every few ms: thousands of employees with long formulas are seconds of decimal
     // arithmetic, which in one go would hold every other request of every tenant (scripts/measure/event-loop.ts)
-    const { slipOf, digest } = await inputs.forBatch(employees); // this batch's facts only: memory is a batch's, not the company's
+    const { slipOf, digest } = facts;
     digests.push(digest);
     const batch = await mapYielding(employees, (e) => {
       const slip = slipOf(e);
@@ -229,8 +231,10 @@ async function processStored(tx: ScopedTx, run: StoredRun, opts: StoreOptions & 
   await opts.onProgress?.(0, inputs.total);
   let i = 0;
   let b = 1;
-  for await (const employees of inputs.pages(config().payrollBatchSize)) {
-    if ((await inputs.forBatch(employees)).digest !== run.inputs_digest[b++]) return null;
+  const payers: string[] = [];
+  for await (const { employees, facts } of readAhead(inputs, config().payrollBatchSize)) {
+    if (facts.digest !== run.inputs_digest[b++]) return null;
+    for (const id of facts.payers) payers.push(id);
     const first = i;
     const numbers = employees.map((_, k) => `${opts.slipPrefix}${String(first + k + 1).padStart(5, "0")}`);
     const numbered = await numberSlips(
@@ -246,13 +250,17 @@ async function processStored(tx: ScopedTx, run: StoredRun, opts: StoreOptions & 
   // as many batches as the draft's, and every slip numbered
   if (b !== run.inputs_digest.length || i !== stored.employee_count) return null;
   const { employees_without_setup, ...totals } = stored;
-  return { totals, payments: await storedPayments(tx, run.id), employees_without_setup };
+  return { totals, payments: await storedPayments(tx, run.id, payers), employees_without_setup };
 }
 
-/** What the run's stored slips pay (as collectPayments gathers it while calculating). */
-async function storedPayments(tx: ScopedTx, runId: string): Promise<RunPayments> {
+/**
+ * What the run's stored slips pay (as collectPayments gathers it while calculating), read from the
+ * slips of `payers` only: the inputs are those of the calculation, so no other slip pays anything.
+ */
+async function storedPayments(tx: ScopedTx, runId: string, payers: string[]): Promise<RunPayments> {
   const payments: RunPayments = { installment_ids: [], loan_ids: new Set(), claim_ids: [], encashments: [] };
-  for (const p of await slipPayments(tx, runId)) {
+  if (!payers.length) return payments;
+  for (const p of await slipPayments(tx, runId, payers)) {
     if (p.kind === "loan") {
       payments.loan_ids.add(p.id);
       payments.installment_ids.push(...(p.installment_ids ?? []));

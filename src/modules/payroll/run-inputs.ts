@@ -95,6 +95,8 @@ export interface BatchInputs {
   slipOf: (e: PaidEmployeeRow) => SlipResult;
   /** Every row the batch's slips are computed from, as one digest (inputs-digest.ts). */
   digest: string;
+  /** The employees with loan installments, claims or encashments due: the only slips that can pay any. */
+  payers: string[];
 }
 
 /** `salaryOnly`: the month's salary without loan installments, claims and encashments (the final settlement's own). */
@@ -144,13 +146,14 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
       claimsBy: byEmployee(f.claims, (c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount })),
       encBy: byEmployee(f.encashments, (x) => ({ encashment_id: x.id, leave_type: x.leave_type, days: x.days })),
     });
-    if (!tax) return { slipOf: salaryOf, digest: f.digest.end() };
+    const payers = [...new Set([...f.installments, ...f.claims, ...f.encashments].map((r) => r.employee_id))];
+    if (!tax) return { slipOf: salaryOf, digest: f.digest.end(), payers };
     const slipOf = (e: PaidEmployeeRow) => {
       const slip = salaryOf(e);
       tax.apply(slip, e);
       return slip;
     };
-    return { slipOf, digest: f.digest.end() };
+    return { slipOf, digest: f.digest.end(), payers };
   };
   const pages = (size: number) => employeePages(tx, who, size);
   return { total, pages, digest, employees_without_setup: withoutSetup, structure, settings, forBatch };

@@ -267,24 +267,25 @@ export async function countSlips(client: Client, runId: string): Promise<number>
   return row?.n ?? 0;
 }
 
-/** What a run's stored slips pay, line by line: loan installments (by loan), claims, encashments (with their amounts). */
+/** What the stored slips of these employees in a run pay, line by line: loan installments (by loan), claims, encashments (with amounts). */
 export function slipPayments(
   client: Client,
   runId: string,
+  employeeIds: string[],
 ): Promise<{ kind: "loan" | "claim" | "encashment"; id: string; installment_ids: string[] | null; amount: string | null }[]> {
   return query(
     sql`SELECT 'loan' AS kind, l->>'loan_id' AS id, ARRAY(SELECT jsonb_array_elements_text(l->'installment_ids')) AS installment_ids,
                NULL::text AS amount
           FROM payroll_slips s CROSS JOIN LATERAL jsonb_array_elements(COALESCE(s.details->'loans', '[]'::jsonb)) l
-         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid AND s.employee_id = ANY(${employeeIds}::uuid[])
         UNION ALL
         SELECT 'claim', c->>'claim_id', NULL, NULL
           FROM payroll_slips s CROSS JOIN LATERAL jsonb_array_elements(COALESCE(s.details->'reimbursements', '[]'::jsonb)) c
-         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid AND s.employee_id = ANY(${employeeIds}::uuid[])
         UNION ALL
         SELECT 'encashment', x->>'encashment_id', NULL, x->>'amount'
           FROM payroll_slips s CROSS JOIN LATERAL jsonb_array_elements(COALESCE(s.details->'encashments', '[]'::jsonb)) x
-         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid`,
+         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid AND s.employee_id = ANY(${employeeIds}::uuid[])`,
     client,
   );
 }
