@@ -1,22 +1,9 @@
 #!/usr/bin/env node
-// `npm run build` (`make build`): the production server as JavaScript, run by plain node
-// (`npm start` = `node dist/main.js`, no TypeScript loader).
-//
-// esbuild bundles src/main.ts and everything it imports from src/ and generated/ (the Prisma client
-// included) into one ES module, dist/server.js, with a linked source map (dist/server.js.map) so that
-// stack traces name the TypeScript files and lines. dist/main.js, the entry `npm start` runs, turns
-// source maps on for the bundle (and not for node_modules: their maps, read and kept for every
-// package loaded, held ~20 MB of the heap for stack frames nobody reads) before it imports it. npm packages stay
-// outside the bundle (imported from node_modules at run time, as under tsx): they find their own
-// files (swagger-ui's assets, pdfkit's fonts, Prisma's WebAssembly, the PostgreSQL binaries) where
-// npm put them. The server's own run-time files are found from the project folder, the nearest
-// folder above dist/ holding package.json (src/root.ts): generated/openapi.json, prisma/migrations,
-// .data/. So a deployment is the project folder with package.json, node_modules (production
-// dependencies), dist/, generated/openapi.json and prisma/migrations.
-//
-// No type checking here (that is `make typecheck`); esbuild only strips the types, as tsx does.
-// The build fails when the server imports a package that is not in package.json's "dependencies"
-// (a devDependency would be missing after `npm ci --omit=dev`).
+// `npm run build` (`make build`): the production server as one ES module for plain node (dist/server.js,
+// its map, and the entry dist/main.js that turns source maps on for it alone); npm packages stay in
+// node_modules, where they find their own files. What a deployment needs: docs/operations.md, "Production".
+// No type checking here (`make typecheck`); the build fails when the server imports a package that is not
+// in "dependencies" (it would be missing after `npm ci --omit=dev`).
 //
 //   node scripts/build/build.mjs                 -> dist/
 //   node scripts/build/build.mjs --outdir <dir>  -> <dir> (the build test uses a temporary folder)

@@ -1,28 +1,16 @@
-// Leave and attendance benchmark: seeds one company with BENCH_LEAVE_EMPLOYEES employees (default
-// 10 000), a leave period, three leave types, a default policy allocated in bulk through the API
-// (timed), a year of approved/pending leave and a year of attendance by SQL; then measures with
-// autocannon, against the server running in its own process (production mode, no response
-// validation):
-//   1. GET /api/leave-balances?employee_id=…          (one employee)
-//   2. GET /api/leave-balances?limit=100              (a page of 100 employees)
-//   3. GET /api/attendance?employee_id=…&month=&year= (one employee's month)
-// next to a baseline (GET /api/configuration/company-settings: session, auth, validation and one
-// small query) that shows the floor of the platform on the machine at hand,
-// and prints req/s, p50 and p99 against the target p99 < 50 ms.
+// Leave and attendance benchmark (docs/performance.md, "Benchmarks"; `npm run bench` runs it after bench.ts):
+// one company seeded with a year of leave and attendance, then balances of one employee and of a page of 100
+// and one employee's attendance month, beside a baseline operation; req/s, p50/p99 (target p99 < 50 ms) and
+// the CPU per request of the server and of its database backends (the figure a shared machine keeps).
 //
 //   npx tsx scripts/measure/bench-leave.ts
 //   BENCH_LEAVE_EMPLOYEES=2000 BENCH_LEAVE_DURATION=5 npx tsx scripts/measure/bench-leave.ts     (short run)
 //
-// Environment: BENCH_DATABASE_URL or DATABASE_URL (a server where the bench may CREATE DATABASE;
-// default: the embedded PostgreSQL), BENCH_LEAVE_EMPLOYEES (10000), BENCH_LEAVE_ATTENDANCE_DAYS
-// (365), BENCH_LEAVE_DURATION seconds per scenario (10), BENCH_LEAVE_CONNECTIONS concurrency levels ("1,10"), BENCH_LEAVE_PORT (3199),
-// BENCH_LEAVE_TARGET_P99_MS (50), BENCH_LEAVE_KEEP=1 keeps the database, BENCH_LEAVE_STRICT=1 exits 1 on a missed
-// target, BENCH_LEAVE_REUSE=<database> measures against a database a run with BENCH_LEAVE_KEEP=1
-// kept (named in its output; migrated by the server at start, not seeded again, kept afterwards),
-// BENCH_LEAVE_ONLY=baseline,one,page,attendance measures only those scenarios.
-// Besides latency, the table shows the CPU each request cost the server process and the database
-// (its connections' backends, from /proc: the figure that stays meaningful on a shared machine).
-// `npm run bench` runs scripts/measure/bench.ts (employees) and then this one.
+// Environment: BENCH_DATABASE_URL or DATABASE_URL (default: the embedded PostgreSQL), BENCH_LEAVE_EMPLOYEES
+// (10000), BENCH_LEAVE_ATTENDANCE_DAYS (365), BENCH_LEAVE_DURATION seconds per scenario (10),
+// BENCH_LEAVE_CONNECTIONS ("1,10"), BENCH_LEAVE_PORT (3199), BENCH_LEAVE_TARGET_P99_MS (50), BENCH_LEAVE_KEEP=1,
+// BENCH_LEAVE_STRICT=1 (exit 1 on a missed target), BENCH_LEAVE_REUSE=<a kept database>, BENCH_LEAVE_ONLY=
+// baseline,one,page,attendance.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";

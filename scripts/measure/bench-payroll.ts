@@ -1,22 +1,13 @@
-// Payroll benchmark: seeds one company with BENCH_PAYROLL_EMPLOYEES employees (default 10 000),
-// each with a salary setup (BASIC = CTC × 0.5 as PF wage, HRA = BASIC × 0.4, SPECIAL = the rest;
-// ESI for the lower salaries, professional tax by state), some unpaid leave and absences in the
-// month, and times through the API of the real server (its own process, production settings,
-// with its job worker):
-//   1. create the month's draft run   POST /api/payroll/draft-runs          → 202, polled to `draft`
-//   2. recalculate it                 PUT  /api/payroll/draft-runs/{id}     → 202, polled to `draft`
-//   3. process it                     POST /api/payroll/draft-runs/{id}/process → 202, polled to `processed`
-// from the request to the run's final status (GET every 100 ms), and prints slips/s, the
-// progress seen while polling and the load average (`uptime`) before and after.
+// Payroll benchmark (docs/performance.md, "Benchmarks"): one company of BENCH_PAYROLL_EMPLOYEES with salary
+// setups, leave and absences; create, recalculate and process the month's run through the real server's API
+// and job worker (202, polled every 100 ms to the final status); slips/s, progress seen, load average.
 //
 //   npx tsx scripts/measure/bench-payroll.ts
 //   BENCH_PAYROLL_EMPLOYEES=2000 npx tsx scripts/measure/bench-payroll.ts        (short run)
 //
-// Environment: BENCH_DATABASE_URL (a server where the bench may CREATE DATABASE; default: a
-// throw-away embedded PostgreSQL in a temporary folder, removed afterwards),
-// BENCH_PAYROLL_EMPLOYEES (10000), BENCH_PAYROLL_TARGET_S (10),
-// BENCH_PAYROLL_STRICT=1 exits 1 when a step misses the target, BENCH_PAYROLL_KEEP=1 keeps the
-// database. The server's own settings (PAYROLL_SYNC_LIMIT, PAYROLL_BATCH_SIZE, ...) pass through.
+// Environment: BENCH_DATABASE_URL (default: a throw-away embedded PostgreSQL), BENCH_PAYROLL_EMPLOYEES
+// (10000), BENCH_PAYROLL_TARGET_S (10), BENCH_PAYROLL_STRICT=1 (exit 1 on a missed target),
+// BENCH_PAYROLL_KEEP=1; the server's own settings (PAYROLL_SYNC_LIMIT, PAYROLL_BATCH_SIZE, ...) pass through.
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";

@@ -1,27 +1,13 @@
-// Scale of the work: one company of SIZE employees (default 100 000), seeded by SQL (generate_series,
-// not the API), then the month's work as production does it, phase by phase:
-//   payroll 2026-04  create (calculate) + process   through the API; the server's job worker runs them
-//   payroll 2026-05  create (calculate) + process   with April's slips as the year to date
-//   leave accrual    the `leave.accrue` job (scale-job.ts, a process of its own as the worker's)
-//   attendance       a day of attendance for every employee imported through POST /api/imports/attendance
-//                    (a job; 100 000 rows is an import's limit, so a month is ~22 such imports)
-// A third of the employees have a tax profile (some in the old regime with 80C/80D/HRA declarations),
-// so the income-tax engine does real work. Per phase it prints wall seconds, the server's CPU
-// (/proc/<pid>/stat), the database's CPU (every PostgreSQL process's, reaped children included), the
-// server's peak RSS and peak heap during the phase and its heap after it (heap-probe.cjs), and
-// `uptime`. On a shared machine wall time is not the quiet-machine figure: compare the CPU and memory.
+// Scale of the work: one company of SIZE employees (default 100 000) seeded by SQL, then two months of
+// payroll, the `leave.accrue` job and an attendance import as production runs them, phase by phase
+// (docs/performance.md, "Scale of the work"). On a shared machine compare the CPU and memory, not wall time.
 //
 //   npx tsx scripts/measure/bench-scale.ts                 (SIZE=100000)
 //   SIZE=10000 npx tsx scripts/measure/bench-scale.ts
 //
-// Environment: SIZE, BENCH_DATABASE_URL (a PostgreSQL on this machine where the bench may CREATE
-// DATABASE; default a throw-away embedded one), BENCH_SCALE_ONLY=payroll,leave,attendance,
-// BENCH_SCALE_ATTENDANCE_ROWS (rows of the attendance import: SIZE, at most 100 000),
-// BENCH_SCALE_CPU_PROF=<folder> (the server's V8 CPU profile, written when it stops),
-// BENCH_SCALE_STATEMENTS=<n> (the n statements of each phase that took the database longest, from
-// pg_stat_statements: a BENCH_DATABASE_URL server started with shared_preload_libraries=pg_stat_statements).
-// BENCH_SCALE_KEEP=1 (the database is kept, and named, for a look at it afterwards). The server's own
-// settings (PAYROLL_BATCH_SIZE, ...) pass through.
+// Environment: SIZE, BENCH_DATABASE_URL (default a throw-away embedded PostgreSQL), BENCH_SCALE_ONLY=
+// payroll,leave,attendance, BENCH_SCALE_ATTENDANCE_ROWS (at most 100 000), BENCH_SCALE_CPU_PROF=<folder>,
+// BENCH_SCALE_STATEMENTS=<n> (needs pg_stat_statements), BENCH_SCALE_KEEP=1; the server's settings pass through.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";

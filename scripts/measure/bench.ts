@@ -1,40 +1,8 @@
-// `npm run bench` / `make bench`: the signed-in read path against a bare server, side by side.
-//
-//   1. A database of its own (`hrms_bench`, or BENCH_DB_NAME) on the server of BENCH_DATABASE_URL,
-//      DATABASE_URL, or the embedded PostgreSQL; migrated with the project's migrations.
-//   2. The measured company with BENCH_EMPLOYEES employees (default 20 000) among other tenants, as in
-//      production: BENCH_NOISE_TENANTS noise companies (default 3) of BENCH_NOISE_EMPLOYEES each (default
-//      20 000), and a small company of BENCH_SMALL_EMPLOYEES (default 200; 0 leaves it out), names drawn
-//      from the same lists (each company its own draw) so the search terms match in every company. Each
-//      company signs up through the API; its employees are bulk-inserted with multi-row INSERTs (unnest
-//      of column arrays, 5 000 rows a statement) - progress on stderr - then VACUUM ANALYZE. Reused by
-//      the next run when every company's count matches (BENCH_RESEED=1 forces a new one).
-//   3. The real server (the compiled build with `npm start`'s flags and environment, NODE_ENV=production:
-//      no response validation, request logs at info) and the bare node:http + pg baseline
-//      (scripts/measure/bench-baseline.ts), each a child process; the owner signs in through the API
-//      and its session cookie is used. BENCH_BEFORE=<git ref> adds a build of that commit as a third
-//      side (BENCH_BEFORE_FLAGS, BENCH_BEFORE_ENV: its own node flags and environment), to measure a
-//      change before and after in the same run.
-//   4. For each query - the signed-in floor GET /api/server-time (the baseline answers the same JSON
-//      with no database work), GET /api/health (the baseline runs the same SELECT 1 on its pool),
-//      GET /api/employees?search=<term>&limit=20 (8 terms in turn, see SEARCH_TERMS), the same in the
-//      small company (`search-small`: a small tenant's search beside the big ones),
-//      GET /api/employees?department=Engineering&page=50, GET /api/employees/{id} (500 ids in turn) -
-//      autocannon at BENCH_CONNECTIONS (default 10) for BENCH_SECONDS per side (default 15), split into
-//      BENCH_ROUNDS turns (default 3) taken in alternation (ours, baseline, ours, baseline, ...) so that
-//      both sides share whatever else the machine does; BENCH_RATE (default 0: off) also measures ours
-//      at that fixed request rate.
-//   5. A table on stdout: req/s, p50/p99 latency over every response, ours/baseline ratio, CPU ms per
-//      request (server process + PostgreSQL backends, read from /proc: meaningful even when other work
-//      shares the CPUs), the server's peak RSS, each against the targets of docs/performance.md, and the
-//      load average before and after. No figure is asserted by a test: the table is for whoever
-//      changes the request path.
-// BENCH_EXPLAIN=1 also prints EXPLAIN (ANALYZE, BUFFERS) of the queries (the search of every term, in
-// the measured and the small company); BENCH_ONLY=time,health,search,search-small,department,id picks
-// the scenarios. BENCH_PROFILE=cpu,heap writes the server's V8 profiles into BENCH_PROFILE_DIR (stderr
-// says where each scenario's turns lie in the profile: scripts/measure/profile-summary.ts);
-// BENCH_NODE_FLAGS adds node flags to the server (e.g. --heapsnapshot-signal=SIGUSR2:
-// scripts/measure/heap-summary.ts).
+// `npm run bench` / `make bench`: the signed-in read path against a bare node:http + pg server, side by side,
+// in alternating turns; what it seeds, measures and prints, its settings and the goals: docs/performance.md,
+// "Benchmarks". Also: BENCH_DB_NAME (default `hrms_bench`), BENCH_RESEED=1 (a new seed even when the counts
+// match), BENCH_PROFILE_DIR (where BENCH_PROFILE writes). Employees are bulk-inserted by multi-row INSERTs
+// (5 000 rows a statement) then VACUUM ANALYZE. No figure is asserted by a test.
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { execFileSync } from "node:child_process";

@@ -1,10 +1,7 @@
-// size: admission control is one closure over the state every part of it updates - slots, the two
-// queues, body reads, their memory, responses written - and the deadlines it checks on one timer
-// Admission control: at most `maxConcurrent` API requests at work, a bounded FIFO queue with a
-// deadline for the rest, and 503 with Retry-After beyond - refused before a body is read or a
-// connection is asked for, so overload never piles up on the event loop and the pool. A slot is
-// for work, not for a slow client: bodies arriving and responses nobody reads hold none, each with a
-// deadline and a minimum rate. What each limit does: docs/operations.md, "Overload".
+// size: one closure over the state every part updates (slots, the two queues, body reads, their memory), one timer
+// Admission control: at most `maxConcurrent` API requests at work, a bounded FIFO queue with a deadline,
+// 503 beyond, before a body is read or a connection asked for. Slow bodies and unread responses hold no
+// slot, each with a deadline and a minimum rate (docs/operations.md, "Overload").
 import { AsyncResource } from "node:async_hooks";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { logger } from "../log.ts";
@@ -34,11 +31,7 @@ export interface AdmissionOptions {
   writeMinBytesPerSecond?: number;
   /** the memory request bodies being read or worked on may take at once (BODY_MEMORY_MB; default: no limit) */
   bodyMemoryBytes?: number;
-  /**
-   * Answers a refusal (the app passes its error middleware, the one place errors become the
-   * envelope). Called directly rather than through next(err): Express would walk every route of
-   * the app to reach the error handler, work the refusal path of an overloaded server cannot spare.
-   */
+  /** The error middleware, called directly: next(err) walks every route, work an overloaded server cannot spare. */
   respond?: (err: unknown, req: Request, res: Response, next: NextFunction) => void;
 }
 
@@ -66,22 +59,15 @@ export interface AdmissionStats {
   bodyMemory: number;
   /** bodies refused for the memory of bodies already in progress (503) */
   rejectedBodyMemory: number;
-  /**
-   * Every slot is taken and requests wait for one, or were refused within the last second: the
-   * process takes no more work than it is doing (health reports it).
-   */
+  /** Every slot taken and requests waiting, or refused within the last second (health reports it). */
   saturated: boolean;
 }
 
 /** The admission control of an app: its middleware, the body-reading wrapper, and its figures. */
 export type Admission = RequestHandler & {
   stats: () => AdmissionStats;
-  /**
-   * `reader` (a middleware that reads the request's body) run without a slot, within the body's
-   * budget and deadline; `cost`: the memory the body will take (reserved until the request ends)
-   */
+  /** `reader` run without a slot, within the body's budget and deadline; `cost` reserved until the request ends */
   readingBody: (reader: RequestHandler, cost?: (req: Request) => number) => RequestHandler;
-  /** The limits it enforces. */
   options: Readonly<AdmissionOptions>;
 };
 
@@ -102,7 +88,6 @@ export function bypassesAdmission(path: string): boolean {
 /** The load of the app serving `req`, as readiness reports it (src/http/metrics-server.ts shows it to operators). */
 export const requestLoad = (req: Request) => admissionLoad(req.app.locals.admission as Admission);
 
-/** The load of an app's admission control. */
 export function admissionLoad(admission: Admission) {
   const s = admission.stats();
   return {
@@ -128,9 +113,8 @@ function announcesBody(req: Request): boolean {
 }
 
 /**
- * An admitted request. `held`: it counts against the slots; `reading`: its body is arriving (no
- * slot); `waiting`: its body is in and it waits for a slot again; `free`: it holds none and reads
- * nothing (answered with an error after its body, or its body was late); `done`: closed.
+ * An admitted request: `held` a slot, `reading` its body (no slot), `waiting` for a slot again after it,
+ * `free` (no slot, no read: an error answered after its body, or a late body), `done`.
  */
 interface Entry {
   req: Request;
@@ -155,8 +139,7 @@ interface Entry {
   waiter?: Waiter;
 }
 
-// size: one closure over the state every part of it updates (the slot count, the two queues, the
-// requests in progress and their body reads); the queue itself is src/http/wait-queue.ts
+// size: one closure over the state every part of it updates; the queue itself is src/http/wait-queue.ts
 export function admissionControl(opts: AdmissionOptions): Admission {
   const retryAfter = opts.retryAfterSeconds ?? RETRY_AFTER_BUSY_S;
   const bodyReadsPerClient = opts.bodyReadsPerClient ?? Number.POSITIVE_INFINITY;
@@ -191,9 +174,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
     rejectedBodyMemory: 0,
   };
   const entries = new Set<Entry>();
-  // the entry on its response, under a key of this admission's own: a WeakMap keyed by the response
-  // would keep every request's objects past V8's young-generation collections (which treat an
-  // ephemeron's value, here holding the response, as strong), promoting all of them to the old space
+  // on the response itself: a WeakMap keyed by it keeps requests past young collections (docs/performance.md, "The request path")
   const ENTRY = Symbol("admission entry");
   const entryOf = (res: Response): Entry | undefined => (res as Response & { [ENTRY]?: Entry })[ENTRY];
   let checker: NodeJS.Timeout | undefined;
@@ -274,8 +255,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
           e.movedAt = now;
         }
         const written = Math.max(0, sent - e.writeBase);
-        // too slow on average, or nothing taken for the whole timeout: what the sockets' buffers
-        // absorbed at the start (megabytes on loopback) is not reading, and earns no time once they are full
+        // or nothing taken for the whole timeout: what the sockets' buffers absorbed is not reading
         if (now - e.writeFrom > writeTimeout + (written * 1000) / writeRate || now - e.movedAt > writeTimeout) {
           counts.writeTimeouts++;
           recordRefusal("write_timeout");
@@ -308,8 +288,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
       recordRefusal("queue_full");
       return refuse(req, res, next, "too many requests waiting");
     }
-    // `next` runs later from another request's completion: keep this request's async context
-    // (request id of the log lines) for everything downstream.
+    // `next` runs from another request's completion: keep this one's async context (its log lines' request id)
     const resume = AsyncResource.bind(() => next());
     const w: Waiter = {
       grant: () => {
@@ -367,8 +346,7 @@ export function admissionControl(opts: AdmissionOptions): Admission {
     return false;
   }
 
-  // size: a body read's whole life in one place - its memory, its client's budget, its deadline,
-  // the slot given back while it arrives and taken again after
+  // size: a body read's whole life in one place: memory, client budget, deadline, the slot given back and retaken
   const readingBody =
     (reader: RequestHandler, cost?: (req: Request) => number): RequestHandler =>
     (req, res, next) => {

@@ -1,7 +1,5 @@
-// The Express application: the request path's pieces - which operation (routing.ts), the
-// middlewares before it (middleware.ts), its input checks (validation.ts), the upload gate
-// (public-uploads.ts) and running it (operation.ts) - put in order here. The order and why:
-// docs/architecture.md, "The request path".
+// The Express application: the request path's pieces put in order here (the order and why:
+// docs/architecture.md, "The request path").
 import express, { type Request, type Response } from "express";
 import { config, type Config, withConfig } from "../config.ts";
 import { logger } from "../log.ts";
@@ -23,17 +21,10 @@ import { uploadGate } from "./uploads.ts";
 import { refuseBodiesOfBodilessWrites, refuseMissingBody, refuseNulCharacters, validation } from "./validation.ts";
 
 export interface AppOptions {
-  /**
-   * The configuration the app is built and serves with (default: the one in force, i.e. the
-   * process's); each request reads it through `config()`. Frozen (loadConfig, configWith).
-   */
+  /** The frozen configuration the app is built and serves with (default: the process's); requests read it through `config()`. */
   config?: Config;
   validateResponses?: boolean;
-  /**
-   * admission control limits; defaults MAX_CONCURRENT_REQUESTS, MAX_QUEUED_REQUESTS, REQUEST_QUEUE_TIMEOUT_MS,
-   * BODY_READS_PER_CLIENT, BODY_READ_TIMEOUT_MS, BODY_MIN_BYTES_PER_SECOND, RESPONSE_WRITE_TIMEOUT_MS,
-   * RESPONSE_MIN_BYTES_PER_SECOND, BODY_MEMORY_MB
-   */
+  /** admission control limits (default: the configuration's, docs/operations.md "Overload") */
   admission?: Partial<AdmissionOptions>;
   /** where the process is in its life, as readiness reports it (src/platform/lifecycle.ts; default: serving) */
   lifecycle?: Lifecycle;
@@ -71,7 +62,6 @@ function buildApp(cfg: Config, opts: AppOptions): express.Express {
   app.get("/openapi.json", (_req, res) => {
     res.json(apiDocument());
   });
-  // the interactive reference (src/http/docs-page.ts)
   app.use("/docs", docsPage(apiDocument, demoSignIn));
   app.get("/", (_req, res) => res.redirect("/docs"));
   // the script of the candidate's offer page (getPublicOfferPage; src/http/public-link.ts)
@@ -118,7 +108,6 @@ function operationPath(
   return series([
     resolveOperation(matchers),
     sessionWhereNeeded(),
-    // RateLimit fields on every answer, 429 past a limit (src/http/rate-limit.ts)
     requestRateLimits(rateLimits),
     // A non-public operation without a session is a 401 before its input is looked at (or read).
     requireSessionFor(),
@@ -126,10 +115,9 @@ function operationPath(
     authorizeBeforeInput(),
     refuseBodiesOfBodilessWrites(),
     refuseMissingBody(),
-    // the body arrives without an admission slot, within its client's budget and its deadline
     jsonBodies((req) => operationOf(req)?.body ?? null, admission.readingBody),
     formBodies((req) => operationOf(req)?.form === true, admission.readingBody),
-    // uploads: caller, concurrency, rates and quota before the body is read (src/http/uploads.ts)
+    // before the body is read
     uploadGate(operationUploads(matchers)),
     validation(validateResponses, admission.readingBody),
     refuseNulCharacters,
@@ -143,13 +131,8 @@ function operationPath(
 const apiPaths = new WeakMap<express.Express, (req: Request, res: Response) => void>();
 
 /**
- * The app's request path for `/api/` requests without Express's router (src/http/server.ts uses
- * it): what the router would run for them - the middlewares before the routes, then the
- * operations, then the 404 fallback and the error middleware, as none of the routes between
- * (`/openapi.json`, `/docs`, `/`) matches a path under `/api/` - without testing those routes'
- * paths and keeping the router's state on every request. The request gets what Express's app and
- * router give it (`req.res`, `res.req`, `res.locals`, `req.baseUrl`, `req.originalUrl`). Should the
- * error middleware fail to answer (it never calls next), the 500 envelope is written as it is.
+ * What the router would run for `/api/` (no route between matches it), without testing routes per request;
+ * the request gets what Express gives it (`req.res`, `res.locals`...). Should the error middleware fail, a bare 500.
  */
 function apiPath(path: express.RequestHandler): (req: Request, res: Response) => void {
   return (req, res) => {

@@ -1,10 +1,6 @@
-// JSON request bodies: read only for operations whose document declares an application/json body,
-// each up to its own limit (`x-body-limit` of the operation in the bundle, 64 KiB by default - the
-// bundler writes the default, openapi/plugins/hrms.js), in UTF-8 only, and refused without parsing
-// when nested deeper than MAX_JSON_DEPTH or holding more objects, arrays and values than the limit
-// allows (what a body may cost in memory: jsonBudget): one linear scan of the bytes counts the
-// brackets and commas outside strings before JSON.parse runs. The NUL-character walk over a parsed body is iterative, so no
-// shape of body can exhaust the stack.
+// JSON and form request bodies: read only for operations that declare one, up to their `x-body-limit`,
+// UTF-8, and refused before JSON.parse when too deep or too many values for the limit (one linear scan;
+// docs/architecture.md, "The request path"). Walks are iterative: no body can exhaust the stack.
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { AppError } from "../platform/errors.ts";
 
@@ -31,11 +27,7 @@ export interface JsonShape {
   commas: number;
 }
 
-/**
- * The shape of the UTF-8 JSON text `buf`: brackets and commas inside strings do not count; an
- * escaped character is skipped. Linear in the length, no allocation; malformed text gives some
- * figures and is left to the parser.
- */
+/** Brackets and commas outside strings; linear, no allocation; malformed text is left to the parser. */
 export function jsonShape(buf: Uint8Array, max = MAX_JSON_DEPTH): JsonShape {
   let depth = 0;
   let deepest = 0;
@@ -64,13 +56,8 @@ export function jsonShape(buf: Uint8Array, max = MAX_JSON_DEPTH): JsonShape {
 export const jsonDepth = (buf: Uint8Array, max = MAX_JSON_DEPTH): number => jsonShape(buf, max).depth;
 
 /**
- * What a parsed body may cost is bounded by its operation's limit, not only its bytes: an empty
- * object is 3 bytes of text and ~70 bytes of heap, so 32 MiB of `{},` would take 750 MB once
- * parsed. A body may have at most one object or array per BYTES_PER_CONTAINER bytes of its limit and
- * one value per BYTES_PER_VALUE (counted by its commas) - checked on the bytes, before JSON.parse -
- * which holds any body that passes to about JSON_MEMORY_FACTOR times the limit in memory (the
- * raw bytes, the text, the parsed values; measured by scripts/verify/body-memory.ts against a process started
- * as `npm start` starts it).
+ * `{}` is 3 bytes of text and ~70 of heap: one container per BYTES_PER_CONTAINER and one value per
+ * BYTES_PER_VALUE of the limit hold a body to JSON_MEMORY_FACTOR × its limit (scripts/verify/body-memory.ts).
  */
 export const BYTES_PER_CONTAINER = 64;
 export const BYTES_PER_VALUE = 16;
@@ -89,10 +76,7 @@ export function jsonBodyMemory(limit: number, contentLength?: string): number {
   return JSON_MEMORY_FACTOR * Math.min(limit, announced);
 }
 
-/**
- * Refuses memory for bodies that cannot hold one body of the largest limit of the document (the
- * process would answer every such request 503): the start fails, naming the settings.
- */
+/** The start fails when the body memory cannot hold one body of the largest limit (each would be a 503). */
 export function assertBodiesFit(largestLimit: number, budgetBytes: number): void {
   const need = jsonBodyMemory(largestLimit);
   if (need > budgetBytes)
@@ -122,12 +106,7 @@ export interface JsonBodySpec {
   keepRaw: boolean;
 }
 
-/**
- * The JSON body parser: for each request, the spec of its operation (`specOf`); requests of
- * operations without a JSON body (and of no operation) are not read at all. Each parser runs
- * through `reading` (the app's admission control: no slot while the body arrives, the client's
- * budget of bodies and the body's deadline; src/http/admission.ts).
- */
+/** Requests without a JSON body are not read; each parser runs through admission's `reading` (no slot meanwhile). */
 export function jsonBodies(
   specOf: (req: Request) => JsonBodySpec | null,
   reading: (reader: RequestHandler, cost?: (req: Request) => number) => RequestHandler = (reader) => reader,
@@ -162,11 +141,7 @@ export function jsonBodies(
   };
 }
 
-/**
- * Paths of the strings in `root` that contain U+0000 (PostgreSQL text cannot hold it), at most
- * `max`, in document order. Iterative (an explicit stack), and a path is spelled out only for a
- * string that has the character.
- */
+/** Paths of the strings holding U+0000 (PostgreSQL text cannot), at most `max`, in document order. */
 export function nulPaths(root: unknown, at: string, out: string[] = [], max = 20): string[] {
   interface Node {
     value: unknown;
@@ -197,12 +172,7 @@ export function nulPaths(root: unknown, at: string, out: string[] = [], max = 20
 /** The most an `application/x-www-form-urlencoded` body may have (the OAuth token request, RFC 6749 §4.4.2). */
 export const FORM_BODY_LIMIT = 8192;
 
-/**
- * Form bodies (`application/x-www-form-urlencoded`): read only for operations whose document
- * declares one (`isForm`), up to FORM_BODY_LIMIT, UTF-8, flat (`extended: false`: a repeated
- * parameter becomes an array, which the document's `type: string` refuses). Another media type is
- * left unread for the validator's 415.
- */
+/** Flat form bodies (a repeated parameter becomes an array the document refuses); another type is left for the 415. */
 export function formBodies(
   isForm: (req: Request) => boolean,
   reading: (reader: RequestHandler) => RequestHandler = (reader) => reader,

@@ -1,7 +1,5 @@
-// Who is calling, as the cross-cutting mechanisms of the API partition by it (idempotency keys,
-// rate limits, the If-Match rule): the signed-in user of a session, or an API credential (Bearer,
-// API credentials: the guard sets `credential` on the caller's AuthContext, and every mechanism then keys
-// on the credential - this is the one place that reads it).
+// Who is calling, as idempotency keys, rate limits and the If-Match rule partition by it: a session's user
+// or an API credential - the one place that reads `credential` of AuthContext.
 import type { AuthContext } from "./types.ts";
 
 export type CallerKind = "session" | "credential";

@@ -1,8 +1,6 @@
-// Conditional requests (RFC 9110 §13): ETag / If-None-Match on the GETs of one resource and If-Match
-// on its writes, as the bundle declares them (`x-etag`, `x-if-match`), enforced in the dispatch
-// (src/http/operation.ts) so no handler knows of them. Check and write run in one transaction on one
-// connection under a lock, so two writes based on one version cannot both pass. The rules:
-// docs/decisions/0007-integrations-internals.md, "Conditional requests: ETag, If-Match, If-None-Match".
+// Conditional requests (RFC 9110 §13) where the bundle declares them (`x-etag`, `x-if-match`); check and write
+// under one lock, so two writes based on one version cannot both pass (docs/decisions/0007-integrations-internals.md,
+// "Conditional requests: ETag, If-Match, If-None-Match").
 import { createHash } from "node:crypto";
 import type { Request, Response } from "express";
 import { withLock } from "../db/primitives.ts";
@@ -34,11 +32,8 @@ export function entityTag(body: unknown): string {
 }
 
 /**
- * A GET's answer with its entity tag and the record's `version`, and the JSON of that answer made
- * from the JSON the tag was computed from (the record's, with `version` added at its end and the
- * envelope around it) instead of stringifying the record a second time to send it. `json` is the
- * bytes `JSON.stringify(body)` would give; left out where they could differ (an answer whose `data`
- * is not its first field, or a record that carries `version` already), and then sendJson writes it.
+ * A GET's answer with its tag and `version`, its `json` built from the tagged JSON instead of a second
+ * stringify; left out where the bytes could differ from `JSON.stringify(body)`.
  */
 export function taggedAnswer<A extends { status: number; body: unknown }>(answer: A): { tag: string; answer: A & { json?: string } } {
   const dataJson = taggedJson(answer.body);
@@ -54,11 +49,7 @@ export function taggedAnswer<A extends { status: number; body: unknown }>(answer
   return { tag, answer: { ...versioned, json } };
 }
 
-/**
- * The answer with the `version` of the record it carries: its entity tag without the quotes, so that
- * `If-Match: "<version>"` works from the body alone (components/schemas/ResourceVersion). A copy: the
- * handler's data may be an object it keeps (a cache).
- */
+/** `version` = the tag unquoted, so `If-Match` works from the body alone; a copy (the handler may keep its data). */
 function withVersion<A extends { status: number; body: unknown }>(answer: A, tag: string): A {
   const record = recordOf(answer.body);
   if (!record) return answer;
@@ -123,9 +114,7 @@ export async function conditionally(
     throw new AppError("precondition_required", "This write needs If-Match with the ETag of the version it is based on");
   const tags = tagsOf(header);
   if (!tags) return run();
-  // check and write in one transaction on one connection (src/db/primitives.ts onOneConnection): the
-  // read and the handler's own queries and transaction run on it, so no request holds one
-  // connection while it waits for another
+  // one connection for the read and the write: no request holds one while it waits for another
   return withLock({ kind: "if-match", tenantId: auth.tenantId, path: req.path }, async () => {
     const current = await currentTag(spec);
     if (!matches(tags, current)) {

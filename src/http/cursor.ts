@@ -1,8 +1,5 @@
-// Cursor walks of lists, declared once by the bundle (`x-cursor`) and enforced here for every such
-// list (src/http/app.ts calls walkOf before the handler; the use case's query file reads with
-// src/db/keyset.ts). A walk refuses `page` and other sorts, and a cursor must be one this server
-// signed for this list, company and query (else a 400 naming `query.cursor`). The rules and the
-// cursor's format: docs/decisions/0007-integrations-internals.md, "Syncing a list".
+// Cursor walks of the lists the bundle marks `x-cursor`: a cursor is signed for its list, company and
+// query (else a 400 naming `query.cursor`); docs/decisions/0007-integrations-internals.md, "Syncing a list".
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { Request } from "express";
 import { config } from "../config.ts";
@@ -37,11 +34,7 @@ function invalid(message: string, path = "query.cursor"): AppError {
   return new AppError("validation_failed", "Invalid cursor walk", [{ path, message }]);
 }
 
-/**
- * The raw query string's parameters (presence and values as the client sent them), less those sent at
- * their declared default: `page=1` or `include_deleted=false` from a generated client that sends every
- * default is the same request as one without them (for the walk's rules and for the cursor's binding).
- */
+/** The raw query less parameters sent at their default: a generated client's `page=1` is the request without it. */
 function rawQuery(req: Request, defaults: Record<string, string> = {}): URLSearchParams {
   const url = req.originalUrl ?? req.url;
   const at = url.indexOf("?");
@@ -83,10 +76,7 @@ export function decodeCursor(cursor: string, operationId: string, binding: strin
   return { xid: k[0], id: k[1] };
 }
 
-/**
- * The walk a request of an `x-cursor` list asks for, or null when it pages by number. Throws the
- * 400s of a walk: `page` in it, another `sort`, a cursor of other parameters, lists or companies.
- */
+/** The walk asked for, or null when paging by number; 400 for `page` or another `sort` in a walk, or a foreign cursor. */
 export function walkOf(req: Request, operationId: string, tenantId: string, spec: CursorSpec): Walk | null {
   const raw = rawQuery(req, spec.defaults);
   const q = req.query as Record<string, unknown>;

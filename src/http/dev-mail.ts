@@ -1,13 +1,6 @@
-// `GET /dev/mail`: the outbox of this instance for its developer (`DEV_MAIL`, src/config.ts: on in
-// development without `SMTP_URL`, never in production). Outside the API (`/api/...`) and its
-// document, as `/docs` is: a page for a person at this machine, not an operation for clients. It
-// answers only a request made on this machine (everyone else gets the API's 404): a loopback
-// socket alone is not enough - behind a local proxy every visitor arrives from loopback, and a page
-// of another site can reach it through DNS rebinding - so the client address (req.ip, after
-// TRUST_PROXY) must be loopback too, no forwarding header may be present, and the Host must name
-// loopback (localhost, 127.0.0.1, [::1]) - not a name an attacker's DNS points here. It lists every
-// company's mail newest first (`?to=<address>` narrows it, `?limit=` up to 200), as HTML, or as
-// JSON `{ data: [...] }` to `Accept: application/json`.
+// `GET /dev/mail`: this instance's outbox for its developer (docs/getting-started.md, "Seeing the mail"),
+// outside the API and its document. Only a request made on this machine gets it: a loopback socket is not
+// enough (a local proxy, DNS rebinding), so the client address, no forwarding header and the Host must agree.
 import type { Request, RequestHandler } from "express";
 import { listOutbox, type OutboxMail } from "../platform/mail/dev-mail.ts";
 

@@ -1,15 +1,7 @@
-// /docs: the interactive API reference (Swagger UI, assets from node_modules, no network)
-// item 7. It reads /docs/reference.json, the document as served at /openapi.json with what a reader
-// of the page needs on top (referenceDocument):
-//   - each operation's description starts with who may call it - its roles (`x-roles`), module
-//     (`x-module`) and an API credential's scope (`x-scope`), or that it is public;
-//   - optional query parameters (list filters, page, sort) carry no example, so *Try it out* starts
-//     with them empty instead of filtering by a made-up value; the example moves into the
-//     parameter's description.
-// The page opens collapsed, with a filter box that matches tags, paths, summaries and operationIds,
-// and its curl snippets work as copied (/docs/hrms-docs.js): without an Authorization header they
-// keep the session in the cookie jar `cookies.txt` (so the sign-in's command signs the next ones
-// in), and a POST without a body sends none (Swagger UI's `-d ''` would be a form body, a 415).
+// /docs: the interactive API reference (Swagger UI, assets from node_modules, no network). It reads
+// /docs/reference.json: the served document plus who may call each operation, and optional query
+// parameters without examples (so *Try it out* does not filter by a made-up value). The page opens
+// collapsed, with a filter box, and its curl snippets work as copied (a cookie jar, no empty form body).
 import express, { type Router } from "express";
 import swaggerUi from "swagger-ui-express";
 
@@ -57,10 +49,7 @@ export function referenceDocument(doc: Json): Json {
   return ref;
 }
 
-/**
- * The page's script: a Swagger UI plugin, added to every SwaggerUIBundle() call of the page (the
- * content security policy allows scripts of this server only, no inline ones).
- */
+/** The page's Swagger UI plugin, served as a file: the content security policy allows no inline script. */
 export const DOCS_SCRIPT = `"use strict";
 (function () {
   var original = window.SwaggerUIBundle;
@@ -132,10 +121,7 @@ export function withDemoSignIn(reference: Json, demo: { email: string; password:
   return ref;
 }
 
-/**
- * /docs: the page, its script and its document (`document` reads the bundled document; `demo` the
- * demo owner's sign-in while `make seed`'s company exists, checked on every load of the reference).
- */
+/** `demo`: the demo owner's sign-in while `make seed`'s company exists, checked on every load of the reference. */
 export function docsPage(document: () => Json, demo: () => Promise<{ email: string; password: string } | null>): Router {
   const router = express.Router();
   let reference: Json | undefined;

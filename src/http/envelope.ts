@@ -38,13 +38,9 @@ type ListBody<K extends OperationId, D> =
     : { data: D; message: string; pagination: Pagination };
 
 /**
- * The one answer of a list operation, in the shape its document declares (the registry's `cursor` flag):
- * a list that pages by number answers `{ data, message, pagination }`; a list walked by cursor
- * (`x-cursor`) has every field always there - a page by number its `pagination` and `next_cursor: null`,
- * a page of a walk `pagination: null` (counting the whole list on every page would cost what the walk
- * saves) and `next_cursor` (to continue, or to come back later). `has_more` says whether more follow
- * now: the walk's reader knows it exactly (src/db/keyset.ts, walkPage/walkRows); one that does not say
- * counts a full page as "maybe more". `extra` adds fields the operation declares beside them.
+ * The one answer of a list, in its document's shape: `pagination` for a page by number; a cursor list
+ * always has both fields, a walk's page `pagination: null` (counting every page would cost what the walk
+ * saves). Without the walk's exact `has_more`, a full page counts as "maybe more".
  */
 export function listed<K extends OperationId, L extends ListingFor<K>, E extends object = Record<never, never>>(
   operationId: K,
@@ -69,13 +65,8 @@ export function listed<K extends OperationId, L extends ListingFor<K>, E extends
 }
 
 /**
- * Sends `body` as JSON with `status`: the bytes and headers of Express's `res.status(status).json(body)`
- * (`Content-Type: application/json; charset=utf-8`, `Content-Length`; no ETag, which the app turns
- * off), written as one string - without Express's content-type parsing and the copy of the body
- * into a buffer that `res.send` makes. Where responses are validated (development, tests) it is
- * `res.json` itself, which the validator checks; so too for a status without a body (204, 304) or a
- * response whose Content-Type a handler set (Express keeps it and adds the charset). `written`: the
- * body's JSON when a feature already made it.
+ * The bytes and headers of `res.status(status).json(body)` written as one string, without Express's
+ * parsing and copy; `res.json` itself where responses are validated, for 204/304 and a handler's own type.
  */
 export function sendJson(res: Response, status: number, body: unknown, written?: string): void {
   if (res.app.locals.validateResponses || status === 204 || status === 304 || body === undefined || res.hasHeader("Content-Type")) {
@@ -105,13 +96,8 @@ export function sendAttachment(
 }
 
 /**
- * A page whose rows PostgreSQL already wrote as JSON text (`rowsJson`: parts, each one or more
- * comma-separated objects), answered as `listed` answers it: the envelope is written around that text
- * as it is, instead of parsing every row and stringifying it again (a page of 100 employees' leave
- * balances is ~150 kB); part by part, so that no string of the whole body is made (one of that size is
- * a large object that only a full garbage collection frees). Where responses are validated
- * (development, tests), the whole body is parsed and sent through res.json, so the validator sees it
- * as any other response.
+ * `listed` around rows PostgreSQL already wrote as JSON (parts of comma-separated objects), part by part:
+ * no reparse, and no whole-body string (only a full collection frees one); parsed where responses are validated.
  */
 export function sendListedJson<K extends OperationId>(
   res: Response,

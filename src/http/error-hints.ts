@@ -1,7 +1,5 @@
-// What an error says a client should send instead, added where the request is known (the error
-// middleware): an unknown field or query parameter gets the nearest one it most likely meant and the
-// list of those the operation takes; a date in the right form that does not exist (2026-02-30) says
-// so instead of repeating the form; a 415 names the media types the operation takes.
+// What an error says to send instead: the nearest known field or parameter and the list of them, that a
+// well-formed date does not exist (2026-02-30), the media types a 415's operation takes.
 import type { Request } from "express";
 import type { AppError, ErrorDetail } from "../platform/errors.ts";
 import { apiDocument, operationOf } from "./routing.ts";

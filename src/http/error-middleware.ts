@@ -37,8 +37,7 @@ const DB_DOWN_CODES = new Set([
   "P1017",
   "P2024",
 ]);
-/** Prisma driver-adapter error kinds (@prisma/adapter-pg) for a connection that is gone: a cut in
- * the middle of a transaction surfaces as `ConnectionClosed` (socket ECONNRESET), not as a pg error. */
+/** @prisma/adapter-pg kinds of a gone connection (a cut mid-transaction is `ConnectionClosed`, not a pg error). */
 const DB_DOWN_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
 const DB_DOWN_TEXT = new RegExp(
   [
@@ -62,8 +61,7 @@ export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
   if (DB_DOWN_KINDS.has(e.cause?.kind) || DB_DOWN_KINDS.has(e.kind)) return true;
   if (typeof e.message === "string" && DB_DOWN_TEXT.test(e.message)) return true;
   if (typeof e.cause?.originalCode === "string" && DB_DOWN_CODES.has(e.cause.originalCode)) return true;
-  // Prisma wraps the adapter's error in a known request error (raw queries: P2010 "Raw query
-  // failed ... Server has closed the connection") with the adapter's error under meta
+  // Prisma wraps the adapter's error under meta (raw queries: P2010 "Server has closed the connection")
   return (
     isDatabaseUnavailable(e.cause, depth + 1) ||
     isDatabaseUnavailable(e.meta?.driverAdapterError, depth + 1) ||
@@ -84,12 +82,7 @@ const DB_BUSY_TEXT = new RegExp(
   "i",
 );
 
-/**
- * True when the database is there but could not serve the request in time - the pool had no
- * connection within DATABASE_POOL_TIMEOUT_MS, an interactive transaction could not start within its
- * maxWait or outlived DATABASE_TRANSACTION_TIMEOUT_MS (Prisma P2028), a statement waited for a lock
- * longer than lock_timeout. An overload, not a fault: 503 with a short Retry-After.
- */
+/** The database is there but could not serve in time (pool wait, transaction wait or timeout, lock wait): an overload, 503. */
 export function isDatabaseBusy(err: unknown, depth = 0): boolean {
   if (!err || typeof err !== "object" || depth > 6) return false;
   const e = err as Record<string, any>;
@@ -109,9 +102,7 @@ export function isDatabaseBusy(err: unknown, depth = 0): boolean {
 
 function validatorDetails(errors: unknown): ErrorDetail[] | undefined {
   if (!Array.isArray(errors)) return undefined;
-  // An `if`/`then` rule's own error ('must match "then" schema') only repeats the fields the
-  // `then` part names, each in an error of its own.
-  // In words, one message per path (src/platform/validation-messages.ts).
+  // an `if`/`then` rule's own error only repeats the fields its `then` names, each with its own error
   return detailsInWords(
     errors.filter((e: any) => e?.errorCode !== "if.openapi.validation"),
     (e) =>
@@ -158,18 +149,15 @@ export function toAppError(err: any): AppError {
   if (err instanceof AppError) return err;
   if (isDatabaseBusy(err)) return unavailable("Service busy, try again shortly", RETRY_AFTER_BUSY_S);
   if (isDatabaseUnavailable(err)) return unavailable("Service temporarily unavailable, try again shortly", RETRY_AFTER_DOWN_S);
-  // body-parser
   if (err?.type === "entity.parse.failed")
     return new AppError("validation_failed", "Malformed JSON body", [{ path: "body", message: "is not valid JSON" }]);
-  // multer's errors, which the validator passes on as 413 (too many files) or 500 (a file in another
-  // field): the client's mistake, said plainly
+  // multer's errors reach us as 413 or 500: the client's mistake, said plainly
   const upload = UPLOAD_MISTAKES[String(err?.message)];
   if (upload && (err?.status === 413 || err?.status === 500 || String(err?.code).startsWith("LIMIT_"))) return upload();
   if (MALFORMED_FORM.has(String(err?.message)) && (err?.status === undefined || err?.status === 500))
     return new AppError("validation_failed", "Malformed multipart body", [
       { path: "body", message: `is not a well-formed multipart/form-data body (${String(err.message)})` },
     ]);
-  // the JSON body parser (src/http/body.ts) with the operation's x-body-limit
   if (err?.type === "entity.too.large" && Number.isInteger(err?.limit))
     return new AppError("payload_too_large", `Request body too large (this operation takes at most ${err.limit} bytes)`);
   if (err?.type === "entity.too.large" || err?.code === "LIMIT_FILE_SIZE" || err?.status === 413)
@@ -181,7 +169,6 @@ export function toAppError(err: any): AppError {
     return new AppError("unsupported_media_type", "Unsupported body encoding");
   if (typeof err?.code === "string" && err.code.startsWith("LIMIT_"))
     return new AppError("validation_failed", `Upload rejected: ${String(err.message)}`);
-  // Prisma known errors
   if (err?.code === "P2002") return new AppError("conflict", "A record with the same unique value already exists");
   if (err?.code === "P2025") return new AppError("not_found", "Not found");
   if (err?.code === "P2003" || err?.code === "23503" || err?.cause?.originalCode === "23503")
@@ -189,11 +176,9 @@ export function toAppError(err: any): AppError {
   if (err?.code === "P2034") return new AppError("conflict", "The record was changed concurrently, retry the request");
   if (err?.code === "40001" || err?.code === "40P01" || err?.cause?.originalCode === "40001")
     return new AppError("conflict", "The record was changed concurrently, retry the request");
-  // PostgreSQL data exceptions (class 22): a value the database cannot hold - a date outside its
-  // range, a number too large for its column, text it cannot encode. The input's fault, not ours.
+  // PostgreSQL data exceptions (class 22): a value it cannot hold is the input's fault
   if (sqlState(err)?.startsWith("22"))
     return new AppError("validation_failed", "A value is outside what can be stored (date, number or text out of range)");
-  // express-openapi-validator and other http errors
   const status = Number(err?.status ?? err?.statusCode);
   if (status >= 400 && status < 500 && STATUS_CODES[status]) {
     if (status === 400) return new AppError("validation_failed", "Validation failed", validatorDetails(err.errors));
@@ -249,14 +234,11 @@ function inExpectedForm(req: Request, appErr: AppError): AppError {
 }
 
 export const errorMiddleware: ErrorRequestHandler = (err, req, res, _next) => {
-  // what was thrown, for whoever looks at the response afterwards (the test recorder names the
-  // cause of an unexpected 500 with it); never part of the body
+  // for the test recorder to name an unexpected 500's cause; never part of the body
   res.locals.error = err;
   let appErr = withHints(req, inExpectedForm(req, toAppError(err)));
   if (!declared(req, appErr.status)) {
-    // An error status the operation does not document is a bug of ours, not something a client can
-    // act on: log it and answer the 500 envelope. (Sending it anyway would, with response
-    // validation on, make the validator hand the request to Express's HTML error page.)
+    // an undocumented status is our bug: logged, answered 500 (sent as is, the validator would fall to Express's HTML page)
     logger.error(
       { status: appErr.status, code: appErr.code, error: appErr.message, method: req.method, path: req.path },
       "error status not documented for this operation",

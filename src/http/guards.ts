@@ -1,8 +1,5 @@
-// Generic access control read from the operation's vendor extensions (via the registry):
-// x-public (no session), x-roles (401 without a session, 403 `forbidden` for other roles),
-// x-module (403 `module_disabled` while the tenant has not enabled it), and for API credentials
-// (docs/integrations.md) x-scope (the registry's `scope`: 403 naming a scope the credential lacks; none: the
-// operation takes a session only).
+// Access control read from the operation's flags: x-public, x-roles (401, 403 `forbidden`), x-module
+// (403 `module_disabled`) and, for API credentials, x-scope (403 naming the scope; none: session only).
 import type { Request } from "express";
 import type { OperationMeta } from "../../generated/registry.ts";
 import { type CredentialIdentity, credentialFor } from "../platform/identity/credentials.ts";
@@ -19,11 +16,7 @@ type CredentialRequest = Request & { [CREDENTIAL]?: CredentialIdentity };
 /** The API credential the request authenticated with (authenticateBearer), if any. */
 export const credentialOf = (req: Request): CredentialIdentity | undefined => (req as CredentialRequest)[CREDENTIAL];
 
-/**
- * The credential of a request that sent `Authorization` (`secret` from bearerSecret: null when
- * malformed), before its body is read: 401 unless it names a live credential. The session cookie,
- * if any, is then not used: a bearer request is the credential's alone.
- */
+/** Before the body: 401 unless `secret` (null: malformed) names a live credential; a bearer request ignores the cookie. */
 export async function authenticateBearer(req: Request, secret: string | null): Promise<void> {
   const cred = secret ? await credentialFor(secret) : null;
   if (!cred) throw unauthenticated("Invalid, expired or revoked API credential");

@@ -1,8 +1,6 @@
-// Idempotency-Key (IETF draft-ietf-httpapi-idempotency-key-header) for every POST that declares it,
-// enforced in the dispatch (src/http/operation.ts) so no handler knows of it: a key is claimed before
-// the handler runs and the answer replayed to retries with the same fingerprint. What is kept, what
-// is released, and the window left: docs/decisions/0007-integrations-internals.md, "Idempotency-Key:
-// retrying a POST".
+// Idempotency-Key (draft-ietf-httpapi-idempotency-key-header) for every POST that declares it: claimed
+// before the handler, the answer replayed to same-fingerprint retries (docs/decisions/0007-integrations-internals.md,
+// "Idempotency-Key: retrying a POST").
 import { createHash } from "node:crypto";
 import { createReadStream } from "node:fs";
 import type { Request, Response } from "express";
@@ -20,10 +18,7 @@ const MAX_KEY_LENGTH = 255;
 
 type Answer = { status: number; body: unknown } | { sent: true };
 
-/**
- * The key a request carries, or undefined: the draft's Structured Field string (`"<key>"`) or the
- * bare value most clients send; 1 to 255 characters.
- */
+/** The draft's Structured Field string (`"<key>"`) or the bare value most clients send; 1 to 255 characters. */
 export function idempotencyKeyOf(req: Request): string | undefined {
   const raw = req.headers[IDEMPOTENCY_HEADER];
   if (raw === undefined) return undefined;
@@ -64,10 +59,7 @@ async function fingerprintOf(req: Request, files: UploadedFile[]): Promise<strin
 /** Answers kept for retries: successes and the request's own errors, not 5xx, 408 or 429. */
 const kept = (status: number) => status < 500 && status !== 408 && status !== 429;
 
-/**
- * Runs `run` (the operation's handler) under the request's Idempotency-Key, if it carries one: the
- * first request with the key runs it, a retry gets the stored answer. Called in the tenant's context.
- */
+/** The first request with a key runs `run`, a retry gets the stored answer; called in the tenant's context. */
 export async function idempotently(
   req: Request,
   res: Response,

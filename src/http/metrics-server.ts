@@ -1,10 +1,6 @@
-// The metrics endpoint: `GET /metrics` (Prometheus' text exposition, src/platform/metrics.ts) on a
-// listener of its own (METRICS_PORT on METRICS_HOST, loopback by default), never on the API's port:
-// the figures name every operation and the process's load, which is for the operators' Prometheus,
-// not for the API's clients. `GET /ready` there is the readiness probe with its reasons and the
-// load (the public GET /api/health/ready says only ready or not). Anything else on that port is a 404; nothing there reads a body, a
-// session or the database (but for the two backlog queries of a scrape, on the health check's own
-// connections).
+// `GET /metrics` and `GET /ready` on a listener of their own (METRICS_PORT), never the API's port: the figures
+// are for the operators' Prometheus, not the API's clients (docs/operations.md, "Metrics"). Nothing there
+// reads a body, a session or the database but a scrape's two backlog queries, on the health connections.
 import http from "node:http";
 import type { Express } from "express";
 import { type Admission, admissionLoad } from "./admission.ts";
@@ -48,10 +44,7 @@ export function createMetricsServer(app: Express): http.Server {
   return server;
 }
 
-/**
- * `GET /ready`: the readiness of GET /api/health/ready with what the public probe does not say -
- * why it is not ready, the database, migrations and worker, and the request load. 200 or 503, JSON.
- */
+/** `GET /ready`: the public probe's answer with its reasons (database, migrations, worker) and the load. */
 async function readyDetails(res: http.ServerResponse, admission: Admission, lifecycle: Lifecycle): Promise<void> {
   const requests = admissionLoad(admission);
   let status = 200;

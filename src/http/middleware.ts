@@ -1,6 +1,4 @@
-// The middlewares of the request path other than an operation's own: request id and log, security
-// headers, the origin check, the session where it can matter and the 401 of an operation that needs
-// one - and series(), which runs a list of middlewares as one.
+// The request path's middlewares other than an operation's own (docs/architecture.md, "The request path").
 import { randomUUID } from "node:crypto";
 import type express from "express";
 import type { NextFunction, Request, Response } from "express";
@@ -43,15 +41,11 @@ export function originCheck(req: Request, _res: Response, next: NextFunction) {
   );
 }
 
-/**
- * The first middleware: the request id (the client's `X-Request-Id` when well formed), the log line
- * and the metrics of every request when it finishes, and `cfg` in force for the rest of the request.
- */
+/** The first middleware: request id (the client's when well formed), log line and metrics, and `cfg` in force. */
 export function requestIdAndLog(cfg: Config, lifecycle: Lifecycle): express.RequestHandler {
   return (req, res, next) => {
     const method = req.method;
-    // HEAD is the GET without its body (RFC 9110 §9.3.2): served as the GET operation, same status
-    // and headers; Node's response sends no body for a HEAD request whatever the handler writes
+    // HEAD is the GET without its body (RFC 9110 §9.3.2); Node sends no body for it whatever is written
     if (method === "HEAD") req.method = "GET";
     const incoming = req.get("x-request-id");
     const requestId = incoming && /^[\w.-]{1,100}$/.test(incoming) ? incoming : randomUUID();
@@ -76,16 +70,13 @@ export function requestIdAndLog(cfg: Config, lifecycle: Lifecycle): express.Requ
         ...(info.tenantId && { tenant_id: info.tenantId }),
       });
     });
-    // the rest of the request (and what it starts) reads this app's configuration
     withConfig(cfg, () => requestContext.run(info, () => next()));
   };
 }
 
 /**
- * The session only where it can matter: the request carries the session cookie, or its operation
- * signs someone in. Every other request (health, public links, the webhook, calls without a cookie
- * that end in a 401) skips it. Operations of the auth area and those that set the session cookie
- * get express-session; all others only read who is calling (sessionMiddlewares, "lean").
+ * The session only where it can matter (a session cookie, or an operation that signs in); full
+ * express-session only where the cookie is set, the others read who is calling ("lean").
  */
 export function sessionWhereNeeded() {
   const { full, lean } = sessionMiddlewares();
@@ -106,8 +97,7 @@ export function sessionWhereNeeded() {
 export function requireSessionFor() {
   return (req: Request, _res: Response, next: NextFunction) => {
     const op = operationOf(req);
-    // an API credential (docs/integrations.md): checked before the body is read, like a session - by the rate
-    // limits already (src/http/rate-limit.ts), else here
+    // a credential was checked by the rate limits already (src/http/rate-limit.ts)
     if (credentialOf(req)) return next();
     const secret = op && !op.isPublic ? bearerSecret(req.headers.authorization) : undefined;
     if (secret !== undefined) return void authenticateBearer(req, secret).then(() => next(), next);
@@ -116,12 +106,7 @@ export function requireSessionFor() {
   };
 }
 
-/**
- * helmet's security headers. Every option used is static, so helmet's thirteen middlewares are run
- * once at start-up against a recording response, and each request gets the recorded headers from
- * one middleware. Should a future option depend on the request (helmet then does not finish
- * synchronously), helmet itself is used.
- */
+/** helmet's static headers recorded once at start-up and set by one middleware (helmet itself if an option is per request). */
 export function securityHeaders(): express.RequestHandler {
   const h = helmet({
     contentSecurityPolicy: { directives: { "script-src": ["'self'"], "img-src": ["'self'", "data:"] } },
@@ -143,11 +128,7 @@ export function securityHeaders(): express.RequestHandler {
   };
 }
 
-/**
- * Middlewares run one after the other as one: each gets the next as its `next`; an error (passed,
- * thrown, or a rejected promise) goes to Express's error handling, and the end of the list to the
- * middleware after this one - as Express's router would do with each of them mounted at `/`.
- */
+/** Middlewares as one, as the router would run them mounted at `/` (errors passed, thrown or rejected go to error handling). */
 export function series(handlers: express.RequestHandler[]): express.RequestHandler {
   return (req, res, done) => {
     let i = 0;

@@ -1,9 +1,5 @@
-// Errors of the OAuth token endpoint (issueOAuthToken, RFC 6749 §5.2), and how they coexist with
-// the API's one error envelope (src/http/error-middleware.ts): on that operation only, the
-// envelope's `error` is the RFC's error code and `error_description` says it in words, beside the
-// envelope's `status` and `code` - so an OAuth library and the API's own clients both read it.
-// Errors raised before the operation runs (the validator's 400, a body that is not a form) are
-// given the RFC's code here too.
+// The OAuth token endpoint's errors (RFC 6749 §5.2) within the one envelope: `error` is the RFC's code and
+// `error_description` its words, beside `status` and `code`, so OAuth libraries and our clients both read it.
 import type { Request } from "express";
 import { operationTable } from "../../generated/registry.ts";
 import type { AppError } from "../platform/errors.ts";

@@ -1,7 +1,5 @@
-// Running an operation: dispatch (one Express middleware for every operation of the document: the
-// operation resolveOperation found gets its path parameters and runs) and operationHandler (the
-// caller's identity and guards, then the operation's pipeline - the features of src/http/features/
-// it declares, around its handler - then the envelope).
+// Running an operation: identity and guards, the features it declares (src/http/features/) around its
+// handler, the envelope (docs/architecture.md, "The operation table and the feature pipeline").
 import type { NextFunction, Request, Response } from "express";
 import { handlers } from "../../generated/handlers.ts";
 import { operationTable, type OperationId } from "../../generated/registry.ts";
@@ -28,10 +26,7 @@ export async function authorizeOnce(req: Request): Promise<AuthContext | null> {
   return auth;
 }
 
-/**
- * Roles, module and an API credential's scope before the body is read or validated: a caller who
- * may not call the operation gets its 403 first, not 400s about fields it may not send anyway.
- */
+/** Roles, module and scope before the body: a caller who may not call it gets its 403, not 400s about fields. */
 export function authorizeBeforeInput() {
   return (req: Request, _res: Response, next: NextFunction) => {
     const op = operationOf(req);
@@ -69,11 +64,7 @@ function operationHandler(op: Matcher) {
   };
 }
 
-/**
- * One route for every operation of the document: the operation found for the request (by
- * resolveOperation, from the generated registry) gets its path parameters and runs - instead of
- * 227 routes that Express would test one after the other on every request.
- */
+/** One route for every operation, instead of 227 that Express would test in turn on every request. */
 export function dispatch(ids: OperationId[], matchers: Matcher[]) {
   const byId = new Map(matchers.map((m) => [m.id, m]));
   const run = new Map(ids.map((id) => [id, operationHandler(byId.get(id)!)]));

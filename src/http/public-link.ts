@@ -1,13 +1,7 @@
-// `/assets/public-link.js`: the script of the candidate's pages (getPublicOfferPage; the content
-// security policy allows scripts of this server only, no inline ones). A button with `data-action`
-// POSTs to that operation (JSON, same origin), after `data-confirm` where given, then shows
-// `data-done` - or the error envelope's text - in the page's live region and disables the buttons;
-// a form with `data-upload` (the appointment page's joining documents) is sent there as multipart
-// (without the script the form posts itself and the browser shows the JSON answer); a form with
-// `data-json` (the account pages: src/modules/auth/pages.ts) is sent there as JSON of its non-empty
-// fields (ticked boxes only; `data-integer` ones as numbers), then shows `data-done` and, with
-// `data-next`, a link onward (to /docs, signed in). A section with `data-notice` (the offer page) is
-// filled with the privacy notice that operation answers.
+// `/assets/public-link.js`: the script of the candidate's and account pages (no inline scripts). `data-action`
+// buttons POST JSON there (after `data-confirm`), then show `data-done` or the error in the live region;
+// `data-upload` forms go as multipart, `data-json` forms as JSON of their non-empty fields (`data-integer` as
+// numbers, `data-next` a link onward); a `data-notice` section gets that operation's privacy notice.
 import type { RequestHandler } from "express";
 
 const SCRIPT = `"use strict";

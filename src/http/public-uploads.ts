@@ -1,7 +1,5 @@
-// Uploads through the upload gate (src/http/uploads.ts): which requests are uploads, their caller
-// resolved before the body is read, and for a public upload the checks of the link in its path
-// (the path parameters' schemas, then the link itself) - an anonymous upload to a wrong or dead
-// link must cost neither the time to receive its file nor the disk to hold it.
+// The upload gate's view of the operations (src/http/uploads.ts): a public upload checks the link in its
+// path before its body, so a wrong or dead link costs neither the time nor the disk for its file.
 import type { Request } from "express";
 import type { OperationId } from "../../generated/registry.ts";
 import { checkAppointmentUpload } from "../modules/recruitment/index.ts";
@@ -11,12 +9,7 @@ import { apiDocument, type Matcher, type OperationRequest, operationOf } from ".
 import type { UploadGateOptions } from "./uploads.ts";
 import { detailsInWords } from "../platform/validation-messages.ts";
 
-/**
- * What each public upload checks before its body is read (the upload gate, src/http/uploads.ts):
- * the link in its path. Every public multipart operation must have its entry (buildApp refuses to
- * start otherwise): an anonymous upload to a wrong or dead link must cost neither the time to
- * receive its file nor the disk to hold it.
- */
+/** Every public multipart operation must have its entry (the app refuses to start otherwise). */
 const PUBLIC_UPLOAD_CHECKS: Partial<Record<OperationId, (params: Record<string, string>) => Promise<void>>> = {
   uploadAppointmentDocument: (params) => checkAppointmentUpload(params.token),
 };
@@ -26,11 +19,7 @@ export const checksLinkBeforeBody = (id: string): boolean => id in PUBLIC_UPLOAD
 
 type StringSchema = { minLength?: number; maxLength?: number; pattern?: string };
 
-/**
- * The checks of the path parameters' schemas a value can fail before the body is read (their
- * `minLength`, `maxLength` and `pattern`): a malformed link is the 400 the validator would give,
- * not a lookup. Built from the document for the operations of PUBLIC_UPLOAD_CHECKS.
- */
+/** The path parameters' length and pattern checks: a malformed link is the validator's 400, not a lookup. */
 function pathParamChecks(doc: any, urlPath: string, method: string) {
   const resolve = (p: any) => (typeof p?.$ref === "string" ? doc.components.parameters[p.$ref.split("/").pop()] : p);
   const params = [...(doc.paths[urlPath]?.parameters ?? []), ...(doc.paths[urlPath]?.[method]?.parameters ?? [])].map(resolve);
@@ -58,11 +47,7 @@ function pathParamChecks(doc: any, urlPath: string, method: string) {
   };
 }
 
-/**
- * The upload gate's view of the operations (`matchers`): which requests are uploads, their caller,
- * and what a public upload checks before its body is read. Throws when a public upload has no entry
- * in PUBLIC_UPLOAD_CHECKS (the app then refuses to start).
- */
+/** Throws when a public upload has no entry in PUBLIC_UPLOAD_CHECKS (the app then refuses to start). */
 export function operationUploads(matchers: Matcher[]): UploadGateOptions {
   const publicUploadPaths = new Map<OperationId, ReturnType<typeof pathParamChecks>>();
   for (const m of matchers) {

@@ -1,26 +1,7 @@
-// Request rate limits (docs/integrations-sync.md), stated on every answer of an operation with the IETF fields of
-// draft-ietf-httpapi-ratelimit-headers (its current syntax, the one the 429s of the other limits
-// already use, src/platform/errors.ts):
-//   RateLimit-Policy: "tenant";q=30000;w=60, "caller";q=3000;w=60
-//   RateLimit: "tenant";r=29410;t=42, "caller";r=2988;t=42
-// Policies (src/config.ts): `tenant` (RATE_LIMIT_PER_TENANT: a company's callers together),
-// `caller` (RATE_LIMIT_PER_CALLER: one signed-in user, or one API credential), both for a request
-// with a session or a credential; `client` (RATE_LIMIT_PER_IP: one client IP, IPv6 by its /64) for a
-// request with neither. A request with `Authorization: Bearer` is authenticated here, before it is
-// counted, so that it counts against its credential's company and its credential; one whose
-// credential is wrong counts against its address, and an address past its budget is refused before
-// its credential is looked up (guessing secrets costs the address's budget, never a lookup past it).
-// All in windows of RATE_LIMIT_WINDOW_SECONDS that start at a counter's first request. A request
-// past a limit is a 429 `rate_limited` with `Retry-After` and the headers naming that policy alone;
-// a refused request counts nothing. Health probes (`/api/health...`) are neither counted nor
-// limited: a load balancer must always reach them.
-//
-// Counted by the batched backend of the window store (src/db/windows-batched.ts): in memory, decided
-// at once, added to the shared counters in PostgreSQL every RATE_LIMIT_SYNC_MS by one statement
-// started by a request and never awaited by one - no database write per request. The arithmetic,
-// the table and the 429: docs/operations.md, "Limits and the 429".
-//
-// Times here are machine time (windows), not business time.
+// Request rate limits (`tenant`, `caller`, `client`) stated on every answer in the IETF RateLimit fields, 429
+// past a limit; a bearer request is authenticated before it is counted, after its address's budget. Policies
+// and fields: docs/decisions/0007-integrations-internals.md, "Rate limits"; the batched window store and the
+// 429: docs/operations.md, "Limits and the 429". Windows are machine time, not business time.
 import type { NextFunction, Request, Response } from "express";
 import { type Config, config } from "../config.ts";
 import { bearerSecret, type CredentialIdentity } from "../platform/identity/credentials.ts";
@@ -114,10 +95,7 @@ function policyHeader(cfg: Config, policies: Policy[]): string {
 /** Health probes are never counted or limited. */
 export const unlimitedPath = (p: string) => p === "/api/health" || p.startsWith("/api/health/");
 
-/**
- * The middleware: counts the request, sets `RateLimit-Policy` and `RateLimit` on its answer (errors
- * included), refuses it with a 429 past a limit. Runs once the session is known (src/http/app.ts, operationPath).
- */
+/** Runs once the session is known (src/http/app.ts, operationPath); errors carry the fields too. */
 export function requestRateLimits(limits: RequestRateLimits) {
   return (req: Request, res: Response, next: NextFunction) => {
     if (unlimitedPath(req.path)) return next();
@@ -127,7 +105,6 @@ export function requestRateLimits(limits: RequestRateLimits) {
     if (secret === undefined) return count(limits, cfg, res, next, policiesOf(req, cfg));
     // an API credential (docs/integrations.md): the address's budget first (no lookup past it), then the credential
     const address = addressPolicy(req, cfg);
-    // machine time: windows of the rate limits
     if (limits.usedUp(address, Date.now())) return count(limits, cfg, res, next, [address]);
     authenticateBearer(req, secret).then(
       () => count(limits, cfg, res, next, credentialPolicies(credentialOf(req)!, cfg)),
@@ -138,7 +115,6 @@ export function requestRateLimits(limits: RequestRateLimits) {
 
 /** Counts the request against `policies`, states them in the headers, and refuses past a limit. */
 function count(limits: RequestRateLimits, cfg: Config, res: Response, next: NextFunction, policies: Policy[]): void {
-  // machine time: windows of the rate limits
   const now = Date.now();
   const { refused, states } = limits.take(policies, now);
   limits.maybeSync(now, cfg.rateLimitSyncMs);

@@ -1,17 +1,7 @@
-// Which database serves an operation when a read replica is configured (src/db/replica.ts): the
-// operations the document marks `x-read-replica: true` run on the replica, unless it is down, too
-// far behind, or has not replayed the caller's own latest write; everything else on the primary.
-//
-// Read-your-writes: after every state-changing request the primary's WAL position is sent back in
-// the cookie `hrms.lsn`; a marked read that carries it uses the replica only once the replica has
-// replayed that position. The position is encrypted and bound to the session (AES-256-GCM, a key
-// derived from SESSION_SECRET, the session id as associated data): a client sees no position - the
-// cluster's global write position would tell anyone how much every company writes - and cannot
-// make one up, change one, or use another session's (forging one could only send its own reads to
-// the primary). A cookie that cannot be read for any reason (malformed, truncated, another
-// session's, an old format, a rotated secret) is ignored: the read goes by the replica's own lag.
-// API credentials (docs/integrations.md) keep no cookies: the position of a credential's last write is kept on
-// its row (api_credentials.last_write_lsn) and read with it on each request, in any process.
+// Which database serves an operation: `x-read-replica` reads on the replica unless it is down, behind, or
+// has not replayed the caller's latest write (docs/scaling.md, "Several processes and a read replica").
+// That write's position travels in the `hrms.lsn` cookie, encrypted and bound to the session, ignored when
+// unreadable (docs/security.md, "Replica-read cookie"); a credential's is kept on its row.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import type { Request, Response } from "express";
 import { config } from "../config.ts";
@@ -99,10 +89,7 @@ export async function rememberWrite(res: Response): Promise<void> {
   });
 }
 
-/**
- * A statement refused because the connection is read-only (SQLSTATE 25006): an operation marked
- * x-read-replica that writes. Through pg it carries the code; through Prisma's adapter the message.
- */
+/** SQLSTATE 25006 (a marked operation wrote): pg carries the code, Prisma's adapter only the message. */
 export function isWriteOnReplica(err: unknown): boolean {
   type Chained = { code?: unknown; message?: unknown; cause?: unknown } | undefined;
   let e = err as Chained;
@@ -113,12 +100,7 @@ export function isWriteOnReplica(err: unknown): boolean {
   return false;
 }
 
-/**
- * Runs a marked read: on the replica when it may serve the caller, else on the primary. A failure
- * on the replica other than the operation's own answer (a 4xx AppError: 404, 403, 400...) - the
- * replica went away, a query cancelled by recovery - runs the read again on the primary, so the
- * caller never sees the replica's trouble.
- */
+/** A marked read on the replica when it may serve the caller; any failure but the operation's own 4xx runs again on the primary. */
 export async function runRead<T>(req: Request, res: Response, fn: () => Promise<T>): Promise<T> {
   if (!replicaConfigured() || !(await replicaUsable(writtenLsn(req)))) return fn();
   try {
@@ -126,9 +108,7 @@ export async function runRead<T>(req: Request, res: Response, fn: () => Promise<
   } catch (err) {
     if ((err instanceof AppError && err.status < 500) || res.headersSent) throw err;
     if (isWriteOnReplica(err)) {
-      // the document marks an operation that writes: served by the primary, but said loudly - and a
-      // 500 wherever responses are validated against the document (the tests' role matrix runs every
-      // marked operation on a read-only "replica"), as any other mismatch with the document is
+      // a mismatch with the document: served by the primary but logged, and a 500 where responses are validated
       logger.error({ err: (err as Error).message, path: req.path }, "an operation marked x-read-replica wrote: remove the mark");
       if (req.app.locals.validateResponses) throw err;
     } else replicaFailed(err);

@@ -1,7 +1,5 @@
-// Which operation a request is for: the matchers built once from the generated registry (method,
-// path, parameters and what the document declares of each operation),
-// and resolveOperation, which finds the request's operation once and keeps it on the request for
-// the middlewares after it (operationOf). Nothing is routed by hand (docs/decisions/0001-own-dispatch.md).
+// Which operation a request is for: matchers built once from the generated registry, the match kept on
+// the request (operationOf). Nothing is routed by hand (docs/decisions/0001-own-dispatch.md).
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { NextFunction, Request, Response } from "express";
@@ -36,10 +34,7 @@ export function operationIdsBySpecificity(): OperationId[] {
   );
 }
 
-/**
- * Method + path of each operation as a matcher, with what the document declares of it (the flags
- * of generated/registry.ts, written by `make generate`: scripts/build/operation-flags.mjs).
- */
+/** Method + path of each operation as a matcher, with its flags from generated/registry.ts. */
 export function operationMatchers(ids: OperationId[]) {
   return ids.map((id) => {
     const meta = operationTable[id] as OperationMeta;
@@ -64,10 +59,8 @@ export function operationMatchers(ids: OperationId[]) {
 export type Matcher = ReturnType<typeof operationMatchers>[number];
 
 /**
- * Finds the operation of each request once and keeps it on the request for the middlewares after
- * it: a path without parameters by one map lookup (it is more specific than any templated path of
- * the same shape); a templated one among the paths of the same method, number of segments and area
- * segment (`/api/<area>/...`: no path of the document has a parameter there), most specific first.
+ * A static path by one lookup (more specific than any template); a templated one among those of its method,
+ * segment count and area segment (never a parameter), most specific first.
  */
 export function resolveOperation(matchers: Matcher[]) {
   const exact = new Map<string, Matcher>();
@@ -94,8 +87,7 @@ export function resolveOperation(matchers: Matcher[]) {
       (req as OperationRequest).operationMatch = match;
       // the one place the document's Cache-Control (no-store: personal and pay data) is sent
       if (m.cacheControl) res.setHeader("Cache-Control", m.cacheControl);
-      // the OpenAPI validator takes the route from here instead of scanning every route again
-      // (patches/express-openapi-validator+5.6.2.patch); a malformed escape is left to its 400
+      // the validator takes the route from here (patches/express-openapi-validator+5.6.2.patch)
       try {
         const pathParams: Record<string, string> = {};
         for (const [i, name] of m.params.entries()) pathParams[name] = decodeURIComponent(match[i + 1]);

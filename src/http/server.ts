@@ -1,7 +1,6 @@
-// The HTTP server of an app: node:http is given constructors whose prototypes already are the app's,
-// so Express's per-request Object.setPrototypeOf changes nothing and V8 keeps the objects' shapes
-// (about 150 against 50 µs of CPU per request; expressjs/express#5998), and the API's requests skip
-// Express's router. Why and what it saves: docs/architecture.md and docs/performance.md, "The request path".
+// The HTTP server of an app: requests and responses built with the app's prototypes (V8 keeps their
+// shapes; expressjs/express#5998), and /api/ without Express's router (docs/architecture.md and
+// docs/performance.md, "The request path").
 import http from "node:http";
 import type { Duplex } from "node:stream";
 import type { Express, Request, Response } from "express";
@@ -20,8 +19,7 @@ const constructorsOf = new WeakMap<Express, Constructors>();
 export function appConstructors(app: Express): Constructors {
   let c = constructorsOf.get(app);
   if (c) return c;
-  // node's IncomingMessage and ServerResponse are plain constructor functions: called on an object
-  // of another prototype they initialise it as their own.
+  // plain constructor functions: called on an object of another prototype they initialise it as their own
   function AppRequest(this: http.IncomingMessage, socket: import("node:net").Socket) {
     http.IncomingMessage.call(this, socket);
   }
@@ -39,18 +37,8 @@ export function appConstructors(app: Express): Constructors {
 }
 
 /**
- * An HTTP server for the app whose requests and responses are built with its prototypes; requests
- * under `/api/` take the app's request path without Express's router (apiRequestHandler), the rest
- * (`/docs`, `/openapi.json`, `/`) go through the app.
- *
- * Slow clients: the app's configuration bounds how long a request's headers may take to arrive
- * (HEADERS_TIMEOUT_MS) and the whole request with its body (REQUEST_TIMEOUT_MS), checked every
- * quarter of the headers' time (at most every second; Node's default checks every 30 s), and how
- * long a connection may stay idle between requests (KEEP_ALIVE_TIMEOUT_MS). A request that runs out
- * of time, and one Node cannot parse, is answered with the error envelope (clientError) and its
- * connection closed: 408 `request_timeout`, 431 for headers over Node's size limit, 400
- * `validation_failed` for a malformed request. The body's own deadline and the response's write
- * deadline are the app's (src/http/admission.ts).
+ * The app's server: bounds headers, the whole request and idle connections (docs/operations.md,
+ * "Overload"), checked every quarter of the headers' time (Node's default: every 30 s).
  */
 export function createServer(app: Express): http.Server {
   const api = apiRequestHandler(app);
@@ -86,11 +74,7 @@ function clientErrorAnswer(code: string | undefined): { status: number; code: Er
   return { status: 400, code: "validation_failed", message: "Malformed HTTP request" };
 }
 
-/**
- * Node's `clientError`: a request that ran out of time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS) or
- * could not be parsed. Answered with the error envelope when nothing of a response has been sent
- * on the connection yet (as Node's own handler decides), then the connection is closed.
- */
+/** A request out of time or unparseable: the error envelope if nothing was sent yet (as Node decides), then close. */
 function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   const pending = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (err.code !== "ECONNRESET" && err.code !== "EPIPE" && socket.writable && !pending?.headersSent) {
@@ -105,9 +89,5 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
   socket.destroy();
 }
 
-/**
- * Told of every request a server of createServer receives, before the app sees it (the tests'
- * response recorder, test/support/recorder.ts, checks each response against the document). Empty
- * in production.
- */
+/** Told of every request before the app sees it (the tests' response recorder); empty in production. */
 export const requestObservers: ((req: Request, res: Response) => void)[] = [];

@@ -1,8 +1,6 @@
-// The gate of every upload (a multipart/form-data operation), before its body is read, so a refused
-// upload costs neither memory nor disk nor the time to receive it: the caller (or a public link's
-// room), uploads in progress, the hourly budgets, the storage quota - in that order. Limits and
-// statuses: docs/operations.md, "Uploads and usage limits" and "Limits and the 429". However the request ends, its slots are
-// released and its temporary file in <UPLOAD_DIR>/.tmp deleted.
+// The gate of every upload, before its body is read, so a refusal costs no memory, disk or time: caller,
+// uploads in progress, hourly budgets, storage quota, in that order (docs/operations.md, "Uploads and usage
+// limits"). However the request ends, its slots and its temporary file are released.
 import { unlink } from "node:fs/promises";
 import type { NextFunction, Request, Response } from "express";
 import { config } from "../config.ts";

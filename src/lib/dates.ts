@@ -39,27 +39,39 @@ export function todayIn(timeZone = "UTC", now = clock.now()): DateString {
   return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
 }
 
+type WallClock = Record<"year" | "month" | "day" | "hour" | "minute" | "second", string>;
+const wallClocks = new Map<string, Intl.DateTimeFormat>();
+
+/** What a clock on the wall in `timeZone` reads at `instant` (year of four digits, the rest two, hours 00-23). */
+export function wallClockIn(instant: Date, timeZone: string): WallClock {
+  let f = wallClocks.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-GB", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    wallClocks.set(timeZone, f);
+  }
+  return Object.fromEntries(
+    f
+      .formatToParts(instant)
+      .filter((p) => p.type !== "literal")
+      .map((p) => [p.type, p.value]),
+  ) as WallClock;
+}
+
 /** The UTC instant at which `date` (YYYY-MM-DD) begins in the IANA time zone `timeZone`. */
 export function startOfDayIn(date: DateString, timeZone: string): Date {
   const guess = new Date(`${date}T00:00:00.000Z`);
   const offsetAt = (instant: Date) => {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat("en-US", {
-        timeZone,
-        hourCycle: "h23",
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-      })
-        .formatToParts(instant)
-        .filter((p) => p.type !== "literal")
-        .map((p) => [p.type, Number(p.value)]),
-    );
-    const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
-    return asUtc - instant.getTime();
+    const w = wallClockIn(instant, timeZone);
+    return Date.UTC(+w.year, +w.month - 1, +w.day, +w.hour, +w.minute, +w.second) - instant.getTime();
   };
   const first = new Date(guess.getTime() - offsetAt(guess));
   return new Date(guess.getTime() - offsetAt(first));

@@ -63,6 +63,21 @@ async function serve(overrides: Partial<Config>, admission: Partial<AdmissionOpt
   return { app, server, port, stats, request: () => supertest.agent(server) };
 }
 
+/** The session cookie of `o` signed in on the server `s` (a Cookie header's value). */
+async function sessionCookieOn(s: { request: () => supertest.Agent }, o: { email: string; password: string }): Promise<string> {
+  const res = await api(s.request())
+    .op("signIn", { body: { email: o.email, password: o.password } })
+    .expect(200);
+  return (res.headers["set-cookie"] as unknown as string[]).map((c) => c.split(";")[0]).join("; ");
+}
+
+/** A download of file `fileId` on its own connection, as a plain HTTP client sends it. */
+function download(port: number, fileId: string, cookie: string): http.ClientRequest {
+  const req = http.get({ host: "127.0.0.1", port, path: `/api/files/${fileId}`, agent: false, headers: { cookie } });
+  req.on("error", () => {});
+  return req;
+}
+
 interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -210,25 +225,13 @@ describe("slow readers", () => {
       .expect(201);
     const fileId = up.body.data.id as string;
     const s = await serve({ responseWriteTimeoutMs: 3000, requestQueueTimeoutMs: 60_000 });
-    const cookie = (
-      await api(s.request())
-        .op("signIn", { body: { email: o.email, password: o.password } })
-        .expect(200)
-    ).headers["set-cookie"] as unknown as string[];
-    const sessionCookie = cookie.map((c) => c.split(";")[0]).join("; ");
+    const cookie = await sessionCookieOn(s, o);
 
     // three downloads - more than the 2 slots - whose client reads the headers and then nothing
     const stalled = Array.from({ length: 3 }, () => {
       let response: http.IncomingMessage | undefined;
       let received = 0;
-      const req = http.get({
-        host: "127.0.0.1",
-        port: s.port,
-        path: `/api/files/${fileId}`,
-        agent: false,
-        headers: { cookie: sessionCookie },
-      });
-      req.on("error", () => {});
+      const req = download(s.port, fileId, cookie);
       req.on("response", (res) => {
         response = res;
         res.on("error", () => {});
@@ -281,21 +284,10 @@ describe("slow readers hold no slot", () => {
     await api(agent)
       .op("signIn", { body: { email: o.email, password: o.password } })
       .expect(200);
-    const cookie = (
-      await api(s.request())
-        .op("signIn", { body: { email: o.email, password: o.password } })
-        .expect(200)
-    ).headers["set-cookie"] as unknown as string[];
+    const cookie = await sessionCookieOn(s, o);
     const stalled = Array.from({ length: 5 }, () => {
       let started = false;
-      const req = http.get({
-        host: "127.0.0.1",
-        port: s.port,
-        path: `/api/files/${up.body.data.id}`,
-        agent: false,
-        headers: { cookie: cookie.map((c) => c.split(";")[0]).join("; ") },
-      });
-      req.on("error", () => {});
+      const req = download(s.port, up.body.data.id, cookie);
       req.on("response", (res) => {
         started = true;
         res.on("error", () => {});
@@ -326,22 +318,11 @@ describe("a reader that stops", () => {
       .expect(201);
     // the production minimum rate (4 096 bytes a second): what it read early buys minutes of average
     const s = await serve({ responseWriteTimeoutMs: 3000, requestQueueTimeoutMs: 60_000 });
-    const cookie = (
-      await api(s.request())
-        .op("signIn", { body: { email: o.email, password: o.password } })
-        .expect(200)
-    ).headers["set-cookie"] as unknown as string[];
+    const cookie = await sessionCookieOn(s, o);
     let received = 0;
     let stopped = false;
     let response: http.IncomingMessage | undefined;
-    const req = http.get({
-      host: "127.0.0.1",
-      port: s.port,
-      path: `/api/files/${up.body.data.id}`,
-      agent: false,
-      headers: { cookie: cookie.map((c) => c.split(";")[0]).join("; ") },
-    });
-    req.on("error", () => {});
+    const req = download(s.port, up.body.data.id, cookie);
     req.on("response", (res) => {
       response = res;
       const readingUntil = Date.now() + 2000;
@@ -377,12 +358,8 @@ describe("request bodies in memory", () => {
     const o = await signupTenant(t);
     // room for one body of 200 000 bytes (6 × its size) and not two
     const s = await serve({}, { bodyMemoryBytes: 6 * 300_000, bodyReadTimeoutMs: 60_000 });
-    const cookie = (
-      await api(s.request())
-        .op("signIn", { body: { email: o.email, password: o.password } })
-        .expect(200)
-    ).headers["set-cookie"] as unknown as string[];
-    const headers = { "content-type": "application/json", cookie: cookie.map((c) => c.split(";")[0]).join("; ") };
+    const cookie = await sessionCookieOn(s, o);
+    const headers = { "content-type": "application/json", cookie };
     const first = unfinished(s.port, { path: "/api/imports/employees", headers, length: 200_000, sent: Buffer.from('{"csv":"') });
     await waitFor("the first body to be arriving", () => s.stats().readingBodies === 1);
     expect(s.stats().bodyMemory).toBe(6 * 200_000);

@@ -1,7 +1,5 @@
-// Attendance records written in batches, for importAttendance (punches.ts) and the bulk area's
-// imports alike: the per-row checks in memory, the employees and approved work from home of the
-// whole batch in one query each, the records created or replaced in one statement and one audit
-// entry for the batch.
+// Attendance records written in batches, for importAttendance and the bulk imports alike: row checks in
+// memory, one query each for the batch's employees and work from home, one write and one audit entry.
 import { audit } from "../../platform/audit.ts";
 import { AppError, invalidField, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
@@ -41,11 +39,8 @@ function checkRow(auth: AuthContext, r: ImportRow, timezone: string): { self: bo
 }
 
 /**
- * Writes the attendance rows (each an importAttendance record that passed the schema) in `tx`: a row
- * refused by importAttendance's rules (its own record, no status nor punches, punches off the day,
- * an unknown employee) comes back as a problem and is not written; the others are created or
- * replaced by employee and date - a later row of the same employee and date wins, as it would one
- * row after the other. Answers each written row's record id.
+ * Writes rows that passed the schema: one refused by importAttendance's rules comes back as a problem, the
+ * others are created or replaced by employee and date (the later row wins); answers each written record's id.
  */
 export async function importRecordsIn(
   tx: ScopedTx,
@@ -74,7 +69,6 @@ export async function importRecordsIn(
     problems.push({ index: i, field: null, message: "Employee not found" });
     return false;
   });
-  // a later row of the same employee and date replaces an earlier one
   const last = new Map<string, number>();
   for (const i of valid) last.set(`${rows[i].employee_id}:${rows[i].date}`, i);
   const punched = [...last.values()].filter((i) => rows[i].check_in).map((i) => rows[i]);

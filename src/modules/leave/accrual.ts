@@ -12,10 +12,7 @@ export function effectiveFrom(periodStart: DateString, joiningDate: DateString):
   return maxDate(periodStart, joiningDate);
 }
 
-/**
- * quota × (days from the effective start to the period end) ÷ (days in the period), rounded to
- * the nearest 0.5; 0 when the employee joins after the period.
- */
+/** quota × (days from the effective start to the period end) ÷ (days in the period), to the nearest 0.5. */
 export function prorate(quota: DayValue, periodStart: DateString, periodEnd: DateString, joiningDate: DateString): Decimal {
   const start = effectiveFrom(periodStart, joiningDate);
   if (start > periodEnd) return new Decimal(0);
@@ -43,12 +40,9 @@ export interface Accrual {
 }
 
 /**
- * When and how much is credited. `upfront`: everything on the effective start. Monthly /
- * quarterly: one part per interval (month or quarter counted from the period start) that the
- * employee is present in, credited at the interval's start — its first day (`first_day`) or the
- * employee's joining day of that month (`joining_date`), never before the effective start. The
- * running total after k of N parts is round-to-0.5(entitlement × k / N), so every credit keeps
- * the balance a multiple of 0.5 and the parts add up exactly to the entitlement.
+ * `upfront`: all on the effective start; else one part per interval present in, at its first day or the
+ * joining day (never before the effective start). After k of N parts the total is round-to-0.5(entitlement
+ * × k / N): every balance a multiple of 0.5, the parts adding up exactly.
  */
 export function accrualSchedule(i: ScheduleInput): Accrual[] {
   const start = effectiveFrom(i.periodStart, i.joiningDate);

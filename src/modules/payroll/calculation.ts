@@ -69,10 +69,8 @@ export async function countRunEmployees(run: Omit<RunRef, "id">): Promise<number
 const NO_RUN = "00000000-0000-0000-0000-000000000000";
 
 /**
- * One employee's salary of a month as a run would calculate it (loss of pay, PF, ESI, PT), without
- * loan installments, claims and encashments: the final settlement's last month. Null when the
- * employee is not paid that month (no salary setup in force by its end). Its `code_wages` hold
- * the settlement's wage (the labour codes' wage, or basic + DA, by the rule of its last day).
+ * A settlement's last month as a run would calculate it, without installments, claims and encashments; null
+ * without a setup in force by its end. `code_wages`: the settlement's wage by the rule of its last day.
  */
 export async function employeeMonthSalary(
   tx: ScopedTx,
@@ -146,17 +144,13 @@ export async function calculateAndStore(tx: ScopedTx, run: RunRef, opts: StoreOp
   const inputs = await loadRunInputs(tx, run);
   await opts.onProgress?.(0, inputs.total);
   await deleteSlips(tx, run.id);
-  // only the totals and the ids processing pays are kept: memory grows with a batch, not with the company
   const payments: RunPayments = { installment_ids: [], loan_ids: new Set(), claim_ids: [], encashments: [] };
   const totals = totalsOf(inputs.structure, inputs.settings.pf);
   let writing: Promise<unknown> | null = null;
   const digests = [inputs.digest];
   let i = 0;
-  // each batch's facts only (memory is a batch's, not the company's), the next one's read meanwhile
   for await (const { employees, facts } of readAhead(inputs, config().payrollBatchSize)) {
-    // computed employee by employee, and the batch's JSON built row by row, with a turn of the
-    // event loop every few ms: thousands of employees with long formulas are seconds of decimal
-    // arithmetic, which in one go would hold every other request of every tenant (scripts/measure/event-loop.ts)
+    // a turn of the event loop every few ms: a batch's decimal arithmetic in one go would hold every request
     const { slipOf, digest } = facts;
     digests.push(digest);
     const batch = await mapYielding(employees, (e) => {
@@ -253,10 +247,7 @@ async function processStored(tx: ScopedTx, run: StoredRun, opts: StoreOptions & 
   return { totals, payments: await storedPayments(tx, run.id, payers), employees_without_setup };
 }
 
-/**
- * What the run's stored slips pay (as collectPayments gathers it while calculating), read from the
- * slips of `payers` only: the inputs are those of the calculation, so no other slip pays anything.
- */
+/** What the stored slips pay, read from `payers` only: the inputs are the calculation's, so no other slip pays. */
 async function storedPayments(tx: ScopedTx, runId: string, payers: string[]): Promise<RunPayments> {
   const payments: RunPayments = { installment_ids: [], loan_ids: new Set(), claim_ids: [], encashments: [] };
   if (!payers.length) return payments;

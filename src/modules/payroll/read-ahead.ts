@@ -1,7 +1,5 @@
-// A run's batches read one ahead: the next page of employees and its facts are read while the
-// caller computes (or digests) the current one, so the server's CPU and PostgreSQL's overlap instead
-// of taking turns - a run is one transaction, one connection, and its statements queue on it in the
-// order they are sent. Memory is two batches' facts at most.
+// A run's batches read one ahead, so the server's CPU and PostgreSQL's overlap on the run's one connection;
+// memory is two batches' facts at most (docs/performance.md, "Scale of the work").
 import type { BatchInputs, RunInputs } from "./run-inputs.ts";
 import type { PaidEmployeeRow } from "./queries/calculation.ts";
 

@@ -1,8 +1,5 @@
-// Everything a payroll calculation needs, read set-based: the company's facts once (components,
-// settings, holidays, the employees paid), then per batch of employees a fixed number of queries
-// whatever its size (salary setups in force, setup lines, leave, attendance, ESI coverage, loan
-// installments, claims, encashments, the income-tax year to date), and `forBatch`'s function, which
-// computes one employee's slip from them in memory (compute.ts).
+// Everything a payroll calculation needs, read set-based: the company's facts once, then a fixed number
+// of queries per batch of employees, and `forBatch`'s function computing each slip in memory (compute.ts).
 import type { RunRef } from "./calculation.ts";
 import { db, type ScopedTx } from "../../db/tenancy.ts";
 import { addDays, type DateString, toDateString, weekday } from "../../lib/dates.ts";
@@ -72,11 +69,7 @@ export async function eligibility(client: Pick<ScopedTx, "employeeExit">, run: O
   return { start, end, employee_ids: run.employee_ids, exits: await lastWorkingDays(client) };
 }
 
-/**
- * What a calculation needs: the company-wide facts once, the employees a page at a time and their
- * own facts a batch at a time (`forBatch`: a fixed number of queries per batch), so memory grows
- * with a batch, not with the company.
- */
+/** Company facts once, employees a page and their facts a batch at a time: memory grows with a batch, not the company. */
 export interface RunInputs {
   /** The employees the run pays, as counted when the inputs were read (for progress). */
   total: number;
@@ -121,9 +114,7 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
   const forBatch = async (batch: PaidEmployeeRow[]) => {
     const f = await batchFacts(tx, run, batch, who, opts.salaryOnly);
     const setupInput = setupInputOf(f.lines);
-    // the wage at joining is known when a setup was in force on the date of joining or began within
-    // the month of joining; a first setup from a later month (data entered long after joining) says
-    // nothing about it, and then only `eps_enabled` and the age decide EPS
+    // a first setup from after the month of joining says nothing of the wage at joining: EPS by `eps_enabled` and age
     const joinedMonthEnd = new Map(batch.map((e) => [e.id, endOfMonth(toDateString(e.joining_date))]));
     // income tax at source (India): the year's facts of these employees (year to date in one query)
     const tax = opts.salaryOnly ? null : await runIncomeTax(tx, { ...run, period_end: end }, batch, components, f.digest);
@@ -200,11 +191,7 @@ function byEmployee<T extends { employee_id: string }, U = T>(rows: T[], as: (r:
   return m;
 }
 
-/**
- * The setups the month needs: those at joining (EPS eligibility) and at the start of the ESI
- * contribution period (coverage), and every setup in force during each employee's days of the
- * month (a revision within it is prorated); `setupIds` all of theirs, for their lines.
- */
+/** The setups at joining (EPS), at the ESI period's start (coverage) and in force in the month (prorated revisions). */
 async function setupsOfMonth(tx: ScopedTx, run: RunRef, employees: PaidEmployeeRow[], start: DateString, end: DateString) {
   const atJoining = await setupsInForceOn(
     tx,
@@ -355,11 +342,7 @@ function holidaysOf(holidays: SlipSources["holidays"], e: PaidEmployeeRow): Set<
   );
 }
 
-/**
- * A revision within the month: the parts of [from, to] each setup was in force, each with its loss
- * of pay (the first setup of the month also covers the days before it when none was in force on
- * `from`); undefined with one setup.
- */
+/** Each setup's part of [from, to] with its loss of pay (the first also covers days before it); undefined with one. */
 function setupPeriods(
   inForce: Awaited<ReturnType<typeof setupsInForceBetween>>,
   from: DateString,

@@ -1,7 +1,5 @@
-// The state machine of a payroll run, in one place (as recruitment's states.ts): its statuses, the
-// moves between them (a move not listed is a 409), the statuses a background job is working on, and
-// the refusals of a change to a processed or busy run. A run is created `draft` (calculated at once)
-// or `calculating` (queued); runs.ts, jobs.ts and calculation.ts move it through these.
+// The state machine of a payroll run in one place: its statuses, the moves between them (any other is a
+// 409), the statuses a job is working on, and the refusals of a change to a processed or busy run.
 import { conflict } from "../../platform/errors.ts";
 
 export type RunStatus = "draft" | "calculating" | "processing" | "processed" | "failed";

@@ -1,10 +1,6 @@
-// Payroll runs (draft → processed): opening a month's run, recalculating, deleting and processing
-// it, and reading its breakdown and slips.
-//
-// Runs of up to `PAYROLL_SYNC_LIMIT` employees are calculated / processed within the request, in
-// one transaction (the finished run). Larger ones are queued: the request commits the run as
-// `calculating` / `processing` and answers with it (`background`); the `payroll.runs` job does the
-// work (jobs.ts) and the run shows its progress until it is `draft` / `processed` or `failed`.
+// Payroll runs (draft → processed): open, recalculate, delete, process, read. Runs above
+// `PAYROLL_SYNC_LIMIT` employees are queued for the `payroll.runs` job (jobs.ts), which shows their progress
+// (docs/architecture.md, "What is implemented", payroll).
 import type { Prisma } from "../../../generated/prisma/client.ts";
 import { audit } from "../../platform/audit.ts";
 import { config } from "../../config.ts";
@@ -234,10 +230,7 @@ export async function discardRun(id: string): Promise<void> {
   });
 }
 
-/**
- * Processes a run: its slips numbered (the draft's own when its inputs are unchanged, else calculated
- * again), loans, claims and encashments paid, slips issued (queued when large).
- */
+/** Numbers the slips (the draft's own when its inputs are unchanged), pays loans, claims and encashments; queued when large. */
 export async function processRun(auth: AuthContext, id: string): Promise<RunOutcome> {
   const r = await loadRun(id);
   assertChangeable(r.status, "The run is already processed");

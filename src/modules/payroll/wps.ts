@@ -6,7 +6,7 @@ import { activeTenant } from "../../db/central.ts";
 import { db } from "../../db/tenancy.ts";
 import { AppError, conflict, notFound } from "../../platform/errors.ts";
 import type { AuthContext, RequestBody } from "../../platform/use-case.ts";
-import { daysBetween } from "../../lib/dates.ts";
+import { daysBetween, wallClockIn } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { readSettingsDoc, writeSettingsDoc } from "../../platform/tenant-settings.ts";
 import { mapYielding, nextTurn } from "../../lib/yielding.ts";
@@ -171,20 +171,7 @@ function assembleSif(input: SifInput, lines: string[], total: Decimal): { fileNa
 
 /** `YYYY-MM-DDTHH:MM:SS` of an instant in a time zone. */
 export function localTimestamp(timeZone: string, now = clock.now()): string {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat("en-GB", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-      hourCycle: "h23",
-    })
-      .formatToParts(now)
-      .map((x) => [x.type, x.value]),
-  );
+  const p = wallClockIn(now, timeZone);
   return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
 }
 

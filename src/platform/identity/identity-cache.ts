@@ -1,20 +1,6 @@
-// The identity cache: what a session id resolves to (the session row's data and expiry, plus the
-// membership it names - role, employee, the tenant's modules, the user's e-mail and name), kept in
-// memory so that a signed-in request needs no database round trip before its own work.
-//
-// Correctness first - a role change, a removal, a module switched off or a sign-out takes effect
-// with the next request, in every server process:
-// - Database triggers (migration 20261125120000_identity_notify) send NOTIFY `hrms_identity` on any
-//   change to sessions, memberships, tenants' modules or users' e-mail/name, whoever writes it.
-//   Each process LISTENs on its own connection and drops all its entries on a notification.
-// - The cache is used only while that LISTEN connection is up; when it drops, the entries are
-//   dropped and every request reads the database (as without a cache) until it is back.
-// - A state-changing request of this process drops this process's entries when it ends (its own
-//   write must not wait for the notification to come back).
-// - A result read before a notification arrived is not stored after it (generation counter).
-// - Entries end at the session's expiry and after IDENTITY_CACHE_TTL_MS at the latest (a bound
-//   for the unexpected, not the invalidation mechanism).
-// IDENTITY_CACHE_TTL_MS=0 turns the cache off (the test suite's default; its own test turns it on).
+// The identity cache: what a session id resolves to, in memory, dropped in every process on the database's
+// NOTIFY `hrms_identity` and unused while LISTEN is down (docs/scaling.md, "The identity cache").
+// IDENTITY_CACHE_TTL_MS=0 turns it off (the test suite's default; its own test turns it on).
 import pg from "pg";
 import { config } from "../../config.ts";
 import { logger } from "../../log.ts";
@@ -168,7 +154,7 @@ export function identityCache(url: string | undefined): IdentityCache | undefine
   return cache;
 }
 
-/** Drops this process's entries (after a state-changing request; see above). */
+/** Drops this process's entries (after a state-changing request: its write must not wait for the notification). */
 export function invalidateIdentities(): void {
   cache?.invalidate();
 }

@@ -1,7 +1,5 @@
-// Sessions: express-session rows in PostgreSQL (connect-pg-simple, table `session` declared in the
-// Prisma schema). Cookie `hrms.sid` (`__Host-hrms.sid` in production): HttpOnly, SameSite=Lax,
-// Secure in production. Sessions are
-// not touched on every request (no write per request); they last 7 days from sign-in.
+// Sessions: express-session rows in PostgreSQL (connect-pg-simple, table `session`), 7 days from sign-in,
+// not touched per request (no write per request). Cookie: docs/security.md, "Cookies and cross-site writes".
 import connectPgSimple from "connect-pg-simple";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Request, RequestHandler } from "express";
@@ -22,13 +20,7 @@ declare module "express-session" {
 
 export const SESSION_COOKIE = "hrms.sid";
 
-/**
- * The session cookie's name: `__Host-hrms.sid` where cookies are Secure (production), so that no
- * other host of the domain and no insecure page can set or overwrite it (a browser takes a
- * `__Host-` cookie only when it is Secure, has `Path=/` and no `Domain`); `hrms.sid` over plain
- * HTTP (development, tests), where a browser would refuse the prefixed one. The other name is not
- * read: in production a `hrms.sid` cookie (one another host could have planted) is no session.
- */
+/** `__Host-hrms.sid` where cookies are Secure; the other name is never read (docs/security.md, "Cookies and cross-site writes"). */
 export const sessionCookieName = (): string => (config().isProduction ? `__Host-${SESSION_COOKIE}` : SESSION_COOKIE);
 
 /** The session cookie's attributes (also to clear it: a `__Host-` cookie is only replaced by one with the same). */
@@ -40,11 +32,7 @@ export const sessionCookieOptions = () => ({
 });
 export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
-/**
- * The membership read together with the session row, per request (guards.ts reads it: one round trip
- * instead of two), kept on the request's context under a key of this module's: not in a WeakMap keyed
- * by the context, whose entries V8's young-generation collections keep alive (promoted to the old space).
- */
+/** The membership read with the session row (one round trip), on the context itself: a WeakMap would keep it past young collections. */
 const PREFETCHED = Symbol("membership read with the session");
 type WithPrefetched = RequestInfo & { [PREFETCHED]?: PrefetchedAuth };
 export const prefetchedAuthOf = (info: RequestInfo | undefined) => (info as WithPrefetched | undefined)?.[PREFETCHED];
@@ -56,17 +44,11 @@ export interface PrefetchedAuth {
   row: IdentityRow | null;
 }
 
-/**
- * The employee records that are the member's own (the own-record rule, src/modules/shared/access.ts):
- * every record their membership has ever been linked to in the company (employee_user_links, kept
- * by a trigger on memberships), the current one included. `m` is the membership row.
- */
+/** Every record the membership `m` was ever linked to (the own-record rule, src/modules/shared/access.ts). */
 export const OWN_EMPLOYEE_IDS = `ARRAY(SELECT l.employee_id FROM employee_user_links l
                      WHERE l.tenant_id = m.tenant_id AND l.user_id = m.user_id ORDER BY l.employee_id)::text[]`;
 
-// A session row and the membership it names, in one round trip: the session's userId/tenantId are
-// cast only when they are UUIDs (they always are when we wrote them), so a damaged row reads as
-// "no membership" rather than failing.
+// ids cast only when they are UUIDs: a damaged row reads as "no membership" rather than failing
 const SESSION_WITH_MEMBERSHIP = `
   WITH s AS (
     SELECT sess::text AS sess, (extract(epoch FROM expire::timestamptz) * 1000)::float8 AS expire_ms,
@@ -81,13 +63,7 @@ const SESSION_WITH_MEMBERSHIP = `
     LEFT JOIN tenants t ON t.id = m.tenant_id
     LEFT JOIN users u ON u.id = m.user_id`;
 
-/**
- * connect-pg-simple, except that loading a session also reads the membership it names (role,
- * employee, the tenant's modules, the user's e-mail and name) in the same query: the guard
- * (src/http/guards.ts) takes it from the request's context instead of asking the database again.
- * Both come from one snapshot at the start of the request, exactly as before: a role change, a
- * removal or a module switched off takes effect with the next request.
- */
+/** connect-pg-simple that also reads the session's membership in the same query; a role change counts from the next request. */
 function identityStore() {
   const PgStore = connectPgSimple(session);
   class IdentityStore extends PgStore {
@@ -176,13 +152,8 @@ export function signedSessionId(cookieHeader: string | undefined, secret: string
 }
 
 /**
- * Two ways to load the session, sharing one store (and so the identity cache):
- * - `full`: express-session, for the operations that start, change or end a session (the auth
- *   area, and any operation whose success sets the session cookie);
- * - `lean`: for every other operation, which only reads who is calling: the signed cookie is
- *   checked and the session loaded into `req.session` / `req.sessionID`, without express-session's
- *   per-request machinery (a Session object and cookie, a hash of the session to detect changes,
- *   hooks on the response to save it) - nothing of it is used by a request that never saves.
+ * `full`: express-session, for operations that set the session cookie; `lean`: the signed cookie checked and
+ * the session loaded, without express-session's per-request machinery a request that never saves does not use.
  */
 const VERIFIED_MAX = 10_000;
 const VERIFIED_HEADER_MAX = 512;
@@ -192,9 +163,7 @@ export function sessionMiddlewares(): { full: RequestHandler; lean: RequestHandl
   const full = sessionMiddleware(store);
   const secret = config().sessionSecret;
   const cookieName = sessionCookieName();
-  // Cookie headers already verified, and their session ids: a signed-in client sends the same
-  // header with every request, and its HMAC need not be computed again (only short headers with a
-  // valid signature are kept, at most VERIFIED_MAX, all dropped when full).
+  // a client sends the same header every request: its HMAC once (valid short headers, at most VERIFIED_MAX)
   const verified = new Map<string, string>();
   const sessionIdOf = (header: string | undefined): string | null => {
     if (!header) return null;
@@ -230,9 +199,7 @@ function sessionMiddleware(store: session.Store) {
     resave: false,
     saveUninitialized: false,
     rolling: false,
-    // "keep": with "destroy", a request whose session could not be loaded (database briefly down)
-    // ends with req.session unset, and express-session then deletes the session row - signing the
-    // user out. Sign-out destroys the session explicitly (destroySession).
+    // "destroy" would delete the row of a session that failed to load (database briefly down): a sign-out
     unset: "keep",
     cookie: { ...sessionCookieOptions(), maxAge: SESSION_MAX_AGE_MS },
   });

@@ -1,8 +1,5 @@
-// The raw SQL of a run's calculation: who is paid in a month (with the salary setup in force),
-// the payroll inputs of those employees (setup lines, the setups at joining and at the ESI period's
-// start, loan installments, claims),
-// the slips written batch by batch, and what processing pays. Other areas' data (exits, leave,
-// attendance, holidays, encashments) is read through their public faces by calculation.ts.
+// The raw SQL of a run's calculation: who is paid in a month, their payroll inputs, the slips written
+// batch by batch, and what processing pays (other areas' data comes through their public faces).
 import { empty, execute, query, sql, tenant, type Sql } from "../../../db/sql.ts";
 import type { ScopedTx } from "../../../db/tenancy.ts";
 import type { DateString } from "../../../lib/dates.ts";
@@ -24,10 +21,7 @@ function exitsJoin(p: Eligibility): Sql {
     AS x(employee_id, last_working_day) ON x.employee_id = e.id`;
 }
 
-/**
- * Employees paid in a month: live, joined by its end, not exited before its start, not inactive,
- * and not paid for the month by their processed final settlement (with the tenant filter of `e`).
- */
+/** Live, joined by the month's end, not exited before its start, not inactive, not paid by a processed settlement. */
 function eligible(p: Eligibility): Sql {
   return sql`e.deleted_at IS NULL AND e.joining_date <= ${p.end}::date
     AND e.status IN ('active', 'on_notice', 'exited')
@@ -39,11 +33,7 @@ function eligible(p: Eligibility): Sql {
     AND (cardinality(${p.employee_ids}::uuid[]) = 0 OR e.id = ANY(${p.employee_ids}::uuid[]))`;
 }
 
-/**
- * The last day of the month a salary setup may start by to be paid in it: the month's end, or the
- * last working day when it is earlier - a revision dated after the last working day was never
- * drawn (alias `x` of exitsJoin).
- */
+/** The month's end, or the earlier last working day: a revision dated after it was never drawn (alias `x`). */
 function paidUntil(p: Eligibility): Sql {
   return sql`LEAST(${p.end}::date, COALESCE(x.last_working_day, ${p.end}::date))`;
 }
@@ -102,12 +92,7 @@ export interface PaidEmployeeRow extends SetupColumns {
   last_working_day: Date | null;
 }
 
-/**
- * A page of the eligible employees with the salary setup in force on the slip's last day (the
- * month's end, or the last working day when earlier: a setup starting after it is never used), in
- * employee-code order (unique in a company): the first `limit` after the code `after` (null: from
- * the first).
- */
+/** A page of the eligible with the setup in force on the slip's last day, by employee code (unique), after `after`. */
 export function paidEmployees(client: Client, p: Eligibility, after: string | null, limit: number): Promise<PaidEmployeeRow[]> {
   return query<PaidEmployeeRow>(
     sql`SELECT e.id, e.employee_code, e.first_name, e.last_name, e.department,
@@ -143,11 +128,7 @@ export interface SetupRow extends SetupColumns {
   effective_from: DateString;
 }
 
-/**
- * Per employee, the salary setup in force on the given date (the latest effective on or before
- * it), or - when none was yet - the employee's earliest one: the setup at joining (EPS) and at the
- * start of an ESI contribution period. Employees without any setup are left out.
- */
+/** The setup in force on the date, else the earliest (joining for EPS, an ESI period's start); none without any. */
 export function setupsInForceOn(client: Client, on: { employee_id: string; date: DateString }[]): Promise<SetupRow[]> {
   if (!on.length) return Promise.resolve([]);
   return query<SetupRow>(
@@ -164,11 +145,7 @@ export function setupsInForceOn(client: Client, on: { employee_id: string; date:
   );
 }
 
-/**
- * Per employee, every salary setup in force on some day of [from, to] (a slip's pay range): the one
- * in force on `from` (the latest effective on or before it) and those starting after it up to `to`,
- * in order of their effective dates. A setup starting after `to` (the last working day) is not one.
- */
+/** Every setup in force on some day of [from, to] (a slip's pay range), in order of their effective dates. */
 export function setupsInForceBetween(client: Client, on: { employee_id: string; from: DateString; to: DateString }[]): Promise<SetupRow[]> {
   if (!on.length) return Promise.resolve([]);
   return query<SetupRow>(
@@ -258,7 +235,6 @@ export function numberSlips(client: Client, runId: string, employeeIds: string[]
   );
 }
 
-/** A run's stored slips. */
 export async function countSlips(client: Client, runId: string): Promise<number> {
   const [row] = await query<{ n: number }>(
     sql`SELECT count(*)::int AS n FROM payroll_slips WHERE tenant_id = ${tenant}::uuid AND run_id = ${runId}::uuid`,

@@ -1,5 +1,4 @@
-// The raw SQL of income tax at source: the processed slips of a tax year (what was paid and deducted
-// month by month), per employee, for the monthly deduction, the projection and the year's records.
+// The raw SQL of income tax at source: the processed slips of a tax year, per employee.
 import { query, sql, tenant } from "../../../db/sql.ts";
 import type { ScopedTx } from "../../../db/tenancy.ts";
 
@@ -18,10 +17,7 @@ export interface PaidSlipRow {
   tax: Record<string, unknown> | null;
 }
 
-/**
- * Processed slips of these employees (null: every employee) in the months from `from` up to but not
- * including `before` (year × 100 + month), oldest first.
- */
+/** Processed slips (employees null: all) in months [from, before) as year × 100 + month, oldest first. */
 export function paidSlips(client: Client, employeeIds: string[] | null, from: number, before: number): Promise<PaidSlipRow[]> {
   return query<PaidSlipRow>(
     sql`SELECT s.employee_id, r.period_year, r.period_month, s.gross::text AS gross, s.leave_encashment::text AS leave_encashment,

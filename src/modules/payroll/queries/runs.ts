@@ -6,11 +6,7 @@ import type { ScopedTx } from "../../../db/tenancy.ts";
 
 type Client = Pick<ScopedTx, "$queryRaw" | "$executeRaw">;
 
-/**
- * Locks the run row and answers its status (null when it does not exist). FOR NO KEY UPDATE: it
- * serialises every change of the run's status, yet does not wait for a running background job,
- * whose slip inserts hold a key-share lock on the row (foreign key) until it commits.
- */
+/** FOR NO KEY UPDATE: serialises status changes without waiting for a job's slip inserts (key-share locks). */
 export async function lockRunStatus(client: Client, runId: string): Promise<string | null> {
   const [row] = await query<{ status: string }>(
     sql`SELECT status FROM payroll_runs WHERE tenant_id = ${tenant}::uuid AND id = ${runId}::uuid FOR NO KEY UPDATE`,
