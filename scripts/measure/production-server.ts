@@ -9,8 +9,8 @@ const root = path.resolve(import.meta.dirname, "../..");
 
 /** The V8 old-space limit of `npm start` (NODE_HEAP_MB, default 512; see docs/configuration.md). */
 export const heapMb = (): number => Number(process.env.NODE_HEAP_MB || 512);
-/** The V8 semi-space of `npm start` (NODE_SEMI_SPACE_MB, default 16; see docs/configuration.md). */
-export const semiSpaceMb = (): number => Number(process.env.NODE_SEMI_SPACE_MB || 16);
+/** The V8 semi-space of `npm start` (NODE_SEMI_SPACE_MB, default 8; see docs/configuration.md). */
+export const semiSpaceMb = (): number => Number(process.env.NODE_SEMI_SPACE_MB || 8);
 
 /**
  * node's flags in production (source maps, for the bundle alone, are turned on by dist/main.js): a bounded old space, and no
@@ -22,9 +22,8 @@ export const semiSpaceMb = (): number => Number(process.env.NODE_SEMI_SPACE_MB |
  * straight into the old space for the rest of the process's life; when the site is shared with the
  * request path (row parsing, JSON), every request's garbage then fills the old space, and full
  * collections ran every ~0.4 s under the leave-balances page's load (docs/operations.md, "Memory").
- * A semi-space of 16 MB: Node 20's young generation; Node 24's V8 sizes it larger by default, which
- * left the server ~130 MB larger at idle (328 against 191 MB) for no throughput
- * (docs/decisions/0005-production-node-flags.md).
+ * A semi-space of 8 MB: Node 24's V8 sizes it larger by default, which left the server ~130 MB larger
+ * at idle for no throughput; 8 against 16 cost no throughput on a quiet machine (docs/operations.md, "Memory").
  */
 export function productionNodeFlags(): string[] {
   return [`--max-old-space-size=${heapMb()}`, `--max-semi-space-size=${semiSpaceMb()}`, "--no-allocation-site-pretenuring"];
