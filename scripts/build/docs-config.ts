@@ -31,7 +31,8 @@ const NPM_START_VARIABLES: Record<string, string> = {
   NODE_HEAP_MB: "V8's old-space limit in MiB (`--max-old-space-size`) of the server `npm start` runs " + '(docs/operations.md, "Memory")',
   NODE_SEMI_SPACE_MB:
     "V8's semi-space in MiB (`--max-semi-space-size`; the young generation is two of them) of the server `npm start` " +
-    'runs: 8 (the default) holds ~16 MB less than 16 and collects the young generation twice as often, at no measured throughput (docs/operations.md, "Memory")',
+    "runs: 8 (the default) holds ~16 MB less than 16 and collects the young generation twice as often, at no " +
+    'measured throughput (docs/operations.md, "Memory")',
   MALLOC_ARENA_MAX:
     "glibc's malloc arenas of the server `npm start` runs: sign-in's scrypt working memory is not kept " +
     'per thread (docs/operations.md, "Memory")',

@@ -118,13 +118,13 @@ describe("the compiled build (npm run build, npm start)", () => {
     expect(pkg.scripts.start).not.toMatch(/tsx|ts-node|--import|--loader|--require/);
     const pid = server!.proc.pid!;
     const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
-    // the old-space bound that keeps RSS near 200 MB under load, Node 20's young
-    // generation (Node 24's default is larger), and no pretenuring decisions carried from one kind of
+    // the old-space bound that keeps RSS near 200 MB under load, a small young generation
+    // (Node 24's default is larger), and no pretenuring decisions carried from one kind of
     // work to the request path (docs/operations.md, "Memory")
     expect(argv).toEqual([
       process.execPath,
       "--max-old-space-size=512",
-      "--max-semi-space-size=16",
+      "--max-semi-space-size=8",
       "--no-allocation-site-pretenuring",
       path.join(outDir, "main.js"),
     ]);
