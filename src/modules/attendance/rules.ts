@@ -1,33 +1,11 @@
 // Attendance rules (pure): local clock times in the company's time zone, worked hours, late and
 // early-exit flags, and the status of a day - punched or derived.
-import type { DateString } from "../../lib/dates.ts";
+import { type DateString, wallClockIn } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
-
-const clockFormats = new Map<string, Intl.DateTimeFormat>();
-function clockFormat(timeZone: string): Intl.DateTimeFormat {
-  let f = clockFormats.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    });
-    clockFormats.set(timeZone, f);
-  }
-  return f;
-}
 
 /** Local date and minutes since local midnight of an instant. */
 export function localClock(instant: Date, timeZone: string): { date: DateString; minutes: number } {
-  const p = Object.fromEntries(
-    clockFormat(timeZone)
-      .formatToParts(instant)
-      .map((x) => [x.type, x.value]),
-  );
+  const p = wallClockIn(instant, timeZone);
   return { date: `${p.year}-${p.month}-${p.day}`, minutes: Number(p.hour) * 60 + Number(p.minute) };
 }
 
