@@ -80,14 +80,31 @@ export function ownPostgres(dataDir: string): void {
 
 const alive = (o: Owned) => stat(o.pid)?.start === o.start;
 
-function signal(o: Owned, sig: NodeJS.Signals): void {
-  // a process that leads its group (detached, or a daemon after setsid) takes its children with it
-  const target = stat(o.pid)?.pgid === o.pid ? -o.pid : o.pid;
+/** Whether a process of group `pgid` other than a zombie still runs. */
+function groupRuns(pgid: number): boolean {
+  for (const p of readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const f = readFileSync(`/proc/${p}/stat`, "utf8").split(") ")[1].split(" ");
+      if (Number(f[2]) === pgid && f[0] !== "Z") return true;
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return false;
+}
+
+function kill(target: number, sig: NodeJS.Signals): void {
   try {
     process.kill(target, sig);
   } catch {
     /* gone already */
   }
+}
+
+function signal(o: Owned, sig: NodeJS.Signals): void {
+  // a process that leads its group (detached, or a daemon after setsid) takes its children with it
+  kill(stat(o.pid)?.pgid === o.pid ? -o.pid : o.pid, sig);
 }
 
 /**
@@ -126,9 +143,15 @@ export function reapOwned(graceMs = 5000): string[] {
   const f = read();
   const recorded = f.processes.filter(alive);
   const left = [...recorded, ...(f.run ? marked(f.run).filter((m) => !recorded.some((o) => o.pid === m.pid)) : [])];
+  // the groups they lead: their members outlive a leader that exits first, so they are waited for too
+  const own = stat(process.pid)?.pgid;
+  const groups = left.filter((o) => stat(o.pid)?.pgid === o.pid && o.pid !== own).map((o) => o.pid);
+  const running = () => left.some(alive) || groups.some(groupRuns);
   for (const o of left) signal(o, o.what.startsWith("postgres") ? "SIGQUIT" : "SIGTERM");
-  for (let waited = 0; waited < graceMs && left.some(alive); waited += 100) pause(100);
+  for (let waited = 0; waited < graceMs && running(); waited += 100) pause(100);
   for (const o of left.filter(alive)) signal(o, "SIGKILL");
+  for (const g of groups.filter(groupRuns)) kill(-g, "SIGKILL");
+  for (let waited = 0; waited < graceMs && groups.some(groupRuns); waited += 20) pause(20);
   if (existsSync(pidFile())) write({ run: f.run, processes: [] });
   return left.map((o) => `${o.what} (pid ${o.pid})`);
 }
