@@ -34,9 +34,17 @@ export function weekday(s: DateString): number {
   return parseDate(s).getUTCDay();
 }
 
+// one formatter per time zone: building an Intl.DateTimeFormat costs far more than formatting with it
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** Today's date in an IANA time zone (the tenant's). */
 export function todayIn(timeZone = "UTC", now = clock.now()): DateString {
-  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+  let f = dayFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    dayFormats.set(timeZone, f);
+  }
+  return f.format(now);
 }
 
 type WallClock = Record<"year" | "month" | "day" | "hour" | "minute" | "second", string>;

@@ -2,7 +2,7 @@
 // "today": read by attendance, leave and payroll, so they live here, outside any area. Weekly offs follow the
 // company settings unless set here; they are what leave day counts and attendance use.
 import { db, type ScopedTx } from "../../db/tenancy.ts";
-import type { DateString } from "../../lib/dates.ts";
+import { type DateString, todayIn } from "../../lib/dates.ts";
 import { Decimal } from "../../lib/money.ts";
 import { companyWorkWeek } from "./queries.ts";
 import * as clock from "../../lib/clock.ts";
@@ -71,14 +71,7 @@ export function effectiveWeeklyOffs(
   return [...(attendance.use_company_weekly_offs === false ? attendance.weekly_offs! : company)].sort();
 }
 
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** Today in the tenant's time zone (what todayIn computes, with the formatter kept per zone). */
+/** Today in the tenant's time zone. */
 export function tenantToday(s: { timezone: string }, now = clock.now()): DateString {
-  let f = dayFormats.get(s.timezone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-CA", { timeZone: s.timezone, year: "numeric", month: "2-digit", day: "2-digit" });
-    dayFormats.set(s.timezone, f);
-  }
-  return f.format(now);
+  return todayIn(s.timezone, now);
 }
