@@ -70,6 +70,13 @@ describe(`a run of ${N} employees`, () => {
     );
     expect(sum.n).toBe(N);
     expect(sum.numbered).toBe(N);
+    // numbered gap-free in employee-code order: PS-202703-00001 to N
+    const [order] = await t.query(
+      `SELECT count(*) FILTER (WHERE slip_number <> 'PS-202703-' || lpad(seq::text, 5, '0'))::int AS out_of_order
+         FROM (SELECT slip_number, row_number() OVER (ORDER BY employee_code) AS seq FROM payroll_slips WHERE run_id = $1) q`,
+      [run.body.data.id],
+    );
+    expect(order.out_of_order).toBe(0);
     expect(sum.with_lop).toBeGreaterThan(0);
     expect(sum.gross).toBe(processed.body.data.total_gross);
     expect(sum.net).toBe(processed.body.data.total_net);

@@ -18,7 +18,7 @@ import {
   markClaimsPaid,
   markInstallmentsPaid,
   notifySlipOwners,
-  numberSlips,
+  numberRunSlips,
   settleLoans,
   slipPayments,
 } from "./queries/calculation.ts";
@@ -213,9 +213,9 @@ export async function calculateForProcessing(
 }
 
 /**
- * Re-reads the run's inputs batch by batch only to digest them: while each digest equals the stored one,
- * that batch's stored slips are numbered. Null at the first difference (a changed fact, another release):
- * the caller calculates again in the same transaction, so numbers given meanwhile are rewritten.
+ * Re-reads the run's inputs batch by batch only to digest them; when every digest equals the stored one,
+ * the stored slips are numbered in one statement. Null at the first difference (a changed fact, another
+ * release): the caller calculates again in the same transaction, with nothing numbered meanwhile.
  */
 async function processStored(tx: ScopedTx, run: StoredRun, opts: StoreOptions & { slipPrefix: string }): Promise<Calculation | null> {
   const stored = run.totals as (RunTotals & { employees_without_setup: number }) | null;
@@ -229,20 +229,12 @@ async function processStored(tx: ScopedTx, run: StoredRun, opts: StoreOptions & 
   for await (const { employees, facts } of readAhead(inputs, config().payrollBatchSize)) {
     if (facts.digest !== run.inputs_digest[b++]) return null;
     for (const id of facts.payers) payers.push(id);
-    const first = i;
-    const numbers = employees.map((_, k) => `${opts.slipPrefix}${String(first + k + 1).padStart(5, "0")}`);
-    const numbered = await numberSlips(
-      tx,
-      run.id,
-      employees.map((e) => e.id),
-      numbers,
-    );
-    if (numbered !== employees.length) return null;
     i += employees.length;
     await opts.onProgress?.(i, Math.max(i, inputs.total));
   }
-  // as many batches as the draft's, and every slip numbered
+  // as many batches as the draft's, and every slip numbered (the same employees: their rows are digested)
   if (b !== run.inputs_digest.length || i !== stored.employee_count) return null;
+  if ((await numberRunSlips(tx, run.id, opts.slipPrefix)) !== i) return null;
   const { employees_without_setup, ...totals } = stored;
   return { totals, payments: await storedPayments(tx, run.id, payers), employees_without_setup };
 }

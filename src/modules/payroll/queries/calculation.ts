@@ -225,12 +225,18 @@ export function insertSlips(client: Client, runId: string, rowsJson: string): Pr
   );
 }
 
-/** Numbers a run's stored slips of these employees (`numbers[i]` the slip of `employeeIds[i]`); answers the slips numbered. */
-export function numberSlips(client: Client, runId: string, employeeIds: string[], numbers: string[]): Promise<number> {
+/**
+ * Numbers every stored slip of a run, `<prefix>00001`… in employee-code order (the order the run reads its
+ * employees in), in one statement; answers the slips numbered. Any plan of it is linear in the run's slips:
+ * a batch's UPDATE joined to its ids was planned from the table's statistics, which lag a calculation's
+ * fresh rows, and then scanned the whole run's slips once per batch.
+ */
+export function numberRunSlips(client: Client, runId: string, prefix: string): Promise<number> {
   return execute(
-    sql`UPDATE payroll_slips s SET slip_number = n.slip_number
-          FROM unnest(${employeeIds}::uuid[], ${numbers}::text[]) AS n(employee_id, slip_number)
-         WHERE s.tenant_id = ${tenant}::uuid AND s.run_id = ${runId}::uuid AND s.employee_id = n.employee_id`,
+    sql`UPDATE payroll_slips s SET slip_number = ${prefix} || lpad(n.seq::text, greatest(5, length(n.seq::text)), '0')
+          FROM (SELECT id, row_number() OVER (ORDER BY employee_code, employee_id) AS seq FROM payroll_slips
+                 WHERE tenant_id = ${tenant}::uuid AND run_id = ${runId}::uuid) n
+         WHERE s.tenant_id = ${tenant}::uuid AND s.id = n.id`,
     client,
   );
 }
