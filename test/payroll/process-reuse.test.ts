@@ -133,3 +133,24 @@ describe("processPayrollRun: a change of input between calculating and processin
     expect(await inTenant(() => loanById(balaAuth, loan.id))).toMatchObject({ status: "active", repaid_amount: "300.00" });
   });
 });
+
+describe("processPayrollRun: a draft whose year to date holds processed slips", () => {
+  it("is kept when those slips are unchanged, and calculated again when one of them changed after the draft", async () => {
+    // April 2027 (processed above) is May's and June's year to date for income tax
+    const may = await inTenant(() => openRun(hr, { period: "2027-05" }));
+    const before = await slipsOf(may.run.id);
+    await inTenant(() => processRun(hr, may.run.id));
+    const after = await slipsOf(may.run.id);
+    expect([after["R-001"].id, after["R-002"].id]).toEqual([before["R-001"].id, before["R-002"].id]);
+    expect(after["R-001"].slip_number).toBe("PS-202705-00001");
+
+    const june = await inTenant(() => openRun(hr, { period: "2027-06" }));
+    const drafted = await slipsOf(june.run.id);
+    // a paid month of the year changes after June's draft (its tax deducted corrected in the records)
+    await t.query(`UPDATE payroll_slips SET income_tax = income_tax + 100 WHERE run_id = $1 AND employee_id = $2`, [may.run.id, asha]);
+    await inTenant(() => processRun(hr, june.run.id));
+    const processed = await slipsOf(june.run.id);
+    expect(processed["R-001"].id).not.toBe(drafted["R-001"].id);
+    expect(processed["R-001"].slip_number).toBe("PS-202706-00001");
+  });
+});

@@ -220,7 +220,7 @@ export async function calculateForProcessing(
 async function processStored(tx: ScopedTx, run: StoredRun, opts: StoreOptions & { slipPrefix: string }): Promise<Calculation | null> {
   const stored = run.totals as (RunTotals & { employees_without_setup: number }) | null;
   if (!run.inputs_digest.length || !stored) return null;
-  const inputs = await loadRunInputs(tx, run);
+  const inputs = await loadRunInputs(tx, run, { digestOnly: true });
   if (inputs.digest !== run.inputs_digest[0] || (await countSlips(tx, run.id)) !== stored.employee_count) return null;
   await opts.onProgress?.(0, inputs.total);
   let i = 0;

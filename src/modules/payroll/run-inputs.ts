@@ -92,8 +92,15 @@ export interface BatchInputs {
   payers: string[];
 }
 
-/** `salaryOnly`: the month's salary without loan installments, claims and encashments (the final settlement's own). */
-export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnly?: boolean } = {}): Promise<RunInputs> {
+/**
+ * `salaryOnly`: the month's salary without loan installments, claims and encashments (the final settlement's own).
+ * `digestOnly`: the inputs read only to be digested (processing a draft): no slip can be computed from them.
+ */
+export async function loadRunInputs(
+  tx: ScopedTx,
+  run: RunRef,
+  opts: { salaryOnly?: boolean; digestOnly?: boolean } = {},
+): Promise<RunInputs> {
   const who = await eligibility(tx, run);
   const { start, end } = who;
   const settings = await loadStatutory();
@@ -113,11 +120,13 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
   const weeklyOffs = new Set(attendanceSettings.weekly_offs);
   const forBatch = async (batch: PaidEmployeeRow[]) => {
     const f = await batchFacts(tx, run, batch, who, opts.salaryOnly);
+    // income tax at source (India): the year's facts of these employees (year to date in one query)
+    const period = { ...run, period_end: end };
+    const tax = opts.salaryOnly ? null : await runIncomeTax(tx, period, batch, components, f.digest, opts.digestOnly);
+    if (opts.digestOnly) return { slipOf: digestOnly, digest: f.digest.end(), payers: payersOf(f) };
     const setupInput = setupInputOf(f.lines);
     // a first setup from after the month of joining says nothing of the wage at joining: EPS by `eps_enabled` and age
     const joinedMonthEnd = new Map(batch.map((e) => [e.id, endOfMonth(toDateString(e.joining_date))]));
-    // income tax at source (India): the year's facts of these employees (year to date in one query)
-    const tax = opts.salaryOnly ? null : await runIncomeTax(tx, { ...run, period_end: end }, batch, components, f.digest);
     const salaryOf = slipCalculator({
       structure,
       settings,
@@ -137,7 +146,7 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
       claimsBy: byEmployee(f.claims, (c) => ({ claim_id: c.id, claim_number: c.claim_number, category: c.category, amount: c.amount })),
       encBy: byEmployee(f.encashments, (x) => ({ encashment_id: x.id, leave_type: x.leave_type, days: x.days })),
     });
-    const payers = [...new Set([...f.installments, ...f.claims, ...f.encashments].map((r) => r.employee_id))];
+    const payers = payersOf(f);
     if (!tax) return { slipOf: salaryOf, digest: f.digest.end(), payers };
     const slipOf = (e: PaidEmployeeRow) => {
       const slip = salaryOf(e);
@@ -149,6 +158,15 @@ export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: { salaryOnl
   const pages = (size: number) => employeePages(tx, who, size);
   return { total, pages, digest, employees_without_setup: withoutSetup, structure, settings, forBatch };
 }
+
+const digestOnly = (): never => {
+  throw new Error("The run's inputs were read only to be digested");
+};
+
+/** The employees with loan installments, claims or encashments due. */
+const payersOf = (f: { installments: { employee_id: string }[]; claims: { employee_id: string }[]; encashments: { employee_id: string }[] }) => [
+  ...new Set([...f.installments, ...f.claims, ...f.encashments].map((r) => r.employee_id)),
+];
 
 /** The employees paid, a page of `size` at a time in employee-code order. */
 async function* employeePages(tx: ScopedTx, who: Eligibility, size: number) {

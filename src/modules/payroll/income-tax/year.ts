@@ -3,7 +3,7 @@
 import { readByIdChunks } from "../../../db/id-chunks.ts";
 import type { ScopedTx } from "../../../db/tenancy.ts";
 import { Decimal } from "../../../lib/money.ts";
-import { paidSlips } from "../queries/income-tax.ts";
+import { paidSlipStamps, paidSlips } from "../queries/income-tax.ts";
 import type { ComponentDef, SlipResult } from "../slip-model.ts";
 import type { DeclarationSection } from "./declarations.ts";
 import { proofCutoff } from "./declarations.ts";
@@ -25,6 +25,8 @@ export async function countingOn(taxYear: string, date: string): Promise<{ count
 /**
  * The facts of each employee for the tax year: the profile, the declarations counted, and the months
  * paid by processed runs before (year, month) - every month of the year when `before` is null.
+ * `digest` takes what was read, a paid slip as its id and change stamp (any change of the row moves
+ * it); with `digestOnly` (processing comparing a draft's inputs) the slips' figures are not read.
  */
 export async function yearFacts(
   client: Client,
@@ -34,10 +36,12 @@ export async function yearFacts(
   counting: Counting,
   classOf: ClassOf,
   digest?: InputsDigest,
+  digestOnly = false,
 ): Promise<Map<string, EmployeeTaxFacts>> {
   const ids = employees.map((e) => e.id);
   const { startYear } = taxYearBounds(taxYear);
   const until = before ? before.year * 100 + before.month : (startYear + 1) * 100 + 4;
+  const from = startYear * 100 + 4;
   // a run's whole company: a slice of employees per statement (src/db/id-chunks.ts)
   const [profiles, declarations, slips, pans] = await Promise.all([
     readByIdChunks(ids, (chunk) => client.taxProfile.findMany({ where: { tax_year: taxYear, employee_id: { in: chunk } } })),
@@ -50,13 +54,15 @@ export async function yearFacts(
         },
       }),
     ),
-    paidSlips(client, ids, startYear * 100 + 4, until),
+    digestOnly ? null : paidSlips(client, ids, from, until),
     readByIdChunks(ids, (chunk) =>
       client.employee.findMany({ where: { id: { in: chunk }, pan_number: { not: null } }, select: { id: true, pan_number: true } }),
     ),
   ]);
-  digest?.add("tax profiles", profiles).add("tax declarations", declarations).add("paid slips", slips).add("PANs", pans);
+  const stamps = slips ? slips.map((s) => ({ id: s.id, stamp: s.stamp })) : await paidSlipStamps(client, ids, from, until);
+  digest?.add("tax profiles", profiles).add("tax declarations", declarations).add("paid slips", stamps).add("PANs", pans);
   const facts = new Map<string, EmployeeTaxFacts>();
+  if (!slips) return facts;
   for (const e of employees) facts.set(e.id, { profile: profileFacts(null), date_of_birth: e.date_of_birth, paid: [], declared: {} });
   for (const p of profiles) facts.get(p.employee_id)!.profile = profileFacts(p);
   // the PAN on the employee record serves until the profile of the year gives one
@@ -103,6 +109,7 @@ export async function runIncomeTax(
   employees: { id: string; date_of_birth: Date | null }[],
   components: ComponentDef[],
   digest?: InputsDigest,
+  digestOnly = false,
 ): Promise<RunTax | null> {
   const company = await taxCompany();
   const taxYear = taxYearOf(run.period_end);
@@ -112,7 +119,8 @@ export async function runIncomeTax(
   const classOf = classesOf(components);
   const { counting } = await countingOn(taxYear, run.period_end);
   digest?.add("tax counting", counting);
-  const facts = await yearFacts(client, taxYear, employees, { year: run.period_year, month: run.period_month }, counting, classOf, digest);
+  const before = { year: run.period_year, month: run.period_month };
+  const facts = await yearFacts(client, taxYear, employees, before, counting, classOf, digest, digestOnly);
   return {
     apply(slip, e) {
       const f = facts.get(e.id);
