@@ -96,11 +96,9 @@ export interface BatchInputs {
  * `salaryOnly`: the month's salary without loan installments, claims and encashments (the final settlement's own).
  * `digestOnly`: the inputs read only to be digested (processing a draft): no slip can be computed from them.
  */
-export async function loadRunInputs(
-  tx: ScopedTx,
-  run: RunRef,
-  opts: { salaryOnly?: boolean; digestOnly?: boolean } = {},
-): Promise<RunInputs> {
+type InputsOptions = { salaryOnly?: boolean; digestOnly?: boolean };
+
+export async function loadRunInputs(tx: ScopedTx, run: RunRef, opts: InputsOptions = {}): Promise<RunInputs> {
   const who = await eligibility(tx, run);
   const { start, end } = who;
   const settings = await loadStatutory();
@@ -164,7 +162,7 @@ const digestOnly = (): never => {
 };
 
 /** The employees with loan installments, claims or encashments due. */
-const payersOf = (f: { installments: { employee_id: string }[]; claims: { employee_id: string }[]; encashments: { employee_id: string }[] }) => [
+const payersOf = (f: Awaited<ReturnType<typeof batchFacts>>) => [
   ...new Set([...f.installments, ...f.claims, ...f.encashments].map((r) => r.employee_id)),
 ];
 

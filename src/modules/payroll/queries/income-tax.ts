@@ -23,7 +23,8 @@ export interface PaidSlipRow {
 /** Processed slips (employees null: all) in months [from, before) as year × 100 + month, oldest first. */
 export function paidSlips(client: Client, employeeIds: string[] | null, from: number, before: number): Promise<PaidSlipRow[]> {
   return query<PaidSlipRow>(
-    sql`SELECT s.id::text AS id, s.change_xid::text AS stamp, s.employee_id, r.period_year, r.period_month, s.gross::text AS gross, s.leave_encashment::text AS leave_encashment,
+    sql`SELECT s.id::text AS id, s.change_xid::text AS stamp, s.employee_id, r.period_year, r.period_month,
+               s.gross::text AS gross, s.leave_encashment::text AS leave_encashment,
                s.pf_employee::text AS pf_employee, s.professional_tax::text AS professional_tax, s.income_tax::text AS income_tax,
                COALESCE(s.details->'earnings', '[]'::jsonb) AS earnings, s.details->'income_tax' AS tax
           FROM payroll_slips s
@@ -37,7 +38,12 @@ export function paidSlips(client: Client, employeeIds: string[] | null, from: nu
 }
 
 /** The same slips as paidSlips, only their ids and change stamps: what a run's inputs digest holds of them. */
-export function paidSlipStamps(client: Client, employeeIds: string[], from: number, before: number): Promise<{ id: string; stamp: string }[]> {
+export function paidSlipStamps(
+  client: Client,
+  employeeIds: string[],
+  from: number,
+  before: number,
+): Promise<{ id: string; stamp: string }[]> {
   return query<{ id: string; stamp: string }>(
     sql`SELECT s.id::text AS id, s.change_xid::text AS stamp
           FROM payroll_slips s
