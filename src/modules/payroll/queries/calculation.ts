@@ -227,9 +227,9 @@ export function insertSlips(client: Client, runId: string, rowsJson: string): Pr
 
 /**
  * Numbers every stored slip of a run, `<prefix>00001`… in employee-code order (the order the run reads its
- * employees in), in one statement; answers the slips numbered. Any plan of it is linear in the run's slips:
- * a batch's UPDATE joined to its ids was planned from the table's statistics, which lag a calculation's
- * fresh rows, and then scanned the whole run's slips once per batch.
+ * employees in), in one statement; answers the slips numbered. It reads the run's slips once and updates
+ * each by its key, whatever the table's statistics say: a batch's UPDATE joined to its employees was planned
+ * from statistics that lag a calculation's fresh rows, and then scanned the whole run's slips per batch.
  */
 export function numberRunSlips(client: Client, runId: string, prefix: string): Promise<number> {
   return execute(
