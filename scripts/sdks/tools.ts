@@ -89,7 +89,10 @@ export async function ensureVenv(name: string, requirements: string): Promise<st
     // copying and compiling pip into each venv cost more than the tools' install. Modules are compiled
     // when first imported, not all at install (--no-compile). Without a system pip, the venv's own.
     const systemPip = await sh("python3.11", ["-m", "pip", "--version"]).then(
-      (r) => Number(/^pip (\d+)\.(\d+)/.exec(r.output)?.slice(1).reduce((a, b) => Number(a) * 100 + Number(b), 0)) >= 2203,
+      (r) => {
+        const v = /^pip (\d+)\.(\d+)/.exec(r.output);
+        return !!v && Number(v[1]) * 100 + Number(v[2]) >= 2203;
+      },
       () => false,
     );
     const requirementsFile = ["-r", path.join(root, requirements)];
