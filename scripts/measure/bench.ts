@@ -6,7 +6,7 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { createWriteStream, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -251,13 +251,19 @@ async function startChild(script: string, extraEnv: Record<string, string>): Pro
       if (value) childEnv[name] = value;
       else delete childEnv[name];
     }
-  const { proc, base } = await startServerProcess(args, {
+  const { proc, base, startOutput } = await startServerProcess(args, {
     cwd: ROOT,
     env: childEnv,
     inheritStderr: true,
     healthPath: script.includes("baseline") ? "/api/server-time" : "/api/health",
   });
   children.push(proc);
+  // BENCH_SERVER_STDOUT=<file>: what our server writes to stdout (the access log, --trace-gc's lines) kept there
+  if (env.BENCH_SERVER_STDOUT && script === "src/main.ts") {
+    const out = createWriteStream(env.BENCH_SERVER_STDOUT);
+    out.write(startOutput);
+    proc.stdout!.pipe(out);
+  }
   return { proc, base };
 }
 /**
