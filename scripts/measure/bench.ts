@@ -1,7 +1,8 @@
 // `npm run bench` / `make bench`: the signed-in read path against a bare node:http + pg server, side by side,
 // in alternating turns; what it seeds, measures and prints, its settings and the goals: docs/performance.md,
 // "Benchmarks". Also: BENCH_DB_NAME (default `hrms_bench`), BENCH_RESEED=1 (a new seed even when the counts
-// match), BENCH_PROFILE_DIR (where BENCH_PROFILE writes). Employees are bulk-inserted by multi-row INSERTs
+// match), BENCH_PROFILE_DIR (where BENCH_PROFILE writes), BENCH_SERVER_STDOUT=<file> (our server's stdout kept there: the
+// access log, `--trace-gc-nvp` of BENCH_NODE_FLAGS). Employees are bulk-inserted by multi-row INSERTs
 // (5 000 rows a statement) then VACUUM ANALYZE. No figure is asserted by a test.
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
