@@ -75,7 +75,8 @@ function main() {
     ["inclusive (allocated below the frame)", inclusive],
   ] as const) {
     console.log(`Top ${top} frames by ${title}\n| frame | MB${head} |\n|---|---:${requests ? "|---:" : ""}|`);
-    for (const [k, b] of [...table].sort((a, b2) => b2[1] - a[1]).slice(0, top)) console.log(`| ${k.replaceAll("|", "\\|")} | ${mb(b)}${per(b)} |`);
+    for (const [k, b] of [...table].sort((a, b2) => b2[1] - a[1]).slice(0, top))
+      console.log(`| ${k.replaceAll("|", "\\|")} | ${mb(b)}${per(b)} |`);
     console.log("");
   }
 }

@@ -21,7 +21,11 @@ const NO_FRAGMENTS: readonly Sql[] = Object.freeze([]);
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
   const statement: Sited = Prisma.sql(strings, ...values);
   let fragments: Sql[] | undefined;
-  for (const v of values) if (v instanceof Prisma.Sql) (fragments ??= []).push(v);
+  for (const v of values) {
+    if (!(v instanceof Prisma.Sql)) continue;
+    fragments ??= [];
+    fragments.push(v);
+  }
   statement[SITE] = { strings, fragments: fragments ?? NO_FRAGMENTS };
   return statement;
 }

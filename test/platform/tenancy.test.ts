@@ -130,10 +130,15 @@ describe("raw SQL through src/db/sql.ts cannot forget the tenant", () => {
     const a = await signupTenant(t);
     const one = sql`1 AS n`;
     const two = sql`2 AS n`;
-    const pick = (column: Sql) =>
-      sql`SELECT ${column}, ${"x"}::text AS v FROM memberships WHERE tenant_id = ${tenant}::uuid LIMIT 1`;
+    const pick = (column: Sql) => sql`SELECT ${column}, ${"x"}::text AS v FROM memberships WHERE tenant_id = ${tenant}::uuid LIMIT 1`;
     for (const run of [readPrepared, readGenericPlan])
-      for (const [column, n] of [[one, 1], [two, 2], [one, 1], [sql`3 AS n`, 3], [two, 2]] as const)
+      for (const [column, n] of [
+        [one, 1],
+        [two, 2],
+        [one, 1],
+        [sql`3 AS n`, 3],
+        [two, 2],
+      ] as const)
         expect(await withTenant(a.tenantId, () => run(pick(column)))).toEqual([{ n, v: "x" }]);
   });
 
