@@ -129,10 +129,9 @@ $(SPECTRAL_STAMP): tools/spectral/package.json tools/spectral/package-lock.json
 	cd tools/spectral && SCARF_ANALYTICS=false npm ci --ignore-scripts --no-audit --no-fund
 	@touch $@
 
-# Spectral's verdict depends only on the document, the ruleset and Spectral's lockfile, and one run
-# takes about 45 s of CPU (the OWASP rules over the whole document): a clean verdict is remembered under
-# the hash of those three in node_modules/.cache/spectral (ignored), and the same inputs are not
-# linted again.
+# Spectral's verdict depends only on the document, the ruleset and Spectral's lockfile: a clean verdict
+# is remembered under the hash of those three in node_modules/.cache/spectral (ignored), and the same
+# inputs are not linted again.
 SPECTRAL_INPUTS := generated/openapi.json openapi/spectral.yaml tools/spectral/package-lock.json
 spectral: install $(SPECTRAL_STAMP)
 	@verdict=node_modules/.cache/spectral/$$(cat $(SPECTRAL_INPUTS) | sha256sum | cut -c1-32); \

@@ -1,6 +1,7 @@
 // The examples of generated/openapi.json are what the API reference (/docs) and mock servers show:
-//   - every example of the document (of a schema, a property, a media type, a parameter, a header)
-//     is valid for its schema;
+//   - every example and every default of the document (of a schema, a property, a media type, a
+//     parameter, a header; under paths, webhooks and components) is valid for its schema - the
+//     one check of them: Spectral's example rules are off (openapi/spectral.yaml);
 //   - a mock answer of every operation, built from the examples as a mock server does (the media
 //     type's example, else the schema's, else one made of its properties' - enum: the first value),
 //     is valid for the operation's response schema, and none of its strings is made up: each comes
@@ -61,6 +62,8 @@ function allExamples(): { where: string; schemaAt: (string | number)[]; value: u
     const isSchema = SCHEMA_KEYS.some((k) => k in node) && !("schema" in node) && !("in" in node);
     const target = "schema" in node ? [...parts, "schema"] : isSchema ? parts : null;
     if (target && node.example !== undefined) found.push({ where: `#/${pointer(parts)}/example`, schemaAt: target, value: node.example });
+    // a schema's default is what a client or a form shows when nothing is sent: it must be valid too
+    if (isSchema && node.default !== undefined) found.push({ where: `#/${pointer(parts)}/default`, schemaAt: parts, value: node.default });
     if (target && Array.isArray(node.examples))
       for (const [i, v] of node.examples.entries()) found.push({ where: `#/${pointer(parts)}/examples/${i}`, schemaAt: target, value: v });
     if (target && node.examples && !Array.isArray(node.examples) && typeof node.examples === "object")
@@ -70,6 +73,7 @@ function allExamples(): { where: string; schemaAt: (string | number)[]; value: u
     for (const [k, v] of Object.entries(node)) if (k !== "example" && k !== "examples") walk(v, [...parts, k]);
   };
   walk(doc.paths, ["paths"]);
+  walk(doc.webhooks, ["webhooks"]);
   walk(doc.components, ["components"]);
   return found;
 }
@@ -190,7 +194,7 @@ function ruleBreaks(value: unknown, where: string): string[] {
 }
 
 describe("the document's examples", () => {
-  it("are each valid for their schema (schemas, properties, media types, parameters, headers)", () => {
+  it("are each valid for their schema, as are the defaults (schemas, properties, media types, parameters, headers)", () => {
     const examples = allExamples();
     expect(examples.length).toBeGreaterThan(1000);
     const invalid = examples.flatMap((e) => problems(e.schemaAt, e.value).map((p) => `${e.where}: ${p} (${JSON.stringify(e.value)})`));
