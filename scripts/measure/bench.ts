@@ -1,12 +1,13 @@
 // `npm run bench` / `make bench`: the signed-in read path against a bare node:http + pg server, side by side,
 // in alternating turns; what it seeds, measures and prints, its settings and the goals: docs/performance.md,
 // "Benchmarks". Also: BENCH_DB_NAME (default `hrms_bench`), BENCH_RESEED=1 (a new seed even when the counts
-// match), BENCH_PROFILE_DIR (where BENCH_PROFILE writes). Employees are bulk-inserted by multi-row INSERTs
+// match), BENCH_PROFILE_DIR (where BENCH_PROFILE writes), BENCH_SERVER_STDOUT=<file> (our server's stdout kept there: the
+// access log, `--trace-gc-nvp` of BENCH_NODE_FLAGS). Employees are bulk-inserted by multi-row INSERTs
 // (5 000 rows a statement) then VACUUM ANALYZE. No figure is asserted by a test.
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { createWriteStream, mkdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -251,13 +252,19 @@ async function startChild(script: string, extraEnv: Record<string, string>): Pro
       if (value) childEnv[name] = value;
       else delete childEnv[name];
     }
-  const { proc, base } = await startServerProcess(args, {
+  const { proc, base, startOutput } = await startServerProcess(args, {
     cwd: ROOT,
     env: childEnv,
     inheritStderr: true,
     healthPath: script.includes("baseline") ? "/api/server-time" : "/api/health",
   });
   children.push(proc);
+  // BENCH_SERVER_STDOUT=<file>: what our server writes to stdout (the access log, --trace-gc's lines) kept there
+  if (env.BENCH_SERVER_STDOUT && script === "src/main.ts") {
+    const out = createWriteStream(env.BENCH_SERVER_STDOUT);
+    out.write(startOutput);
+    proc.stdout!.pipe(out);
+  }
   return { proc, base };
 }
 /**

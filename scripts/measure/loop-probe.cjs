@@ -2,11 +2,13 @@
 // LOOP_PROBE_DIR=<dir>): every second appends one JSON line to <dir>/probe-<pid>.jsonl with what
 // that second cost the event loop - the garbage collections by kind (count, total and longest pause,
 // from perf_hooks), the event-loop delay (monitorEventLoopDelay, 1 ms resolution: p50/p99/max), the
-// time from a request's 'request' event to its 'finish' (p50/p99/max), process.memoryUsage() and
-// the heap spaces' physical sizes.
+// time from a request's 'request' event to its 'finish' (p50/p99/max), the synchronous writes to
+// stdout and stderr (the access log's blocks: count, ms, EAGAIN refusals - on each, the log's writer
+// sleeps 100 ms on the event loop), process.memoryUsage() and the heap spaces' physical sizes.
 // Figures that survive a shared machine's load better than a client's p99: a pause is the server's.
 // Not loaded in production; a measuring aid only.
-const { appendFileSync, mkdirSync } = require("node:fs");
+const fs = require("node:fs");
+const { appendFileSync, mkdirSync } = fs;
 const http = require("node:http");
 const path = require("node:path");
 const v8 = require("node:v8");
@@ -43,6 +45,24 @@ if (dir) {
     }
     return emit.apply(this, arguments);
   };
+  // pino's synchronous destinations call fs.writeSync at call time: counted here for fds 1 and 2
+  let writes = { n: 0, ms: 0, max: 0, eagain: 0 };
+  const writeSync = fs.writeSync;
+  fs.writeSync = function (fd) {
+    if (fd !== 1 && fd !== 2) return writeSync.apply(this, arguments);
+    const t = process.hrtime.bigint();
+    try {
+      return writeSync.apply(this, arguments);
+    } catch (err) {
+      if (err.code === "EAGAIN") writes.eagain++;
+      throw err;
+    } finally {
+      const took = Number(process.hrtime.bigint() - t) / 1e6;
+      writes.n++;
+      writes.ms += took;
+      writes.max = Math.max(writes.max, took);
+    }
+  };
   const started = Date.now();
   const ms = (ns) => Math.round(ns / 1e4) / 100;
   setInterval(() => {
@@ -52,6 +72,7 @@ if (dir) {
       gc,
       loop: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
       requests: served.count,
+      writes: { n: writes.n, ms: Math.round(writes.ms * 100) / 100, max: Math.round(writes.max * 100) / 100, eagain: writes.eagain },
       served: served.count ? { p50: ms(served.percentile(50)), p99: ms(served.percentile(99)), max: ms(served.max) } : null,
       mb: Object.fromEntries(["rss", "heapTotal", "heapUsed", "external", "arrayBuffers"].map((k) => [k, Math.round(m[k] / 1048576)])),
       // each heap space's memory in use by the process (physical), MB
@@ -61,6 +82,7 @@ if (dir) {
     };
     appendFileSync(file, `${JSON.stringify(line)}\n`);
     gc = {};
+    writes = { n: 0, ms: 0, max: 0, eagain: 0 };
     loop.reset();
     served.reset();
   }, 1000).unref();

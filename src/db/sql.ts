@@ -12,9 +12,39 @@ export const tenant: unique symbol = Symbol("active tenant");
 /** A statement or a fragment of one. Fragments compose: `sql\`... ${fragment} ...\``. */
 export type Sql = Prisma.Sql;
 
+/** Where a statement was written (its template's strings) and the fragments composed into it, for `preparedText`. */
+const SITE = Symbol("template site");
+type Sited = Sql & { [SITE]?: { strings: TemplateStringsArray; fragments: readonly Sql[] } };
+const NO_FRAGMENTS: readonly Sql[] = Object.freeze([]);
+
 /** Tagged template: values are parameters; `tenant` is the active tenant; nested `sql` fragments compose. */
 export function sql(strings: TemplateStringsArray, ...values: unknown[]): Sql {
-  return Prisma.sql(strings, ...values);
+  const statement: Sited = Prisma.sql(strings, ...values);
+  let fragments: Sql[] | undefined;
+  for (const v of values) {
+    if (!(v instanceof Prisma.Sql)) continue;
+    fragments ??= [];
+    fragments.push(v);
+  }
+  statement[SITE] = { strings, fragments: fragments ?? NO_FRAGMENTS };
+  return statement;
+}
+
+/**
+ * The text of a statement from one template and the same fragment objects (module constants) is the
+ * same every time: made, and its prepared statement's name hashed, once per template. A hot read's
+ * text is ~2 kB built afresh per request; hashing it for its name was ~3 us of a profile read's CPU.
+ */
+const shapes = new WeakMap<TemplateStringsArray, { fragments: readonly Sql[]; text: string; name: string }>();
+function preparedText(statement: Sql): { text: string; name: string } {
+  const site = (statement as Sited)[SITE];
+  const known = site && shapes.get(site.strings);
+  if (known && known.fragments.length === site.fragments.length && known.fragments.every((f, i) => f === site.fragments[i])) return known;
+  const text = statement.text;
+  const shape = { fragments: site?.fragments ?? NO_FRAGMENTS, text, name: statementName(text) };
+  // the first shape of a template is kept (one whose fragments are made per call is named each time)
+  if (site && !known) shapes.set(site.strings, shape);
+  return shape;
 }
 
 /** The empty fragment and a list joined by a separator (both from Prisma, here so areas import one module). */
@@ -61,8 +91,8 @@ export async function read<T>(statement: Sql): Promise<T[]> {
 export async function readPrepared<T>(statement: Sql): Promise<T[]> {
   // through a transaction-mode pooler the next statement may run on another server connection,
   // which has not prepared it: unnamed there (planned each time; docs/operations.md, "Connection pooler")
-  const name = viaPooler() ? undefined : statementName(statement.text);
-  return (await getPool().query({ name, text: statement.text, values: bind(statement, "readPrepared") })).rows as T[];
+  const { text, name } = preparedText(statement);
+  return (await getPool().query({ name: viaPooler() ? undefined : name, text, values: bind(statement, "readPrepared") })).rows as T[];
 }
 
 /** What readGenericPlan's statements run under: transaction-local, so over when its round trip ends. */
@@ -138,7 +168,8 @@ export async function readGenericPlan<T>(statement: Sql): Promise<T[]> {
   try {
     const results = await new Promise<pg.QueryResult | pg.QueryResult[]>((resolve, reject) => {
       // through a transaction-mode pooler: unnamed (see readPrepared)
-      const config = { name: viaPooler() ? undefined : statementName(statement.text), text: statement.text, values };
+      const { text, name } = preparedText(statement);
+      const config = { name: viaPooler() ? undefined : name, text, values };
       client.query(new GenericPlanQuery(config, undefined, (err, res) => (err ? reject(err) : resolve(res))) as unknown as pg.Submittable);
     });
     if (!Array.isArray(results) || results.length !== 2)

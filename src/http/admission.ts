@@ -7,6 +7,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { logger } from "../log.ts";
 import { AppError, RETRY_AFTER_BUSY_S, rateLimited, unavailable } from "../platform/errors.ts";
 import { clientKey } from "../lib/ip.ts";
+import { type Links, LinkedSet } from "../lib/linked-set.ts";
 import { recordRefusal } from "../platform/metrics.ts";
 import { type Waiter, WaitQueue } from "./wait-queue.ts";
 
@@ -116,7 +117,7 @@ function announcesBody(req: Request): boolean {
  * An admitted request: `held` a slot, `reading` its body (no slot), `waiting` for a slot again after it,
  * `free` (no slot, no read: an error answered after its body, or a late body), `done`.
  */
-interface Entry {
+interface Entry extends Links<Entry> {
   req: Request;
   res: Response;
   state: "held" | "reading" | "waiting" | "free" | "writing" | "done";
@@ -173,8 +174,9 @@ export function admissionControl(opts: AdmissionOptions): Admission {
     writesReleased: 0,
     rejectedBodyMemory: 0,
   };
-  const entries = new Set<Entry>();
-  // on the response itself: a WeakMap keyed by it keeps requests past young collections (docs/performance.md, "The request path")
+  // a linked list, not a Set; the entry on the response itself, not in a WeakMap keyed by it: either kept
+  // requests past young collections (src/lib/linked-set.ts; docs/performance.md, "The request path")
+  const entries = new LinkedSet<Entry>();
   const ENTRY = Symbol("admission entry");
   const entryOf = (res: Response): Entry | undefined => (res as Response & { [ENTRY]?: Entry })[ENTRY];
   let checker: NodeJS.Timeout | undefined;
@@ -201,6 +203,9 @@ export function admissionControl(opts: AdmissionOptions): Admission {
       bodyFrom: 0,
       bodyBase: 0,
       client: "",
+      linkedPrev: undefined,
+      linkedNext: undefined,
+      linkedIn: undefined,
     };
     entries.add(e);
     (res as Response & { [ENTRY]?: Entry })[ENTRY] = e;

@@ -5,7 +5,7 @@ import { api } from "../support/api.ts";
 import pg from "pg";
 import { getPool, systemDb } from "../../src/db/client.ts";
 import { lock, tenantLock, tryLock } from "../../src/db/primitives.ts";
-import { execute, lockRow, lockRows, query, read, readGenericPlan, readPrepared, sql, tenant } from "../../src/db/sql.ts";
+import { execute, lockRow, lockRows, query, read, readGenericPlan, readPrepared, type Sql, sql, tenant } from "../../src/db/sql.ts";
 import { byId, db, scopeArgs, statementName, tenantScopedModels, tenantTx, TenantScopeError, withTenant } from "../../src/db/tenancy.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 
@@ -124,6 +124,22 @@ describe("raw SQL through src/db/sql.ts cannot forget the tenant", () => {
     expect(
       await withTenant(a.tenantId, () => query<{ n: number }>(sql`SELECT count(*)::int AS n FROM memberships WHERE ${scoped}`)),
     ).toEqual([{ n: created }]);
+  });
+
+  it("one template composed with different fragments runs each statement as written (prepared texts made once per shape)", async () => {
+    const a = await signupTenant(t);
+    const one = sql`1 AS n`;
+    const two = sql`2 AS n`;
+    const pick = (column: Sql) => sql`SELECT ${column}, ${"x"}::text AS v FROM memberships WHERE tenant_id = ${tenant}::uuid LIMIT 1`;
+    for (const run of [readPrepared, readGenericPlan])
+      for (const [column, n] of [
+        [one, 1],
+        [two, 2],
+        [one, 1],
+        [sql`3 AS n`, 3],
+        [two, 2],
+      ] as const)
+        expect(await withTenant(a.tenantId, () => run(pick(column)))).toEqual([{ n, v: "x" }]);
   });
 
   it("lockRows locks only the active tenant's rows, and named locks are per tenant", async () => {
