@@ -14,7 +14,7 @@ import { formatViolations, installRecorder, setCurrentTest, takeCalls, takeViola
 
 installRecorder();
 
-// TEST_CPU_REPORT=<file>: one line per test file - its worker's CPU (user + system, ms) and wall time
+// TEST_CPU_REPORT=<file>: one line per test file - its worker's CPU (user + system, ms), wall time and end
 // from this file's first hook to its last, for docs/measurements (what a file costs survives a busy
 // machine; its wall time does not). The files of a worker run one after another, so the difference
 // is the file's (plus the next file's database, cloned in the background meanwhile).
@@ -72,7 +72,7 @@ afterAll(async ({}, suite) => {
   if (cpuReport && cpuAtStart) {
     const { user, system } = process.cpuUsage(cpuAtStart);
     const line = { file: path.relative(path.resolve(import.meta.dirname, "../.."), file), user_ms: user / 1000, system_ms: system / 1000 };
-    appendFileSync(cpuReport, `${JSON.stringify({ ...line, wall_ms: performance.now() - wallAtStart, pid: process.pid })}\n`);
+    appendFileSync(cpuReport, `${JSON.stringify({ ...line, wall_ms: performance.now() - wallAtStart, ended_at: Date.now(), pid: process.pid })}\n`);
   }
   const dir = process.env.PROOF_RECORD_DIR;
   if (dir) {
