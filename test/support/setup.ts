@@ -72,7 +72,8 @@ afterAll(async ({}, suite) => {
   if (cpuReport && cpuAtStart) {
     const { user, system } = process.cpuUsage(cpuAtStart);
     const line = { file: path.relative(path.resolve(import.meta.dirname, "../.."), file), user_ms: user / 1000, system_ms: system / 1000 };
-    appendFileSync(cpuReport, `${JSON.stringify({ ...line, wall_ms: performance.now() - wallAtStart, ended_at: Date.now(), pid: process.pid })}\n`);
+    const timing = { wall_ms: performance.now() - wallAtStart, ended_at: Date.now(), pid: process.pid };
+    appendFileSync(cpuReport, `${JSON.stringify({ ...line, ...timing })}\n`);
   }
   const dir = process.env.PROOF_RECORD_DIR;
   if (dir) {
