@@ -9,7 +9,8 @@
 // `npx tsx scripts/support/owned-processes.ts`) stops what a killed run left. Off unless a proof calls
 // trackOwnedProcesses(): `make cluster` stays up.
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -135,6 +136,23 @@ function marked(run: string): Owned[] {
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
+ * A stopped PostgreSQL's data folder when it is a throw-away one (`<tmpdir>/hrms-*\/data`, made by the
+ * suite's setup or a proof, whose own cleanup a killed run never reached): removed with its folder.
+ * A data folder anywhere else (`.data/`, a cluster's) is left as it is.
+ */
+function removeThrowawayFolder(o: Owned): void {
+  if (!o.what.startsWith("postgres ") || alive(o)) return;
+  const dataDir = path.resolve(o.what.slice("postgres ".length).trim());
+  const folder = path.dirname(dataDir);
+  if (path.dirname(folder) !== path.resolve(tmpdir()) || !path.basename(folder).startsWith("hrms-")) return;
+  try {
+    rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    /* left for the machine's temporary-file cleanup: stopping the processes is what matters here */
+  }
+}
+
+/**
  * Stops every recorded process still running (synchronous: it also runs in an `exit` handler).
  * PostgreSQL gets SIGQUIT (an immediate shutdown that frees its shared memory), the others SIGTERM;
  * what still runs after `graceMs` gets SIGKILL. Returns what it stopped.
@@ -152,6 +170,7 @@ export function reapOwned(graceMs = 5000): string[] {
   for (const o of left.filter(alive)) signal(o, "SIGKILL");
   for (const g of groups.filter(groupRuns)) kill(-g, "SIGKILL");
   for (let waited = 0; waited < graceMs && groups.some(groupRuns); waited += 20) pause(20);
+  for (const o of left) removeThrowawayFolder(o);
   if (existsSync(pidFile())) write({ run: f.run, processes: [] });
   return left.map((o) => `${o.what} (pid ${o.pid})`);
 }

@@ -4,7 +4,7 @@
 // setup starts an embedded PostgreSQL in a process group of its own): nothing it started is left
 // running, whether the kill is a SIGTERM it handles or a SIGKILL after which the reaper is run.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -150,7 +150,7 @@ const isPostmaster = (pid: number) => {
  * `make verify`'s long fuzz step, with runs enough never to end by itself and its own pid file,
  * held until its vitest run's PostgreSQL is up; returns the process and everything below it then.
  */
-async function verifyInTheMiddleOfAStep(): Promise<{ verify: ChildProcess; seen: Map<number, string> }> {
+async function verifyInTheMiddleOfAStep(): Promise<{ verify: ChildProcess; seen: Map<number, string>; dataFolder: string }> {
   // a server of its own (no TEST_DATABASE_URL), and nothing of this suite's vitest worker
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST_DATABASE_URL$|DATABASE_URL$|PROOF_RECORD_DIR$)/.test(k)),
@@ -166,7 +166,10 @@ async function verifyInTheMiddleOfAStep(): Promise<{ verify: ChildProcess; seen:
     seen = descendants(verify.pid!);
     return [...seen.keys()].some(isPostmaster);
   });
-  return { verify, seen };
+  // the temporary folder of the step's PostgreSQL (its data folder's parent, made by the suite's setup)
+  const postmaster = [...seen.keys()].find(isPostmaster)!;
+  const args = readFileSync(`/proc/${postmaster}/cmdline`, "utf8").split("\0");
+  return { verify, seen, dataFolder: path.dirname(args[args.indexOf("-D") + 1]) };
 }
 
 const exited = (p: ChildProcess) =>
@@ -174,18 +177,20 @@ const exited = (p: ChildProcess) =>
 
 describe("make verify killed in the middle of a step", () => {
   it("stops everything it started on SIGTERM: vitest, its workers and its PostgreSQL", async () => {
-    const { verify, seen } = await verifyInTheMiddleOfAStep();
+    const { verify, seen, dataFolder } = await verifyInTheMiddleOfAStep();
     expect(seen.size).toBeGreaterThan(1);
+    expect(existsSync(dataFolder), dataFolder).toBe(true);
     verify.kill("SIGTERM");
     await exited(verify);
     expect(verify.exitCode).toBe(143);
     // the reaper has signalled all before exiting; a SIGKILLed process may take a moment to go
     await waitFor("the run's processes to end", () => stillRunning(seen).length === 0, { timeoutMs: 30_000 }).catch(() => {});
     expect(stillRunning(seen)).toEqual([]);
+    expect(existsSync(dataFolder), "the step's PostgreSQL data folder is removed with it").toBe(false);
   });
 
   it("after a SIGKILL (no handler runs), owned-processes.ts stops what the killed run left", async () => {
-    const { verify, seen } = await verifyInTheMiddleOfAStep();
+    const { verify, seen, dataFolder } = await verifyInTheMiddleOfAStep();
     verify.kill("SIGKILL");
     await exited(verify);
     expect(stillRunning(seen).length).toBeGreaterThan(0); // the step's vitest and PostgreSQL outlive it
@@ -198,5 +203,6 @@ describe("make verify killed in the middle of a step", () => {
     expect(reaper.stdout).toMatch(/stopped .*postgres/);
     await waitFor("the run's processes to end", () => stillRunning(seen).length === 0, { timeoutMs: 30_000 }).catch(() => {});
     expect(stillRunning(seen)).toEqual([]);
+    expect(existsSync(dataFolder), "the step's PostgreSQL data folder is removed with it").toBe(false);
   });
 });
