@@ -2,10 +2,10 @@
 // scheduled job deletes an old unreferenced file's row and bytes, keeps referenced and fresh ones,
 // keeps bytes another company's file still holds, and sweeps stale temporary files; and every
 // column of the schema that refers to files is one the job asks about.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { FILE_REFERENCES, REMOVE_ORPHAN_FILES_JOB } from "../../src/modules/utilities/cleanup.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
@@ -15,6 +15,7 @@ import { addCandidate, type Company, openPosting, recruitingCompany } from "../r
 import { api } from "../support/api.ts";
 
 const uploadDir = mkdtempSync(path.join(tmpdir(), "hrms-orphans-test-"));
+afterAll(() => rmSync(uploadDir, { recursive: true, force: true }));
 const t = useTestApp({ config: { uploadDir, orphanFileGraceHours: 24 } });
 const root = path.resolve(import.meta.dirname, "../..");
 

@@ -3,7 +3,7 @@
 // per user and per company shared through PostgreSQL (429 with Retry-After); the company's storage
 // quota (413 `quota_exceeded`); and no temporary file left behind by a refused upload.
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -20,6 +20,7 @@ import { expectRateLimitHeaders } from "../support/rate-limit.ts";
 import { api } from "../support/api.ts";
 
 const uploadDir = mkdtempSync(path.join(tmpdir(), "hrms-uploads-test-"));
+afterAll(() => rmSync(uploadDir, { recursive: true, force: true }));
 const t = useTestApp({ config: { uploadDir } });
 const tempDir = path.join(uploadDir, ".tmp");
 
