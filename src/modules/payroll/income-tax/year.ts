@@ -43,7 +43,7 @@ export async function yearFacts(
   const until = before ? before.year * 100 + before.month : (startYear + 1) * 100 + 4;
   const from = startYear * 100 + 4;
   // a run's whole company: a slice of employees per statement (src/db/id-chunks.ts)
-  const [profiles, declarations, slips, pans] = await Promise.all([
+  const [profiles, declarations, slipsOrStamps, pans] = await Promise.all([
     readByIdChunks(ids, (chunk) => client.taxProfile.findMany({ where: { tax_year: taxYear, employee_id: { in: chunk } } })),
     readByIdChunks(ids, (chunk) =>
       client.taxDeclaration.findMany({
@@ -54,12 +54,13 @@ export async function yearFacts(
         },
       }),
     ),
-    digestOnly ? null : paidSlips(client, ids, from, until),
+    digestOnly ? paidSlipStamps(client, ids, from, until) : paidSlips(client, ids, from, until),
     readByIdChunks(ids, (chunk) =>
       client.employee.findMany({ where: { id: { in: chunk }, pan_number: { not: null } }, select: { id: true, pan_number: true } }),
     ),
   ]);
-  const stamps = slips ? slips.map((s) => ({ id: s.id, stamp: s.stamp })) : await paidSlipStamps(client, ids, from, until);
+  const slips = digestOnly ? null : (slipsOrStamps as Awaited<ReturnType<typeof paidSlips>>);
+  const stamps = slips ? slips.map((s) => ({ id: s.id, stamp: s.stamp })) : slipsOrStamps;
   digest?.add("tax profiles", profiles).add("tax declarations", declarations).add("paid slips", stamps).add("PANs", pans);
   const facts = new Map<string, EmployeeTaxFacts>();
   if (!slips) return facts;
