@@ -48,6 +48,7 @@ function problems(parts: (string | number)[], value: unknown): string[] {
   return (validate.errors ?? []).map((e: { instancePath: string; message?: string }) => `${e.instancePath || "(root)"} ${e.message}`);
 }
 
+const MAP_KEYS = ["properties", "patternProperties", "$defs", "schemas"];
 const SCHEMA_KEYS = ["type", "$ref", "properties", "items", "enum", "const", "allOf", "oneOf", "anyOf", "format", "pattern"];
 
 /** Every example of the document with the schema it must satisfy (its location, as path parts). */
@@ -59,8 +60,11 @@ function allExamples(): { where: string; schemaAt: (string | number)[]; value: u
       for (const [i, n] of node.entries()) walk(n, [...parts, i]);
       return;
     }
-    const isSchema = SCHEMA_KEYS.some((k) => k in node) && !("schema" in node) && !("in" in node);
-    const target = "schema" in node ? [...parts, "schema"] : isSchema ? parts : null;
+    // a map of named schemas (`properties`, ...) is no schema whatever its members are called (a
+    // property may itself be called `properties`: then its parent is the map)
+    const isMap = MAP_KEYS.includes(String(parts.at(-1))) && !MAP_KEYS.includes(String(parts.at(-2)));
+    const isSchema = !isMap && SCHEMA_KEYS.some((k) => k in node) && !("schema" in node) && !("in" in node);
+    const target = isMap ? null : "schema" in node ? [...parts, "schema"] : isSchema ? parts : null;
     if (target && node.example !== undefined) found.push({ where: `#/${pointer(parts)}/example`, schemaAt: target, value: node.example });
     // a schema's default is what a client or a form shows when nothing is sent: it must be valid too
     if (isSchema && node.default !== undefined) found.push({ where: `#/${pointer(parts)}/default`, schemaAt: parts, value: node.default });
