@@ -497,6 +497,13 @@ export interface Config extends Limits {
    */
   readonly identityCacheTtlMs: number;
   /**
+   * `PASSWORD_HASH_COST`: scrypt's cost for new password hashes, as log2 of N (14: N = 16384, 16 MB
+   * and ~50 ms of one core per hash; r = 8, p = 1). Every hash records its own parameters, so a
+   * change applies to new passwords and to each account at its next sign-in (the hash is upgraded
+   * then); existing hashes keep verifying. 10-17 (17: 128 MB a hash).
+   */
+  readonly passwordHashCost: number;
+  /**
    * `EVENT_LOOP_REPORT`: the file the event-loop delay histogram (max, p99, p50 in ms, as JSON) is
    * written to on `SIGUSR2` (then reset) and at shutdown (src/lib/event-loop-report.ts);
    * scripts/measure/event-loop.ts uses it. Unset: no histogram.
@@ -701,6 +708,7 @@ export function loadConfig(env: Env, root: string = projectRoot): Config {
     aiCallsPerUserPerHour: positiveInt(r, "AI_CALLS_PER_USER_PER_HOUR", 60),
     aiCallsPerTenantPerHour: positiveInt(r, "AI_CALLS_PER_TENANT_PER_HOUR", 300),
     signupMaxPerIp: positiveInt(r, "SIGNUP_MAX_PER_IP", 10),
+    passwordHashCost: integer(r, "PASSWORD_HASH_COST", 14, 10, 17, "a whole number from 10 to 17 (log2 of scrypt's N)"),
     invitesPerTenantPerDay: positiveInt(r, "INVITES_PER_TENANT_PER_DAY", 200),
     invitesPerNewTenantPerDay: positiveInt(r, "INVITES_PER_NEW_TENANT_PER_DAY", 20),
     invitesPerUserPerHour: positiveInt(r, "INVITES_PER_USER_PER_HOUR", 30),

@@ -3,15 +3,21 @@
 // worker), tenant switching, members and roles.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api } from "../support/api.ts";
-import { verifyPassword } from "../../src/platform/identity/passwords.ts";
+import { hashPassword, verifyPassword } from "../../src/platform/identity/passwords.ts";
+import { loadConfig } from "../../src/config.ts";
 import { registerAllJobs } from "../../src/modules/jobs.ts";
 import { jobs } from "../../src/platform/jobs/queue.ts";
-import { addMember, expectDetails, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
+import { addMember, appWith, expectDetails, expectError, signupTenant, uniqueEmail, useTestApp } from "../support/app.ts";
 import { startMailSink, tokenMailed, type MailSink } from "../support/mail.ts";
 import { MEMBER_PASSWORD, MEMBER_PASSWORD_HASH } from "../support/passwords.ts";
 import * as clock from "../../src/lib/clock.ts";
 
 const t = useTestApp();
+const productionConfig = loadConfig({ NODE_ENV: "production", SESSION_SECRET: "p".repeat(32), PUBLIC_URL: "https://hr.example.com" });
+/** `MEMBER_PASSWORD` in the first stored format, `scrypt$<hex-salt>$<hex-hash>` (N = 2^14): accounts made before the cost was recorded. */
+const FIRST_FORMAT_HASH =
+  "scrypt$a38491fa1ae5a7e13bdd3e486f48070b$" +
+  "0e7f95677b8f5e6c22bf17c9a075aa596d6d2718fe4618bde2868e7a11545d5174ccf2a523db101b668f2571e33858a615f41462cc8592075162735ef1863308";
 let mail: MailSink;
 
 beforeAll(async () => {
@@ -30,18 +36,60 @@ function sidOf(res: { headers: Record<string, unknown> }): string | undefined {
 }
 
 describe("signup and passwords", () => {
-  it("stores the password as scrypt$<hex-salt>$<hex-hash> and verifies it", async () => {
+  it("stores the password as scrypt$ln=<cost>,r=8,p=1$<hex-salt>$<hex-hash> at the configured cost, and verifies it", async () => {
     const o = await signupTenant(t, { password: "a-very-good-password" });
     const [u] = await t.query<{ password_hash: string }>("SELECT password_hash FROM users WHERE id = $1", [o.userId]);
-    expect(u.password_hash).toMatch(/^scrypt\$[0-9a-f]{32}\$[0-9a-f]{128}$/);
+    expect(u.password_hash).toMatch(new RegExp(`^scrypt\\$ln=${t.config.passwordHashCost},r=8,p=1\\$[0-9a-f]{32}\\$[0-9a-f]{128}$`));
     expect(await verifyPassword("a-very-good-password", u.password_hash)).toBe(true);
     expect(await verifyPassword("a-very-good-passworD", u.password_hash)).toBe(false);
   });
 
-  it("accepts the tests' precomputed member hash (test/support/passwords.ts), so it stays in the production format", async () => {
-    expect(MEMBER_PASSWORD_HASH).toMatch(/^scrypt\$[0-9a-f]{32}\$[0-9a-f]{128}$/);
+  it("hashes at production's cost (N = 2^14) unless PASSWORD_HASH_COST says otherwise, and verifies every format", async () => {
+    expect(productionConfig.passwordHashCost).toBe(14);
+    const hash = await hashPassword("a-very-good-password", productionConfig.passwordHashCost);
+    expect(hash).toMatch(/^scrypt\$ln=14,r=8,p=1\$[0-9a-f]{32}\$[0-9a-f]{128}$/);
+    expect(await verifyPassword("a-very-good-password", hash)).toBe(true);
+    // the first format, without parameters, is N = 2^14
+    expect(await verifyPassword(MEMBER_PASSWORD, FIRST_FORMAT_HASH)).toBe(true);
+    expect(await verifyPassword(`${MEMBER_PASSWORD}x`, FIRST_FORMAT_HASH)).toBe(false);
+    // parameters outside the accepted range, or another r or p, are no hash of ours
+    expect(await verifyPassword("a-very-good-password", hash.replace("ln=14", "ln=30"))).toBe(false);
+    expect(await verifyPassword("a-very-good-password", hash.replace("r=8", "r=1"))).toBe(false);
+  });
+
+  it("accepts the tests' precomputed member hash (test/support/passwords.ts), so it stays in the stored format", async () => {
+    expect(MEMBER_PASSWORD_HASH.startsWith(`scrypt$ln=${t.config.passwordHashCost},r=8,p=1$`)).toBe(true);
     expect(await verifyPassword(MEMBER_PASSWORD, MEMBER_PASSWORD_HASH)).toBe(true);
     expect(await verifyPassword(`${MEMBER_PASSWORD}x`, MEMBER_PASSWORD_HASH)).toBe(false);
+  });
+
+  it("signIn upgrades a hash made at another cost, or in the first format, once the password is right", async () => {
+    const owner = await signupTenant(t);
+    const member = await addMember(t, owner, "employee");
+    const stored = async () =>
+      (await t.query<{ password_hash: string }>("SELECT password_hash FROM users WHERE id = $1", [member.userId]))[0].password_hash;
+    // at the configured cost already: left as it is
+    await api(t.request())
+      .op("signIn", { body: { email: member.email, password: MEMBER_PASSWORD } })
+      .expect(200);
+    expect(await stored()).toBe(MEMBER_PASSWORD_HASH);
+    await t.query("UPDATE users SET password_hash = $2 WHERE id = $1", [member.userId, FIRST_FORMAT_HASH]);
+    const raised = appWith(t, { passwordHashCost: t.config.passwordHashCost + 1 });
+    // a wrong password changes nothing
+    await api(raised.as(t.request()))
+      .op("signIn", { body: { email: member.email, password: "not-the-password" } })
+      .expect(401);
+    expect(await stored()).toBe(FIRST_FORMAT_HASH);
+    await api(raised.as(t.request()))
+      .op("signIn", { body: { email: member.email, password: MEMBER_PASSWORD } })
+      .expect(200);
+    const upgraded = await stored();
+    expect(upgraded.startsWith(`scrypt$ln=${t.config.passwordHashCost + 1},r=8,p=1$`)).toBe(true);
+    expect(await verifyPassword(MEMBER_PASSWORD, upgraded)).toBe(true);
+    // and the upgraded hash signs in on the file's app too (each hash verifies with its own parameters)
+    await api(t.request())
+      .op("signIn", { body: { email: member.email, password: MEMBER_PASSWORD } })
+      .expect(200);
   });
 
   it("creates the company with the user as owner and no optional module", async () => {

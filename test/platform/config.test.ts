@@ -83,6 +83,7 @@ describe("loadConfig", () => {
       runWorker: true,
       trustProxy: false,
       identityCacheTtlMs: 60000,
+      passwordHashCost: 14,
       eventLoopReport: undefined,
       signinMaxFailuresPerAccount: 5,
       signinMaxFailuresPerAccountAllClients: 20,
@@ -144,6 +145,7 @@ describe("loadConfig", () => {
       validateResponses: false,
       logLevel: "info",
       identityCacheTtlMs: 60000,
+      passwordHashCost: 14,
       signupMaxPerIp: 10,
       invitesPerNewTenantPerDay: 20,
       publicUrl: "https://hr.example.com",
@@ -204,6 +206,7 @@ describe("loadConfig", () => {
       RUN_WORKER: "off",
       TRUST_PROXY: "yes",
       IDENTITY_CACHE_TTL_MS: "0",
+      PASSWORD_HASH_COST: "12",
       EVENT_LOOP_REPORT: "/tmp/loop.json",
       SIGNIN_MAX_FAILURES_PER_ACCOUNT: "3",
       SIGNIN_MAX_FAILURES_PER_ACCOUNT_ALL_CLIENTS: "12",
@@ -281,6 +284,7 @@ describe("loadConfig", () => {
       runWorker: false,
       trustProxy: 1,
       identityCacheTtlMs: 0,
+      passwordHashCost: 12,
       eventLoopReport: "/tmp/loop.json",
       signinMaxFailuresPerAccount: 3,
       signinMaxFailuresPerAccountAllClients: 12,
@@ -357,6 +361,9 @@ describe("loadConfig", () => {
     expect(problemsOf({ MAX_QUEUED_REQUESTS: "-1" })).toEqual(['MAX_QUEUED_REQUESTS must be a non-negative integer, got "-1"']);
     expect(problemsOf({ PAYROLL_SYNC_LIMIT: "many" })).toEqual(['PAYROLL_SYNC_LIMIT must be a non-negative integer, got "many"']);
     expect(problemsOf({ PORT: "70000" })).toEqual(['PORT must be an integer from 0 to 65535, got "70000"']);
+    expect(problemsOf({ PASSWORD_HASH_COST: "9" })).toEqual([
+      `PASSWORD_HASH_COST must be a whole number from 10 to 17 (log2 of scrypt's N), got "9"`,
+    ]);
     expect(problemsOf({ EMBEDDED_PG_PORT: "0" })).toEqual(['EMBEDDED_PG_PORT must be an integer from 1 to 65535, got "0"']);
     // a timer longer than Node's timers take would fire at once
     expect(problemsOf({ REQUEST_QUEUE_TIMEOUT_MS: "2147483648" })).toEqual([

@@ -24,6 +24,9 @@ const settings: Record<string, string> = {
   IDENTITY_CACHE_TTL_MS: "0",
   // no timer left behind by a file's app
   SESSION_PRUNE_SECONDS: "0",
+  // scrypt at N = 2^10 instead of production's 2^14: the suite signs up and in some thousand times, and
+  // the cost is a setting like any other (test/platform/auth.test.ts proves production's and the upgrade)
+  PASSWORD_HASH_COST: "10",
   // test/platform/overload.test.ts sets tight limits of its own
   ...busyMachine,
   // fixtures sign up many companies from one address and invite many people, and a file makes more

@@ -1,40 +1,69 @@
-// Passwords: scrypt N=16384, r=8, p=1, 64-byte key, random 16-byte salt, `scrypt$<hex-salt>$<hex-hash>`,
-// compared in constant time. A new password must not be guessable (zxcvbn-ts with its offline common and
-// breached list) nor contain the e-mail's local part.
-import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from "node:crypto";
+// Passwords: scrypt (r = 8, p = 1, 64-byte key, random 16-byte salt) at the configured cost
+// (PASSWORD_HASH_COST, log2 of N), stored as `scrypt$ln=<cost>,r=8,p=1$<hex-salt>$<hex-hash>` so each hash
+// verifies with its own parameters; the first format, `scrypt$<hex-salt>$<hex-hash>`, is cost 14.
+// Compared in constant time. A new password must not be guessable (zxcvbn-ts with its offline common
+// and breached list) nor contain the e-mail's local part.
+import { randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
 import { ZxcvbnFactory } from "@zxcvbn-ts/core";
 import { adjacencyGraphs, dictionary } from "@zxcvbn-ts/language-common";
+import { config } from "../../config.ts";
 import { nextTurn } from "../../lib/yielding.ts";
 import { invalidField } from "../errors.ts";
 
-const N = 16384;
 const r = 8;
 const p = 1;
 const KEY_LENGTH = 64;
+/** The cost of a hash in the first format, which names no parameters. */
+const FIRST_FORMAT_COST = 14;
+const FORMAT = /^scrypt\$(?:ln=(\d{1,2}),r=8,p=1\$)?([0-9a-f]{32})\$([0-9a-f]{128})$/;
 
-function scrypt(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
+function scrypt(password: string, salt: Buffer, cost: number): Promise<Buffer> {
+  const N = 2 ** cost;
   return new Promise((resolve, reject) =>
-    scryptCb(password.normalize("NFC"), salt, KEY_LENGTH, opts, (err, key) => (err ? reject(err) : resolve(key))),
+    scryptCb(password.normalize("NFC"), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** A hash of `password` at the configured cost. */
+export async function hashPassword(password: string, cost = config().passwordHashCost): Promise<string> {
   const salt = randomBytes(16);
-  const key = await scrypt(password, salt, { N, r, p, maxmem: 64 * 1024 * 1024 });
-  return `scrypt$${salt.toString("hex")}$${key.toString("hex")}`;
+  const key = await scrypt(password, salt, cost);
+  return `scrypt$ln=${cost},r=${r},p=${p}$${salt.toString("hex")}$${key.toString("hex")}`;
+}
+
+/** The cost a stored hash was made with, or null for a string that is no hash of ours. */
+function costOf(stored: string): number | null {
+  const m = FORMAT.exec(stored);
+  if (!m) return null;
+  const cost = m[1] === undefined ? FIRST_FORMAT_COST : Number(m[1]);
+  return cost >= 10 && cost <= 17 ? cost : null;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const m = /^scrypt\$([0-9a-f]+)\$([0-9a-f]+)$/.exec(stored);
-  if (!m) return false;
-  const expected = Buffer.from(m[2], "hex");
-  if (expected.length !== KEY_LENGTH) return false;
-  const key = await scrypt(password, Buffer.from(m[1], "hex"), { N, r, p, maxmem: 64 * 1024 * 1024 });
-  return timingSafeEqual(key, expected);
+  const cost = costOf(stored);
+  if (cost === null) return false;
+  const [salt, expected] = stored.split("$").slice(-2);
+  const key = await scrypt(password, Buffer.from(salt, "hex"), cost);
+  return timingSafeEqual(key, Buffer.from(expected, "hex"));
 }
 
-/** A valid hash of a random password, verified against when the account does not exist (same timing). */
-export const DUMMY_HASH = await hashPassword(randomBytes(16).toString("hex"));
+/** Whether a verified hash should be made again: another cost than the configured one, or the first format. */
+export function needsRehash(stored: string): boolean {
+  return !stored.startsWith(`scrypt$ln=${config().passwordHashCost},`);
+}
+
+const dummies = new Map<number, Promise<string>>();
+/** A valid hash of a random password at the configured cost: verified against when the account does not exist (same timing). */
+export function dummyHash(): Promise<string> {
+  const cost = config().passwordHashCost;
+  const known = dummies.get(cost);
+  if (known) return known;
+  const hash = hashPassword(randomBytes(16).toString("hex"), cost);
+  dummies.set(cost, hash);
+  return hash;
+}
 
 /** The lowest zxcvbn score accepted: 2 = more than 10^6 guesses (0 and 1: common passwords and simple patterns). */
 export const MIN_PASSWORD_SCORE = 2;

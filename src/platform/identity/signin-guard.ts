@@ -19,7 +19,7 @@ import {
   ipLimiter,
   lockoutNoticeLimiter,
 } from "./limiter.ts";
-import { DUMMY_HASH, verifyPassword } from "./passwords.ts";
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from "./passwords.ts";
 import { hashToken } from "./tokens.ts";
 
 /** The cookie that marks a browser a user has signed in from (HttpOnly, SameSite=Lax, Secure in production, one year). */
@@ -134,9 +134,10 @@ export async function checkPasswordAttempt(a: PasswordAttempt): Promise<void> {
   if (!known) checks.push([ipLimiter, a.ip], [accountAllLimiter, a.email]);
   const blocked = await blockedBy(checks);
   if (blocked) throw blocked;
-  const valid = a.password !== undefined && (await verifyPassword(a.password, a.user?.password_hash ?? DUMMY_HASH));
+  const valid = a.password !== undefined && (await verifyPassword(a.password, a.user?.password_hash ?? (await dummyHash())));
   if (a.user && valid) {
     await accountLimiter.clear(accountKey);
+    if (needsRehash(a.user.password_hash)) await rehash(a.user.id, a.user.password_hash, a.password!);
     return;
   }
   // the same limits the check read (for an unknown client: its IP's and the account's across clients), in one statement
@@ -144,6 +145,15 @@ export async function checkPasswordAttempt(a: PasswordAttempt): Promise<void> {
   if (a.user && (forClient === accountLimiter.max || forAll === accountAllLimiter.max))
     await noticePause(a.user, a.ip, forAll === accountAllLimiter.max ? "all" : "client");
   throw await a.wrong();
+}
+
+/**
+ * The right password of a hash made at another cost (PASSWORD_HASH_COST changed since) is hashed again
+ * at the configured one; only if the hash is still the one verified (a reset meanwhile wins).
+ */
+async function rehash(userId: string, verified: string, password: string): Promise<void> {
+  const fresh = await hashPassword(password);
+  await systemDb.user.updateMany({ where: { id: userId, password_hash: verified }, data: { password_hash: fresh } });
 }
 
 /** Tells the owner their sign-ins were paused (at most once an hour per account). */
