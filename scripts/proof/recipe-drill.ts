@@ -55,7 +55,7 @@ export async function runRecipeDrill(): Promise<DrillResult> {
         (line) => `${line}\n  /api/helpdesk/tickets/{id}/reopen: { $ref: "./paths/api_helpdesk_tickets_{id}_reopen.yaml" }`,
       ),
     );
-    const tsc = path.join(root, "node_modules/.bin/tsc");
+    const tsc = path.join(root, "node_modules/typescript-native/bin/tsc"); // as `make typecheck`
 
     const generated = await run(dir, "node", ["scripts/build/generate.mjs"]);
     if (generated.status) return { result: "FAIL", details: `make generate failed: ${generated.out.slice(-300)}` };

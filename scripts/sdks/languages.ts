@@ -97,7 +97,9 @@ export const LANGUAGES: Language[] = [
     // a warning or an error printed is a failure even when the generator exits 0 (it prints "Done!" anyway)
     warningLines: (o) => o.split("\n").filter((l) => /warn|error|⚠/i.test(l)),
     generate: async (out) => (await sh(bin("openapi-ts"), ["-i", DOC, "-o", out], { env: { NO_COLOR: "1", FORCE_COLOR: "0" } })).output,
-    build: async () => void (await sh(bin("tsc"), ["-p", path.join(root, "sdks/typescript/tsconfig.json")])),
+    // TypeScript 7 (the native compiler), as `make typecheck`
+    build: async () =>
+      void (await sh(path.join(root, "node_modules/typescript-native/bin/tsc"), ["-p", path.join(root, "sdks/typescript/tsconfig.json")])),
     journey: async () => [bin("tsx"), [path.join(root, "sdks/typescript/journey.ts")], root],
   },
   {
