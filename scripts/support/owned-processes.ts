@@ -136,7 +136,7 @@ function marked(run: string): Owned[] {
 const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /**
- * A stopped PostgreSQL's data folder when it is a throw-away one (`<tmpdir>/hrms-*\/data`, made by the
+ * A stopped PostgreSQL's data folder when it is a throw-away one (`<tmpdir or /dev/shm>/hrms-*\/data`, made by the
  * suite's setup or a proof, whose own cleanup a killed run never reached): removed with its folder.
  * A data folder anywhere else (`.data/`, a cluster's) is left as it is.
  */
@@ -144,7 +144,9 @@ function removeThrowawayFolder(o: Owned): void {
   if (!o.what.startsWith("postgres ") || alive(o)) return;
   const dataDir = path.resolve(o.what.slice("postgres ".length).trim());
   const folder = path.dirname(dataDir);
-  if (path.dirname(folder) !== path.resolve(tmpdir()) || !path.basename(folder).startsWith("hrms-")) return;
+  // the parents throwawayParent (src/db/embedded.ts) chooses from
+  const parents = [path.resolve(tmpdir()), "/dev/shm"];
+  if (!parents.includes(path.dirname(folder)) || !path.basename(folder).startsWith("hrms-")) return;
   try {
     rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
   } catch {

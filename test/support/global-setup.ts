@@ -4,11 +4,10 @@
 // so files run in parallel without seeing each other's data.
 import { createHash, randomBytes } from "node:crypto";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { startThrowawayServer } from "../../src/db/embedded.ts";
+import { startThrowawayServer, throwawayParent } from "../../src/db/embedded.ts";
 import { deployMigrations, MIGRATIONS_DIR } from "../../src/db/migrations.ts";
 
 declare module "vitest" {
@@ -44,7 +43,7 @@ export default async function setup(project: TestProject) {
   let stop: (() => Promise<void>) | undefined;
   let dataDir: string | undefined;
   if (!adminUrl) {
-    dataDir = mkdtempSync(path.join(tmpdir(), "hrms-test-pg-"));
+    dataDir = mkdtempSync(path.join(throwawayParent(), "hrms-test-pg-"));
     chmodSync(dataDir, 0o755); // the embedded server runs as the `postgres` user when we are root
     const server = await startThrowawayServer(path.join(dataDir, "data"), false, TEST_SERVER_SETTINGS);
     adminUrl = server.url;
