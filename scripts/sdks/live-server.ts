@@ -1,7 +1,7 @@
 // The live servers the SDK journeys and Schemathesis run against: a throw-away embedded PostgreSQL
 // (temporary folder, free port), migrated, the demo company seeded through the API
 // (scripts/db/seed-demo.ts: a processed payroll run, exports, employees to walk), then the real
-// server (`src/main.ts`, a process of its own on a port it takes itself) over a copy of that database
+// server (the production build, a process of its own on a port it takes itself) over a copy of that database
 // per purpose, so one cannot disturb the other:
 //   - `qa`: the usual limits lifted (Schemathesis sends thousands of requests as one caller);
 //   - `journeys`: a tight per-address limit in a short window (RATE_LIMIT_PER_IP requests without a
@@ -10,7 +10,6 @@
 //     credential requests count per caller, where the limits are lifted. The journeys run one after
 //     another (they share the address 127.0.0.1 and so this budget).
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import type { ServerProcess } from "../../test/support/server-process.ts";
@@ -20,8 +19,8 @@ process.env.DEV_MAIL ??= "false";
 // the seeding and the servers wait for a connection or a slot as the suite does on a busy machine
 const { busyMachine } = await import("../../test/support/test-env.ts");
 for (const [name, value] of Object.entries(busyMachine)) process.env[name] ??= value;
-const { startServerProcess } = await import("../../test/support/server-process.ts");
-const { createDatabaseIfMissing, startThrowawayServer } = await import("../../src/db/embedded.ts");
+const { buildServer, startServerProcess } = await import("../../test/support/server-process.ts");
+const { createDatabaseIfMissing, startThrowawayServer, throwawayParent } = await import("../../src/db/embedded.ts");
 const { deployMigrations } = await import("../../src/db/migrations.ts");
 const { closeDb, getPool, initDb } = await import("../../src/db/client.ts");
 const { createApp } = await import("../../src/http/app.ts");
@@ -55,7 +54,9 @@ export interface LiveServers {
 }
 
 export async function startLiveServers(opts: { employees?: number; log?: (line: string) => void } = {}): Promise<LiveServers> {
-  const dir = mkdtempSync(path.join(tmpdir(), "hrms-live-"));
+  const dir = mkdtempSync(path.join(throwawayParent(), "hrms-live-"));
+  const built = buildServer("sdks-server-");
+  built.catch(() => {}); // awaited where the servers start
   const db = await startThrowawayServer(dir);
   const procs: ServerProcess[] = [];
   const stop = async () => {
@@ -65,6 +66,10 @@ export async function startLiveServers(opts: { employees?: number; log?: (line: 
     }
     await db.stop();
     rmSync(dir, { recursive: true, force: true });
+    await built.then(
+      (b) => b.remove(),
+      () => {},
+    );
   };
   try {
     const url = await createDatabaseIfMissing(db.url, "hrms");
@@ -89,7 +94,7 @@ export async function startLiveServers(opts: { employees?: number; log?: (line: 
     await c.query("DELETE FROM usage_counters");
     await c.end();
     const start = async (databaseUrl: string, env: Record<string, string>) => {
-      const p = await startServerProcess(["--import", "tsx", "src/main.ts"], {
+      const p = await startServerProcess([(await built).entry], {
         cwd: root,
         env: {
           ...process.env,

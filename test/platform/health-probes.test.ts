@@ -13,6 +13,7 @@ import { createLifecycle, type Lifecycle } from "../../src/platform/lifecycle.ts
 import { createServer } from "../../src/http/server.ts";
 import { expectError, useTestApp } from "../support/app.ts";
 import { startServerProcess } from "../support/server-process.ts";
+import { serverArgs } from "../support/server-entry.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();
@@ -106,7 +107,7 @@ describe("getLiveness, getReadiness: the probes", () => {
 
 describe("getReadiness, getLiveness: a real server process shutting down", () => {
   it("after SIGTERM readiness is 503 while requests are still served, then the process stops cleanly", async () => {
-    const server = await startServerProcess(["--import", "tsx", "src/main.ts"], {
+    const server = await startServerProcess(serverArgs(), {
       cwd: root,
       env: {
         ...process.env,

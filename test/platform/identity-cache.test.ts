@@ -9,6 +9,7 @@ import { signedSessionId } from "../../src/platform/identity/session.ts";
 import { getPool } from "../../src/db/client.ts";
 import { addMember, expectError, signupTenant, useTestApp, type TenantSession } from "../support/app.ts";
 import { startServerProcess, type ServerProcess } from "../support/server-process.ts";
+import { serverArgs } from "../support/server-entry.ts";
 import { eventually } from "../support/eventually.ts";
 import { appIdentityCache, settled } from "../support/identity-cache.ts";
 import { api } from "../support/api.ts";
@@ -172,7 +173,7 @@ describe("identity cache", () => {
   });
 
   it("a role change made through one server process takes effect in another", async () => {
-    other = await startServerProcess(["--import", "tsx", "src/main.ts"], {
+    other = await startServerProcess(serverArgs(), {
       cwd: root,
       env: {
         ...process.env,

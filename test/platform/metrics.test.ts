@@ -19,6 +19,7 @@ import { deliverDueEmails } from "../../src/platform/mail/deliver.ts";
 import { expectError, signupTenant, useTestApp } from "../support/app.ts";
 import { startMailSink } from "../support/mail.ts";
 import { startServerProcess } from "../support/server-process.ts";
+import { serverArgs } from "../support/server-entry.ts";
 import { api } from "../support/api.ts";
 
 const t = useTestApp();
@@ -262,7 +263,7 @@ describe("getHealth: the server process serves its metrics on METRICS_PORT only"
       RUN_WORKER: "false",
       LOG_LEVEL: "warn",
     };
-    const server = await startServerProcess(["--import", "tsx", "src/main.ts"], { cwd: root, env: { ...env, METRICS_PORT: "0" } });
+    const server = await startServerProcess(serverArgs(), { cwd: root, env: { ...env, METRICS_PORT: "0" } });
     try {
       const at = /Metrics: (http:\/\/127\.0\.0\.1:(\d+)\/metrics)/.exec(server.startOutput);
       expect(at, server.startOutput).not.toBeNull();

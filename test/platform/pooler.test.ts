@@ -14,6 +14,7 @@ import { type PgBouncer, pgbouncerBinary, startPgBouncer } from "../../scripts/m
 import { useTestApp } from "../support/app.ts";
 import { leaveWorld } from "../leave/fixtures.ts";
 import { type ServerProcess, startServerProcess } from "../support/server-process.ts";
+import { serverArgs } from "../support/server-entry.ts";
 import { eventually } from "../support/eventually.ts";
 import { api, type ResponseBody } from "../support/api.ts";
 
@@ -37,7 +38,7 @@ describe.skipIf(!pgbouncerBinary())("getEmployee, listLeaveBalances, getReadines
   it("serves every request through the pooler, with what needs a session on the direct connection", async () => {
     const world = await leaveWorld(t);
     bouncer = await startPgBouncer(t.url, dir, { poolSize: 2, lockTimeoutMs: t.config.databaseTransactionTimeoutMs });
-    server = await startServerProcess(["--import", "tsx", "src/main.ts"], {
+    server = await startServerProcess(serverArgs(), {
       cwd: root,
       env: {
         ...process.env,

@@ -1,5 +1,5 @@
 // Fault: the server process is killed (SIGKILL, no shutdown) in the middle of a multi-row write.
-// The real server (`tsx src/main.ts`) runs as a child process against this file's database.
+// The real server (the production build, as `npm start` runs it) runs as a child process against this file's database.
 //   - deterministic: a signup's confirmation (user + tenant + membership + audit in one
 //     transaction, the pending signup consumed) is held inside its transaction by a table lock the
 //     test takes, the process is killed right there; after a restart none of the rows exist and
@@ -14,6 +14,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { uniqueEmail, useTestApp } from "../support/app.ts";
 import { startServerProcess } from "../support/server-process.ts";
+import { serverArgs } from "../support/server-entry.ts";
 import { signupToken } from "../support/signup.ts";
 import { waitFor } from "../support/eventually.ts";
 
@@ -23,9 +24,8 @@ let child: { proc: ChildProcess; base: string } | undefined;
 
 /** Starts the real server on this file's database (on a free port it takes itself) and waits until it is healthy. */
 async function startServer(): Promise<{ proc: ChildProcess; base: string }> {
-  // node itself with tsx as a loader: one process, so SIGKILL hits the server (the tsx CLI would
-  // run it in a child that outlives the kill)
-  const { proc, base } = await startServerProcess(["--import", "tsx", "src/main.ts"], {
+  // node itself, one process: SIGKILL hits the server
+  const { proc, base } = await startServerProcess(serverArgs(), {
     cwd: root,
     env: {
       ...process.env,

@@ -8,6 +8,7 @@ import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
 import { startThrowawayServer, throwawayParent } from "../../src/db/embedded.ts";
+import { buildServer } from "./server-process.ts";
 import { deployMigrations, MIGRATIONS_DIR } from "../../src/db/migrations.ts";
 
 declare module "vitest" {
@@ -16,6 +17,8 @@ declare module "vitest" {
     templateDb: string;
     /** Prefix of this run's per-file databases (test/support/app.ts), dropped at the end of the run. */
     runDbPrefix: string;
+    /** The server as production runs it (`npm start`'s entry), built once for the run: test/support/server-entry.ts. */
+    serverEntry: string;
   }
 }
 
@@ -39,6 +42,9 @@ function migrationsHash(): string {
 }
 
 export default async function setup(project: TestProject) {
+  // the server as production runs it, for the tests that start it as a process (test/support/server-entry.ts)
+  const built = buildServer("test-server-");
+  built.catch(() => {}); // awaited below, after the database
   let adminUrl = process.env.TEST_DATABASE_URL || process.env.DATABASE_URL;
   let stop: (() => Promise<void>) | undefined;
   let dataDir: string | undefined;
@@ -72,11 +78,14 @@ export default async function setup(project: TestProject) {
   project.provide("adminUrl", adminUrl);
   project.provide("templateDb", templateDb);
   project.provide("runDbPrefix", runDbPrefix);
+  const server = await built;
+  project.provide("serverEntry", server.entry);
   return async () => {
     // a worker prepares the database of its next file ahead; after its last file one is left over
     if (!stop) await dropRunDatabases(adminUrl, runDbPrefix);
     await stop?.();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    server.remove();
   };
 }
 

@@ -2,8 +2,31 @@
 // PORT=0, and the port is read from the line it prints ("listening on http://localhost:<port>" or
 // "listening <port>"). A port chosen here and handed over could be taken by another process before
 // the child binds it - and then a health check would reach someone else's server.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
 import { clockStartForChild } from "../../src/lib/clock.ts";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * The production build (scripts/build/build.mjs, what `npm start` runs) into a new folder of the
+ * project's .data (`<prefix>XXXXXX`), where the bundle finds node_modules: plain node starts it in
+ * about a second less CPU than node with tsx compiling the sources. Returns its entry and a remover.
+ */
+export async function buildServer(prefix: string): Promise<{ entry: string; remove: () => void }> {
+  mkdirSync(path.join(root, ".data"), { recursive: true });
+  const outDir = mkdtempSync(path.join(root, ".data", prefix));
+  const remove = () => rmSync(outDir, { recursive: true, force: true });
+  try {
+    await promisify(execFile)(process.execPath, ["scripts/build/build.mjs", "--outdir", outDir], { cwd: root });
+  } catch (err) {
+    remove();
+    throw err;
+  }
+  return { entry: path.join(outDir, "main.js"), remove };
+}
 
 export interface ServerProcess {
   proc: ChildProcess;
