@@ -15,7 +15,6 @@
 // MOCK_PORT (default 4010; 0 = any free port), MOCK_HOST (default 127.0.0.1). The line
 // "Prism is listening on http://<host>:<port>" says where (the test reads it).
 import { spawn, spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
@@ -23,21 +22,12 @@ const root = path.resolve(import.meta.dirname, "../..");
 const toolDir = path.join(root, "tools", "mock");
 const prism = path.join(toolDir, "node_modules", "@stoplight", "prism-cli", "dist", "index.js");
 
-/** Installs Prism from tools/mock's lockfile unless that lockfile is installed already. */
+/** Installs Prism from tools/mock's lockfile unless that lockfile is installed already (scripts/support/tool-install.sh). */
 export function ensurePrism(): void {
-  const digest = createHash("sha256")
-    .update(readFileSync(path.join(toolDir, "package-lock.json")))
-    .digest("hex");
-  const stamp = path.join(toolDir, "node_modules", ".install-stamp");
-  if (existsSync(prism) && existsSync(stamp) && readFileSync(stamp, "utf8") === digest) return;
-  console.log("mock: installing Prism into tools/mock (its lockfile, once)");
-  const install = spawnSync("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund"], {
-    cwd: toolDir,
+  const install = spawnSync("bash", [path.join(root, "scripts/support/tool-install.sh"), "npm", toolDir], {
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, SCARF_ANALYTICS: "false" },
   });
-  if (install.status !== 0) throw new Error("installing Prism into tools/mock failed (npm ci)");
-  writeFileSync(stamp, digest);
+  if (install.status !== 0 || !existsSync(prism)) throw new Error("installing Prism into tools/mock failed (npm ci)");
 }
 
 /** The document Prism serves: generated/openapi.json without the Idempotency-Key 422s. */

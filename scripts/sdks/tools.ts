@@ -77,33 +77,12 @@ export async function ensureOpenApiGenerator(): Promise<string> {
   return jar;
 }
 
-/** A virtual environment with exactly the hashed requirements of `requirements` (pip --require-hashes). */
+/**
+ * A virtual environment with exactly the hashed requirements of `requirements` (pip --require-hashes),
+ * made again only when they change: scripts/support/tool-install.sh, which `make test` runs before.
+ */
 export async function ensureVenv(name: string, requirements: string): Promise<string> {
   const dir = path.join(cache, name);
-  const want = fileHash(requirements);
-  const stampFile = path.join(dir, ".requirements-sha256");
-  if (!stamped(stampFile, want)) {
-    rmSync(dir, { recursive: true, force: true });
-    const install = ["install", "--quiet", "--disable-pip-version-check", "--require-hashes", "--no-deps", "--no-compile"];
-    // The system's pip installs into a venv without a copy of pip of its own (pip's --python, 22.3+):
-    // copying and compiling pip into each venv cost more than the tools' install. Modules are compiled
-    // when first imported, not all at install (--no-compile). Without a system pip, the venv's own.
-    const systemPip = await sh("python3.11", ["-m", "pip", "--version"]).then(
-      (r) => {
-        const v = /^pip (\d+)\.(\d+)/.exec(r.output);
-        return !!v && Number(v[1]) * 100 + Number(v[2]) >= 2203;
-      },
-      () => false,
-    );
-    const requirementsFile = ["-r", path.join(root, requirements)];
-    if (systemPip) {
-      await sh("python3.11", ["-m", "venv", "--without-pip", dir]);
-      await sh("python3.11", ["-m", "pip", "--python", path.join(dir, "bin", "python"), ...install, ...requirementsFile]);
-    } else {
-      await sh("python3.11", ["-m", "venv", dir]);
-      await sh(path.join(dir, "bin", "pip"), [...install, ...requirementsFile]);
-    }
-    stamp(stampFile, want);
-  }
+  await sh("bash", [path.join(root, "scripts/support/tool-install.sh"), "venv", dir, requirements]);
   return dir;
 }
