@@ -11,7 +11,7 @@ NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install python-tools generate docs stubs build run FORCE dev start seed migrate migration migrate-status lint spectral mock typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop sdks sdks-quick schemathesis
+.PHONY: help install generate docs stubs build run FORCE dev start seed migrate migration migrate-status lint spectral mock typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop sdks sdks-quick schemathesis
 
 help:
 	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
@@ -129,12 +129,6 @@ $(SPECTRAL_STAMP): tools/spectral/package.json tools/spectral/package-lock.json
 	bash scripts/support/tool-install.sh npm tools/spectral
 	@touch $@
 
-# The Python tools of `make sdks-quick` (the Python client's generator and mypy, Schemathesis), each in
-# a virtual environment from its hashed requirements, made again only when they change.
-python-tools:
-	bash scripts/support/tool-install.sh venv .sdks/venv-python sdks/python/requirements.txt
-	bash scripts/support/tool-install.sh venv .sdks/venv-schemathesis tools/schemathesis/requirements.txt
-
 # Spectral's verdict depends only on the document, the ruleset and Spectral's lockfile: a clean verdict
 # is remembered under the hash of those three in node_modules/.cache/spectral (ignored), and the same
 # inputs are not linted again.
@@ -202,10 +196,7 @@ conformance: generate
 # The static checks run beside the suite (each is a single process; the suite's workers spend much
 # of their time waiting on the database, so the checks mostly fill idle CPU). Each target's output is
 # printed as a block when it ends; make waits for all of them and fails if any failed.
-# The tools with lockfiles of their own (Spectral, the Python tools) install beside `npm ci`, which
-# leaves a core idle: scripts/support/tool-install.sh needs no node_modules.
-test:
-	$(MAKE) --no-print-directory -j3 --output-sync=target check-generated $(SPECTRAL_STAMP) python-tools
+test: check-generated
 	$(MAKE) --no-print-directory -j3 --output-sync=target unit lint spectral typecheck check-migrations check-dependencies check-sql sdks-quick
 
 # The clients client teams generate from generated/openapi.json - TypeScript (@hey-api/openapi-ts), Python

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The tools with lockfiles of their own, each installed once and again only when its pin changes (a
 # stamp holds the SHA-256 of the lockfile it was installed from). Needs only bash, npm and Python, not
-# the project's node_modules: `make test` runs it beside the main `npm ci`, where a core is idle.
-# scripts/sdks/tools.ts (ensureVenv) and scripts/dev/mock.ts (ensurePrism) call it too.
+# the project's node_modules. Called by the Makefile (Spectral), scripts/sdks/tools.ts (ensureVenv) and
+# scripts/dev/mock.ts (ensurePrism). Installing these beside the main `npm ci` was measured slower: the
+# installs contend for the npm cache and the cores, and the suite started 20 s later.
 #
 #   tool-install.sh npm <folder>                  npm ci --ignore-scripts from <folder>/package-lock.json
 #   tool-install.sh venv <venv> <requirements>    a Python 3.11 virtual environment with exactly the
