@@ -11,7 +11,7 @@ NODE_BIN := node_modules/.bin
 export PATH := $(CURDIR)/$(NODE_BIN):$(PATH)
 STAMP := node_modules/.install-stamp
 
-.PHONY: help install generate docs stubs build run FORCE dev start seed migrate migration migrate-status lint spectral mock typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop sdks sdks-quick schemathesis
+.PHONY: help install python-tools python-tool-client python-tool-schemathesis generate docs stubs build run FORCE dev start seed migrate migration migrate-status lint spectral mock typecheck check-generated check-migrations check-dependencies check-sql unit test verify bench audit docs-check clean cluster cluster-stop sdks sdks-quick schemathesis
 
 help:
 	@echo "make run        install, generate, build, migrate and serve on PORT (default 3000), compiled (node dist/main.js)"
@@ -196,8 +196,19 @@ conformance: generate
 # The static checks run beside the suite (each is a single process; the suite's workers spend much
 # of their time waiting on the database, so the checks mostly fill idle CPU). Each target's output is
 # printed as a block when it ends; make waits for all of them and fails if any failed.
-test: check-generated
+# The Python tools of sdks-quick install beside npm ci, at a lower priority (a core is idle while npm ci
+# runs; npm's own installs beside it contended for its cache and were slower).
+test:
+	$(MAKE) --no-print-directory -j3 --output-sync=target check-generated python-tools
 	$(MAKE) --no-print-directory -j3 --output-sync=target unit lint spectral typecheck check-migrations check-dependencies check-sql sdks-quick
+
+# The Python tools of `make sdks-quick` (the Python client's generator and mypy, Schemathesis), each in a
+# virtual environment from its hashed requirements, made again only when they change.
+python-tools: python-tool-client python-tool-schemathesis
+python-tool-client:
+	nice -n 10 bash scripts/support/tool-install.sh venv .sdks/venv-python sdks/python/requirements.txt
+python-tool-schemathesis:
+	nice -n 10 bash scripts/support/tool-install.sh venv .sdks/venv-schemathesis tools/schemathesis/requirements.txt
 
 # The clients client teams generate from generated/openapi.json - TypeScript (@hey-api/openapi-ts), Python
 # (openapi-python-client), Go, Java and Rust (openapi-generator, a jar pinned by SHA-256) - each generated,

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The tools with lockfiles of their own, each installed once and again only when its pin changes (a
 # stamp holds the SHA-256 of the lockfile it was installed from). Needs only bash, npm and Python, not
-# the project's node_modules. Called by the Makefile (Spectral), scripts/sdks/tools.ts (ensureVenv) and
-# scripts/dev/mock.ts (ensurePrism). Installing these beside the main `npm ci` was measured slower: the
-# installs contend for the npm cache and the cores, and the suite started 20 s later.
+# the project's node_modules, so `make test` installs the Python tools beside `npm ci`. Called by the
+# Makefile (Spectral, the Python tools), scripts/sdks/tools.ts (ensureVenv) and scripts/dev/mock.ts
+# (ensurePrism).
 #
 #   tool-install.sh npm <folder>                  npm ci --ignore-scripts from <folder>/package-lock.json
 #   tool-install.sh venv <venv> <requirements>    a Python 3.11 virtual environment with exactly the
