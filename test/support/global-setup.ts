@@ -43,7 +43,7 @@ function migrationsHash(): string {
 
 /**
  * The suite's own server only: its password kept, but stored with one SCRAM iteration instead of 4 096.
- * A run opens some two thousand connections, and the iterations cost each about 2.5 ms of PostgreSQL's
+ * A run opens about 1 700 connections, and the iterations cost each about 2.5 ms of PostgreSQL's
  * CPU and 0.4 ms of the client's (the password is the well-known one of a throw-away server anyway).
  */
 async function cheapSignIn(adminUrl: string): Promise<void> {
