@@ -3,7 +3,7 @@
 // "listening <port>"). A port chosen here and handed over could be taken by another process before
 // the child binds it - and then a health check would reach someone else's server.
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { clockStartForChild } from "../../src/lib/clock.ts";
@@ -17,6 +17,7 @@ const root = path.resolve(import.meta.dirname, "../..");
  */
 export async function buildServer(prefix: string): Promise<{ entry: string; remove: () => void }> {
   mkdirSync(path.join(root, ".data"), { recursive: true });
+  removeStaleBuilds(prefix);
   const outDir = mkdtempSync(path.join(root, ".data", prefix));
   const remove = () => rmSync(outDir, { recursive: true, force: true });
   try {
@@ -26,6 +27,23 @@ export async function buildServer(prefix: string): Promise<{ entry: string; remo
     throw err;
   }
   return { entry: path.join(outDir, "main.js"), remove };
+}
+
+/**
+ * The builds a killed run left in .data (its teardown never ran; the reaper's test kills two runs of
+ * `make verify` in every `make test`): a day-old one belongs to no run still going.
+ */
+export function removeStaleBuilds(prefix: string, olderThanMs = 24 * 3600_000): string[] {
+  const removed: string[] = [];
+  const dir = path.join(root, ".data");
+  for (const name of readdirSync(dir).filter((n) => n.startsWith(prefix))) {
+    const folder = path.join(dir, name);
+    // machine time: the age of a folder on this machine's disk
+    if (Date.now() - statSync(folder).mtimeMs < olderThanMs) continue;
+    rmSync(folder, { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
 }
 
 export interface ServerProcess {
