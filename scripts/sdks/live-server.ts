@@ -20,7 +20,9 @@ process.env.DEV_MAIL ??= "false";
 const { busyMachine } = await import("../../test/support/test-env.ts");
 for (const [name, value] of Object.entries(busyMachine)) process.env[name] ??= value;
 const { buildServer, startServerProcess } = await import("../../test/support/server-process.ts");
-const { createDatabaseIfMissing, startThrowawayServer, throwawayParent } = await import("../../src/db/embedded.ts");
+const { createDatabaseIfMissing, removeStaleThrowawayFolders, startThrowawayServer, throwawayParent } = await import(
+  "../../src/db/embedded.ts"
+);
 const { deployMigrations } = await import("../../src/db/migrations.ts");
 const { closeDb, getPool, initDb } = await import("../../src/db/client.ts");
 const { createApp } = await import("../../src/http/app.ts");
@@ -54,6 +56,7 @@ export interface LiveServers {
 }
 
 export async function startLiveServers(opts: { employees?: number; log?: (line: string) => void } = {}): Promise<LiveServers> {
+  removeStaleThrowawayFolders("hrms-live-");
   const dir = mkdtempSync(path.join(throwawayParent(), "hrms-live-"));
   const built = buildServer("sdks-server-");
   built.catch(() => {}); // awaited where the servers start

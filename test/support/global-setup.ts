@@ -7,7 +7,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:
 import path from "node:path";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { startThrowawayServer, throwawayParent } from "../../src/db/embedded.ts";
+import { removeStaleThrowawayFolders, startThrowawayServer, throwawayParent } from "../../src/db/embedded.ts";
 import { buildServer } from "./server-process.ts";
 import { deployMigrations, MIGRATIONS_DIR } from "../../src/db/migrations.ts";
 
@@ -66,6 +66,7 @@ export default async function setup(project: TestProject) {
   let stop: (() => Promise<void>) | undefined;
   let dataDir: string | undefined;
   if (!adminUrl) {
+    removeStaleThrowawayFolders("hrms-test-pg-");
     dataDir = mkdtempSync(path.join(throwawayParent(), "hrms-test-pg-"));
     chmodSync(dataDir, 0o755); // the embedded server runs as the `postgres` user when we are root
     const server = await startThrowawayServer(path.join(dataDir, "data"), false, TEST_SERVER_SETTINGS);
